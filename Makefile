@@ -1,0 +1,46 @@
+# Menagerie — `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PACKAGES := -e protos/python -e shared -e services/beasts
+STAMP := $(VENV)/.installed
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shared/pyproject.toml services/*/pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -r requirements-dev.txt $(PACKAGES)
+	touch $(STAMP)
+
+install: $(STAMP) ## Create the virtualenv and install every package (editable)
+
+protos: $(STAMP) ## Regenerate the Python code of protos/ (committed; a test fails when stale)
+	$(BIN)/python protos/generate.py
+
+lint: $(STAMP) ## ruff and mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy shared services tests bench protos/generate.py
+
+format: $(STAMP) ## Apply ruff's fixes and formatting
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint ## Lint, then the whole test suite (unit, integration, e2e)
+	$(BIN)/pytest
+
+soak: $(STAMP) ## Long seeded property runs of every engine
+	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest tests/unit -k property
+
+bench: $(STAMP) ## Benchmarks with baselines measured in the same run
+	$(BIN)/python -m bench
+
+run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
+	$(BIN)/python deploy/local/run.py
+
+.PHONY: help install protos lint format test soak bench run

@@ -1,0 +1,1 @@
+"""Authored data of the Beasts game: board, creatures, tokens, spells (see RULES.md)."""

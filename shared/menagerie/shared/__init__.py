@@ -1,0 +1,1 @@
+"""The library every Menagerie service uses: engine contract, match store, gRPC bootstrap."""

