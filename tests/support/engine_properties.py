@@ -112,9 +112,10 @@ class EngineProperties:
             try:
                 self.engine.apply(state, seat, action)
             except IllegalAction as refusal:
-                assert refusal.rule and refusal.detail
+                reason = (refusal.rule, refusal.detail)
             else:
                 raise AssertionError(f"unlisted action {action!r} was accepted")
+            assert all(reason), f"refusing {action!r} must name a rule and say why"
             assert self.encode(state) == before, f"refusing {action!r} changed the state"
 
     def check_views(self, state: Any, seats: int, rng: random.Random, every_viewer: bool = False) -> None:

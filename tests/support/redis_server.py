@@ -6,14 +6,17 @@ REDIS_URL if set; else a container where a Docker engine answers; else the local
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 import redis
 
@@ -42,15 +45,39 @@ def wait_for_redis(url: str, timeout: float = 10.0) -> None:
             time.sleep(0.05)
 
 
+StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+def stream_entries(client: redis.Redis, key: str, first: str = "-", last: str = "+") -> StreamEntries:
+    """XRANGE with the types redis-py returns for a bytes client."""
+    return cast("StreamEntries", client.xrange(key, min=first, max=last))
+
+
+def hash_field(client: redis.Redis, key: str, field: str) -> bytes:
+    """HGET of a field that must exist."""
+    value = client.hget(key, field)
+    assert isinstance(value, bytes), f"{key} has no field {field}"
+    return value
+
+
 def docker_engine_answers() -> bool:
     """True when a Docker engine answers a ping (a client binary alone is not enough)."""
-    try:
-        import docker
+    # The Docker SDK leaves a socket open when no engine answers; collect it here, quietly,
+    # rather than let it surface as an unraisable warning in some later test.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        try:
+            import docker
 
-        docker.DockerClient(timeout=3).ping()
-        return True
-    except Exception:
-        return False
+            client = docker.DockerClient(timeout=3)
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
+        except Exception:
+            return False
+        finally:
+            gc.collect()
 
 
 @contextmanager

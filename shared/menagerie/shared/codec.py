@@ -10,12 +10,12 @@ then serves every game, and a mismatch fails loudly in the tests.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
-from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from menagerie.shared.errors import InvalidArgument
@@ -31,7 +31,7 @@ def _upper_snake(camel: str) -> str:
 
 
 @cache
-def _enum_numbers(enum: EnumDescriptor) -> dict[str, int]:
+def _enum_numbers(enum: EnumDescriptor) -> dict[str, int]:  # descriptors are immutable and hashable
     """Engine string -> enum number, e.g. "red" -> COLOUR_RED's number."""
     prefix = _upper_snake(enum.name) + "_"
     return {v.name.removeprefix(prefix).lower(): v.number for v in enum.values if v.number != 0}
@@ -43,11 +43,12 @@ def _enum_names(enum: EnumDescriptor) -> dict[int, str]:
     return {number: name for name, number in _enum_numbers(enum).items()}
 
 
-def _is_map(field: FieldDescriptor) -> bool:
+def _is_map(field: Any) -> bool:
+    """True for a map<K, V> field (a repeated message of a map-entry type)."""
     return field.message_type is not None and field.message_type.GetOptions().map_entry
 
 
-def _enum_value(field: FieldDescriptor, value: Any) -> int:
+def _enum_value(field: Any, value: Any) -> int:
     if isinstance(value, int):
         return value
     try:
@@ -56,40 +57,68 @@ def _enum_value(field: FieldDescriptor, value: Any) -> int:
         raise ValueError(f"{field.full_name}: no enum value for {value!r}") from None
 
 
+Setter = Callable[[Message, Any], None]
+
+
+def _setter(field: Any) -> Setter:
+    """How to store plain data into one field, decided once per field."""
+    name = field.name
+    if _is_map(field):
+        value_field = field.message_type.fields_by_name["value"]
+        if value_field.type == _TYPE_MESSAGE:
+
+            def set_message_map(message: Message, value: Any) -> None:
+                target = getattr(message, name)
+                for k, v in value.items():
+                    fill(target[k], v)
+
+            return set_message_map
+        if value_field.type == _TYPE_ENUM:
+            return lambda message, value: getattr(message, name).update(
+                {k: _enum_value(value_field, v) for k, v in value.items()}
+            )
+        return lambda message, value: getattr(message, name).update(value)
+    if field.is_repeated:
+        if field.type == _TYPE_MESSAGE:
+
+            def set_messages(message: Message, value: Any) -> None:
+                target = getattr(message, name)
+                for item in value:
+                    fill(target.add(), item)
+
+            return set_messages
+        if field.type == _TYPE_ENUM:
+            return lambda message, value: getattr(message, name).extend(_enum_value(field, v) for v in value)
+        return lambda message, value: getattr(message, name).extend(value)
+    if field.type == _TYPE_MESSAGE:
+
+        def set_message(message: Message, value: Any) -> None:
+            sub = getattr(message, name)
+            sub.SetInParent()
+            fill(sub, value)
+
+        return set_message
+    if field.type == _TYPE_ENUM:
+        return lambda message, value: setattr(message, name, _enum_value(field, value))
+    return lambda message, value: setattr(message, name, value)
+
+
+@cache
+def _plan(descriptor: Any) -> dict[str, Setter]:
+    """The setters of every field of a message type (built once per type)."""
+    return {field.name: _setter(field) for field in descriptor.fields}
+
+
 def fill(message: M, data: Mapping[str, Any]) -> M:
     """Sets the fields of `message` from plain data (dicts, lists, str, int, float, bool)."""
-    fields = message.DESCRIPTOR.fields_by_name
+    plan = _plan(message.DESCRIPTOR)
     for key, value in data.items():
         if value is None:
             continue
-        field = fields.get(key)
-        if field is None:
+        setter = plan.get(key)
+        if setter is None:
             raise ValueError(f"{message.DESCRIPTOR.full_name} has no field {key!r}")
-        if _is_map(field):
-            target = getattr(message, key)
-            value_field = field.message_type.fields_by_name["value"]
-            for k, v in value.items():
-                if value_field.type == _TYPE_MESSAGE:
-                    fill(target[k], v)
-                else:
-                    target[k] = _enum_value(value_field, v) if value_field.type == _TYPE_ENUM else v
-        elif field.is_repeated:
-            target = getattr(message, key)
-            if field.type == _TYPE_MESSAGE:
-                for item in value:
-                    fill(target.add(), item)
-            elif field.type == _TYPE_ENUM:
-                target.extend(_enum_value(field, v) for v in value)
-            else:
-                target.extend(value)
-        elif field.type == _TYPE_MESSAGE:
-            sub = getattr(message, key)
-            sub.SetInParent()
-            fill(sub, value)
-        elif field.type == _TYPE_ENUM:
-            setattr(message, key, _enum_value(field, value))
-        else:
-            setattr(message, key, value)
+        setter(message, value)
     return message
 
 
@@ -114,7 +143,7 @@ def tagged_to_message(cls: type[M], value: Any, tag: str = "kind") -> M:
     return fill_oneof(cls(), kind, data)
 
 
-def _plain(message: Message, descriptor: Descriptor) -> dict[str, Any]:
+def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
     """Plain data of a message: enums as engine strings, unset enums and optionals omitted."""
     out: dict[str, Any] = {}
     for field in descriptor.fields:

@@ -143,9 +143,7 @@ class GameInfo(msgspec.Struct, frozen=True):
                 known = ", ".join(allowed) or "none"
                 raise InvalidArgument(f"{self.game} {info.mode} has no option {name!r}; options: {known}")
             if value not in option.allowed_values:
-                raise InvalidArgument(
-                    f"option {name} must be one of {', '.join(option.allowed_values)}, not {value!r}"
-                )
+                raise InvalidArgument(f"option {name} must be one of {', '.join(option.allowed_values)}, not {value!r}")
         return {o.name: setup.options.get(o.name, o.default_value) for o in info.options}
 
 
@@ -204,4 +202,3 @@ def clone(state: Any, decoder: msgspec.msgpack.Decoder[Any] | None = None) -> An
     """A deep copy of a state made of msgspec structs."""
     decoder = decoder or msgspec.msgpack.Decoder(type(state))
     return decoder.decode(msgspec.msgpack.encode(state))
-

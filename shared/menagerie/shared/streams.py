@@ -12,12 +12,15 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
 Handler = Callable[[str, str, dict[bytes, bytes]], Awaitable[None]]
+Entries = list[tuple[bytes, dict[bytes, bytes]]]
+StreamReply = list[tuple[bytes, Entries]]
 
 log = structlog.get_logger(__name__)
 
@@ -87,7 +90,7 @@ class StreamConsumer:
             self.group, self.consumer, dict.fromkeys(self.streams, ">"), count=self.batch, block=self.block_ms
         )
         count = 0
-        for stream, entries in replies or []:
+        for stream, entries in cast("StreamReply", replies or []):
             for entry_id, fields in entries:
                 await self._handle(stream.decode(), entry_id.decode(), fields)
                 count += 1
@@ -99,7 +102,7 @@ class StreamConsumer:
         for stream in self.streams:
             while True:
                 replies = await self.redis.xreadgroup(self.group, self.consumer, {stream: "0"}, count=self.batch)
-                entries = [(i, f) for _, batch in replies or [] for i, f in batch if f]
+                entries = [(i, f) for _, batch in cast("StreamReply", replies or []) for i, f in batch if f]
                 if not entries:
                     break
                 for entry_id, fields in entries:
@@ -115,10 +118,13 @@ class StreamConsumer:
         for stream in self.streams:
             cursor = "0-0"
             while True:
-                reply = await self.redis.xautoclaim(
-                    stream, self.group, self.consumer, self.claim_idle_ms, start_id=cursor, count=self.batch
+                reply = cast(
+                    "tuple[bytes, Entries, list[bytes]]",
+                    await self.redis.xautoclaim(
+                        stream, self.group, self.consumer, self.claim_idle_ms, start_id=cursor, count=self.batch
+                    ),
                 )
-                cursor = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
+                cursor = reply[0].decode()
                 claimed = [(i, f) for i, f in reply[1] if f]
                 if claimed:
                     deliveries = await self._deliveries(stream, [i for i, _ in claimed])
@@ -136,10 +142,15 @@ class StreamConsumer:
 
     async def _deliveries(self, stream: str, ids: list[bytes]) -> dict[str, int]:
         pending = await self.redis.xpending_range(stream, self.group, min=ids[0], max=ids[-1], count=len(ids) * 4)
-        return {p["message_id"].decode(): int(p["times_delivered"]) for p in pending}
+        return {p["message_id"].decode(): int(p["times_delivered"]) for p in cast("list[dict[str, Any]]", pending)}
 
     async def _dead_letter(self, stream: str, entry_id: str, fields: dict[bytes, bytes], deliveries: int) -> None:
-        record = {**fields, b"origin_stream": stream.encode(), b"origin_id": entry_id.encode(), b"deliveries": deliveries}
+        record: dict[Any, Any] = {
+            **fields,
+            b"origin_stream": stream.encode(),
+            b"origin_id": entry_id.encode(),
+            b"deliveries": deliveries,
+        }
         await self.redis.xadd(self.dead_letter, record, maxlen=10_000, approximate=True)
         await self.redis.xack(stream, self.group, entry_id)
         self.stats.dead_lettered += 1

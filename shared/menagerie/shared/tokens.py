@@ -56,10 +56,16 @@ class Principal:
 
 
 class TokenSigner:
-    """Issues and verifies tokens with one shared secret."""
+    """Issues and verifies tokens with one shared secret.
 
-    def __init__(self, secret: str) -> None:
+    Clients send the same token on every call, so verified tokens are remembered
+    (until they expire) rather than re-verified each time.
+    """
+
+    def __init__(self, secret: str, cache_size: int = 10_000) -> None:
         self._secret = secret
+        self._verified: dict[str, Principal] = {}
+        self._cache_size = cache_size
 
     def _issue(self, claims: dict[str, object], ttl_seconds: int) -> tuple[str, int]:
         now = int(time.time())
@@ -92,6 +98,16 @@ class TokenSigner:
 
     def verify(self, token: str) -> Principal:
         """The token's principal, or Unauthenticated saying why it is refused."""
+        known = self._verified.get(token)
+        if known is not None and known.expires_at > time.time():
+            return known
+        principal = self._decode(token)
+        if len(self._verified) >= self._cache_size:
+            del self._verified[next(iter(self._verified))]
+        self._verified[token] = principal
+        return principal
+
+    def _decode(self, token: str) -> Principal:
         try:
             claims = jwt.decode(
                 token,

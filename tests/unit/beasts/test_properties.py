@@ -30,7 +30,10 @@ ENGINE = BeastsEngine()
 
 def candidates(state: BeastsState, seat: int, rng: random.Random) -> Iterator[object]:
     """A few actions of every kind with random arguments, most of them illegal."""
-    space = lambda: rng.randrange(-1, len(state.tokens) + 2)  # noqa: E731
+
+    def space() -> int:
+        return rng.randrange(-1, len(state.tokens) + 2)
+
     yield Roll()
     yield Capture()
     yield EndTurn()

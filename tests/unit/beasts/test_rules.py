@@ -8,12 +8,12 @@ import pytest
 
 from menagerie.beasts.engine.data import BLUE_CIRCLES
 from menagerie.beasts.engine.model import Capture, EndTurn, Move, Roll
-from menagerie.shared.engine import MatchSetup
+from menagerie.shared.engine import Event, MatchSetup
 from menagerie.shared.errors import IllegalAction, InvalidArgument
 from tests.unit.beasts.scenarios import ENGINE, all_tokens, give, new_match, place, rolled
 
 
-def kinds(events: list) -> list[str]:
+def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
 
 
@@ -32,7 +32,7 @@ def test_setup_puts_a_face_down_token_on_every_space_and_the_rest_in_the_supply(
 
 
 def test_the_first_seat_is_drawn_and_recorded_in_an_event() -> None:
-    firsts = Counter()
+    firsts: Counter[int] = Counter()
     for seed in range(60):
         state, events = ENGINE.setup(MatchSetup("capture", 4), seed)
         assert events[0].kind == "match_started"
@@ -230,8 +230,8 @@ def test_mode_two_the_thunderbird_needs_the_rulebooks_resources() -> None:
     rolled(state, 0, position=19, roll=1)
     ENGINE.apply(state, 0, Move(20))
     assert state.current == 1  # one green short: nothing to decide, the turn ended
-    with pytest.raises(IllegalAction, match="Capture"):
-        state.current, state.phase = 0, "stopped"
+    state.current, state.phase = 0, "stopped"
+    with pytest.raises(IllegalAction, match="Capture: the Thunderbird needs"):
         ENGINE.check(state, 0, Capture())
 
 

@@ -126,8 +126,8 @@ def test_revelio_turns_a_token_face_up_for_everyone() -> None:
     for viewer in (None, 1, 2):
         token = next(t for t in ENGINE.view(state, viewer).tokens if t.space == 9)
         assert (token.state, token.creature) == ("creature", "graphorn")
+    state.players[0].spells = ["revelio"]
     with pytest.raises(IllegalAction, match="no face-down token"):
-        state.players[0].spells = ["revelio"]
         ENGINE.check(state, 0, Revelio(9))
 
 

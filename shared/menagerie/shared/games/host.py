@@ -22,10 +22,31 @@ from google.protobuf.message import Message
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared import codec
 from menagerie.shared.engine import Event, MatchSetup, Outcome, project_event, seats_affected
-from menagerie.shared.errors import Aborted, AlreadyExists, IllegalAction, InvalidArgument, NotFound, PermissionDenied, Unavailable
+from menagerie.shared.errors import (
+    Aborted,
+    AlreadyExists,
+    IllegalAction,
+    InvalidArgument,
+    MenagerieError,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
 from menagerie.shared.games.binding import GameBinding
+from menagerie.shared.games.snapshots import SnapshotCache
 from menagerie.shared.settings import GameServiceSettings
-from menagerie.shared.store import ACTIVE, FINISHED, Commit, MatchMeta, MatchRecord, MatchStore, NewMatch, SeatDeadline, SeatMeta, StoredEntry
+from menagerie.shared.store import (
+    ACTIVE,
+    FINISHED,
+    Commit,
+    MatchMeta,
+    MatchRecord,
+    MatchStore,
+    NewMatch,
+    SeatDeadline,
+    SeatMeta,
+    StoredEntry,
+)
 from menagerie.shared.tokens import Principal, TokenSigner
 
 BOT_LEVELS = ("random", "greedy")
@@ -41,6 +62,10 @@ def _checked_match_id(match_id: str) -> str:
     if not _MATCH_ID.match(match_id):
         raise InvalidArgument("match_id must be 1–64 letters, digits, '-' or '_'")
     return match_id
+
+
+class _LostRace(Exception):
+    """Another move landed between reading the snapshot and committing."""
 
 
 class GameHost:
@@ -62,6 +87,7 @@ class GameHost:
         self.settings = settings
         self.clock = clock
         self._state = msgspec.msgpack.Decoder(self.engine.state_type)
+        self._snapshots = SnapshotCache()
         self._encode = msgspec.msgpack.Encoder().encode
 
     def _now_ms(self) -> int:
@@ -71,6 +97,7 @@ class GameHost:
         record, _ = await self.store.load(match_id)
         if record is None or record.meta.game != self.binding.info.game:
             raise NotFound(f"no {self.binding.info.game} match {match_id}")
+        self._snapshots.put(record)
         return record
 
     # ------------------------------------------------------------------ Matches
@@ -79,7 +106,9 @@ class GameHost:
         """The game's modes, seat counts and options."""
         return codec.to_message(matches_pb2.DescribeGameResponse, self.binding.info)
 
-    async def create_match(self, principal: Principal, request: matches_pb2.CreateMatchRequest) -> matches_pb2.CreateMatchResponse:
+    async def create_match(
+        self, principal: Principal, request: matches_pb2.CreateMatchRequest
+    ) -> matches_pb2.CreateMatchResponse:
         """Creates a match (or returns the one with the same id and configuration)."""
         principal.require_service()
         info = self.binding.info
@@ -176,7 +205,9 @@ class GameHost:
             if not created.isdigit() or not match_id:
                 raise InvalidArgument("page_token is not one this service issued")
             before = (int(created), match_id)
-        status = {common_pb2.MATCH_STATUS_ACTIVE: ACTIVE, common_pb2.MATCH_STATUS_FINISHED: FINISHED}.get(request.status)
+        status = {common_pb2.MATCH_STATUS_ACTIVE: ACTIVE, common_pb2.MATCH_STATUS_FINISHED: FINISHED}.get(
+            request.status
+        )
         records = await self.store.list_records(status, size + 1, before)
         records = [r for r in records if r.meta.game == self.binding.info.game]
         response = matches_pb2.ListMatchesResponse(matches=[self._summary(r) for r in records[:size]])
@@ -207,7 +238,11 @@ class GameHost:
     def _seat_info(seat: SeatMeta) -> common_pb2.SeatInfo:
         kind = common_pb2.SEAT_KIND_BOT if seat.bot else common_pb2.SEAT_KIND_HUMAN
         return common_pb2.SeatInfo(
-            seat=seat.seat, player_id=seat.player_id, display_name=seat.display_name, kind=kind, bot_level=seat.bot_level
+            seat=seat.seat,
+            player_id=seat.player_id,
+            display_name=seat.display_name,
+            kind=kind,
+            bot_level=seat.bot_level,
         )
 
     # ---------------------------------------------------------------- game verbs
@@ -237,45 +272,65 @@ class GameHost:
         )
 
     async def submit_action(self, principal: Principal, request: Any) -> Any:
-        """Applies one action for the caller's seat, exactly once per idempotency key."""
+        """Applies one action for the caller's seat, exactly once per idempotency key.
+
+        The first attempt may start from the snapshot this process last saw: the Lua
+        script's version check protects the write, and any refusal found on a cached
+        snapshot is checked again on a fresh one before the caller hears of it.
+        """
         match_id = _checked_match_id(request.match_id)
         seat = principal.seat_in(match_id)
         key = request.idempotency_key
         if not key or len(key) > 128:
             raise InvalidArgument("idempotency_key is required: 1–128 characters, unique per intended action")
         field = f"{seat}:{key}"
-        action = None
         for _ in range(SUBMIT_ATTEMPTS):
+            cached = self._snapshots.get(match_id)
+            if cached is not None:
+                try:
+                    return await self._try_submit(principal, request, seat, field, cached)
+                except (MenagerieError, _LostRace):
+                    self._snapshots.forget(match_id)
+                    continue
             record, answer = await self.store.load(match_id, field)
             if record is None or record.meta.game != self.binding.info.game:
                 raise NotFound(f"no {self.binding.info.game} match {match_id}")
+            self._snapshots.put(record)
             self._check_seat_exists(record, seat)
             if answer is not None:
                 return self.pb.SubmitActionResponse.FromString(answer)
-            if action is None:
-                action = codec.decode_tagged(request.action, self.engine.action_type, "action")
-            now = self._now_ms()
-            timeout_decision = self._check_bot_turn(principal, record, seat, now)
-            current = record.seat_versions[seat]
-            if request.expected_version != current:
-                raise Aborted(
-                    f"your view is at version {request.expected_version} but seat {seat}'s view moved on to "
-                    f"version {current}; fetch the view and decide again"
-                )
-            if record.finished:
-                raise IllegalAction("End of the game", "the match is over")
-            state = self._state.decode(record.state)
-            events = self.engine.apply(state, seat, action)
-            commit, response = self._prepare_commit(record, state, seat, action, events, field, now, timeout_decision)
-            result = await self.store.commit(commit)
-            if result.status == "ok":
-                return response
-            if result.status == "duplicate":
-                return self.pb.SubmitActionResponse.FromString(result.answer)
-            if result.status == "missing":
-                raise NotFound(f"no {self.binding.info.game} match {match_id}")
-            # "conflict": another move landed first; reload and decide whether it concerned us.
+            try:
+                return await self._try_submit(principal, request, seat, field, record)
+            except _LostRace:
+                continue
         raise Unavailable("the match is too busy right now; try again")
+
+    async def _try_submit(self, principal: Principal, request: Any, seat: int, field: str, record: MatchRecord) -> Any:
+        """Checks and commits the action on `record`; raises _LostRace when another move landed first."""
+        self._check_seat_exists(record, seat)
+        action = codec.decode_tagged(request.action, self.engine.action_type, "action")
+        now = self._now_ms()
+        timeout_decision = self._check_bot_turn(principal, record, seat, now)
+        current = record.seat_versions[seat]
+        if request.expected_version != current:
+            raise Aborted(
+                f"your view is at version {request.expected_version} but seat {seat}'s view moved on to "
+                f"version {current}; fetch the view and decide again"
+            )
+        if record.finished:
+            raise IllegalAction("End of the game", "the match is over")
+        state = self._state.decode(record.state)
+        events = self.engine.apply(state, seat, action)
+        commit, response = self._prepare_commit(record, state, seat, action, events, field, now, timeout_decision)
+        result = await self.store.commit(commit)
+        if result.status == "ok":
+            self._snapshots.put(commit.applied())
+            return response
+        if result.status == "duplicate":
+            return self.pb.SubmitActionResponse.FromString(result.answer)
+        if result.status == "missing":
+            raise NotFound(f"no {self.binding.info.game} match {record.match_id}")
+        raise _LostRace()
 
     def _check_seat_exists(self, record: MatchRecord, seat: int) -> None:
         if not 0 <= seat < len(record.meta.seats):
@@ -310,10 +365,7 @@ class GameHost:
         deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
         entry = StoredEntry(version, seat, b"", events, now, timeout_decision)
         response = self.pb.SubmitActionResponse(
-            version=version,
-            view_version=seat_versions[seat],
-            events=self._events(entry, seat),
-            view=codec.to_message(self.pb.View, self.engine.view(state, seat)),
+            version=version, view_version=seat_versions[seat], events=self._events(entry, seat)
         )
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_TURN
         commit = Commit(

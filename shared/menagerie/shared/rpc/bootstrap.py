@@ -131,7 +131,9 @@ def load_settings(settings_type: type[S]) -> S:
         raise SystemExit(2) from None
 
 
-def run_service(name: str, settings_type: type[S], register: Callable[[grpc.aio.Server, Runtime], Awaitable[list[str]]]) -> None:
+def run_service(
+    name: str, settings_type: type[S], register: Callable[[grpc.aio.Server, Runtime], Awaitable[list[str]]]
+) -> None:
     """The whole life of a service process: configure, serve, drain, exit."""
     settings = load_settings(settings_type)
     configure_logging(name, settings.log_format, settings.log_level)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 import grpc
 import structlog
@@ -23,6 +23,12 @@ from menagerie.shared.errors import MenagerieError, Unauthenticated
 from menagerie.shared.tokens import Principal, TokenSigner
 
 log = structlog.get_logger(__name__)
+
+# grpc's classes are generic only in their type stubs, so these aliases stay strings.
+Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
+Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"
+UnaryBehavior: TypeAlias = "Callable[[Any, Context], Awaitable[Any]]"
+StreamBehavior: TypeAlias = "Callable[[Any, Context], AsyncIterator[Any]]"
 
 _principal: ContextVar[Principal | None] = ContextVar("menagerie_principal", default=None)
 
@@ -63,7 +69,7 @@ def _status(error: MenagerieError) -> grpc.StatusCode:
     return grpc.StatusCode[error.status]
 
 
-class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class ServiceInterceptor(grpc.aio.ServerInterceptor):
     """Decodes, authenticates and maps errors for every unary and server-streaming method."""
 
     def __init__(self, signer: TokenSigner, open_prefixes: Sequence[str] = ("/grpc.",)) -> None:
@@ -72,23 +78,26 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
         details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+    ) -> Handler | None:
         handler = await continuation(details)
         method: str = details.method
         if handler is None or handler.request_streaming or method.startswith(self._open_prefixes):
             return handler
+        deserialize = handler.request_deserializer
+        if deserialize is None:
+            return handler
         metadata = details.invocation_metadata
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
-                self._wrap_unary(method, metadata, handler.unary_unary, handler.request_deserializer),
+                self._wrap_unary(method, metadata, cast("UnaryBehavior", handler.unary_unary), deserialize),
                 request_deserializer=None,
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
             return grpc.unary_stream_rpc_method_handler(
-                self._wrap_stream(method, metadata, handler.unary_stream, handler.request_deserializer),
+                self._wrap_stream(method, metadata, cast("StreamBehavior", handler.unary_stream), deserialize),
                 request_deserializer=None,
                 response_serializer=handler.response_serializer,
             )
@@ -108,10 +117,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self,
         method: str,
         metadata: Any,
-        behavior: Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]],
+        behavior: UnaryBehavior,
         deserialize: Callable[[bytes], Any],
-    ) -> Callable[[bytes, grpc.aio.ServicerContext], Awaitable[Any]]:
-        async def unary(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+    ) -> Callable[[bytes, Context], Awaitable[Any]]:
+        async def unary(raw: bytes, context: Context) -> Any:
             started = time.perf_counter()
             code = "OK"
             try:
@@ -140,10 +149,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self,
         method: str,
         metadata: Any,
-        behavior: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]],
+        behavior: StreamBehavior,
         deserialize: Callable[[bytes], Any],
-    ) -> Callable[[bytes, grpc.aio.ServicerContext], AsyncIterator[Any]]:
-        async def stream(raw: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    ) -> Callable[[bytes, Context], AsyncIterator[Any]]:
+        async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
             code = "OK"
             try:
                 request = self._prepare(raw, deserialize, metadata)

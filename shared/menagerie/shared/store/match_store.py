@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
 from redis.asyncio import Redis
 
 from menagerie.shared.engine import Event, Outcome
-from menagerie.shared.store.keys import MatchKeys, match_keys, shard_keys
+from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
 from menagerie.shared.store.records import FINISHED, MatchMeta, MatchRecord, SeatDeadline, StoredEntry
 
 _FIELDS = ("meta", "version", "state", "seat_versions", "to_act", "deadlines", "status", "outcome", "updated_ms")
@@ -77,6 +77,21 @@ class Commit:
     retention_seconds: int
     timeout_decision: bool = False
 
+    def applied(self) -> MatchRecord:
+        """The snapshot as it is once this commit landed."""
+        return MatchRecord(
+            match_id=self.match_id,
+            meta=self.loaded.meta,
+            version=self.loaded.version + 1,
+            state=self.state,
+            seat_versions=self.seat_versions,
+            to_act=self.to_act,
+            deadlines=self.deadlines,
+            status=FINISHED if self.outcome is not None else self.loaded.status,
+            outcome=self.outcome,
+            updated_ms=self.now_ms,
+        )
+
 
 @dataclass(frozen=True)
 class CommitResult:
@@ -104,7 +119,7 @@ class MatchStore:
     def _deadline_pairs(match_id: str, deadlines: Sequence[SeatDeadline]) -> list[Any]:
         out: list[Any] = [len(deadlines)]
         for d in deadlines:
-            out += [d.deadline_ms, f"{match_id}|{d.seat}|{d.view_version}"]
+            out += [d.deadline_ms, _member(match_id, d)]
         return out
 
     async def create(self, new: NewMatch) -> bool:
@@ -134,7 +149,9 @@ class MatchStore:
         script_keys = [keys.state, keys.events, keys.shard.turns, keys.shard.deadlines, keys.shard.active]
         return bool(await self._create(keys=script_keys, args=args))
 
-    async def load(self, match_id: str, idempotency_field: str | None = None) -> tuple[MatchRecord | None, bytes | None]:
+    async def load(
+        self, match_id: str, idempotency_field: str | None = None
+    ) -> tuple[MatchRecord | None, bytes | None]:
         """The match's snapshot and, when asked, the answer recorded for an idempotency key."""
         keys = self.keys(match_id)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -149,29 +166,13 @@ class MatchStore:
         """Stores one accepted move unless the match moved on or the key was seen before."""
         keys = self.keys(c.match_id)
         finished = c.outcome is not None
-        new_version = c.loaded.version + 1
-        state = {
-            "state": c.state,
-            "seat_versions": _encode(c.seat_versions),
-            "to_act": _encode(c.to_act),
-            "deadlines": _encode(c.deadlines),
-            "status": FINISHED if finished else c.loaded.status,
-            "outcome": _encode(c.outcome) if c.outcome else b"",
-            "updated_ms": c.now_ms,
-        }
-        entry = {
-            "seat": c.seat,
-            "action": c.action,
-            "events": _encode(c.events),
-            "time": c.now_ms,
-            "auto": 1 if c.timeout_decision else 0,
-        }
-        removed = [f"{c.match_id}|{d.seat}|{d.view_version}" for d in c.loaded.deadlines]
         retention = c.retention_seconds if finished else 0
-        args = [
+        removed = " ".join(_member(c.match_id, d) for d in c.loaded.deadlines)
+        added = " ".join(f"{d.deadline_ms} {_member(c.match_id, d)}" for d in c.deadlines)
+        args = (
             c.match_id,
             c.loaded.version,
-            new_version,
+            c.loaded.version + 1,
             c.idempotency_field,
             c.answer,
             c.notice,
@@ -179,13 +180,24 @@ class MatchStore:
             retention,
             c.loaded.meta.created_ms,
             c.now_ms - retention * 1000,
-            *_pairs(state),
-            *_pairs(entry),
-            len(removed),
-            *removed,
-            *self._deadline_pairs(c.match_id, c.deadlines),
-        ]
-        script_keys = [
+            # the state hash (same fields as _FIELDS, less meta and version)
+            c.state,
+            _encode(c.seat_versions),
+            _encode(c.to_act),
+            _encode(c.deadlines),
+            FINISHED if finished else c.loaded.status,
+            _encode(c.outcome) if c.outcome else b"",
+            c.now_ms,
+            # the event-stream entry
+            c.seat,
+            c.action,
+            _encode(c.events),
+            c.now_ms,
+            1 if c.timeout_decision else 0,
+            removed,
+            added,
+        )
+        script_keys = (
             keys.state,
             keys.events,
             keys.idempotency,
@@ -193,7 +205,7 @@ class MatchStore:
             keys.shard.deadlines,
             keys.shard.active,
             keys.shard.finished,
-        ]
+        )
         reply = await self._submit(keys=script_keys, args=args)
         status = reply[0].decode()
         return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
@@ -201,7 +213,8 @@ class MatchStore:
     async def entries(self, match_id: str, after_version: int, limit: int | None = None) -> list[StoredEntry]:
         """Event-stream entries with version > after_version, oldest first."""
         raw = await self.redis.xrange(self.keys(match_id).events, min=f"({after_version}-1", max="+", count=limit)
-        return [_entry(entry_id, fields) for entry_id, fields in raw]
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
+        return [_entry(entry_id, fields) for entry_id, fields in entries]
 
     async def snapshot(self, match_id: str, after_version: int) -> tuple[MatchRecord | None, list[StoredEntry]]:
         """The snapshot and the entries after `after_version`, read atomically (same version)."""
@@ -210,7 +223,8 @@ class MatchStore:
             pipe.hmget(keys.state, _FIELDS)
             pipe.xrange(keys.events, min=f"({after_version}-1", max="+")
             state, raw = await pipe.execute()
-        return _record(match_id, state), [_entry(entry_id, fields) for entry_id, fields in raw]
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
+        return _record(match_id, state), [_entry(entry_id, fields) for entry_id, fields in entries]
 
     async def wait_for_entries(self, match_id: str, after_version: int, timeout_ms: int) -> bool:
         """Blocks until an entry newer than `after_version` exists (True) or the timeout passes."""
@@ -252,6 +266,10 @@ class MatchStore:
         for key in (keys.state, keys.events, keys.idempotency):
             total += int(await self.redis.memory_usage(key, samples=0) or 0)
         return total
+
+
+def _member(match_id: str, deadline: SeatDeadline) -> str:
+    return deadline_member(match_id, deadline.seat, deadline.view_version)
 
 
 def _record(match_id: str, values: list[bytes | None]) -> MatchRecord | None:

@@ -1234,31 +1234,31 @@ Global___SubmitActionRequest: _TypeAlias = SubmitActionRequest  # noqa: Y015
 
 @_typing.final
 class SubmitActionResponse(_message.Message):
+    """What an accepted action did. The new view comes from GetView or Watch."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     VERSION_FIELD_NUMBER: _builtins.int
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
-    VIEW_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version after the action."""
     view_version: _builtins.int
+    """The caller's view version after the action (for its next submit)."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
         """The events the action caused, as the caller may see them."""
 
-    @_builtins.property
-    def view(self) -> Global___View: ...
     def __init__(
         self,
         *,
         version: _builtins.int = ...,
         view_version: _builtins.int = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
-        view: Global___View | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "version", b"version", "view", b"view", "view_version", b"view_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "version", b"version", "view_version", b"view_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from menagerie.beasts.engine.data import Board, Colour, SpellId
+from menagerie.beasts.engine.data import Board, Colour
 from menagerie.shared.engine import Outcome
 from menagerie.shared.rng import Rng
 
@@ -160,7 +160,7 @@ class PlayerView(msgspec.Struct, frozen=True):
     resources: ResourceCounts
     captured: list[str]
     spell_count: int
-    spells: list[SpellId]
+    spells: list[str]
 
 
 class BeastsView(msgspec.Struct, frozen=True):
@@ -183,7 +183,7 @@ class BeastsView(msgspec.Struct, frozen=True):
     turn_cap: int
     supply_size: int
     spell_deck_size: int
-    spell_discard: list[SpellId]
+    spell_discard: list[str]
     set_aside: ResourceCounts
     to_act: list[int]
     creatures_to_win: int

@@ -8,12 +8,13 @@ itself. Every refusal names the rule it enforces.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
 
 import msgspec
 
 from menagerie.beasts.engine.board import Routes
-from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, GameData, load_data
+from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, load_data
 from menagerie.beasts.engine.model import (
     Accio,
     Action,
@@ -24,6 +25,7 @@ from menagerie.beasts.engine.model import (
     EndTurn,
     Expelliarmus,
     FelixFelicis,
+    Mode,
     Move,
     Player,
     PlayerView,
@@ -34,7 +36,17 @@ from menagerie.beasts.engine.model import (
     SpaceToken,
     WingardiumLeviosa,
 )
-from menagerie.shared.engine import Event, GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, SeatResult, ToAct
+from menagerie.shared.engine import (
+    Event,
+    GameInfo,
+    MatchSetup,
+    ModeInfo,
+    OptionInfo,
+    Outcome,
+    ResultKind,
+    SeatResult,
+    ToAct,
+)
 from menagerie.shared.errors import IllegalAction
 from menagerie.shared.rng import Rng
 
@@ -60,9 +72,7 @@ class BeastsEngine:
                 "Mode II: Magizoology Training",
                 2,
                 6,
-                options=(
-                    OptionInfo("spell_cards", "Play with the Spell Card Variant", ("false", "true"), "false"),
-                ),
+                options=(OptionInfo("spell_cards", "Play with the Spell Card Variant", ("false", "true"), "false"),),
             ),
         ),
     )
@@ -75,8 +85,8 @@ class BeastsEngine:
         self.routes = Routes(self.data.board)
         self.creatures = {c.id: c for c in self.data.creatures}
         self.costs = {c.id: ResourceCounts(**c.cost) for c in self.data.creatures}
-        self.spell_names = {s.id: s.name for s in self.data.spells}
-        self.spell_timing = {s.id: s.timing for s in self.data.spells}
+        self.spell_names: dict[str, str] = {s.id: s.name for s in self.data.spells}
+        self.spell_timing: dict[str, tuple[str, ...]] = {s.id: s.timing for s in self.data.spells}
 
     # ------------------------------------------------------------------ setup
 
@@ -94,7 +104,7 @@ class BeastsEngine:
         first = rng.below(setup.seats)
         spell_cards = setup.mode == "training" and options.get("spell_cards") == "true"
         state = BeastsState(
-            mode=setup.mode,  # type: ignore[arg-type]
+            mode=cast("Mode", setup.mode),
             spell_cards=spell_cards,
             rng=rng,
             tokens=on_board,
@@ -248,9 +258,12 @@ class BeastsEngine:
 
     def _settle(self, state: BeastsState) -> list[Event]:
         """Ends the turn by itself once ending it is the only thing left to do."""
-        if state.phase == "stopped" and state.outcome is None:
-            if self.legal_actions(state, state.current) == [EndTurn()]:
-                return self._end_turn(state)
+        if (
+            state.phase == "stopped"
+            and state.outcome is None
+            and self.legal_actions(state, state.current) == [EndTurn()]
+        ):
+            return self._end_turn(state)
         return []
 
     # ---------------------------------------------------------------- capture
@@ -341,9 +354,9 @@ class BeastsEngine:
         keys = [(i in winners, counts[i]) for i in range(len(counts))]
         results = []
         for seat, key in enumerate(keys):
-            result = "draw" if not winners else ("win" if seat in winners else "loss")
+            result: ResultKind = "draw" if not winners else ("win" if seat in winners else "loss")
             rank = 1 + sum(other > key for other in keys)
-            results.append(SeatResult(seat=seat, result=result, score=float(counts[seat]), rank=rank))  # type: ignore[arg-type]
+            results.append(SeatResult(seat=seat, result=result, score=float(counts[seat]), rank=rank))
         state.outcome = Outcome(seats=results, reason=reason)
         state.phase = "finished"
         return [Event("match_finished", {"outcome": msgspec.to_builtins(state.outcome)})]
@@ -479,7 +492,7 @@ class BeastsEngine:
         if not state.face_up[space]:
             return SpaceToken(space, "hidden")
         if token in COLOURS:
-            return SpaceToken(space, "resource", colour=token)  # type: ignore[arg-type]
+            return SpaceToken(space, "resource", colour=token)
         return SpaceToken(space, "creature", creature=token)
 
     def view(self, state: BeastsState, seat: int | None) -> BeastsView:
@@ -501,7 +514,7 @@ class BeastsEngine:
                     resources=ResourceCounts(**p.resources),
                     captured=list(p.captured),
                     spell_count=len(p.spells),
-                    spells=sorted(p.spells) if i == seat else [],  # type: ignore[arg-type]
+                    spells=sorted(p.spells) if i == seat else [],
                 )
                 for i, p in enumerate(state.players)
             ],
@@ -525,7 +538,7 @@ class BeastsEngine:
             turn_cap=state.turn_cap,
             supply_size=len(state.supply),
             spell_deck_size=len(state.spell_deck),
-            spell_discard=list(state.spell_discard),  # type: ignore[arg-type]
+            spell_discard=list(state.spell_discard),
             set_aside=ResourceCounts(**{c: state.set_aside.count(c) for c in COLOURS}),
             to_act=list(self.to_act(state).seats()),
             creatures_to_win=CREATURES_TO_WIN[state.mode],
@@ -546,8 +559,8 @@ class BeastsEngine:
             seen += player.captured
             seen += [c for c in COLOURS for _ in range(getattr(player.resources, c))]
         seen += [c for c in COLOURS for _ in range(getattr(view.set_aside, c))]
-        for token in seen:
-            unknown.remove(token)
+        for known in seen:
+            unknown.remove(known)
         rng.shuffle(unknown)
         hidden = [t.space for t in view.tokens if t.state == "hidden"]
         if len(unknown) != len(hidden) + view.supply_size:
@@ -601,7 +614,7 @@ class BeastsEngine:
         )
 
 
-def _describe(counts: dict[str, int]) -> str:
+def _describe(counts: Mapping[Colour, int]) -> str:
     parts = [f"{n} {c}" for c, n in counts.items() if n]
     return ", ".join(parts) if parts else "nothing"
 
@@ -609,4 +622,3 @@ def _describe(counts: dict[str, int]) -> str:
 def _describe_timing(timing: tuple[str, ...]) -> str:
     words = {"roll": "before rolling", "move": "after rolling, before moving", "stopped": "after stopping"}
     return " or ".join(words[t] for t in timing)
-

@@ -6,13 +6,13 @@
 --
 -- KEYS: 1 state hash, 2 events stream, 3 idempotency hash, 4 shard turn feed,
 --       5 shard deadlines, 6 shard active index, 7 shard finished index
--- ARGV: 1 match id, 2 loaded version, 3 new version, 4 idempotency field, 5 answer,
---       6 turn notice, 7 feed maxlen, 8 retention seconds if the match ends now else 0,
---       9 created ms (index score), 10 prune finished index below this score,
---       then H and H (field, value) pairs of the state hash,
---       then E and E (field, value) pairs of the event entry,
---       then R and R deadline members to remove,
---       then A and A (score, member) pairs of deadlines to add
+-- ARGV:  1 match id          2 loaded version     3 new version        4 idempotency field
+--        5 answer            6 turn notice        7 feed maxlen        8 retention s if the match ends, else 0
+--        9 created ms       10 prune finished index below this score
+--       11..17 state hash: state, seat_versions, to_act, deadlines, status, outcome, updated_ms
+--       18..22 event entry: seat, action, events, time, auto
+--       23 deadline members to remove, space-separated
+--       24 deadlines to add, "score member score member ..."
 local answer = redis.call('HGET', KEYS[3], ARGV[4])
 if answer then
   return {'duplicate', answer}
@@ -25,27 +25,19 @@ if current ~= ARGV[2] then
   return {'conflict', current}
 end
 
-local i = 11
-local function take(width)
-  local n = tonumber(ARGV[i])
-  local out = {}
-  for j = 1, width * n do
-    out[j] = ARGV[i + j]
-  end
-  i = i + width * n + 1
-  return out
-end
-local state = take(2)
-local entry = take(2)
-local removed = take(1)
-local added = take(2)
-
-redis.call('HSET', KEYS[1], 'version', ARGV[3], unpack(state))
-redis.call('XADD', KEYS[2], ARGV[3] .. '-1', unpack(entry))
+redis.call('HSET', KEYS[1], 'version', ARGV[3],
+  'state', ARGV[11], 'seat_versions', ARGV[12], 'to_act', ARGV[13], 'deadlines', ARGV[14],
+  'status', ARGV[15], 'outcome', ARGV[16], 'updated_ms', ARGV[17])
+redis.call('XADD', KEYS[2], ARGV[3] .. '-1',
+  'seat', ARGV[18], 'action', ARGV[19], 'events', ARGV[20], 'time', ARGV[21], 'auto', ARGV[22])
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'pb', ARGV[6])
-if #removed > 0 then
-  redis.call('ZREM', KEYS[5], unpack(removed))
+for member in string.gmatch(ARGV[23], '%S+') do
+  redis.call('ZREM', KEYS[5], member)
+end
+local added = {}
+for word in string.gmatch(ARGV[24], '%S+') do
+  added[#added + 1] = word
 end
 if #added > 0 then
   redis.call('ZADD', KEYS[5], unpack(added))

@@ -1,0 +1,226 @@
+"""Bad input gets a clear error and changes nothing (real Redis, a real Beasts process)."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable, Iterator
+
+import grpc
+import pytest
+
+from menagerie.beasts.v1 import beasts_pb2
+from menagerie.common.v1 import common_pb2, matches_pb2
+from menagerie.shared.tokens import TokenSigner
+from tests.support.beasts_client import BeastsClient, Match, bearer
+
+pytestmark = pytest.mark.integration
+
+ROLL = beasts_pb2.Action(roll=beasts_pb2.Roll())
+
+
+@pytest.fixture
+def match(beasts: BeastsClient, service_token: str) -> Match:
+    return beasts.create(service_token, mode="training", seats=3, seed=5)
+
+
+def current_seat(beasts: BeastsClient, match: Match) -> int:
+    return beasts.summary(match.match_id, match.tokens[0]).to_act[0]
+
+
+def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    error = info.value
+    return error.code(), error.details() or ""
+
+
+@pytest.fixture
+def unchanged(beasts: BeastsClient, match: Match) -> Iterator[None]:
+    """Asserts the match did not change during the test."""
+    before = beasts.summary(match.match_id, match.tokens[0])
+    views = [beasts.view(match.match_id, t).SerializeToString() for t in match.tokens.values()]
+    yield
+    after = beasts.summary(match.match_id, match.tokens[0])
+    assert (after.version, list(after.to_act), after.updated_at) == (
+        before.version,
+        list(before.to_act),
+        before.updated_at,
+    )
+    assert [beasts.view(match.match_id, t).SerializeToString() for t in match.tokens.values()] == views
+
+
+def raw_call(beasts: BeastsClient, method: str) -> Callable[..., bytes]:
+    return beasts.channel.unary_unary(method, request_serializer=lambda b: b, response_deserializer=lambda b: b)
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_undecodable_bytes_are_invalid_argument(beasts: BeastsClient, match: Match) -> None:
+    seat = current_seat(beasts, match)
+    submit = raw_call(beasts, "/menagerie.beasts.v1.Beasts/SubmitAction")
+    code, details = status_of(lambda: submit(b"\xff\xff\xff\xff", metadata=bearer(match.tokens[seat])))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "not a valid /menagerie.beasts.v1.Beasts/SubmitAction message" in details
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_random_bytes_never_yield_internal(beasts: BeastsClient, match: Match, service_token: str) -> None:
+    rng = random.Random(3)
+    methods = [
+        "/menagerie.beasts.v1.Beasts/SubmitAction",
+        "/menagerie.beasts.v1.Beasts/GetView",
+        "/menagerie.beasts.v1.Beasts/ListLegalActions",
+        "/menagerie.common.v1.Matches/CreateMatch",
+        "/menagerie.common.v1.Matches/GetMatch",
+        "/menagerie.common.v1.Matches/ListMatches",
+    ]
+    seat = current_seat(beasts, match)
+    for _ in range(60):
+        method = rng.choice(methods)
+        payload = rng.randbytes(rng.randrange(0, 40))
+        token = rng.choice([match.tokens[seat], service_token])
+        codes = []
+        try:
+            raw_call(beasts, method)(payload, metadata=bearer(token))
+            codes.append(grpc.StatusCode.OK)
+        except grpc.RpcError as error:
+            codes.append(error.code())
+        assert grpc.StatusCode.INTERNAL not in codes, (method, payload)
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_malformed_requests_are_invalid_argument(beasts: BeastsClient, match: Match) -> None:
+    seat = current_seat(beasts, match)
+    token = match.tokens[seat]
+    version = beasts.legal(match.match_id, token).view_version
+    code, details = status_of(lambda: beasts.submit(match.match_id, token, beasts_pb2.Action(), version))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "action is empty" in details
+    bad_colour = beasts_pb2.Action(expelliarmus=beasts_pb2.Expelliarmus(target_seat=1))
+    code, details = status_of(lambda: beasts.submit(match.match_id, token, bad_colour, version))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "colour" in details
+    code, details = status_of(lambda: beasts.submit(match.match_id, token, ROLL, version, key=""))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "idempotency_key" in details
+    code, details = status_of(lambda: beasts.view("", token))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "match_id is required" in details
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_an_illegal_move_is_failed_precondition_naming_the_rule(beasts: BeastsClient, match: Match) -> None:
+    seat = current_seat(beasts, match)
+    token = match.tokens[seat]
+    version = beasts.legal(match.match_id, token).view_version
+    move = beasts_pb2.Action(move=beasts_pb2.Move(to=1))
+    code, details = status_of(lambda: beasts.submit(match.match_id, token, move, version))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    assert details == "Movement: roll the die before you move"
+    other = (seat + 1) % 3
+    other_version = beasts.legal(match.match_id, match.tokens[other]).view_version
+    code, details = status_of(lambda: beasts.submit(match.match_id, match.tokens[other], ROLL, other_version))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    assert details.startswith("Turn order: it is seat")
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_a_stale_view_version_is_aborted(beasts: BeastsClient, match: Match) -> None:
+    seat = current_seat(beasts, match)
+    token = match.tokens[seat]
+    version = beasts.legal(match.match_id, token).view_version
+    code, details = status_of(lambda: beasts.submit(match.match_id, token, ROLL, version - 1))
+    assert code == grpc.StatusCode.ABORTED
+    assert "moved on" in details
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_missing_expired_and_forged_tokens_are_unauthenticated(beasts: BeastsClient, match: Match) -> None:
+    request = beasts_pb2.GetViewRequest(match_id=match.match_id)
+    code, _ = status_of(lambda: beasts.beasts.GetView(request))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    from tests.conftest import TOKEN_SECRET
+
+    expired, _ = TokenSigner(TOKEN_SECRET).issue_seat(match.match_id, 0, "p0", "P", -5)
+    code, details = status_of(lambda: beasts.beasts.GetView(request, metadata=bearer(expired)))
+    assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the token has expired")
+    forged, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    code, details = status_of(lambda: beasts.beasts.GetView(request, metadata=bearer(forged)))
+    assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the token's signature is not valid")
+    code, _ = status_of(lambda: beasts.beasts.GetView(request, metadata=(("authorization", "Basic abc"),)))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+
+
+@pytest.mark.usefixtures("unchanged")
+def test_someone_elses_token_is_permission_denied(
+    beasts: BeastsClient, match: Match, service_token: str, signer: TokenSigner
+) -> None:
+    seat = current_seat(beasts, match)
+    version = beasts.legal(match.match_id, match.tokens[seat]).view_version
+    elsewhere = beasts.create(service_token, seats=2)
+    code, details = status_of(lambda: beasts.submit(match.match_id, elsewhere.tokens[0], ROLL, version))
+    assert code == grpc.StatusCode.PERMISSION_DENIED and "seat token is for match" in details
+    player, _ = signer.issue_player("p0", "P", 60)
+    code, _ = status_of(lambda: beasts.submit(match.match_id, player, ROLL, version))
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    no_such_seat, _ = signer.issue_seat(match.match_id, 7, "p7", "P", 60)
+    code, details = status_of(lambda: beasts.submit(match.match_id, no_such_seat, ROLL, version))
+    assert code == grpc.StatusCode.PERMISSION_DENIED and "no seat 7" in details
+    code, _ = status_of(
+        lambda: beasts.matches.CreateMatch(matches_pb2.CreateMatchRequest(), metadata=bearer(match.tokens[0]))
+    )
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_an_unknown_match_is_not_found(beasts: BeastsClient, signer: TokenSigner) -> None:
+    ghost = uuid.uuid4().hex
+    token, _ = signer.issue_seat(ghost, 0, "p0", "P", 60)
+    code, _ = status_of(lambda: beasts.submit(ghost, token, ROLL, 1))
+    assert code == grpc.StatusCode.NOT_FOUND
+    code, _ = status_of(lambda: beasts.view(ghost, token))
+    assert code == grpc.StatusCode.NOT_FOUND
+    code, _ = status_of(lambda: beasts.summary(ghost, token))
+    assert code == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_repeated_idempotency_key_gets_the_first_answer_applied_once(beasts: BeastsClient, match: Match) -> None:
+    seat = current_seat(beasts, match)
+    token = match.tokens[seat]
+    version = beasts.legal(match.match_id, token).view_version
+    key = uuid.uuid4().hex
+    first = beasts.submit(match.match_id, token, ROLL, version, key=key)
+    again = beasts.submit(match.match_id, token, ROLL, version, key=key)
+    later = beasts.submit(match.match_id, token, ROLL, version + 40, key=key)  # whatever the version now
+    assert first.SerializeToString() == again.SerializeToString() == later.SerializeToString()
+    assert beasts.summary(match.match_id, token).version == first.version == 2
+
+
+def test_bad_match_configurations_are_invalid_argument(beasts: BeastsClient, service_token: str) -> None:
+    def create(**config: object) -> tuple[grpc.StatusCode, str]:
+        seats = config.pop("seats", 3)
+        request = matches_pb2.CreateMatchRequest(
+            config=common_pb2.MatchConfig(**config),  # type: ignore[arg-type]
+            seats=[
+                common_pb2.SeatInfo(seat=i, player_id=f"p{i}", kind=common_pb2.SEAT_KIND_HUMAN)
+                for i in range(seats)  # type: ignore[call-overload]
+            ],
+        )
+        return status_of(lambda: beasts.matches.CreateMatch(request, metadata=bearer(service_token)))
+
+    assert create(game="zoo", mode="beginner") == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "this service runs 'beasts', not 'zoo'",
+    )
+    code, details = create(game="beasts", mode="advanced")
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details
+    code, details = create(game="beasts", mode="capture", seats=7)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "2–6 seats, not 7" in details
+    code, details = create(game="beasts", mode="capture", options={"spell_cards": "true"})
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no option 'spell_cards'" in details
+
+
+def test_create_match_with_an_id_is_idempotent(beasts: BeastsClient, service_token: str) -> None:
+    match_id = f"fixed-{uuid.uuid4().hex[:8]}"
+    first = beasts.create(service_token, seats=3, match_id=match_id)
+    again = beasts.create(service_token, seats=3, match_id=match_id)
+    assert first.match_id == again.match_id == match_id
+    assert again.summary.version == 1
+    code, details = status_of(lambda: beasts.create(service_token, seats=4, match_id=match_id))
+    assert code == grpc.StatusCode.ALREADY_EXISTS
+    assert "exists with another configuration" in details

@@ -1,0 +1,167 @@
+"""The match store's Lua scripts on a real Redis: all of a move lands, or none of it."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import cast
+
+import pytest
+from redis.asyncio import Redis
+
+from menagerie.shared.engine import Event, Outcome, SeatResult
+from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+async def store(redis_url: str) -> AsyncIterator[MatchStore]:
+    redis = Redis.from_url(redis_url)
+    yield MatchStore(redis, shards=4)
+    await redis.aclose()
+
+
+def new_match(match_id: str) -> NewMatch:
+    meta = MatchMeta(
+        game="g",
+        mode="m",
+        options={},
+        turn_timer_seconds=30,
+        seats=[SeatMeta(0, "p0", "A"), SeatMeta(1, "p1", "B", bot=True, bot_level="random")],
+        seed=1,
+        created_ms=1_000,
+    )
+    return NewMatch(
+        match_id=match_id,
+        meta=meta,
+        state=b"state-1",
+        seat_versions=[1, 1],
+        to_act=[0],
+        deadlines=[SeatDeadline(0, 1, 31_000)],
+        setup_events=[Event("started", {"first": 0})],
+        notice=b"notice-1",
+        status="active",
+        outcome=None,
+    )
+
+
+async def snapshot(store: MatchStore, match_id: str) -> dict[str, object]:
+    keys = store.keys(match_id)
+    redis = store.redis
+    return {
+        "state": await redis.hgetall(keys.state),
+        "events": await redis.xlen(keys.events),
+        "idem": await redis.hgetall(keys.idempotency),
+        "feed": await redis.xlen(keys.shard.turns),
+        "deadlines": await redis.zrange(keys.shard.deadlines, 0, -1, withscores=True),
+    }
+
+
+async def commit_for(store: MatchStore, match_id: str, key: str = "0:k1", **changes: object) -> Commit:
+    record, _ = await store.load(match_id)
+    assert record is not None
+    commit = Commit(
+        match_id=match_id,
+        loaded=record,
+        idempotency_field=key,
+        answer=b"answer-2",
+        seat=0,
+        action=b"action",
+        events=[Event("moved", {"to": 3})],
+        state=b"state-2",
+        seat_versions=[2, 2],
+        to_act=[1],
+        deadlines=[SeatDeadline(1, 2, 45_000)],
+        notice=b"notice-2",
+        outcome=None,
+        now_ms=5_000,
+        retention_seconds=600,
+    )
+    return replace(commit, **changes)  # type: ignore[arg-type]
+
+
+async def test_create_writes_everything_once(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    assert await store.create(new_match(match_id)) is True
+    assert await store.create(replace(new_match(match_id), state=b"other")) is False
+    record, _ = await store.load(match_id)
+    assert record is not None
+    assert (record.version, record.state, record.to_act, record.status) == (1, b"state-1", [0], "active")
+    entries = await store.entries(match_id, 0)
+    assert [(e.version, e.seat, e.events[0].kind) for e in entries] == [(1, None, "started")]
+    deadlines = await store.redis.zrange(store.keys(match_id).shard.deadlines, 0, -1, withscores=True)
+    assert (f"{match_id}|0|1".encode(), 31_000.0) in deadlines
+
+
+async def test_a_commit_stores_state_entry_answer_notice_and_deadlines(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    await store.create(new_match(match_id))
+    result = await store.commit(await commit_for(store, match_id))
+    assert result.status == "ok"
+    record, answer = await store.load(match_id, "0:k1")
+    assert record is not None and answer == b"answer-2"
+    assert (record.version, record.state, record.seat_versions, record.to_act) == (2, b"state-2", [2, 2], [1])
+    entries = await store.entries(match_id, 1)
+    assert [(e.version, e.seat, e.action) for e in entries] == [(2, 0, b"action")]
+    deadlines = cast(
+        "list[tuple[bytes, float]]",
+        await store.redis.zrange(store.keys(match_id).shard.deadlines, 0, -1, withscores=True),
+    )
+    members = {m for m, _ in deadlines if m.decode().startswith(match_id)}
+    assert members == {f"{match_id}|1|2".encode()}
+
+
+async def test_a_commit_at_an_old_version_writes_nothing(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    await store.create(new_match(match_id))
+    stale = await commit_for(store, match_id)
+    assert (await store.commit(await commit_for(store, match_id, key="0:other"))).status == "ok"
+    before = await snapshot(store, match_id)
+    result = await store.commit(replace(stale, idempotency_field="0:third"))
+    assert result.status == "conflict"
+    assert await snapshot(store, match_id) == before
+
+
+async def test_a_seen_idempotency_key_returns_the_first_answer_and_writes_nothing(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    await store.create(new_match(match_id))
+    await store.commit(await commit_for(store, match_id))
+    before = await snapshot(store, match_id)
+    again = await commit_for(store, match_id, answer=b"a different answer")
+    result = await store.commit(again)
+    assert (result.status, result.answer) == ("duplicate", b"answer-2")
+    assert await snapshot(store, match_id) == before
+
+
+async def test_a_missing_match_is_reported(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    await store.create(new_match(match_id))
+    commit = await commit_for(store, match_id)
+    await store.redis.delete(store.keys(match_id).state)
+    assert (await store.commit(commit)).status == "missing"
+
+
+async def test_the_final_move_sets_expiry_and_moves_the_match_to_the_finished_index(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    await store.create(new_match(match_id))
+    outcome = Outcome([SeatResult(0, "win"), SeatResult(1, "loss", rank=2)], "done")
+    await store.commit(await commit_for(store, match_id, outcome=outcome, deadlines=[], to_act=[]))
+    keys = store.keys(match_id)
+    for key in (keys.state, keys.events, keys.idempotency):
+        assert 0 < await store.redis.ttl(key) <= 600
+    assert await store.redis.zscore(keys.shard.active, match_id) is None
+    assert await store.redis.zscore(keys.shard.finished, match_id) == 1_000
+    record, _ = await store.load(match_id)
+    assert record is not None and record.finished and record.outcome == outcome
+    left = cast("list[bytes]", await store.redis.zrange(keys.shard.deadlines, 0, -1))
+    assert not [m for m in left if m.decode().startswith(match_id)]
+    finished = await store.list_records("finished", 100, None)
+    assert match_id in [r.match_id for r in finished]
+
+
+async def test_keys_of_a_match_share_one_hash_tag(store: MatchStore) -> None:
+    keys = store.keys("abc")
+    tags = {k.split("{")[1].split("}")[0] for k in (keys.state, keys.events, keys.idempotency, *keys.shard)}
+    assert len(tags) == 1

@@ -1,0 +1,122 @@
+"""Consumer groups on real Redis streams: ack, crash recovery, reclaim, dead letters."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import cast
+
+import pytest
+from redis.asyncio import Redis
+
+from menagerie.shared.streams import StreamConsumer
+from tests.support.redis_server import StreamEntries
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[Redis]:
+    redis = Redis.from_url(redis_url)
+    yield redis
+    await redis.aclose()
+
+
+def names() -> tuple[list[str], str]:
+    tag = uuid.uuid4().hex[:8]
+    return [f"test:{{{tag}}}:a", f"test:{{{tag}}}:b"], f"test:{{{tag}}}:dead"
+
+
+async def test_entries_are_handled_once_and_acknowledged(client: Redis) -> None:
+    streams, dead = names()
+    seen: list[bytes] = []
+
+    async def handler(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        seen.append(fields[b"n"])
+
+    consumer = StreamConsumer(client, streams, "g", "c1", handler, dead_letter=dead, block_ms=50)
+    await consumer.ensure_groups()
+    for n in range(5):
+        await client.xadd(streams[n % 2], {"n": n})
+    assert await consumer.read_new() == 5
+    assert sorted(seen) == [b"0", b"1", b"2", b"3", b"4"]
+    for stream in streams:
+        assert (await client.xpending(stream, "g"))["pending"] == 0
+    assert await consumer.read_new() == 0
+
+
+async def test_a_failed_entry_stays_pending_and_is_retried_by_a_restarted_consumer(client: Redis) -> None:
+    streams, dead = names()
+    attempts: list[str] = []
+
+    async def flaky(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        attempts.append(entry_id)
+        if len(attempts) == 1:
+            raise RuntimeError("handler crashed")
+
+    consumer = StreamConsumer(client, streams, "g", "c1", flaky, dead_letter=dead, block_ms=50)
+    await consumer.ensure_groups()
+    await client.xadd(streams[0], {"n": 1})
+    await consumer.read_new()
+    assert consumer.stats.failed == 1
+    assert (await client.xpending(streams[0], "g"))["pending"] == 1
+    restarted = StreamConsumer(client, streams, "g", "c1", flaky, dead_letter=dead, block_ms=50)
+    assert await restarted.drain_own_pending() == 1
+    assert (await client.xpending(streams[0], "g"))["pending"] == 0
+    assert attempts[0] == attempts[1]
+
+
+async def test_idle_entries_of_a_dead_consumer_are_reclaimed_then_dead_lettered(client: Redis) -> None:
+    streams, dead = names()
+
+    async def crash(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        raise RuntimeError("always fails")
+
+    handled: list[bytes] = []
+
+    async def works(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        handled.append(fields[b"n"])
+
+    first = StreamConsumer(client, streams, "g", "gone", crash, dead_letter=dead, block_ms=50)
+    await first.ensure_groups()
+    await client.xadd(streams[1], {"n": "x"})
+    await first.read_new()  # delivered to "gone", never acknowledged
+    survivor = StreamConsumer(client, streams, "g", "alive", works, dead_letter=dead, claim_idle_ms=20, block_ms=50)
+    await asyncio.sleep(0.05)
+    assert await survivor.reclaim_idle() == 1
+    assert handled == [b"x"]
+    assert (await client.xpending(streams[1], "g"))["pending"] == 0
+
+    await client.xadd(streams[0], {"n": "poison"})
+    poisoned = StreamConsumer(
+        client, streams, "g", "p", crash, dead_letter=dead, claim_idle_ms=10, block_ms=50, max_deliveries=3
+    )
+    await poisoned.read_new()
+    for _ in range(4):
+        await asyncio.sleep(0.02)
+        await poisoned.reclaim_idle()
+    assert poisoned.stats.dead_lettered == 1
+    letters = cast("StreamEntries", await client.xrange(dead))
+    assert len(letters) == 1
+    assert letters[0][1][b"n"] == b"poison"
+    assert letters[0][1][b"origin_stream"] == streams[0].encode()
+    assert (await client.xpending(streams[0], "g"))["pending"] == 0
+
+
+async def test_run_stops_when_asked(client: Redis) -> None:
+    streams, dead = names()
+    got = asyncio.Event()
+
+    async def handler(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        got.set()
+
+    stop = asyncio.Event()
+    consumer = StreamConsumer(client, streams, "g", "c", handler, dead_letter=dead, block_ms=20)
+    task = asyncio.create_task(consumer.run(stop))
+    await asyncio.sleep(0.05)
+    await client.xadd(streams[0], {"n": 1})
+    await asyncio.wait_for(got.wait(), 5)
+    stop.set()
+    await asyncio.wait_for(task, 5)
+    assert consumer.stats.handled == 1

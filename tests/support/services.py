@@ -1,0 +1,95 @@
+"""Real service processes for the tests, started the way operators start them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tests.support.redis_server import free_port
+
+
+@dataclass
+class ServiceProcess:
+    """A running service: where it listens, its process and its log."""
+
+    module: str
+    address: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def output(self) -> str:
+        """Everything the service has logged so far."""
+        return self.log.read_text(errors="replace")
+
+
+def wait_until_serving(address: str, process: subprocess.Popen[bytes] | None = None, timeout: float = 30.0) -> None:
+    """Blocks until the gRPC health check at `address` says SERVING."""
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while True:
+            if process is not None and process.poll() is not None:
+                raise RuntimeError(f"service at {address} exited with {process.returncode}")
+            try:
+                # typeshed's HealthStub declares no methods; Check exists at run time.
+                reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)  # type: ignore[attr-defined]
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"service at {address} did not become SERVING")
+            time.sleep(0.1)
+
+
+def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:
+    """The environment a Menagerie process reads."""
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "MENAGERIE_TOKEN_SECRET": secret,
+        "MENAGERIE_LOG_LEVEL": "warning",
+        **extra,
+    }
+
+
+@contextmanager
+def service_process(module: str, redis_url: str, secret: str, **extra_env: str) -> Iterator[ServiceProcess]:
+    """Runs `python -m module` on a free port until the block ends (then SIGTERM)."""
+    port = free_port()
+    log = Path(tempfile.mkstemp(prefix=f"{module.split('.')[1]}-", suffix=".log")[1])
+    env = service_env(redis_url, secret, MENAGERIE_PORT=str(port), **extra_env)
+    with log.open("wb") as sink:
+        process = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=sink, stderr=subprocess.STDOUT)
+    service = ServiceProcess(module, f"127.0.0.1:{port}", process, log)
+    try:
+        try:
+            wait_until_serving(service.address, process)
+        except (RuntimeError, TimeoutError) as exc:
+            raise RuntimeError(f"{exc}; its log:\n{service.output()[-3000:]}") from None
+        yield service
+    finally:
+        stop_process(process)
+
+
+def stop_process(process: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
+    """SIGTERM, then SIGKILL if it does not exit in time; returns the exit code."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.returncode
