@@ -25,7 +25,7 @@ protos: $(STAMP) ## Regenerate the Python code of protos/ (committed; a test fai
 lint: $(STAMP) ## ruff and mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy shared services tests bench protos/generate.py
+	$(BIN)/mypy shared services tests bench deploy protos/generate.py
 
 format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .

@@ -7,15 +7,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-
+from menagerie.shared.rpc.health import wait_until_serving
 from tests.support.redis_server import free_port
 
 
@@ -31,26 +28,6 @@ class ServiceProcess:
     def output(self) -> str:
         """Everything the service has logged so far."""
         return self.log.read_text(errors="replace")
-
-
-def wait_until_serving(address: str, process: subprocess.Popen[bytes] | None = None, timeout: float = 30.0) -> None:
-    """Blocks until the gRPC health check at `address` says SERVING."""
-    deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(address) as channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        while True:
-            if process is not None and process.poll() is not None:
-                raise RuntimeError(f"service at {address} exited with {process.returncode}")
-            try:
-                # typeshed's HealthStub declares no methods; Check exists at run time.
-                reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)  # type: ignore[attr-defined]
-                if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.RpcError:
-                pass
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"service at {address} did not become SERVING")
-            time.sleep(0.1)
 
 
 def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:

@@ -1,0 +1,130 @@
+"""`make run`: the whole platform on this machine, no Docker.
+
+Starts Redis (REDIS_URL if set, else the embedded Valkey server the project ships),
+then every service as its own process, waits until each reports SERVING, prints
+where each listens, and stops everything cleanly on Ctrl-C (or SIGTERM).
+
+Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from types import FrameType
+
+from menagerie.shared.embedded_redis import EmbeddedRedis
+from menagerie.shared.rpc.health import wait_until_serving
+
+
+@dataclass(frozen=True)
+class Service:
+    """One process of the platform."""
+
+    name: str
+    module: str
+    port_offset: int | None  # None: not a gRPC server
+
+
+SERVICES = (Service("beasts", "menagerie.beasts.service", 1),)
+
+
+class Platform:
+    """The running processes and the Redis server under them."""
+
+    def __init__(self, host: str, base_port: int) -> None:
+        self.host = host
+        self.base_port = base_port
+        self.processes: list[tuple[Service, subprocess.Popen[bytes]]] = []
+        self.redis: EmbeddedRedis | None = None
+        self.stopping = False
+
+    def start(self) -> None:
+        """Starts Redis and every service; returns once all are SERVING."""
+        redis_url = os.environ.get("REDIS_URL")
+        if redis_url:
+            print(f"redis        {redis_url} (REDIS_URL)")
+        else:
+            self.redis = EmbeddedRedis()
+            redis_url = self.redis.start()
+            print(f"redis        {redis_url.removeprefix('redis://').removesuffix('/0')} (embedded Valkey)")
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "MENAGERIE_TOKEN_SECRET": os.environ.get("MENAGERIE_TOKEN_SECRET") or secrets.token_hex(32),
+            "MENAGERIE_HOST": self.host,
+        }
+        for service in SERVICES:
+            service_env = dict(env)
+            if service.port_offset is not None:
+                service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
+            process = subprocess.Popen([sys.executable, "-m", service.module], env=service_env)
+            self.processes.append((service, process))
+        for service, process in self.processes:
+            if service.port_offset is None:
+                continue
+            address = f"{self.host}:{self.base_port + service.port_offset}"
+            wait_until_serving(address, process)
+            print(f"{service.name:<12} {address}", flush=True)
+
+    def watch(self) -> int:
+        """Waits until asked to stop, or until a service dies (then stops the rest)."""
+        while not self.stopping:
+            for service, process in self.processes:
+                if process.poll() is not None:
+                    print(f"{service.name} exited with {process.returncode}; stopping the platform", file=sys.stderr)
+                    return 1
+            time.sleep(0.2)
+        return 0
+
+    def stop(self) -> None:
+        """SIGTERM every service (they drain), then stop Redis."""
+        for _, process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for _, process in self.processes:
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.redis is not None:
+            self.redis.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Run the Menagerie platform locally.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--base-port", type=int, default=int(os.environ.get("MENAGERIE_BASE_PORT", 50050)))
+    args = parser.parse_args()
+    platform = Platform(args.host, args.base_port)
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        platform.stopping = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    code = 0
+    try:
+        platform.start()
+        print("\nThe platform is up. Press Ctrl-C to stop it.", flush=True)
+        code = platform.watch()
+    except Exception as exc:
+        print(f"could not start the platform: {exc}", file=sys.stderr)
+        code = 1
+    finally:
+        print("stopping…", flush=True)
+        platform.stop()
+        print("stopped.", flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The whole platform started the way `make run` starts it (deploy/local/run.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+READY = "The platform is up"
+
+
+def free_port_block(size: int) -> int:
+    """A base port such that base..base+size-1 are all free on loopback right now."""
+    for _ in range(200):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = int(probe.getsockname()[1])
+        if base + size >= 65535:
+            continue
+        sockets = []
+        try:
+            for port in range(base, base + size):
+                s = socket.socket()
+                sockets.append(s)
+                s.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    raise RuntimeError("no block of free ports")
+
+
+@dataclass
+class RunningPlatform:
+    """A running `make run`: its process, its ports and what it printed."""
+
+    process: subprocess.Popen[bytes]
+    base_port: int
+    log: Path
+    env: dict[str, str]
+
+    def address(self, offset: int) -> str:
+        return f"127.0.0.1:{self.base_port + offset}"
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def children(self) -> list[int]:
+        """Process ids whose parent is the runner."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == self.process.pid:
+                    found.append(int(entry.name))
+        return found
+
+
+@contextmanager
+def local_platform(secret: str, timeout: float = 60.0, **extra_env: str) -> Iterator[RunningPlatform]:
+    """Starts deploy/local/run.py on free ports; Ctrl-C (SIGINT) at the end."""
+    base = free_port_block(8)
+    log = Path(tempfile.mkstemp(prefix="platform-", suffix=".log")[1])
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(MENAGERIE_TOKEN_SECRET=secret, MENAGERIE_LOG_LEVEL="warning", **extra_env)
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "deploy" / "local" / "run.py"), "--base-port", str(base)],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+    platform = RunningPlatform(process, base, log, env)
+    try:
+        deadline = time.monotonic() + timeout
+        while READY not in platform.output():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the platform did not start:\n{platform.output()[-3000:]}")
+            time.sleep(0.1)
+        yield platform
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
