@@ -272,3 +272,22 @@ def test_sigterm_drains_and_exits_cleanly(redis_url: str, service_token: str) ->
     assert elapsed < 5
     log = service.output()
     assert "draining" in log and "service stopped" in log
+
+
+def test_prometheus_metrics_count_rpcs_by_code(redis_url: str, service_token: str) -> None:
+    import urllib.request
+
+    from tests.support.redis_server import free_port
+
+    port = free_port()
+    with service_process("menagerie.beasts.service", redis_url, TOKEN_SECRET, MENAGERIE_METRICS_PORT=str(port)) as svc:
+        client = BeastsClient(svc.address)
+        match = client.create(service_token, seats=2)
+        with pytest.raises(grpc.RpcError):
+            client.submit(match.match_id, match.tokens[0], beasts_pb2.Action(), 1)
+        client.close()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            text = reply.read().decode()
+    assert 'menagerie_rpc_total{code="OK",method="/menagerie.common.v1.Matches/CreateMatch"} 1.0' in text
+    assert 'menagerie_rpc_total{code="INVALID_ARGUMENT",method="/menagerie.beasts.v1.Beasts/SubmitAction"} 1.0' in text
+    assert "menagerie_rpc_seconds_bucket" in text
