@@ -5,13 +5,13 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PACKAGES := -e protos/python -e shared -e services/beasts
+PACKAGES := -e protos/python -e shared -e services/beasts -e services/lobby -e services/bots -e clients/cli
 STAMP := $(VENV)/.installed
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-$(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shared/pyproject.toml services/*/pyproject.toml
+$(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shared/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -r requirements-dev.txt $(PACKAGES)
@@ -25,7 +25,7 @@ protos: $(STAMP) ## Regenerate the Python code of protos/ (committed; a test fai
 lint: $(STAMP) ## ruff and mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy shared services tests bench deploy protos/generate.py
+	$(BIN)/mypy shared services clients tests bench deploy protos/generate.py
 
 format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import time
 import uuid
@@ -19,6 +18,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.asyncio import Redis
 
+from bench.bots import bot_hops
+from bench.lobby import seat_tickets
+from bench.stats import Latencies
 from menagerie.beasts.engine import BeastsEngine, BeastsState
 from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
@@ -28,27 +30,7 @@ from menagerie.shared.store import MatchStore
 from menagerie.shared.tokens import TokenSigner
 from tests.conftest import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import service_process
-
-
-@dataclass
-class Latencies:
-    """Call latencies (seconds) and the wall time they were collected in."""
-
-    samples: list[float]
-    wall: float
-
-    @property
-    def p50_ms(self) -> float:
-        return statistics.median(self.samples) * 1000
-
-    @property
-    def p99_ms(self) -> float:
-        return statistics.quantiles(self.samples, n=100)[98] * 1000
-
-    @property
-    def per_second(self) -> float:
-        return len(self.samples) / self.wall
+from tests.support.services import service_process, worker_process
 
 
 def engine_games_per_second(games: int) -> tuple[float, float]:
@@ -231,6 +213,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each load phase")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients")
+    parser.add_argument("--hops", type=int, default=500, help="bot moves to time")
+    parser.add_argument("--tickets", type=int, default=400, help="tickets to seat")
     args = parser.parse_args()
 
     print("Menagerie benchmarks (one run; ratios use baselines from this same run)\n")
@@ -248,14 +232,36 @@ def main() -> None:
         health = asyncio.run(health_baseline(service.address, args.clients, args.seconds))
         submit = asyncio.run(submit_load(service.address, service_token, args.clients, args.seconds))
         memory, match_actions = asyncio.run(finished_match_memory(service.address, service_token, redis_url))
-    print(f"  {'':28}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>12}")
-    print(f"  {'health Check (baseline)':28}{health.p50_ms:10.3f}{health.p99_ms:10.3f}{health.per_second:12.0f}")
-    print(f"  {'SubmitAction':28}{submit.p50_ms:10.3f}{submit.p99_ms:10.3f}{submit.per_second:12.0f}")
-    latency_ratio = submit.p50_ms / health.p50_ms
-    throughput_ratio = submit.per_second / health.per_second
-    print(f"  SubmitAction p50 / health p50      {latency_ratio:6.2f}   (target ≤ 3)")
-    print(f"  moves/s / health calls/s           {throughput_ratio:6.2f}   (target ≥ 0.33)")
-    print(f"\nRedis memory of one finished 3-seat mode II match ({match_actions} actions): {memory:,} bytes")
+        print(f"  {'':28}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>12}")
+        print(f"  {'health Check (baseline)':28}{health.p50_ms:10.3f}{health.p99_ms:10.3f}{health.per_second:12.0f}")
+        print(f"  {'SubmitAction':28}{submit.p50_ms:10.3f}{submit.p99_ms:10.3f}{submit.per_second:12.0f}")
+        print(f"  SubmitAction p50 / health p50      {submit.p50_ms / health.p50_ms:6.2f}   (target ≤ 3)")
+        print(f"  moves/s / health calls/s           {submit.per_second / health.per_second:6.2f}   (target ≥ 0.33)")
+        print(f"\nRedis memory of one finished 3-seat mode II match ({match_actions} actions): {memory:,} bytes")
+
+        endpoints = f"beasts={service.address}"
+        with (
+            worker_process(
+                "menagerie.bots.dispatcher",
+                redis_url,
+                TOKEN_SECRET,
+                "dispatcher started",
+                MENAGERIE_GAME_ENDPOINTS=endpoints,
+            ),
+            worker_process(
+                "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=endpoints
+            ),
+        ):
+            hops = bot_hops(service.address, service_token, args.hops)
+        print("\nBot hop (turn notice → bot's move applied; random bots, 1 dispatcher, 1 worker × 2 processes)")
+        print(f"  p50 {hops.p50_ms:.2f} ms   p99 {hops.p99_ms:.2f} ms   over {len(hops.samples)} moves")
+        print("  (target p50 ≤ 10 ms)")
+
+        with service_process("menagerie.lobby", redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints) as lobby:
+            created, seated = seat_tickets(lobby.address, redis_url, args.tickets)
+        print(f"\nMatchmaking: {args.tickets} players queue for 2-seat tables at once, one lobby process")
+        print(f"  tickets created per second  {created:8.0f}")
+        print(f"  tickets seated per second   {seated:8.0f}   (first ticket created → last ticket seated)")
     sys.stdout.flush()
 
 

@@ -10,7 +10,7 @@ import pytest
 from menagerie.shared.tokens import TokenSigner
 from tests.support.beasts_client import BeastsClient
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import ServiceProcess, service_process
+from tests.support.services import ServiceProcess, service_process, worker_process
 
 TOKEN_SECRET = secrets.token_hex(32)
 
@@ -34,11 +34,60 @@ def service_token(signer: TokenSigner) -> str:
     return signer.issue_service("tests", 3600)[0]
 
 
+# Bot turns time out after 2 s here (10 s in production) so recovery tests stay short.
+BOT_DEADLINE_SECONDS = "2"
+
+
 @pytest.fixture(scope="session")
 def beasts_service(redis_url: str) -> Iterator[ServiceProcess]:
     """The Beasts service in its own process, shared by the session's tests."""
-    with service_process("menagerie.beasts.service", redis_url, TOKEN_SECRET) as service:
+    with service_process(
+        "menagerie.beasts.service", redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
+    ) as service:
         yield service
+
+
+@pytest.fixture(scope="session")
+def game_endpoints(beasts_service: ServiceProcess) -> str:
+    """MENAGERIE_GAME_ENDPOINTS for processes that call the game services."""
+    return f"beasts={beasts_service.address}"
+
+
+@pytest.fixture(scope="session")
+def lobby_service(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
+    """The lobby in its own process."""
+    with service_process(
+        "menagerie.lobby",
+        redis_url,
+        TOKEN_SECRET,
+        MENAGERIE_GAME_ENDPOINTS=game_endpoints,
+        MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
+    ) as service:
+        yield service
+
+
+@pytest.fixture(scope="session")
+def dispatcher(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
+    """The bot dispatcher in its own process."""
+    with worker_process(
+        "menagerie.bots.dispatcher",
+        redis_url,
+        TOKEN_SECRET,
+        "dispatcher started",
+        MENAGERIE_GAME_ENDPOINTS=game_endpoints,
+        MENAGERIE_REDISPATCH_SECONDS=BOT_DEADLINE_SECONDS,
+        MENAGERIE_DEADLINE_SCAN_MS="100",
+    ) as process:
+        yield process
+
+
+@pytest.fixture
+def bot_worker(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
+    """A Celery worker of the bot pool (a fresh one per test: some tests kill it)."""
+    with worker_process(
+        "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=game_endpoints
+    ) as process:
+        yield process
 
 
 @pytest.fixture

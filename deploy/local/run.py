@@ -30,9 +30,16 @@ class Service:
     name: str
     module: str
     port_offset: int | None  # None: not a gRPC server
+    needs_games: bool = False  # reads MENAGERIE_GAME_ENDPOINTS
 
 
-SERVICES = (Service("beasts", "menagerie.beasts.service", 1),)
+GAMES = (Service("beasts", "menagerie.beasts.service", 1),)
+SERVICES = (
+    *GAMES,
+    Service("lobby", "menagerie.lobby", 0, needs_games=True),
+    Service("dispatcher", "menagerie.bots.dispatcher", None, needs_games=True),
+    Service("bot-worker", "menagerie.bots.worker", None, needs_games=True),
+)
 
 
 class Platform:
@@ -54,7 +61,9 @@ class Platform:
             self.redis = EmbeddedRedis()
             redis_url = self.redis.start()
             print(f"redis        {redis_url.removeprefix('redis://').removesuffix('/0')} (embedded Valkey)")
+        games = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in GAMES)
         env = {
+            "MENAGERIE_LOG_LEVEL": "warning",
             **os.environ,
             "REDIS_URL": redis_url,
             "MENAGERIE_TOKEN_SECRET": os.environ.get("MENAGERIE_TOKEN_SECRET") or secrets.token_hex(32),
@@ -64,10 +73,13 @@ class Platform:
             service_env = dict(env)
             if service.port_offset is not None:
                 service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
+            if service.needs_games:
+                service_env["MENAGERIE_GAME_ENDPOINTS"] = games
             process = subprocess.Popen([sys.executable, "-m", service.module], env=service_env)
             self.processes.append((service, process))
         for service, process in self.processes:
             if service.port_offset is None:
+                print(f"{service.name:<12} running (pid {process.pid})", flush=True)
                 continue
             address = f"{self.host}:{self.base_port + service.port_offset}"
             wait_until_serving(address, process)
@@ -114,7 +126,14 @@ def main() -> int:
     code = 0
     try:
         platform.start()
-        print("\nThe platform is up. Press Ctrl-C to stop it.", flush=True)
+        lobby = f"{args.host}:{args.base_port}"
+        print(
+            "\nThe platform is up. In another terminal:\n"
+            f"  .venv/bin/menagerie --lobby {lobby} play beasts --mode training --players 3\n"
+            f"  .venv/bin/menagerie --lobby {lobby} watch MATCH_ID\n"
+            "Press Ctrl-C to stop it.",
+            flush=True,
+        )
         code = platform.watch()
     except Exception as exc:
         print(f"could not start the platform: {exc}", file=sys.stderr)

@@ -1,51 +1,101 @@
-"""`make run` as a user meets it: it starts, serves, and stops cleanly on Ctrl-C."""
+"""The platform as `make run` starts it: a player queues, bots fill and play, ratings follow."""
 
 from __future__ import annotations
 
 import random
-import signal
+import time
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from menagerie.shared.tokens import TokenSigner
+from menagerie.common.v1 import common_pb2
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import TOKEN_SECRET
-from tests.support.beasts_client import BeastsClient
+from tests.support.beasts_client import BeastsClient, bearer
 from tests.support.platform import local_platform
 
 pytestmark = pytest.mark.e2e
 
-BEASTS = 1
+LOBBY, BEASTS = 0, 1
+SERVICES = ("redis", "beasts", "lobby", "dispatcher", "bot-worker")
 
 
-def test_make_run_serves_a_match_and_stops_without_stray_processes() -> None:
+def play_to_the_end(game: BeastsClient, match_id: str, token: str, seat: int) -> tuple[int, common_pb2.MatchSummary]:
+    """Plays `seat` with random legal moves until the match ends; returns (moves, final summary)."""
+    rng = random.Random(3)
+    moves = 0
+    deadline = time.monotonic() + 180
+    while True:
+        summary = game.summary(match_id, token)
+        if summary.status == common_pb2.MATCH_STATUS_FINISHED:
+            return moves, summary
+        assert time.monotonic() < deadline, "the match did not finish"
+        if seat not in summary.to_act:
+            time.sleep(0.02)
+            continue
+        legal = game.legal(match_id, token)
+        if not legal.actions:
+            continue
+        try:
+            game.submit(match_id, token, rng.choice(legal.actions), legal.view_version)
+            moves += 1
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.ABORTED:  # ABORTED: the view moved on; decide again
+                raise
+
+
+def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> None:
     with local_platform(TOKEN_SECRET) as platform:
         output = platform.output()
-        assert "embedded Valkey" in output
+        for name in SERVICES:
+            assert f"\n{name}" in "\n" + output, f"make run does not report {name}"
+        assert f"lobby        {platform.address(LOBBY)}" in output
         assert f"beasts       {platform.address(BEASTS)}" in output
-        with grpc.insecure_channel(platform.address(BEASTS)) as channel:
-            health = health_pb2_grpc.HealthStub(channel)
-            status = health.Check(health_pb2.HealthCheckRequest())  # type: ignore[attr-defined]
-            assert status.status == health_pb2.HealthCheckResponse.SERVING
-        client = BeastsClient(platform.address(BEASTS))
-        service_token, _ = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)
-        match = client.create(service_token, mode="capture", seats=2, seed=4)
-        rng = random.Random(4)
-        steps = 0
-        while client.play_step(match, rng.choice) is not None:
-            steps += 1
-        assert client.summary(match.match_id, service_token).outcome.reason
-        client.close()
-        children = platform.children()
-        assert len(children) >= 2  # the embedded Redis and the Beasts service
-        platform.process.send_signal(signal.SIGINT)
-        assert platform.process.wait(30) == 0
-    for pid in children:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                state = stat.read().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            continue
-        assert state == "Z", f"process {pid} outlived the platform"
+        for offset in (LOBBY, BEASTS):
+            with grpc.insecure_channel(platform.address(offset)) as channel:
+                health = health_pb2_grpc.HealthStub(channel)
+                reply = health.Check(health_pb2.HealthCheckRequest())  # type: ignore[attr-defined]
+                assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+        with grpc.insecure_channel(platform.address(LOBBY)) as channel:
+            lobby = lobby_pb2_grpc.LobbyStub(channel)
+            player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Tester"))
+            auth = bearer(player.token)
+            ticket = lobby.CreateTicket(
+                lobby_pb2.CreateTicketRequest(
+                    game="beasts", mode="training", min_seats=3, max_seats=3, allow_bots=True, max_wait_seconds=1
+                ),
+                metadata=auth,
+            ).ticket
+            updates = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
+            seating = updates[-1].ticket.seating
+            assert updates[-1].ticket.status == lobby_pb2.TICKET_STATUS_SEATED
+            assert (seating.seats, seating.bots) == (3, 2)
+            assert seating.game_endpoint == platform.address(BEASTS)
+
+            game = BeastsClient(seating.game_endpoint)
+            my_moves, summary = play_to_the_end(game, seating.match_id, seating.seat_token, seating.seat)
+            game.close()
+            assert my_moves > 0
+            assert summary.outcome.reason
+            bots_moved = {s.seat for s in summary.seats if s.kind == common_pb2.SEAT_KIND_BOT}
+            assert len(bots_moved) == 2
+
+            entries: list[lobby_pb2.LeaderboardEntry] = []
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                reply = lobby.GetLeaderboard(lobby_pb2.GetLeaderboardRequest(game="beasts", limit=100))
+                entries = [e for e in reply.entries if e.player_id == player.player_id]
+                if entries:
+                    break
+                time.sleep(0.2)
+            assert entries, "the finished match never reached the leaderboard"
+            assert entries[0].matches == 1 and entries[0].display_name == "Tester"
+
+        group = platform.group()
+        assert len(group) >= 6  # the runner, Redis and the four services (and the worker's pool)
+        assert platform.ctrl_c() == 0
+    time.sleep(0.5)
+    assert platform.group() == [], "processes outlived Ctrl-C"
     assert "stopped." in platform.output()

@@ -45,6 +45,7 @@ class BeastsClient:
         options: dict[str, str] | None = None,
         seed: int | None = None,
         bots: tuple[int, ...] = (),
+        bot_level: str = "random",
         turn_timer: int = 0,
         match_id: str = "",
     ) -> Match:
@@ -55,7 +56,7 @@ class BeastsClient:
                 player_id="" if i in bots else f"p{i}",
                 display_name=f"Player {i}",
                 kind=common_pb2.SEAT_KIND_BOT if i in bots else common_pb2.SEAT_KIND_HUMAN,
-                bot_level="random" if i in bots else "",
+                bot_level=bot_level if i in bots else "",
             )
             for i in range(seats)
         ]

@@ -56,18 +56,23 @@ class RunningPlatform:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
-    def children(self) -> list[int]:
-        """Process ids whose parent is the runner."""
+    def group(self) -> list[int]:
+        """Live processes of the runner's process group (the runner and all it started), zombies excluded."""
         found = []
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():
                 try:
-                    stat = (entry / "stat").read_text()
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
                 except OSError:
                     continue
-                if int(stat.rsplit(")", 1)[1].split()[1]) == self.process.pid:
+                if fields[0] != "Z" and int(fields[2]) == self.process.pid:
                     found.append(int(entry.name))
         return found
+
+    def ctrl_c(self) -> int:
+        """SIGINT to the whole group, as Ctrl-C in a terminal; returns the runner's exit code."""
+        os.killpg(self.process.pid, signal.SIGINT)
+        return self.process.wait(60)
 
 
 @contextmanager
@@ -84,6 +89,7 @@ def local_platform(secret: str, timeout: float = 60.0, **extra_env: str) -> Iter
             stdout=sink,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
+            start_new_session=True,  # its own process group, as a terminal gives it
         )
     platform = RunningPlatform(process, base, log, env)
     try:
@@ -95,9 +101,9 @@ def local_platform(secret: str, timeout: float = 60.0, **extra_env: str) -> Iter
         yield platform
     finally:
         if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+            os.killpg(process.pid, signal.SIGINT)
             try:
-                process.wait(30)
+                process.wait(60)
             except subprocess.TimeoutExpired:
-                process.kill()
+                os.killpg(process.pid, signal.SIGKILL)
                 process.wait()

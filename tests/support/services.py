@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -58,6 +59,39 @@ def service_process(module: str, redis_url: str, secret: str, **extra_env: str) 
         yield service
     finally:
         stop_process(process)
+
+
+@contextmanager
+def worker_process(
+    module: str, redis_url: str, secret: str, ready: str, timeout: float = 60.0, **extra_env: str
+) -> Iterator[ServiceProcess]:
+    """Runs a process without a gRPC port (dispatcher, Celery worker) in its own session.
+
+    It counts as started once `ready` appears in its log. Its own session lets a test
+    kill it with everything it forked (os.killpg), as a crashed container would die.
+    """
+    log = Path(tempfile.mkstemp(prefix=f"{module.split('.')[-1]}-", suffix=".log")[1])
+    env = service_env(redis_url, secret, **{"MENAGERIE_LOG_LEVEL": "info", **extra_env})
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", module], env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    service = ServiceProcess(module, "", process, log)
+    try:
+        deadline = time.monotonic() + timeout
+        while ready not in service.output():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{module} did not start; its log:\n{service.output()[-3000:]}")
+            time.sleep(0.1)
+        yield service
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 20.0) -> int:

@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 from menagerie.shared.errors import InvalidArgument
 
 M = TypeVar("M", bound=Message)
+T = TypeVar("T")
 
 _TYPE_MESSAGE = FieldDescriptor.TYPE_MESSAGE
 _TYPE_ENUM = FieldDescriptor.TYPE_ENUM
@@ -169,6 +170,11 @@ def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
         else:
             out[field.name] = value
     return out
+
+
+def from_message(message: Message, type_: type[T]) -> T:
+    """An engine struct (or other msgspec type) from a message, by field name."""
+    return msgspec.convert(_plain(message, message.DESCRIPTOR), type_)
 
 
 def decode_tagged(message: Message, union: Any, what: str, oneof: str = "kind", tag: str = "kind") -> Any:

@@ -28,6 +28,17 @@ class Settings(BaseSettings):
         return value
 
 
+def parse_endpoints(text: str) -> dict[str, str]:
+    """'beasts=host:port,zoo=host:port' -> {'beasts': 'host:port', 'zoo': 'host:port'}."""
+    endpoints = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        game, sep, address = item.partition("=")
+        if not sep or not game.strip() or ":" not in address:
+            raise ValueError(f"{item!r} is not game=host:port")
+        endpoints[game.strip()] = address.strip()
+    return endpoints
+
+
 class ServiceSettings(Settings):
     """A gRPC service: where it listens and how it drains."""
 
@@ -45,3 +56,51 @@ class GameServiceSettings(ServiceSettings):
     bot_turn_deadline_seconds: int = Field(10, ge=1, le=3600)
     turn_feed_maxlen: int = Field(100_000, ge=100)
     seat_token_ttl_seconds: int = Field(7 * 24 * 3600, ge=60)
+
+
+class GameEndpointsSettings(Settings):
+    """A process that calls the game services (the lobby, the bots)."""
+
+    game_endpoints: str = Field(
+        "beasts=127.0.0.1:50051",
+        description="Where each game service listens: 'beasts=host:port,zoo=host:port'.",
+    )
+
+    @field_validator("game_endpoints")
+    @classmethod
+    def _parseable(cls, value: str) -> str:
+        if not parse_endpoints(value):
+            raise ValueError("name at least one game service")
+        return value
+
+    def endpoints(self) -> dict[str, str]:
+        """Game id -> host:port."""
+        return parse_endpoints(self.game_endpoints)
+
+
+class LobbySettings(ServiceSettings, GameEndpointsSettings):
+    """The lobby: where the games are, how long tickets wait, how long tokens last."""
+
+    port: int = Field(50050, ge=0, le=65535)
+    player_token_ttl_seconds: int = Field(30 * 24 * 3600, ge=60)
+    matchmaker_interval_ms: int = Field(100, ge=10, le=10_000)
+    ticket_lifetime_seconds: int = Field(30 * 60, ge=10, description="A ticket without bots expires after this.")
+    claim_retry_seconds: int = Field(60, ge=5, description="Give claimed tickets back to the queue after this.")
+    public_game_endpoints: str = Field(
+        "", description="Game addresses given to clients, as game_endpoints; empty = the same as game_endpoints."
+    )
+
+    def public_endpoints(self) -> dict[str, str]:
+        """Game id -> the host:port clients should dial."""
+        return {**self.endpoints(), **parse_endpoints(self.public_game_endpoints)}
+
+
+class BotSettings(GameEndpointsSettings):
+    """The dispatcher and the bot workers."""
+
+    timeout_bot_level: str = Field("greedy", pattern="^(random|greedy)$", description="Plays for a timed-out human.")
+    redispatch_seconds: int = Field(10, ge=1, le=3600, description="Enqueue a decision again if still pending then.")
+    deadline_scan_ms: int = Field(200, ge=10, le=10_000)
+    task_soft_time_limit_seconds: int = Field(20, ge=1)
+    task_time_limit_seconds: int = Field(30, ge=2)
+    worker_concurrency: int = Field(2, ge=1, le=64)

@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared import codec
+from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.engine import Event, MatchSetup, Outcome, project_event, seats_affected
 from menagerie.shared.errors import (
     Aborted,
@@ -49,7 +50,6 @@ from menagerie.shared.store import (
 )
 from menagerie.shared.tokens import Principal, TokenSigner
 
-BOT_LEVELS = ("random", "greedy")
 SUBMIT_ATTEMPTS = 32
 WATCH_POLL_MS = 10_000
 _MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -424,8 +424,9 @@ class GameHost:
             version=version,
             kind=kind,  # type: ignore[arg-type]
             to_act=to_act,
-            bot_seats=meta.bot_seats(),
+            bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
             to_act_versions=[seat_versions[s] for s in to_act],
+            mode=meta.mode,
         )
         if outcome is not None:
             notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, outcome))

@@ -14,7 +14,7 @@ import asyncio
 import signal
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import grpc
@@ -27,12 +27,16 @@ from redis.asyncio import Redis
 
 from menagerie.shared.logs import configure_logging
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
-from menagerie.shared.settings import ServiceSettings
+from menagerie.shared.settings import ServiceSettings, Settings
 from menagerie.shared.tokens import TokenSigner
 
-S = TypeVar("S", bound=ServiceSettings)
+S = TypeVar("S", bound=Settings)
+SS = TypeVar("SS", bound=ServiceSettings)
 
 HEALTH_INTERVAL_SECONDS = 2.0
+
+
+Background = Callable[[asyncio.Event], Awaitable[None]]
 
 
 @dataclass
@@ -44,6 +48,9 @@ class Runtime:
     redis: Redis
     signer: TokenSigner
     log: structlog.stdlib.BoundLogger
+    # Loops that run beside the server (matchmaking, stream consumers); each gets the
+    # stop event and should return soon after it is set.
+    background: list[Background] = field(default_factory=list)
 
 
 Register = Callable[[grpc.aio.Server, Runtime], Awaitable[list[str]]]
@@ -65,6 +72,18 @@ async def _watch_redis(runtime: Runtime, servicer: health.aio.HealthServicer, na
             runtime.log.info("health", serving=ok)
             serving = ok
         await asyncio.sleep(HEALTH_INTERVAL_SECONDS)
+
+
+async def _supervised(loop: Background, stop: asyncio.Event, log: structlog.stdlib.BoundLogger) -> None:
+    """Runs a background loop until stop; restarts it after an unexpected error."""
+    while not stop.is_set():
+        try:
+            await loop(stop)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("background loop failed; restarting", loop=getattr(loop, "__qualname__", repr(loop)))
+            await asyncio.sleep(1)
 
 
 async def serve(
@@ -103,6 +122,7 @@ async def serve(
         start_http_server(settings.metrics_port, addr=settings.host)
     await server.start()
     watcher = asyncio.create_task(_watch_redis(runtime, health_servicer, names))
+    loops = [asyncio.create_task(_supervised(loop, stop, log)) for loop in runtime.background]
     log.info("service started", address=f"{settings.host}:{port}", services=names)
     if started is not None:
         started(port)
@@ -111,6 +131,10 @@ async def serve(
     log.info("draining", grace_seconds=settings.grace_seconds)
     await health_servicer.enter_graceful_shutdown()
     watcher.cancel()
+    if loops:
+        _, pending = await asyncio.wait(loops, timeout=settings.grace_seconds)
+        for task in pending:
+            task.cancel()
     await server.stop(settings.grace_seconds)
     await redis.aclose()
     log.info("service stopped")
@@ -131,9 +155,7 @@ def load_settings(settings_type: type[S]) -> S:
         raise SystemExit(2) from None
 
 
-def run_service(
-    name: str, settings_type: type[S], register: Callable[[grpc.aio.Server, Runtime], Awaitable[list[str]]]
-) -> None:
+def run_service(name: str, settings_type: type[SS], register: Register) -> None:
     """The whole life of a service process: configure, serve, drain, exit."""
     settings = load_settings(settings_type)
     configure_logging(name, settings.log_format, settings.log_level)

@@ -31,10 +31,6 @@ class MatchMeta(msgspec.Struct, frozen=True):
     seed: int
     created_ms: int
 
-    def bot_seats(self) -> list[int]:
-        """Seats played by bots."""
-        return [s.seat for s in self.seats if s.bot]
-
 
 class SeatDeadline(msgspec.Struct, frozen=True, array_like=True):
     """When a seat's pending decision times out."""

@@ -336,6 +336,30 @@ class EventHeader(_message.Message):
 Global___EventHeader: _TypeAlias = EventHeader  # noqa: Y015
 
 @_typing.final
+class BotSeat(_message.Message):
+    """A seat played by a bot."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    LEVEL_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    level: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        level: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["level", b"level", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotSeat: _TypeAlias = BotSeat  # noqa: Y015
+
+@_typing.final
 class MatchEvent(_message.Message):
     """An entry of a shard's turn feed: enough for the dispatcher and the lobby,
     never any hidden game state.
@@ -348,22 +372,24 @@ class MatchEvent(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     KIND_FIELD_NUMBER: _builtins.int
     TO_ACT_FIELD_NUMBER: _builtins.int
-    BOT_SEATS_FIELD_NUMBER: _builtins.int
+    BOTS_FIELD_NUMBER: _builtins.int
     TO_ACT_VERSIONS_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     TIME_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     game: _builtins.str
     version: _builtins.int
     kind: Global___MatchEventKind.ValueType
+    mode: _builtins.str
     @_builtins.property
     def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats that must or may act now."""
 
     @_builtins.property
-    def bot_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Seats played by bots (all of them, whether or not they act now)."""
+    def bots(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotSeat]:
+        """Seats played by bots (all of them, whether or not they act now), with their level."""
 
     @_builtins.property
     def to_act_versions(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -374,7 +400,9 @@ class MatchEvent(_message.Message):
         """Set on FINISHED."""
 
     @_builtins.property
-    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]: ...
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]:
+        """Set on CREATED and FINISHED."""
+
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -385,15 +413,16 @@ class MatchEvent(_message.Message):
         version: _builtins.int = ...,
         kind: Global___MatchEventKind.ValueType = ...,
         to_act: _abc.Iterable[_builtins.int] | None = ...,
-        bot_seats: _abc.Iterable[_builtins.int] | None = ...,
+        bots: _abc.Iterable[Global___BotSeat] | None = ...,
         to_act_versions: _abc.Iterable[_builtins.int] | None = ...,
         outcome: Global___Outcome | None = ...,
         seats: _abc.Iterable[Global___SeatInfo] | None = ...,
         time: _timestamp_pb2.Timestamp | None = ...,
+        mode: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_seats", b"bot_seats", "game", b"game", "kind", b"kind", "match_id", b"match_id", "outcome", b"outcome", "seats", b"seats", "time", b"time", "to_act", b"to_act", "to_act_versions", b"to_act_versions", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "game", b"game", "kind", b"kind", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "seats", b"seats", "time", b"time", "to_act", b"to_act", "to_act_versions", b"to_act_versions", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

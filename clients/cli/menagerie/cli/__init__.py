@@ -1,0 +1,1 @@
+"""The `menagerie` command-line client."""

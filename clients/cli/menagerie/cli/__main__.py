@@ -1,0 +1,5 @@
+"""python -m menagerie.cli: the `menagerie` command."""
+
+from menagerie.cli.main import app
+
+app()

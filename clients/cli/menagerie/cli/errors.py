@@ -1,0 +1,29 @@
+"""Server errors as sentences a player can read."""
+
+from __future__ import annotations
+
+import grpc
+
+
+def explain(error: grpc.RpcError, address: str = "") -> str:
+    """One readable sentence for a failed call."""
+    code = error.code()
+    details = (error.details() or "").rstrip(".")
+    where = f" at {address}" if address else ""
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return f"The server{where} is not reachable. Is the platform running (make run)?"
+    if code == grpc.StatusCode.FAILED_PRECONDITION:
+        return f"That is not allowed now — {details}."
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        return f"The request was not valid: {details}."
+    if code == grpc.StatusCode.ABORTED:
+        return "The game moved on before your move arrived; choose again from the new position."
+    if code == grpc.StatusCode.UNAUTHENTICATED:
+        return f"Your token was not accepted ({details}); start again."
+    if code == grpc.StatusCode.PERMISSION_DENIED:
+        return f"Not allowed: {details}."
+    if code == grpc.StatusCode.NOT_FOUND:
+        return f"Not found: {details}."
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return f"The server{where} took too long to answer."
+    return f"The server said: {details or 'no details'} ({code.name})."

@@ -1,0 +1,10 @@
+"""How the CLI shows each game: its stub, views, events and action labels."""
+
+from __future__ import annotations
+
+from menagerie.cli.games.base import GameUI
+from menagerie.cli.games.beasts import BeastsUI
+
+GAMES: dict[str, GameUI] = {"beasts": BeastsUI()}
+
+__all__ = ["GAMES", "GameUI"]

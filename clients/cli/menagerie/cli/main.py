@@ -1,0 +1,136 @@
+"""The `menagerie` command: play against bots (or people), watch a match, see the games."""
+
+from __future__ import annotations
+
+import getpass
+import sys
+from typing import Annotated
+
+import grpc
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from menagerie.cli.errors import explain
+from menagerie.cli.games import GAMES
+from menagerie.cli.play import Quit, follow, wait_for_seat
+from menagerie.cli.session import GameSession, LobbySession
+from menagerie.lobby.v1 import lobby_pb2
+
+app = typer.Typer(help="Menagerie: creature-themed tabletop games, online.", no_args_is_help=True, add_completion=False)
+console = Console(highlight=False)
+state: dict[str, str] = {}
+
+
+@app.callback()
+def _options(
+    lobby: Annotated[str, typer.Option(envvar="MENAGERIE_LOBBY", help="The lobby's host:port.")] = "127.0.0.1:50050",
+) -> None:
+    state["lobby"] = lobby
+
+
+def _fail(message: str) -> None:
+    console.print(f"[red]{message}[/red]")
+    raise typer.Exit(1)
+
+
+def _ask(prompt: str) -> str:
+    return console.input(prompt)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. beasts.")],
+    mode: Annotated[str, typer.Option(help="Mode of the game, e.g. training.")] = "",
+    players: Annotated[int, typer.Option(help="Seats at the table (0: any the mode allows).")] = 0,
+    name: Annotated[str, typer.Option(help="Your display name.")] = "",
+    max_wait: Annotated[int, typer.Option(help="Seconds to wait for people before bots fill the seats.")] = 10,
+    bots: Annotated[bool, typer.Option(help="Let bots fill empty seats.")] = True,
+    bot_level: Annotated[str, typer.Option(help="random or greedy.")] = "random",
+    option: Annotated[list[str] | None, typer.Option(help="Game option name=value (repeatable).")] = None,
+) -> None:
+    """Queue for a match and play your seat from the terminal."""
+    if game not in GAMES:
+        _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
+    options = dict(item.partition("=")[::2] for item in option or [])
+    address = state["lobby"]
+    try:
+        lobby = LobbySession(address, name or getpass.getuser() or "Guest")
+        request = lobby_pb2.CreateTicketRequest(
+            game=game,
+            mode=mode,
+            options=options,
+            min_seats=players,
+            max_seats=players,
+            allow_bots=bots,
+            bot_level=bot_level,
+            max_wait_seconds=max_wait,
+        )
+        seating = wait_for_seat(console, lobby, request)
+        session = GameSession(game, seating.game_endpoint, seating.match_id, seating.seat_token)
+        follow(console, session, seating.seat, _ask)
+    except grpc.RpcError as error:
+        _fail(explain(error, address))
+    except Quit:
+        console.print("You left the match. When your turn timer runs out, a bot plays your seat.")
+    except (KeyboardInterrupt, EOFError):
+        console.print("\nBye.")
+    except RuntimeError as error:
+        _fail(f"Could not play: {error}.")
+
+
+@app.command()
+def watch(
+    match_id: Annotated[str, typer.Argument(help="The match to follow.")],
+    game: Annotated[str, typer.Option(help="Game id of the match.")] = "beasts",
+) -> None:
+    """Follow a match as a spectator until it ends."""
+    address = state["lobby"]
+    try:
+        lobby = LobbySession(address, "Spectator")
+        session = GameSession(game, lobby.endpoint(game), match_id, lobby.auth[0][1].removeprefix("Bearer "))
+        follow(console, session, None, _ask)
+    except grpc.RpcError as error:
+        _fail(explain(error, address))
+    except KeyError as error:
+        _fail(str(error.args[0]))
+    except KeyboardInterrupt:
+        console.print("\nBye.")
+
+
+@app.command()
+def games() -> None:
+    """The games the lobby offers."""
+    address = state["lobby"]
+    try:
+        listing = LobbySession(address, "Guest").games()
+    except grpc.RpcError as error:
+        _fail(explain(error, address))
+        return
+    table = Table("game", "mode", "seats", "options", "service")
+    for entry in listing.games:
+        for mode in entry.modes:
+            options = ", ".join(f"{o.name}={'/'.join(o.allowed_values)}" for o in mode.options)
+            status = entry.endpoint if entry.available else "unavailable"
+            table.add_row(entry.game, mode.mode, f"{mode.min_seats}–{mode.max_seats}", options, status)
+    console.print(table)
+
+
+@app.command()
+def leaderboard(game: Annotated[str, typer.Argument(help="Game id.")] = "beasts", limit: int = 20) -> None:
+    """Ratings of a game, best first."""
+    address = state["lobby"]
+    try:
+        lobby = LobbySession(address, "Guest")
+        reply = lobby.stub.GetLeaderboard(lobby_pb2.GetLeaderboardRequest(game=game, limit=limit), timeout=10)
+    except grpc.RpcError as error:
+        _fail(explain(error, address))
+        return
+    table = Table("#", "player", "rating", "matches", "wins")
+    for entry in reply.entries:
+        table.add_row(str(entry.rank), entry.display_name, f"{entry.rating:.1f}", str(entry.matches), str(entry.wins))
+    console.print(table)
+
+
+if __name__ == "__main__":
+    sys.exit(app())

@@ -1,0 +1,103 @@
+"""`menagerie play` and `menagerie watch`: the terminal game loop.
+
+The game's Watch stream drives the loop: every event is printed as it happens, and
+when a view shows it is this seat's turn, the board and the numbered legal actions are
+drawn and the player chooses. Moves made meanwhile by others wait in the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+from rich.console import Console
+from rich.table import Table
+
+from menagerie.cli.errors import explain
+from menagerie.cli.session import GameSession, LobbySession
+from menagerie.lobby.v1 import lobby_pb2
+
+QUIT = "q"
+
+
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.CreateTicketRequest) -> lobby_pb2.Seating:
+    """Queues, shows the wait, and returns where the player sits."""
+    ticket = lobby.queue(request)
+    console.print(f"Queued for {request.game} ({request.mode}), ticket {ticket.ticket_id}.")
+    for update in lobby.watch_ticket(ticket.ticket_id):
+        status = update.ticket.status
+        if status == lobby_pb2.TICKET_STATUS_SEATED:
+            seating = update.ticket.seating
+            bots = f" ({seating.bots} bots)" if seating.bots else ""
+            console.print(f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}.")
+            return seating
+        if status in (lobby_pb2.TICKET_STATUS_CANCELLED, lobby_pb2.TICKET_STATUS_EXPIRED):
+            raise RuntimeError(f"the ticket was {lobby_pb2.TicketStatus.Name(status).split('_')[-1].lower()}")
+        console.print(f"Waiting for players… {update.waited_seconds} s")
+    raise RuntimeError("the lobby stopped answering about the ticket")
+
+
+def choose(console: Console, labels: list[str], ask: Callable[[str], str]) -> int:
+    """The index the player picks (asks again until the answer is valid)."""
+    table = Table(title="Your move", show_header=False, box=None)
+    for number, label in enumerate(labels, 1):
+        table.add_row(f"{number:>3}", label)
+    console.print(table)
+    while True:
+        answer = ask(f"Choose 1–{len(labels)} ({QUIT} to quit): ").strip().lower()
+        if answer == QUIT:
+            raise Quit()
+        if answer.isdigit() and 1 <= int(answer) <= len(labels):
+            return int(answer) - 1
+        console.print(f"Type a number from 1 to {len(labels)}, or {QUIT}.")
+
+
+def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, str], ask: Callable[[str], str]) -> None:
+    """Draws the position and submits the player's choice (again after a refusal)."""
+    console.print(game.ui.draw(view, names))
+    while True:
+        legal = game.legal()
+        if not legal.actions:
+            return
+        labels = [game.ui.describe_action(a, view, names) for a in legal.actions]
+        action = legal.actions[choose(console, labels, ask)]
+        try:
+            game.submit(action, legal.view_version)
+            return
+        except grpc.RpcError as error:
+            console.print(f"[red]{explain(error, game.address)}[/red]")
+            if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                raise
+
+
+def follow(console: Console, game: GameSession, seat: int | None, ask: Callable[[str], str]) -> None:
+    """Prints the match as it happens; plays `seat`'s turns (None: only watch)."""
+    names = game.names()
+    current = game.view().view  # names of spaces and creatures for the events before the first view
+    stream = game.watch()
+    shown_board = False
+    try:
+        for response in stream:
+            if response.HasField("view"):
+                current = response.view
+            for event in response.events:
+                line = game.ui.describe_event(event, names, seat, current)
+                if line:
+                    console.print(line)
+            if not response.HasField("view"):
+                continue
+            if len(current.outcome.seats) > 0:
+                console.print(game.ui.draw(current, names))
+                return
+            if seat is not None and seat in current.to_act:
+                take_turn(console, game, current, names, ask)
+            elif seat is None and not shown_board:
+                console.print(game.ui.draw(current, names))
+                shown_board = True
+    finally:
+        stream.cancel()

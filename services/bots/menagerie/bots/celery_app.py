@@ -1,0 +1,34 @@
+"""The Celery configuration of the bot pool, shared by the dispatcher and the workers.
+
+Tasks are acknowledged late and rejected when a worker dies, prefetch is 1 and each
+task has soft and hard time limits; none of that is relied on for recovery, which is
+the dispatcher's (deadlines), because the Redis broker only redelivers an unacknowledged
+task after its visibility timeout (an hour by default).
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from menagerie.shared.settings import BotSettings
+
+QUEUE = "menagerie-bots"
+PLAY_TURN = "menagerie.bots.play_turn"
+
+
+def make_app(settings: BotSettings) -> Celery:
+    """The Celery app, configured for idempotent, time-limited bot turns."""
+    app = Celery("menagerie-bots", broker=settings.redis_url)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_ignore_result=True,
+        task_soft_time_limit=settings.task_soft_time_limit_seconds,
+        task_time_limit=settings.task_time_limit_seconds,
+        task_default_queue=QUEUE,
+        broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,
+        worker_send_task_events=False,
+    )
+    return app

@@ -1,0 +1,8 @@
+"""The games the bot pool can play: each game's binding (engine + protobuf modules)."""
+
+from __future__ import annotations
+
+from menagerie.beasts.service import BINDING as BEASTS
+from menagerie.shared.games.binding import GameBinding
+
+BINDINGS: dict[str, GameBinding] = {BEASTS.info.game: BEASTS}

@@ -1,0 +1,97 @@
+"""Playing one decision for one seat, through the game's public API.
+
+A bot holds a seat token (marked as a bot's) and sees exactly what a human in the seat
+would: it fetches the seat's view and legal actions, chooses, and submits with the
+view version it saw. The idempotency key names the decision (match, seat, version), so
+the same task delivered twice still moves once; a task that comes late finds the view
+moved on and does nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from enum import StrEnum
+
+import grpc
+import structlog
+
+from menagerie.bots.games import BINDINGS
+from menagerie.bots.policies import policy_for
+from menagerie.shared import codec
+from menagerie.shared.rng import seed_from
+from menagerie.shared.tokens import TokenSigner
+
+log = structlog.get_logger(__name__)
+
+BOT_TOKEN_SECONDS = 300
+CALL_TIMEOUT_SECONDS = 10
+
+
+class TurnResult(StrEnum):
+    """What became of a bot decision."""
+
+    PLAYED = "played"
+    STALE = "stale"  # the seat's view moved on: someone else already decided
+    NOTHING_TO_DO = "nothing to do"
+    NOT_DUE = "not due"  # a human's timer has not run out after all
+    REFUSED = "refused"  # the game refused the move: a bug worth a log line
+
+
+def decision_key(match_id: str, seat: int, view_version: int) -> str:
+    """The idempotency key of one bot decision."""
+    return f"bot:{match_id}:{seat}:{view_version}"
+
+
+class TurnPlayer:
+    """Plays bot decisions against the game services named in `endpoints`."""
+
+    def __init__(self, signer: TokenSigner, endpoints: dict[str, str], channel: Callable[[str], grpc.Channel]) -> None:
+        self.signer = signer
+        self.endpoints = endpoints
+        self.channel = channel
+
+    def play(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
+        """Decides and submits one action for `seat` if its view is still at `view_version`."""
+        binding = BINDINGS[game]
+        pb = binding.pb2
+        stub = getattr(binding.pb2_grpc, f"{binding.service}Stub")(self.channel(self.endpoints[game]))
+        token, _ = self.signer.issue_seat(match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True)
+        auth = (("authorization", f"Bearer {token}"),)
+        policy = policy_for(game, level)
+        engine = binding.engine
+        view = None
+        if policy.needs_view:
+            reply = stub.GetView(pb.GetViewRequest(match_id=match_id), metadata=auth, timeout=CALL_TIMEOUT_SECONDS)
+            if reply.view_version != view_version:
+                return TurnResult.STALE
+            view = codec.from_message(reply.view, engine.view_type)
+        legal = stub.ListLegalActions(
+            pb.ListLegalActionsRequest(match_id=match_id), metadata=auth, timeout=CALL_TIMEOUT_SECONDS
+        )
+        if legal.view_version != view_version:
+            return TurnResult.STALE
+        if not legal.actions:
+            return TurnResult.NOTHING_TO_DO
+        actions = [codec.decode_tagged(a, engine.action_type, "action") for a in legal.actions]
+        rng = random.Random(seed_from(match_id, seat, view_version))
+        choice = policy.choose(view, actions, seat, rng)
+        request = pb.SubmitActionRequest(
+            match_id=match_id,
+            expected_version=view_version,
+            idempotency_key=decision_key(match_id, seat, view_version),
+            action=codec.tagged_to_message(pb.Action, choice),
+        )
+        try:
+            stub.SubmitAction(request, metadata=auth, timeout=CALL_TIMEOUT_SECONDS)
+        except grpc.RpcError as error:
+            code = error.code()
+            if code == grpc.StatusCode.ABORTED:
+                return TurnResult.STALE
+            if code == grpc.StatusCode.PERMISSION_DENIED:
+                return TurnResult.NOT_DUE
+            if code == grpc.StatusCode.FAILED_PRECONDITION:
+                log.error("a bot's move was refused", match=match_id, seat=seat, reason=error.details())
+                return TurnResult.REFUSED
+            raise
+        return TurnResult.PLAYED

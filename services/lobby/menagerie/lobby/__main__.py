@@ -1,0 +1,5 @@
+"""python -m menagerie.lobby: runs the lobby."""
+
+from menagerie.lobby.main import main
+
+main()

@@ -1,0 +1,113 @@
+"""The game services the lobby knows: what they offer, and creating matches on them."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import grpc
+import structlog
+
+from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from menagerie.lobby.v1 import lobby_pb2
+from menagerie.shared import codec
+from menagerie.shared.aio import pause
+from menagerie.shared.engine import GameInfo, ModeInfo
+from menagerie.shared.errors import InvalidArgument, Unavailable
+from menagerie.shared.tokens import TokenSigner
+
+log = structlog.get_logger(__name__)
+
+SERVICE_TOKEN_SECONDS = 3600
+REFRESH_SECONDS = 10.0
+
+
+class GameDirectory:
+    """One channel per configured game service, its description, and a service credential."""
+
+    def __init__(self, endpoints: dict[str, str], public: dict[str, str], signer: TokenSigner) -> None:
+        self.endpoints = endpoints
+        self.public = public
+        self._signer = signer
+        self._channels = {game: grpc.aio.insecure_channel(address) for game, address in endpoints.items()}
+        self._stubs = {game: matches_pb2_grpc.MatchesStub(ch) for game, ch in self._channels.items()}
+        self._described: dict[str, matches_pb2.DescribeGameResponse] = {}
+        self._info: dict[str, GameInfo] = {}
+        self._available: dict[str, bool] = dict.fromkeys(endpoints, False)
+        self._token = ("", 0)
+
+    def _credential(self) -> tuple[tuple[str, str], ...]:
+        token, expires = self._token
+        if expires - time.time() < SERVICE_TOKEN_SECONDS / 4:
+            self._token = self._signer.issue_service("lobby", SERVICE_TOKEN_SECONDS)
+            token = self._token[0]
+        return (("authorization", f"Bearer {token}"),)
+
+    async def refresh(self) -> None:
+        """Asks every game service what it offers; marks the silent ones unavailable."""
+        for game, stub in self._stubs.items():
+            try:
+                reply = await stub.DescribeGame(matches_pb2.DescribeGameRequest(), timeout=2)
+            except grpc.RpcError as error:
+                if self._available[game]:
+                    log.warning("game service unavailable", game=game, code=error.code().name)
+                self._available[game] = False
+                continue
+            if reply.game != game:
+                log.error("game service answers for another game", configured=game, answered=reply.game)
+                self._available[game] = False
+                continue
+            self._described[game] = reply
+            self._info[game] = codec.from_message(reply, GameInfo)
+            self._available[game] = True
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Refreshes the descriptions until stop (quickly while a service is missing)."""
+        while not stop.is_set():
+            await self.refresh()
+            await pause(stop, REFRESH_SECONDS if all(self._available.values()) else 1.0)
+
+    def listing(self) -> lobby_pb2.ListGamesResponse:
+        """Every configured game, with its modes when the service has answered."""
+        response = lobby_pb2.ListGamesResponse()
+        for game in self.endpoints:
+            entry = response.games.add(game=game, endpoint=self.public_endpoint(game), available=self._available[game])
+            described = self._described.get(game)
+            if described is not None:
+                entry.title = described.title
+                entry.modes.extend(described.modes)
+        return response
+
+    def info(self, game: str) -> GameInfo:
+        """What a game offers, or why it cannot be played now."""
+        if game not in self.endpoints:
+            known = ", ".join(self.endpoints)
+            raise InvalidArgument(f"unknown game {game!r}; games: {known}")
+        info = self._info.get(game)
+        if info is None or not self._available[game]:
+            raise Unavailable(f"the {game} service is not reachable right now; try again shortly")
+        return info
+
+    def mode(self, game: str, mode: str) -> ModeInfo:
+        """A mode of a game, or InvalidArgument naming the modes that exist."""
+        return self.info(game).mode(mode)
+
+    def public_endpoint(self, game: str) -> str:
+        """The address clients dial for `game`."""
+        return self.public.get(game, self.endpoints[game])
+
+    async def create_match(
+        self,
+        game: str,
+        match_id: str,
+        config: common_pb2.MatchConfig,
+        seats: list[common_pb2.SeatInfo],
+    ) -> matches_pb2.CreateMatchResponse:
+        """Creates (or finds again: the id makes it idempotent) a match on the game service."""
+        request = matches_pb2.CreateMatchRequest(match_id=match_id, config=config, seats=seats)
+        return await self._stubs[game].CreateMatch(request, metadata=self._credential(), timeout=5)
+
+    async def close(self) -> None:
+        """Closes the channels."""
+        for channel in self._channels.values():
+            await channel.close()

@@ -1,0 +1,1 @@
+"""Lua scripts of the lobby: each changes tickets atomically."""

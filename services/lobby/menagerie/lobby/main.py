@@ -1,0 +1,43 @@
+"""Entry point of the lobby (console script `menagerie-lobby`)."""
+
+from __future__ import annotations
+
+import grpc
+
+from menagerie.lobby.directory import GameDirectory
+from menagerie.lobby.matchmaker import Matchmaker
+from menagerie.lobby.ratings import Ratings
+from menagerie.lobby.servicer import LobbyServicer
+from menagerie.lobby.tickets import TicketStore
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.rpc.bootstrap import Runtime, run_service
+from menagerie.shared.settings import LobbySettings
+
+
+async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
+    """Adds the Lobby service and starts matchmaking, directory refresh and ratings beside it."""
+    settings = runtime.settings
+    assert isinstance(settings, LobbySettings)
+    directory = GameDirectory(settings.endpoints(), settings.public_endpoints(), runtime.signer)
+    await directory.refresh()
+    store = TicketStore(runtime.redis)
+    ratings = Ratings(runtime.redis, directory)
+    matchmaker = Matchmaker(store, directory, settings)
+    runtime.background += [
+        directory.run,
+        matchmaker.run,
+        lambda stop: ratings.run(stop, settings.shards),
+    ]
+    lobby_pb2_grpc.add_LobbyServicer_to_server(
+        LobbyServicer(runtime.redis, store, directory, ratings, runtime.signer, settings), server
+    )
+    return [lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name]
+
+
+def main() -> None:
+    """Runs the lobby until SIGTERM."""
+    run_service("lobby", LobbySettings, register)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""The matchmaking loop: plan tables, claim tickets atomically, create the match, seat.
+
+Any number of lobby replicas run this loop. A short lock per queue keeps them from
+doing the same work twice, but what makes seating safe is the claim script: a
+ticket is claimed for one match or not at all. A claim whose match was never seated
+(a replica died, a game service did not answer) is completed by whichever replica
+sees it later — creating a match is idempotent by its id — or given back to the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import time
+import uuid
+from collections.abc import Callable
+
+import grpc
+import structlog
+
+from menagerie.common.v1 import common_pb2
+from menagerie.lobby import keys
+from menagerie.lobby.directory import GameDirectory
+from menagerie.lobby.matchmaking import Candidate, TablePlan, plan_tables
+from menagerie.lobby.records import EXPIRED, Claim, Seating, Ticket
+from menagerie.lobby.tickets import TicketStore
+from menagerie.shared.aio import pause
+from menagerie.shared.settings import LobbySettings
+
+log = structlog.get_logger(__name__)
+
+SEATED_TICKET_SECONDS = 24 * 3600
+CLAIM_GRACE_MS = 5_000
+
+
+def _candidate(ticket: Ticket) -> Candidate:
+    spec = ticket.spec
+    return Candidate(
+        ticket_id=spec.ticket_id,
+        player_id=spec.player_id,
+        min_seats=spec.min_seats,
+        max_seats=spec.max_seats,
+        allow_bots=spec.allow_bots,
+        bot_level=spec.bot_level,
+        max_wait_ms=spec.max_wait_ms,
+        turn_timer_seconds=spec.turn_timer_seconds,
+        created_ms=spec.created_ms,
+    )
+
+
+class Matchmaker:
+    """Starts tables for every queue and private table, in passes."""
+
+    def __init__(
+        self,
+        store: TicketStore,
+        directory: GameDirectory,
+        settings: LobbySettings,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.directory = directory
+        self.settings = settings
+        self.clock = clock
+        self.owner = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.started = 0
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Passes until stop."""
+        while not stop.is_set():
+            await self.pass_once()
+            await pause(stop, self.settings.matchmaker_interval_ms / 1000)
+
+    async def pass_once(self) -> int:
+        """One pass over every queue and table; returns how many tables started."""
+        started = 0
+        for tag in await self.store.queues():
+            lock = self.store.redis.lock(keys.lock(tag), timeout=10, blocking=False)
+            if not await lock.acquire():
+                continue
+            try:
+                started += await self._serve(tag)
+            finally:
+                await lock.release()
+        self.started += started
+        return started
+
+    async def _serve(self, tag: str) -> int:
+        now = self._now_ms()
+        for claim in await self.store.pending_claims(tag, now - CLAIM_GRACE_MS):
+            await self._create_and_seat(tag, claim)
+        if tag.startswith("t"):
+            return await self._serve_table(tag, tag[1:], now)
+        tickets = await self.store.waiting(tag)
+        lifetime_ms = self.settings.ticket_lifetime_seconds * 1000
+        live = []
+        for ticket in tickets:
+            if not ticket.spec.allow_bots and now - ticket.spec.created_ms > lifetime_ms:
+                await self.store.end(ticket, EXPIRED)
+            else:
+                live.append(ticket)
+        if not live:
+            return 0
+        first = live[0].spec
+        started = 0
+        for plan in plan_tables([_candidate(t) for t in live], now):
+            started += await self._start(tag, plan, first.game, first.mode, first.options, now)
+        return started
+
+    async def _serve_table(self, tag: str, table_id: str, now: int) -> int:
+        found = await self.store.table(table_id)
+        if found is None or found[2] != "open":
+            if not await self.store.pending_claims(tag, now + CLAIM_GRACE_MS):
+                await self.store.forget_queue(tag)
+            return 0
+        spec = found[0]
+        tickets = await self.store.waiting(tag)
+        if len(tickets) < len(spec.human_seats()):
+            return 0
+        seats = [""] * spec.seats
+        for ticket in tickets:
+            seats[ticket.spec.table_seat] = ticket.spec.ticket_id
+        claim = Claim(
+            match_id=f"table-{table_id}",
+            game=spec.game,
+            mode=spec.mode,
+            options=spec.options,
+            seats=seats,
+            bot_level=spec.bot_level,
+            turn_timer_seconds=spec.turn_timer_seconds,
+            claimed_ms=now,
+        )
+        if not await self.store.claim(tag, claim):
+            return 0
+        await self.store.mark_table(table_id, "started")
+        return await self._create_and_seat(tag, claim)
+
+    async def _start(self, tag: str, plan: TablePlan, game: str, mode: str, options: dict[str, str], now: int) -> int:
+        claim = Claim(
+            match_id=uuid.uuid4().hex,
+            game=game,
+            mode=mode,
+            options=options,
+            seats=[*plan.tickets, *([""] * plan.bots)],
+            bot_level=plan.bot_level,
+            turn_timer_seconds=plan.turn_timer_seconds,
+            claimed_ms=now,
+        )
+        if not await self.store.claim(tag, claim):
+            return 0
+        return await self._create_and_seat(tag, claim)
+
+    async def _create_and_seat(self, tag: str, claim: Claim) -> int:
+        tickets = {t.spec.ticket_id: t for t in await self.store.load_many([t for t in claim.seats if t])}
+        seats = []
+        for index, ticket_id in enumerate(claim.seats):
+            if ticket_id:
+                spec = tickets[ticket_id].spec
+                seats.append(
+                    common_pb2.SeatInfo(
+                        seat=index,
+                        player_id=spec.player_id,
+                        display_name=spec.display_name,
+                        kind=common_pb2.SEAT_KIND_HUMAN,
+                    )
+                )
+            else:
+                seats.append(
+                    common_pb2.SeatInfo(
+                        seat=index,
+                        player_id=f"bot:{claim.bot_level}",
+                        display_name=f"Bot {index} ({claim.bot_level})",
+                        kind=common_pb2.SEAT_KIND_BOT,
+                        bot_level=claim.bot_level,
+                    )
+                )
+        config = common_pb2.MatchConfig(
+            game=claim.game, mode=claim.mode, options=claim.options, turn_timer_seconds=claim.turn_timer_seconds
+        )
+        try:
+            created = await self.directory.create_match(claim.game, claim.match_id, config, seats)
+        except grpc.RpcError as error:
+            log.warning("could not create match", match=claim.match_id, code=error.code().name)
+            if self._now_ms() - claim.claimed_ms > self.settings.claim_retry_seconds * 1000:
+                await self.store.release(tag, claim)
+            return 0
+        tokens = {c.seat: c.token for c in created.seat_tokens}
+        now = self._now_ms()
+        endpoint = self.directory.public_endpoint(claim.game)
+        bots = claim.seats.count("")
+        seatings = {
+            ticket_id: Seating(claim.match_id, index, tokens[index], endpoint, len(claim.seats), bots, now)
+            for index, ticket_id in enumerate(claim.seats)
+            if ticket_id
+        }
+        await self.store.seat(tag, claim.match_id, seatings, SEATED_TICKET_SECONDS)
+        log.info("match started", match=claim.match_id, game=claim.game, humans=len(seatings), bots=bots)
+        return 1

@@ -1,0 +1,103 @@
+"""Grouping waiting tickets into tables (pure: no I/O, no clock).
+
+Tickets of one queue agree on game, mode and options already. A group is formed around
+the oldest ticket (the anchor): younger tickets join while the seat counts they accept
+still overlap and no player would sit twice. A group starts
+
+* at once when it fills the largest table everyone accepts;
+* when the anchor has waited its max_wait: with the humans present if they are enough,
+  otherwise — if the anchor allows bots — with bots filling the smallest table everyone
+  in the group accepts (only tickets that allow bots take part in a backfilled table).
+
+A ticket that cannot start yet leaves the younger ones free to form their own groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A waiting ticket, as the planner sees it."""
+
+    ticket_id: str
+    player_id: str
+    min_seats: int
+    max_seats: int
+    allow_bots: bool
+    bot_level: str
+    max_wait_ms: int
+    turn_timer_seconds: int
+    created_ms: int
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """A table to start: the tickets seated (oldest first), and how many bots join."""
+
+    tickets: tuple[str, ...]
+    seats: int
+    bots: int
+    bot_level: str
+    turn_timer_seconds: int
+
+
+def _group(anchor: Candidate, others: Sequence[Candidate]) -> tuple[list[Candidate], int, int]:
+    """The largest group around `anchor`, and the (min, max) table size it accepts."""
+    group = [anchor]
+    players = {anchor.player_id}
+    low, high = anchor.min_seats, anchor.max_seats
+    for ticket in others:
+        if len(group) == high:
+            break
+        if ticket.player_id in players:
+            continue
+        new_low, new_high = max(low, ticket.min_seats), min(high, ticket.max_seats)
+        if new_low <= new_high and len(group) < new_high:
+            group.append(ticket)
+            players.add(ticket.player_id)
+            low, high = new_low, new_high
+    return group, low, high
+
+
+def _timer(group: Sequence[Candidate]) -> int:
+    """The shortest turn timer anyone asked for (0 = the game's default)."""
+    timers = [t.turn_timer_seconds for t in group if t.turn_timer_seconds]
+    return min(timers) if timers else 0
+
+
+def _plan(group: Sequence[Candidate], seats: int, anchor: Candidate) -> TablePlan:
+    return TablePlan(
+        tickets=tuple(t.ticket_id for t in group),
+        seats=seats,
+        bots=seats - len(group),
+        bot_level=anchor.bot_level,
+        turn_timer_seconds=_timer(group),
+    )
+
+
+def plan_tables(candidates: Sequence[Candidate], now_ms: int) -> list[TablePlan]:
+    """The tables that should start now."""
+    pool = sorted(candidates, key=lambda t: (t.created_ms, t.ticket_id))
+    plans: list[TablePlan] = []
+    while pool:
+        anchor, rest = pool[0], pool[1:]
+        group, low, high = _group(anchor, rest)
+        overdue = now_ms - anchor.created_ms >= anchor.max_wait_ms
+        plan: TablePlan | None = None
+        if len(group) == high:
+            plan = _plan(group, high, anchor)
+        elif overdue and len(group) >= low:
+            plan = _plan(group, len(group), anchor)
+        elif overdue and anchor.allow_bots:
+            group, low, _ = _group(anchor, [t for t in rest if t.allow_bots])
+            plan = _plan(group, max(low, len(group)), anchor)
+        if plan is None:
+            pool = rest
+            continue
+        plans.append(plan)
+        taken = set(plan.tickets)
+        pool = [t for t in pool if t.ticket_id not in taken]
+    return plans

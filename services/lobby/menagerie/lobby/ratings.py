@@ -1,0 +1,163 @@
+"""Ratings of competitive games (OpenSkill, Plackett–Luce), from finished matches.
+
+The lobby reads every shard's turn feed in its own consumer group; a FINISHED notice
+updates the ratings of the match's seats in one optimistic transaction, exactly once
+per match (a `rated` marker is written in the same transaction). Bots are rated too,
+one identity per level ("bot:random"), so a human's rating means something against
+them; several seats of one bot identity in a match count as copies of that rating
+and the identity moves by their average.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, cast
+
+import structlog
+from openskill.models import PlackettLuce
+from redis.asyncio import Redis
+from redis.exceptions import WatchError
+
+from menagerie.common.v1 import common_pb2
+from menagerie.lobby import keys
+from menagerie.lobby.directory import GameDirectory
+from menagerie.shared.store.keys import shard_keys
+from menagerie.shared.streams import StreamConsumer
+
+log = structlog.get_logger(__name__)
+
+RATED_MARKER_SECONDS = 90 * 24 * 3600
+GROUP = "lobby-ratings"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's rating and record in one game."""
+
+    player_id: str
+    display_name: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    bot: bool
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative single number: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class Ratings:
+    """Updates and reads ratings."""
+
+    def __init__(self, redis: Redis, directory: GameDirectory) -> None:
+        self.redis = redis
+        self.directory = directory
+        self.model = PlackettLuce()
+
+    def _competitive(self, game: str, mode: str) -> bool:
+        try:
+            return not self.directory.mode(game, mode).cooperative
+        except Exception:
+            # Unknown or unreachable game: rate it; cooperative games declare themselves.
+            return True
+
+    async def record(self, notice: common_pb2.MatchEvent) -> bool:
+        """Applies a finished match's result; False when it was applied before or is not rated."""
+        if notice.kind != common_pb2.MATCH_EVENT_KIND_FINISHED or not self._competitive(notice.game, notice.mode):
+            return False
+        game = notice.game
+        ranks = {s.seat: s.rank for s in notice.outcome.seats}
+        wins = {s.seat for s in notice.outcome.seats if s.result == common_pb2.RESULT_WIN}
+        seats = [s for s in notice.seats if s.seat in ranks]
+        players: dict[str, list[common_pb2.SeatInfo]] = defaultdict(list)
+        for seat in seats:
+            players[seat.player_id].append(seat)
+        if len(seats) < 2:
+            return False
+        rated_key = keys.rated(game, notice.match_id)
+        player_keys = {pid: keys.rating(game, pid) for pid in players}
+        while True:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(rated_key, *player_keys.values())
+                    if await pipe.exists(rated_key):
+                        return False
+                    current = {pid: await self._read(pipe, game, pid) for pid in players}
+                    teams = [
+                        [self.model.rating(mu=current[s.player_id].mu, sigma=current[s.player_id].sigma)] for s in seats
+                    ]
+                    updated = self.model.rate(teams, ranks=[ranks[s.seat] for s in seats])
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    for pid, own_seats in players.items():
+                        indexes = [i for i, s in enumerate(seats) if s.player_id == pid]
+                        mu = sum(updated[i][0].mu for i in indexes) / len(indexes)
+                        sigma = sum(updated[i][0].sigma for i in indexes) / len(indexes)
+                        seat = own_seats[0]
+                        bot = seat.kind == common_pb2.SEAT_KIND_BOT
+                        name = f"Bot ({seat.bot_level})" if bot else seat.display_name
+                        standing = current[pid]
+                        pipe.hset(
+                            player_keys[pid],
+                            mapping={
+                                "name": name,
+                                "mu": mu,
+                                "sigma": sigma,
+                                "matches": standing.matches + 1,
+                                "wins": standing.wins + (1 if any(s.seat in wins for s in own_seats) else 0),
+                                "bot": int(bot),
+                            },
+                        )
+                        pipe.zadd(keys.board(game), {pid: mu - 3 * sigma})
+                    pipe.set(rated_key, 1, ex=RATED_MARKER_SECONDS)
+                    await pipe.execute()
+                    return True
+                except WatchError:
+                    continue
+
+    async def _read(self, client: Any, game: str, player_id: str) -> Standing:
+        values = await client.hmget(keys.rating(game, player_id), ["name", "mu", "sigma", "matches", "wins", "bot"])
+        name, mu, sigma, matches, wins, bot = values
+        default = self.model.rating()
+        return Standing(
+            player_id=player_id,
+            display_name=name.decode() if name else player_id,
+            mu=float(mu) if mu else default.mu,
+            sigma=float(sigma) if sigma else default.sigma,
+            matches=int(matches or 0),
+            wins=int(wins or 0),
+            bot=bool(int(bot or 0)),
+        )
+
+    async def leaderboard(self, game: str, limit: int) -> list[Standing]:
+        """The best `limit` standings of a game."""
+        ids = cast("list[bytes]", await self.redis.zrevrange(keys.board(game), 0, limit - 1))
+        return [await self._read(self.redis, game, pid.decode()) for pid in ids]
+
+    def consumer(self, shards: int) -> StreamConsumer:
+        """Reads every shard's turn feed for finished matches."""
+
+        async def handle(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+            notice = common_pb2.MatchEvent.FromString(fields[b"pb"])
+            if await self.record(notice):
+                log.info("ratings updated", match=notice.match_id, game=notice.game)
+
+        return StreamConsumer(
+            self.redis,
+            [shard_keys(s).turns for s in range(shards)],
+            GROUP,
+            f"lobby-{socket.gethostname()}-{os.getpid()}",
+            handle,
+            dead_letter="lb:ratings:dead",
+        )
+
+    async def run(self, stop: asyncio.Event, shards: int) -> None:
+        """Consumes finished matches until stop (history included, once per match)."""
+        consumer = self.consumer(shards)
+        await consumer.ensure_groups(start_id="0")
+        await consumer.run(stop)

@@ -1,0 +1,317 @@
+"""menagerie.lobby.v1.Lobby: translates requests to the ticket store and back.
+
+Validation happens here, before anything is written: an unknown game or mode, seat
+counts out of range, a max_wait out of bounds, a stranger's ticket or a wrong join code
+are refused with a clear message and change nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from redis.asyncio import Redis
+
+from menagerie.lobby import keys
+from menagerie.lobby.directory import GameDirectory
+from menagerie.lobby.ratings import Ratings
+from menagerie.lobby.records import CANCELLED, CLAIMED, EXPIRED, FINAL, SEATED, WAITING, Ticket, TicketSpec
+from menagerie.lobby.tickets import TableSpec, TicketStore
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.bots import BOT_LEVELS
+from menagerie.shared.engine import MatchSetup
+from menagerie.shared.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from menagerie.shared.rpc.interceptor import Context, require_principal
+from menagerie.shared.settings import LobbySettings
+from menagerie.shared.tokens import Principal, TokenKind, TokenSigner
+
+MAX_WAIT_DEFAULT = 30
+MAX_WAIT_LIMIT = 600
+TURN_TIMER_LIMIT = 24 * 3600
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+WATCH_HEARTBEAT_MS = 1000
+
+_STATUS = {
+    WAITING: lobby_pb2.TICKET_STATUS_WAITING,
+    CLAIMED: lobby_pb2.TICKET_STATUS_WAITING,
+    SEATED: lobby_pb2.TICKET_STATUS_SEATED,
+    CANCELLED: lobby_pb2.TICKET_STATUS_CANCELLED,
+    EXPIRED: lobby_pb2.TICKET_STATUS_EXPIRED,
+}
+
+
+def _player(principal: Principal) -> Principal:
+    if principal.kind is not TokenKind.PLAYER:
+        raise PermissionDenied("this call needs a player token (RegisterPlayer gives one)")
+    return principal
+
+
+def _bot_level(level: str) -> str:
+    level = level or "random"
+    if level not in BOT_LEVELS:
+        raise InvalidArgument(f"bot_level must be one of {', '.join(BOT_LEVELS)}, not {level!r}")
+    return level
+
+
+def _turn_timer(seconds: int) -> int:
+    if seconds > TURN_TIMER_LIMIT:
+        raise InvalidArgument(f"turn_timer_seconds must be at most {TURN_TIMER_LIMIT}")
+    return seconds
+
+
+def ticket_message(ticket: Ticket, waited_ms: int | None = None) -> lobby_pb2.Ticket:
+    """The protobuf form of a ticket (seating included: only owners ever receive it)."""
+    spec = ticket.spec
+    message = lobby_pb2.Ticket(
+        ticket_id=spec.ticket_id,
+        status=_STATUS[ticket.status],
+        game=spec.game,
+        mode=spec.mode,
+        options=spec.options,
+        min_seats=spec.min_seats,
+        max_seats=spec.max_seats,
+        allow_bots=spec.allow_bots,
+        bot_level=spec.bot_level,
+        max_wait_seconds=spec.max_wait_ms // 1000,
+        turn_timer_seconds=spec.turn_timer_seconds,
+        table_id=spec.table_id,
+    )
+    message.created_at.FromMilliseconds(spec.created_ms)
+    if ticket.seating is not None:
+        seating = ticket.seating
+        message.seating.CopyFrom(
+            lobby_pb2.Seating(
+                match_id=seating.match_id,
+                seat=seating.seat,
+                seat_token=seating.seat_token,
+                game_endpoint=seating.game_endpoint,
+                seats=seating.seats,
+                bots=seating.bots,
+            )
+        )
+    return message
+
+
+class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
+    """The lobby's gRPC API."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        store: TicketStore,
+        directory: GameDirectory,
+        ratings: Ratings,
+        signer: TokenSigner,
+        settings: LobbySettings,
+    ) -> None:
+        self.redis = redis
+        self.store = store
+        self.directory = directory
+        self.ratings = ratings
+        self.signer = signer
+        self.settings = settings
+
+    @staticmethod
+    def _now_ms() -> int:
+        return int(time.time() * 1000)
+
+    async def RegisterPlayer(  # noqa: N802 - gRPC method name
+        self, request: lobby_pb2.RegisterPlayerRequest, context: Context
+    ) -> lobby_pb2.RegisterPlayerResponse:
+        name = request.display_name.strip()
+        if not 1 <= len(name) <= 32 or not name.isprintable():
+            raise InvalidArgument("display_name must be 1–32 printable characters")
+        player_id = uuid.uuid4().hex
+        await self.redis.hset(keys.player(player_id), mapping={"name": name, "created_ms": self._now_ms()})
+        token, expires = self.signer.issue_player(player_id, name, self.settings.player_token_ttl_seconds)
+        response = lobby_pb2.RegisterPlayerResponse(player_id=player_id, token=token)
+        response.expires_at.FromSeconds(expires)
+        return response
+
+    async def ListGames(self, request: lobby_pb2.ListGamesRequest, context: Context) -> lobby_pb2.ListGamesResponse:  # noqa: N802
+        return self.directory.listing()
+
+    def _checked_options(self, game: str, mode: str, seats: int, options: dict[str, str]) -> dict[str, str]:
+        """The options with defaults filled in, or InvalidArgument (also for the mode and seats)."""
+        return self.directory.info(game).validate(MatchSetup(mode, seats, options))
+
+    async def CreateTicket(  # noqa: N802
+        self, request: lobby_pb2.CreateTicketRequest, context: Context
+    ) -> lobby_pb2.CreateTicketResponse:
+        player = _player(require_principal())
+        mode = self.directory.mode(request.game, request.mode)
+        low = request.min_seats or mode.min_seats
+        high = request.max_seats or mode.max_seats
+        if low > high:
+            raise InvalidArgument(f"min_seats ({low}) is more than max_seats ({high})")
+        if low < mode.min_seats or high > mode.max_seats:
+            raise InvalidArgument(
+                f"{request.game} {request.mode} is played by {mode.min_seats}–{mode.max_seats} seats; "
+                f"asked for {low}–{high}"
+            )
+        options = self._checked_options(request.game, request.mode, low, dict(request.options))
+        max_wait = request.max_wait_seconds or MAX_WAIT_DEFAULT
+        if max_wait > MAX_WAIT_LIMIT:
+            raise InvalidArgument(f"max_wait_seconds must be 1–{MAX_WAIT_LIMIT}")
+        tag = keys.queue_tag(request.game, request.mode, options)
+        spec = TicketSpec(
+            ticket_id=f"{tag}.{uuid.uuid4().hex}",
+            player_id=player.subject,
+            display_name=player.name,
+            game=request.game,
+            mode=request.mode,
+            options=options,
+            min_seats=low,
+            max_seats=high,
+            allow_bots=request.allow_bots,
+            bot_level=_bot_level(request.bot_level),
+            max_wait_ms=max_wait * 1000,
+            turn_timer_seconds=_turn_timer(request.turn_timer_seconds),
+            created_ms=self._now_ms(),
+        )
+        await self.store.create(spec, tag)
+        return lobby_pb2.CreateTicketResponse(ticket=ticket_message(Ticket(spec, WAITING)))
+
+    async def _own_ticket(self, ticket_id: str) -> Ticket:
+        player = _player(require_principal())
+        if not ticket_id or "." not in ticket_id:
+            raise InvalidArgument("ticket_id is required (as CreateTicket returned it)")
+        ticket = await self.store.load(ticket_id)
+        if ticket is None:
+            raise NotFound(f"no ticket {ticket_id}")
+        if ticket.spec.player_id != player.subject:
+            raise PermissionDenied("this ticket belongs to another player")
+        return ticket
+
+    async def CancelTicket(  # noqa: N802
+        self, request: lobby_pb2.CancelTicketRequest, context: Context
+    ) -> lobby_pb2.CancelTicketResponse:
+        ticket = await self._own_ticket(request.ticket_id)
+        if ticket.status == WAITING:
+            had = await self.store.end(ticket, CANCELLED)
+            if had != WAITING:
+                ticket = await self._own_ticket(request.ticket_id)
+        if ticket.status == CLAIMED:
+            raise FailedPrecondition("a table is starting with this ticket; it can no longer be cancelled")
+        if ticket.status == SEATED and ticket.seating is not None:
+            raise FailedPrecondition(f"the ticket is already seated in match {ticket.seating.match_id}")
+        ticket = await self._own_ticket(request.ticket_id)
+        return lobby_pb2.CancelTicketResponse(ticket=ticket_message(ticket))
+
+    async def WatchTicket(  # noqa: N802
+        self, request: lobby_pb2.WatchTicketRequest, context: Context
+    ) -> AsyncIterator[lobby_pb2.WatchTicketResponse]:
+        await self._own_ticket(request.ticket_id)
+        last = await self.store.last_update(request.ticket_id)
+        ticket = await self._own_ticket(request.ticket_id)
+        while True:
+            waited = max(0, self._now_ms() - ticket.spec.created_ms) // 1000
+            yield lobby_pb2.WatchTicketResponse(ticket=ticket_message(ticket), waited_seconds=waited)
+            if ticket.status in FINAL:
+                return
+            update = await self.store.wait_update(request.ticket_id, last, WATCH_HEARTBEAT_MS)
+            if update is not None:
+                last = update
+                ticket = await self._own_ticket(request.ticket_id)
+
+    async def CreateTable(  # noqa: N802
+        self, request: lobby_pb2.CreateTableRequest, context: Context
+    ) -> lobby_pb2.CreateTableResponse:
+        player = _player(require_principal())
+        options = self._checked_options(request.game, request.mode, request.seats, dict(request.options))
+        bot_seats = sorted(set(request.bot_seats))
+        if len(bot_seats) != len(request.bot_seats) or any(s >= request.seats for s in bot_seats):
+            raise InvalidArgument(f"bot_seats must be distinct seats of 0..{request.seats - 1}")
+        if len(bot_seats) == request.seats:
+            raise InvalidArgument("a table needs at least one seat for a player")
+        table = TableSpec(
+            table_id=uuid.uuid4().hex[:16],
+            owner=player.subject,
+            game=request.game,
+            mode=request.mode,
+            options=options,
+            seats=request.seats,
+            bot_seats=bot_seats,
+            bot_level=_bot_level(request.bot_level),
+            turn_timer_seconds=_turn_timer(request.turn_timer_seconds),
+            created_ms=self._now_ms(),
+        )
+        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(6))
+        await self.store.create_table(table, code)
+        ticket = await self._join(table, code, player)
+        return lobby_pb2.CreateTableResponse(table_id=table.table_id, join_code=code, ticket=ticket_message(ticket))
+
+    async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Context) -> lobby_pb2.JoinTableResponse:  # noqa: N802
+        player = _player(require_principal())
+        if not request.table_id or not request.join_code:
+            raise InvalidArgument("table_id and join_code are required")
+        found = await self.store.table(request.table_id)
+        if found is None:
+            raise NotFound(f"no table {request.table_id}")
+        return lobby_pb2.JoinTableResponse(ticket=ticket_message(await self._join(found[0], request.join_code, player)))
+
+    async def _join(self, table: TableSpec, code: str, player: Principal) -> Ticket:
+        tag = keys.table_tag(table.table_id)
+        ticket_id = f"{tag}.{uuid.uuid4().hex}"
+        now = self._now_ms()
+        specs = {
+            seat: TicketSpec(
+                ticket_id=ticket_id,
+                player_id=player.subject,
+                display_name=player.name,
+                game=table.game,
+                mode=table.mode,
+                options=table.options,
+                min_seats=table.seats,
+                max_seats=table.seats,
+                allow_bots=bool(table.bot_seats),
+                bot_level=table.bot_level,
+                max_wait_ms=0,
+                turn_timer_seconds=table.turn_timer_seconds,
+                created_ms=now,
+                table_id=table.table_id,
+                table_seat=seat,
+            )
+            for seat in table.human_seats()
+        }
+        result = await self.store.join_table(table, code, player.subject, ticket_id, specs, now)
+        if result.outcome == "bad_code":
+            raise PermissionDenied("the join code is wrong")
+        if result.outcome == "missing":
+            raise NotFound(f"no table {table.table_id}")
+        if result.outcome == "closed":
+            raise FailedPrecondition(f"the table has {result.detail}; it takes no more players")
+        if result.outcome == "full":
+            raise FailedPrecondition("every player seat of the table is taken")
+        ticket = await self.store.load(result.ticket_id)
+        if ticket is None:
+            raise NotFound(f"no ticket {result.ticket_id}")
+        return ticket
+
+    async def GetLeaderboard(  # noqa: N802
+        self, request: lobby_pb2.GetLeaderboardRequest, context: Context
+    ) -> lobby_pb2.GetLeaderboardResponse:
+        if request.game not in self.directory.endpoints:
+            raise InvalidArgument(f"unknown game {request.game!r}; games: {', '.join(self.directory.endpoints)}")
+        limit = request.limit or 20
+        if limit > 100:
+            raise InvalidArgument("limit must be 1–100")
+        standings = await self.ratings.leaderboard(request.game, limit)
+        entries: list[Any] = [
+            lobby_pb2.LeaderboardEntry(
+                rank=index + 1,
+                player_id=s.player_id,
+                display_name=s.display_name,
+                rating=s.ordinal,
+                mu=s.mu,
+                sigma=s.sigma,
+                matches=s.matches,
+                wins=s.wins,
+                bot=s.bot,
+            )
+            for index, s in enumerate(standings)
+        ]
+        return lobby_pb2.GetLeaderboardResponse(game=request.game, entries=entries)

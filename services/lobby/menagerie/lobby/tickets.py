@@ -1,0 +1,256 @@
+"""The lobby's Redis store: tickets, queues, claims and private tables.
+
+Every change of a ticket's status is one Lua script that also appends to the ticket's
+own update stream, which WatchTicket follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, cast
+
+import msgspec
+from redis.asyncio import Redis
+
+from menagerie.lobby import keys
+from menagerie.lobby.records import WAITING, Claim, Seating, Ticket, TicketSpec
+
+ENDED_TICKET_SECONDS = 24 * 3600
+
+_encode = msgspec.msgpack.Encoder().encode
+_spec = msgspec.msgpack.Decoder(TicketSpec)
+_seating = msgspec.msgpack.Decoder(Seating)
+_claim = msgspec.msgpack.Decoder(Claim)
+
+
+class TableSpec(msgspec.Struct, frozen=True):
+    """A private table as created."""
+
+    table_id: str
+    owner: str
+    game: str
+    mode: str
+    options: dict[str, str]
+    seats: int
+    bot_seats: list[int]
+    bot_level: str
+    turn_timer_seconds: int
+    created_ms: int
+
+    def human_seats(self) -> list[int]:
+        """Seats for players, in order."""
+        return [s for s in range(self.seats) if s not in self.bot_seats]
+
+
+class JoinResult(msgspec.Struct, frozen=True):
+    """What a join attempt did."""
+
+    outcome: str
+    ticket_id: str = ""
+    seat: int = -1
+    free: int = 0
+    detail: str = ""
+
+
+_table_spec = msgspec.msgpack.Decoder(TableSpec)
+
+
+def _script(name: str) -> str:
+    return (resources.files("menagerie.lobby.lua") / name).read_text()
+
+
+class TicketStore:
+    """Tickets, queues, claims and tables in Redis."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._create = redis.register_script(_script("create_ticket.lua"))
+        self._end = redis.register_script(_script("end_ticket.lua"))
+        self._claim = redis.register_script(_script("claim.lua"))
+        self._seat = redis.register_script(_script("seat.lua"))
+        self._release = redis.register_script(_script("release.lua"))
+        self._join = redis.register_script(_script("join_table.lua"))
+        self._leave = redis.register_script(_script("leave_table.lua"))
+
+    # ------------------------------------------------------------------ tickets
+
+    async def create(self, spec: TicketSpec, tag: str) -> None:
+        """Stores a waiting ticket in the queue with tag `tag`."""
+        await self.redis.sadd(keys.QUEUES, tag)
+        await self.redis.hsetnx(keys.queue_meta(tag), "game", spec.game)
+        await self._create(
+            keys=[keys.ticket(spec.ticket_id), keys.updates(spec.ticket_id), keys.waiting(tag)],
+            args=[spec.ticket_id, _encode(spec), spec.created_ms],
+        )
+
+    async def load(self, ticket_id: str) -> Ticket | None:
+        """The ticket, or None."""
+        values = await self.redis.hmget(keys.ticket(ticket_id), ["status", "spec", "seating"])
+        return _ticket(cast("list[bytes | None]", values))
+
+    async def load_many(self, ticket_ids: Sequence[str]) -> list[Ticket]:
+        """The tickets that exist among `ticket_ids`, in order."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for ticket_id in ticket_ids:
+                pipe.hmget(keys.ticket(ticket_id), ["status", "spec", "seating"])
+            replies = await pipe.execute()
+        return [t for t in (_ticket(r) for r in replies) if t is not None]
+
+    async def end(self, ticket: Ticket, status: str) -> str:
+        """Cancels or expires a waiting ticket; returns the status it had."""
+        spec = ticket.spec
+        if spec.table_id:
+            reply = await self._leave(
+                keys=[
+                    keys.table(spec.table_id),
+                    keys.waiting(keys.table_tag(spec.table_id)),
+                    keys.ticket(spec.ticket_id),
+                    keys.updates(spec.ticket_id),
+                ],
+                args=[spec.ticket_id, spec.player_id, spec.table_seat, ENDED_TICKET_SECONDS],
+            )
+        else:
+            reply = await self._end(
+                keys=[
+                    keys.ticket(spec.ticket_id),
+                    keys.updates(spec.ticket_id),
+                    keys.waiting(keys.tag_of(spec.ticket_id)),
+                ],
+                args=[spec.ticket_id, status, ENDED_TICKET_SECONDS],
+            )
+        return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+    async def last_update(self, ticket_id: str) -> str:
+        """The id of the ticket's latest update (to follow it from there)."""
+        entries = cast("list[tuple[bytes, Any]]", await self.redis.xrevrange(keys.updates(ticket_id), count=1))
+        return entries[0][0].decode() if entries else "0-0"
+
+    async def wait_update(self, ticket_id: str, after: str, block_ms: int) -> str | None:
+        """Blocks until the ticket changes after update `after`; returns the new update id."""
+        reply = cast(
+            "list[tuple[bytes, list[tuple[bytes, Any]]]]",
+            await self.redis.xread({keys.updates(ticket_id): after}, block=block_ms),
+        )
+        if not reply:
+            return None
+        return reply[0][1][-1][0].decode()
+
+    # ------------------------------------------------------------- matchmaking
+
+    async def queues(self) -> list[str]:
+        """Tags of every queue and table the matchmaker looks at."""
+        return sorted(m.decode() for m in cast("set[bytes]", await self.redis.smembers(keys.QUEUES)))
+
+    async def forget_queue(self, tag: str) -> None:
+        """Stops looking at a queue or table with nothing left in it."""
+        await self.redis.srem(keys.QUEUES, tag)
+
+    async def waiting(self, tag: str, limit: int = 1000) -> list[Ticket]:
+        """Waiting tickets of a queue or table, oldest first."""
+        ids = [m.decode() for m in cast("list[bytes]", await self.redis.zrange(keys.waiting(tag), 0, limit - 1))]
+        return [t for t in await self.load_many(ids) if t.status == WAITING]
+
+    async def lock(self, tag: str, owner: str, ttl_ms: int) -> bool:
+        """Takes the queue for one matchmaking pass (an optimisation: claims are what is safe)."""
+        return bool(await self.redis.set(keys.lock(tag), owner, nx=True, px=ttl_ms))
+
+    async def claim(self, tag: str, claim: Claim) -> bool:
+        """Claims the claim's tickets, all or none."""
+        tickets = [t for t in claim.seats if t]
+        reply = await self._claim(
+            keys=[keys.waiting(tag), keys.claims(tag), keys.claim(tag, claim.match_id), *map(keys.ticket, tickets)],
+            args=[claim.match_id, claim.claimed_ms, _encode(claim), *tickets],
+        )
+        return bool(reply)
+
+    async def seat(self, tag: str, match_id: str, seatings: dict[str, Seating], keep_seconds: int) -> None:
+        """Marks claimed tickets seated in `match_id`."""
+        script_keys = [keys.claims(tag), keys.claim(tag, match_id)]
+        args: list[Any] = [match_id, keep_seconds]
+        for ticket_id, seating in seatings.items():
+            script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
+            args.append(_encode(seating))
+        await self._seat(keys=script_keys, args=args)
+
+    async def release(self, tag: str, claim: Claim) -> None:
+        """Puts a claim's tickets back in the queue."""
+        tickets = await self.load_many([t for t in claim.seats if t])
+        args: list[Any] = [claim.match_id]
+        for ticket in tickets:
+            args += [ticket.spec.ticket_id, ticket.spec.created_ms]
+        await self._release(
+            keys=[
+                keys.claims(tag),
+                keys.claim(tag, claim.match_id),
+                keys.waiting(tag),
+                *(keys.ticket(t.spec.ticket_id) for t in tickets),
+            ],
+            args=args,
+        )
+
+    async def pending_claims(self, tag: str, older_than_ms: int) -> list[Claim]:
+        """Claims whose match was not seated by `older_than_ms` (a lobby died or a call failed)."""
+        ids = cast("list[bytes]", await self.redis.zrangebyscore(keys.claims(tag), "-inf", older_than_ms))
+        out = []
+        for match_id in ids:
+            blob = cast("bytes | None", await self.redis.hget(keys.claim(tag, match_id.decode()), "claim"))
+            if blob:
+                out.append(_claim.decode(blob))
+        return out
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(self, spec: TableSpec, code: str) -> None:
+        """Stores an open table (its creator joins like anyone else, right after)."""
+        tag = keys.table_tag(spec.table_id)
+        await self.redis.hset(
+            keys.table(spec.table_id), mapping={"spec": _encode(spec), "code": code, "status": "open"}
+        )
+        await self.redis.sadd(keys.QUEUES, tag)
+
+    async def table(self, table_id: str) -> tuple[TableSpec, str, str] | None:
+        """(spec, join code, status) of a table, or None."""
+        values = cast("list[bytes | None]", await self.redis.hmget(keys.table(table_id), ["spec", "code", "status"]))
+        spec, code, status = values
+        if spec is None or code is None or status is None:
+            return None
+        return _table_spec.decode(spec), code.decode(), status.decode()
+
+    async def mark_table(self, table_id: str, status: str) -> None:
+        """Records that a table started (or closed)."""
+        await self.redis.hset(keys.table(table_id), "status", status)
+
+    async def join_table(
+        self, table: TableSpec, code: str, player_id: str, ticket_id: str, specs: dict[int, TicketSpec], now_ms: int
+    ) -> JoinResult:
+        """Takes the first free human seat for the player (see join_table.lua)."""
+        args: list[Any] = [code, player_id, ticket_id, now_ms]
+        for seat, spec in specs.items():
+            args += [seat, _encode(spec)]
+        reply = await self._join(
+            keys=[
+                keys.table(table.table_id),
+                keys.waiting(keys.table_tag(table.table_id)),
+                keys.ticket(ticket_id),
+                keys.updates(ticket_id),
+            ],
+            args=args,
+        )
+        words = [r.decode() for r in reply]
+        if words[0] == "joined":
+            return JoinResult("joined", ticket_id, int(words[1]), int(words[2]))
+        if words[0] == "already":
+            return JoinResult("already", words[1])
+        return JoinResult(words[0], detail=words[1] if len(words) > 1 else "")
+
+
+def _ticket(values: Sequence[bytes | None]) -> Ticket | None:
+    status, spec, seating = values
+    if status is None or spec is None:
+        return None
+    return Ticket(
+        spec=_spec.decode(spec),
+        status=status.decode(),
+        seating=_seating.decode(seating) if seating else None,
+    )

@@ -1,0 +1,79 @@
+"""The `menagerie` command in a pseudo-terminal, driven like a person would (pexpect)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from menagerie.shared.tokens import TokenSigner
+from tests.conftest import TOKEN_SECRET
+from tests.support.beasts_client import BeastsClient
+from tests.support.platform import local_platform
+
+pytestmark = pytest.mark.e2e
+
+MENAGERIE = str(Path(sys.executable).parent / "menagerie")
+CHOOSE = r"Choose 1–(\d+) \(q to quit\): "
+
+
+def spawn(*args: str) -> pexpect.spawn[str]:
+    env = {**os.environ, "COLUMNS": "160", "TERM": "dumb"}
+    return pexpect.spawn(MENAGERIE, list(args), encoding="utf-8", timeout=60, dimensions=(50, 160), env=env)
+
+
+def test_play_a_few_moves_then_quit_cleanly() -> None:
+    with local_platform(TOKEN_SECRET) as platform:
+        lobby = platform.address(0)
+        child = spawn("--lobby", lobby, "play", "beasts", "--mode", "training", "--players", "3", "--max-wait", "1")
+        seen = io.StringIO()
+        child.logfile_read = seen
+        child.expect("Waiting for players")
+        child.expect(r"Seated at seat \d of 3 \(2 bots\) in match (\w+)\.")
+        child.expect("Players")
+        child.expect(CHOOSE)
+        child.sendline("99")
+        child.expect("Type a number from 1 to")
+        for _ in range(3):
+            child.sendline("1")
+            child.expect(CHOOSE)
+        child.sendline("q")
+        child.expect("You left the match")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        transcript = seen.getvalue()
+        assert re.search(r"You rolled [1-6]\.", transcript), "the first choice of a turn is the roll"
+        assert "Board (◎ = blue circle" in transcript
+
+
+def test_watch_a_bot_match_as_a_spectator_to_the_end() -> None:
+    with local_platform(TOKEN_SECRET) as platform:
+        game = BeastsClient(platform.address(1))
+        service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+        match = game.create(service_token, mode="capture", seats=2, bots=(0, 1))
+        game.close()
+        child = spawn("--lobby", platform.address(0), "watch", match.match_id)
+        child.expect("The match begins")
+        child.expect("Game over — ", timeout=120)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+
+
+def test_server_errors_read_as_sentences() -> None:
+    child = spawn("--lobby", "127.0.0.1:1", "games")
+    child.expect(r"The server at 127\.0\.0\.1:1 is not reachable\. Is the platform running \(make run\)\?")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    child = spawn("play", "chess")
+    child.expect("This client knows the games beasts, not 'chess'")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1

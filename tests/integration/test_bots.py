@@ -1,0 +1,122 @@
+"""The bot pool with a real dispatcher and real Celery worker processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
+import pytest
+import redis
+
+from menagerie.beasts.v1 import beasts_pb2
+from menagerie.common.v1 import common_pb2
+from menagerie.shared.store.keys import match_keys
+from tests.conftest import TOKEN_SECRET
+from tests.support.beasts_client import BeastsClient, Match, bearer
+from tests.support.redis_server import stream_entries
+from tests.support.services import ServiceProcess, worker_process
+
+pytestmark = pytest.mark.integration
+
+SHARDS = 16
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def finished(beasts: BeastsClient, match: Match, token: str) -> bool:
+    return beasts.summary(match.match_id, token).status == common_pb2.MATCH_STATUS_FINISHED
+
+
+def entries(redis_url: str, match_id: str) -> list[tuple[int | None, bool]]:
+    """(acting seat, timeout decision) of every stored entry after the setup."""
+    client = redis.Redis.from_url(redis_url)
+    rows = stream_entries(client, match_keys(match_id, SHARDS).events, first="2-1")
+    client.close()
+    return [(int(f[b"seat"]) if f[b"seat"] else None, f.get(b"auto") == b"1") for _, f in rows]
+
+
+def idempotency_keys(redis_url: str, match_id: str) -> list[str]:
+    client = redis.Redis.from_url(redis_url)
+    found = [k.decode() for k in client.hkeys(match_keys(match_id, SHARDS).idempotency)]  # type: ignore[union-attr]
+    client.close()
+    return found
+
+
+@pytest.mark.usefixtures("dispatcher", "bot_worker")
+@pytest.mark.parametrize("level", ["random", "greedy"])
+def test_bots_play_a_whole_match_through_celery(
+    beasts: BeastsClient, service_token: str, redis_url: str, level: str
+) -> None:
+    match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level=level)
+    wait_for(lambda: finished(beasts, match, service_token), 120, "the bots to finish the match")
+    summary = beasts.summary(match.match_id, service_token)
+    assert summary.outcome.reason
+    moves = entries(redis_url, match.match_id)
+    assert len(moves) == summary.version - 1
+    assert not any(auto for _, auto in moves)
+    # One idempotency key per accepted move, each naming its decision: no decision applied twice.
+    keys = idempotency_keys(redis_url, match.match_id)
+    assert len(keys) == len(moves) == len(set(keys))
+    assert all(key.split(":", 1)[1].startswith(f"bot:{match.match_id}:") for key in keys)
+
+
+@pytest.mark.usefixtures("dispatcher", "bot_worker")
+def test_a_quiet_human_is_played_once_by_a_bot_and_play_goes_on(
+    beasts: BeastsClient, service_token: str, redis_url: str
+) -> None:
+    match = beasts.create(service_token, mode="capture", seats=3, bots=(1, 2), turn_timer=1, seed=12)
+    # The human (seat 0) never moves; each time its timer runs out a bot decides for it.
+    wait_for(
+        lambda: sum(1 for seat, auto in entries(redis_url, match.match_id) if seat == 0 and auto) >= 3,
+        60,
+        "three timed-out decisions of seat 0",
+    )
+    moves = entries(redis_url, match.match_id)
+    assert all(auto == (seat == 0) for seat, auto in moves), "only the human's seat is decided on timeout"
+    assert {seat for seat, _ in moves} == {0, 1, 2}, "play goes on around the table"
+    keys = idempotency_keys(redis_url, match.match_id)
+    assert len(keys) == len(moves) == len(set(keys))
+    # The events say which moves were timeout decisions.
+    for response in beasts.beasts.Watch(
+        beasts_pb2.WatchRequest(match_id=match.match_id), metadata=bearer(match.tokens[0]), timeout=10
+    ):
+        for event in response.events:
+            if event.header.HasField("seat"):
+                assert event.header.timeout_decision == (event.header.seat == 0)
+        if response.HasField("view"):
+            break
+
+
+@pytest.mark.usefixtures("dispatcher")
+def test_a_killed_worker_is_recovered_by_deadlines_without_double_moves(
+    beasts: BeastsClient, service_token: str, redis_url: str, game_endpoints: str
+) -> None:
+    def start_worker() -> AbstractContextManager[ServiceProcess]:
+        return worker_process(
+            "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=game_endpoints
+        )
+
+    with start_worker() as first:
+        match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level="greedy")
+        wait_for(lambda: len(entries(redis_url, match.match_id)) >= 10, 60, "some moves")
+        os.killpg(first.process.pid, signal.SIGKILL)
+        first.process.wait()
+        stalled_at = len(entries(redis_url, match.match_id))
+    time.sleep(1)
+    assert len(entries(redis_url, match.match_id)) == stalled_at, "nothing moves without a worker"
+    assert not finished(beasts, match, service_token)
+    with start_worker():
+        wait_for(lambda: finished(beasts, match, service_token), 120, "the match to finish after recovery")
+    moves = entries(redis_url, match.match_id)
+    keys = idempotency_keys(redis_url, match.match_id)
+    assert len(keys) == len(moves) == len(set(keys)), "every accepted move is a distinct decision"
+    assert beasts.summary(match.match_id, service_token).version == len(moves) + 1

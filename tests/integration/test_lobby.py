@@ -1,0 +1,299 @@
+"""The lobby against a real Redis and a real Beasts service: tickets, tables, ratings."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import grpc
+import pytest
+import redis
+
+from menagerie.common.v1 import common_pb2
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.tokens import TokenSigner
+from tests.conftest import TOKEN_SECRET
+from tests.support.beasts_client import BeastsClient, bearer
+from tests.support.services import ServiceProcess, service_process
+
+pytestmark = pytest.mark.integration
+
+Auth = tuple[tuple[str, str], ...]
+
+
+@pytest.fixture(scope="module")
+def lobby(lobby_service: ServiceProcess) -> Iterator[lobby_pb2_grpc.LobbyStub]:
+    with grpc.insecure_channel(lobby_service.address) as channel:
+        yield lobby_pb2_grpc.LobbyStub(channel)
+
+
+def register(lobby: lobby_pb2_grpc.LobbyStub, name: str = "Ann") -> tuple[str, Auth]:
+    reply = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name=name))
+    return reply.player_id, bearer(reply.token)
+
+
+def ticket_request(mode: str = "capture", seats: int = 2, **fields: object) -> lobby_pb2.CreateTicketRequest:
+    return lobby_pb2.CreateTicketRequest(
+        game="beasts",
+        mode=mode,
+        min_seats=seats,
+        max_seats=seats,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def seated(lobby: lobby_pb2_grpc.LobbyStub, ticket_id: str, auth: Auth, timeout: float = 20) -> lobby_pb2.Ticket:
+    """Follows WatchTicket to its end and returns the last ticket."""
+    last = None
+    for update in lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket_id), metadata=auth, timeout=timeout):
+        last = update.ticket
+    assert last is not None
+    return last
+
+
+def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    return info.value.code(), info.value.details() or ""
+
+
+def test_register_and_list_games(lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess) -> None:
+    player_id, _ = register(lobby)
+    assert len(player_id) == 32
+    code, details = status_of(lambda: lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name=" ")))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "display_name" in details
+    games = lobby.ListGames(lobby_pb2.ListGamesRequest()).games
+    assert [(g.game, g.endpoint, g.available) for g in games] == [("beasts", beasts_service.address, True)]
+    assert {m.mode for m in games[0].modes} == {"capture", "training"}
+
+
+def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.LobbyStub, redis_url: str) -> None:
+    _, auth = register(lobby)
+    client = redis.Redis.from_url(redis_url)
+    before = sorted(client.keys("lb:*"))
+
+    def refused(request: lobby_pb2.CreateTicketRequest, metadata: Auth | None = auth) -> tuple[grpc.StatusCode, str]:
+        return status_of(lambda: lobby.CreateTicket(request, metadata=metadata))
+
+    assert refused(lobby_pb2.CreateTicketRequest(game="chess", mode="x")) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "unknown game 'chess'; games: beasts",
+    )
+    code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="advanced"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details
+    code, details = refused(ticket_request(seats=7))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "2–6 seats; asked for 7–7" in details
+    code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="capture", min_seats=4, max_seats=3))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "more than max_seats" in details
+    code, details = refused(ticket_request(max_wait_seconds=601))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "max_wait_seconds must be 1–600" in details
+    code, details = refused(ticket_request(bot_level="genius"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "bot_level" in details
+    code, details = refused(ticket_request(mode="training", options={"spell_cards": "maybe"}))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "spell_cards" in details
+    assert refused(ticket_request(), metadata=None)[0] == grpc.StatusCode.UNAUTHENTICATED
+    service_token = TokenSigner(TOKEN_SECRET).issue_service("x", 60)[0]
+    assert refused(ticket_request(), metadata=bearer(service_token))[0] == grpc.StatusCode.PERMISSION_DENIED
+    assert sorted(client.keys("lb:*")) == before
+    client.close()
+
+
+def test_compatible_tickets_are_grouped_into_one_match(
+    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess
+) -> None:
+    players = [register(lobby, f"P{i}") for i in range(3)]
+    tickets = [lobby.CreateTicket(ticket_request(seats=3), metadata=auth).ticket for _, auth in players]
+    seats = [seated(lobby, t.ticket_id, auth) for t, (_, auth) in zip(tickets, players, strict=True)]
+    assert {s.status for s in seats} == {lobby_pb2.TICKET_STATUS_SEATED}
+    assert len({s.seating.match_id for s in seats}) == 1
+    assert sorted(s.seating.seat for s in seats) == [0, 1, 2]
+    assert {s.seating.bots for s in seats} == {0}
+    game = BeastsClient(beasts_service.address)
+    for ticket, (player_id, _) in zip(seats, players, strict=True):
+        view = game.view(ticket.seating.match_id, ticket.seating.seat_token)
+        assert view.view.viewer == ticket.seating.seat
+        summary = game.summary(ticket.seating.match_id, ticket.seating.seat_token)
+        assert summary.seats[ticket.seating.seat].player_id == player_id
+    game.close()
+
+
+def test_incompatible_tickets_wait_apart(lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    (_, a), (_, b) = register(lobby), register(lobby)
+    first = lobby.CreateTicket(ticket_request(mode="capture", seats=2), metadata=a).ticket
+    second = lobby.CreateTicket(ticket_request(mode="training", seats=2), metadata=b).ticket
+    time.sleep(0.5)
+    for ticket, auth in ((first, a), (second, b)):
+        update = next(iter(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth)))
+        assert update.ticket.status == lobby_pb2.TICKET_STATUS_WAITING
+        lobby.CancelTicket(lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id), metadata=auth)
+
+
+def test_bots_fill_the_empty_seats_after_max_wait(lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    _, auth = register(lobby)
+    created = time.monotonic()
+    ticket = lobby.CreateTicket(ticket_request(seats=4, allow_bots=True, max_wait_seconds=1), metadata=auth).ticket
+    updates = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
+    elapsed = time.monotonic() - created
+    assert updates[0].ticket.status == lobby_pb2.TICKET_STATUS_WAITING
+    final = updates[-1].ticket
+    assert final.status == lobby_pb2.TICKET_STATUS_SEATED
+    assert (final.seating.seats, final.seating.bots) == (4, 3)
+    assert 1.0 <= elapsed < 5.0
+
+
+def test_without_bots_a_lone_ticket_keeps_waiting(lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    _, auth = register(lobby)
+    ticket = lobby.CreateTicket(ticket_request(seats=5, allow_bots=False, max_wait_seconds=1), metadata=auth).ticket
+    time.sleep(1.5)
+    stream = lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth)
+    assert next(iter(stream)).ticket.status == lobby_pb2.TICKET_STATUS_WAITING
+    stream.cancel()
+    lobby.CancelTicket(lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id), metadata=auth)
+
+
+def test_cancel_and_its_refusals(lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    _, owner = register(lobby)
+    _, stranger = register(lobby, "Eve")
+    ticket = lobby.CreateTicket(ticket_request(seats=6, allow_bots=False), metadata=owner).ticket
+    request = lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id)
+    code, details = status_of(lambda: lobby.CancelTicket(request, metadata=stranger))
+    assert code == grpc.StatusCode.PERMISSION_DENIED and "another player" in details
+    missing = lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id.split(".")[0] + ".nope")
+    assert status_of(lambda: lobby.CancelTicket(missing, metadata=owner))[0] == grpc.StatusCode.NOT_FOUND
+    cancelled = lobby.CancelTicket(request, metadata=owner).ticket
+    assert cancelled.status == lobby_pb2.TICKET_STATUS_CANCELLED
+    assert lobby.CancelTicket(request, metadata=owner).ticket.status == lobby_pb2.TICKET_STATUS_CANCELLED
+    assert seated(lobby, ticket.ticket_id, owner).status == lobby_pb2.TICKET_STATUS_CANCELLED
+
+    lucky = lobby.CreateTicket(ticket_request(seats=2, allow_bots=True, max_wait_seconds=1), metadata=owner).ticket
+    seated(lobby, lucky.ticket_id, owner)
+    code, details = status_of(
+        lambda: lobby.CancelTicket(lobby_pb2.CancelTicketRequest(ticket_id=lucky.ticket_id), metadata=owner)
+    )
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "already seated" in details
+
+
+def test_a_private_table_starts_when_its_player_seats_are_taken(
+    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess
+) -> None:
+    host_id, host = register(lobby, "Host")
+    guest_id, guest = register(lobby, "Guest")
+    _, stranger = register(lobby, "Stranger")
+    table = lobby.CreateTable(
+        lobby_pb2.CreateTableRequest(game="beasts", mode="training", seats=4, bot_seats=[1, 3], bot_level="greedy"),
+        metadata=host,
+    )
+    assert len(table.join_code) == 6 and table.ticket.status == lobby_pb2.TICKET_STATUS_WAITING
+    wrong = lobby_pb2.JoinTableRequest(table_id=table.table_id, join_code="AAAAAA")
+    code, details = status_of(lambda: lobby.JoinTable(wrong, metadata=guest))
+    assert (code, details) == (grpc.StatusCode.PERMISSION_DENIED, "the join code is wrong")
+    unknown = lobby_pb2.JoinTableRequest(table_id="0" * 16, join_code=table.join_code)
+    assert status_of(lambda: lobby.JoinTable(unknown, metadata=guest))[0] == grpc.StatusCode.NOT_FOUND
+    time.sleep(0.3)
+    stream = lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=table.ticket.ticket_id), metadata=host)
+    assert next(iter(stream)).ticket.status == lobby_pb2.TICKET_STATUS_WAITING  # one player seat is still free
+    stream.cancel()
+    join = lobby_pb2.JoinTableRequest(table_id=table.table_id, join_code=table.join_code)
+    joined = lobby.JoinTable(join, metadata=guest).ticket
+    host_seat = seated(lobby, table.ticket.ticket_id, host).seating
+    guest_seat = seated(lobby, joined.ticket_id, guest).seating
+    assert host_seat.match_id == guest_seat.match_id == f"table-{table.table_id}"
+    assert (host_seat.seat, guest_seat.seat, host_seat.bots) == (0, 2, 2)
+    code, details = status_of(lambda: lobby.JoinTable(join, metadata=stranger))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "takes no more players" in details
+    game = BeastsClient(beasts_service.address)
+    summary = game.summary(host_seat.match_id, host_seat.seat_token)
+    kinds = [(s.player_id, s.kind, s.bot_level) for s in summary.seats]
+    assert kinds == [
+        (host_id, common_pb2.SEAT_KIND_HUMAN, ""),
+        ("bot:greedy", common_pb2.SEAT_KIND_BOT, "greedy"),
+        (guest_id, common_pb2.SEAT_KIND_HUMAN, ""),
+        ("bot:greedy", common_pb2.SEAT_KIND_BOT, "greedy"),
+    ]
+    game.close()
+
+
+def test_watch_ticket_is_for_its_owner_only(lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    _, owner = register(lobby)
+    _, stranger = register(lobby, "Eve")
+    ticket = lobby.CreateTicket(ticket_request(seats=6, allow_bots=False), metadata=owner).ticket
+    watch = lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id)
+    code, _ = status_of(lambda: list(lobby.WatchTicket(watch, metadata=stranger)))
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    lobby.CancelTicket(lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id), metadata=owner)
+
+
+def test_two_lobby_replicas_never_seat_a_ticket_twice(
+    lobby_service: ServiceProcess, redis_url: str, game_endpoints: str
+) -> None:
+    with service_process(
+        "menagerie.lobby",
+        redis_url,
+        TOKEN_SECRET,
+        MENAGERIE_GAME_ENDPOINTS=game_endpoints,
+        MENAGERIE_MATCHMAKER_INTERVAL_MS="10",
+    ) as second:
+        channels = [grpc.insecure_channel(lobby_service.address), grpc.insecure_channel(second.address)]
+        stubs = [lobby_pb2_grpc.LobbyStub(c) for c in channels]
+        # 60 players queue through both replicas at once for 2-seat tables.
+        players = [register(stubs[i % 2], f"R{i}") for i in range(60)]
+        tickets: list[tuple[str, Auth]] = []
+        lock = threading.Lock()
+
+        def queue(index: int) -> None:
+            _, auth = players[index]
+            ticket = stubs[index % 2].CreateTicket(ticket_request(seats=2, allow_bots=False), metadata=auth).ticket
+            with lock:
+                tickets.append((ticket.ticket_id, auth))
+
+        threads = [threading.Thread(target=queue, args=(i,)) for i in range(60)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        finals = [seated(stubs[0], ticket_id, auth, timeout=30) for ticket_id, auth in tickets]
+        for channel in channels:
+            channel.close()
+    assert {t.status for t in finals} == {lobby_pb2.TICKET_STATUS_SEATED}
+    per_match = Counter(t.seating.match_id for t in finals)
+    assert len(per_match) == 30 and set(per_match.values()) == {2}
+    assert len({(t.seating.match_id, t.seating.seat) for t in finals}) == 60
+
+
+def test_a_finished_match_updates_the_leaderboard(
+    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess
+) -> None:
+    (ann_id, ann), (bob_id, bob) = register(lobby, "Ann"), register(lobby, "Bob")
+    tickets = [lobby.CreateTicket(ticket_request(seats=2), metadata=auth).ticket for auth in (ann, bob)]
+    seatings = [seated(lobby, t.ticket_id, auth).seating for t, auth in zip(tickets, (ann, bob), strict=True)]
+    game = BeastsClient(beasts_service.address)
+    tokens = {s.seat: s.seat_token for s in seatings}
+    match_id = seatings[0].match_id
+    while True:
+        summary = game.summary(match_id, tokens[0])
+        if not summary.to_act:
+            break
+        token = tokens[summary.to_act[0]]
+        legal = game.legal(match_id, token)
+        game.submit(match_id, token, legal.actions[0], legal.view_version)
+    winners = {s.seat for s in summary.outcome.seats if s.result == common_pb2.RESULT_WIN}
+    deadline = time.monotonic() + 15
+    while True:
+        entries = lobby.GetLeaderboard(lobby_pb2.GetLeaderboardRequest(game="beasts", limit=100)).entries
+        ours = {e.player_id: e for e in entries if e.player_id in (ann_id, bob_id)}
+        if len(ours) == 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert set(ours) == {ann_id, bob_id}
+    for seating, player_id in zip(seatings, (ann_id, bob_id), strict=True):
+        entry = ours[player_id]
+        assert (entry.matches, entry.wins) == (1, 1 if seating.seat in winners else 0)
+    if len(winners) == 1:
+        winner = ann_id if seatings[0].seat in winners else bob_id
+        loser = bob_id if winner == ann_id else ann_id
+        assert ours[winner].rating > ours[loser].rating
+    code, _ = status_of(lambda: lobby.GetLeaderboard(lobby_pb2.GetLeaderboardRequest(game="chess")))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    game.close()
