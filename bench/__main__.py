@@ -252,7 +252,7 @@ def main() -> None:
                 "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=endpoints
             ),
         ):
-            hops = bot_hops(service.address, service_token, args.hops)
+            hops = bot_hops(service.address, redis_url, service_token, args.hops)
         print("\nBot hop (turn notice → bot's move applied; random bots, 1 dispatcher, 1 worker × 2 processes)")
         print(f"  p50 {hops.p50_ms:.2f} ms   p99 {hops.p99_ms:.2f} ms   over {len(hops.samples)} moves")
         print("  (target p50 ≤ 10 ms)")

@@ -3,31 +3,40 @@
 from __future__ import annotations
 
 import time
+from typing import cast
 
 import grpc
+import redis
 
 from bench.stats import Latencies
-from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from menagerie.shared.store.keys import match_keys
+
+SHARDS = 16
 
 
-def bot_hops(address: str, service_token: str, hops: int) -> Latencies:
+def bot_hops(address: str, redis_url: str, service_token: str, hops: int) -> Latencies:
     """Plays all-bot 3-seat matches (random bots) and times each move after the previous one.
 
-    A spectator's Watch stream stamps the arrival of every accepted move; the time
-    between two arrivals is one hop: the game service's turn notice, the dispatcher,
-    the Celery task, the worker's GetView, ListLegalActions and SubmitAction. The Watch
-    delivery delay is on both ends and cancels out.
+    The bench follows the match's turn feed in Redis (XREAD, no load on the game
+    service) and stamps the arrival of every notice; the time between two notices is
+    one hop: the dispatcher reads the notice and enqueues a Celery task, a worker runs
+    it (ListLegalActions, SubmitAction) and the move's commit appends the next notice.
     """
     auth = (("authorization", f"Bearer {service_token}"),)
+    client = redis.Redis.from_url(redis_url)
     samples: list[float] = []
     started = time.perf_counter()
     with grpc.insecure_channel(address) as channel:
         matches = matches_pb2_grpc.MatchesStub(channel)
-        beasts = beasts_pb2_grpc.BeastsStub(channel)
         while len(samples) < hops:
-            reply = matches.CreateMatch(
+            match_id = f"hop-{time.time_ns()}"
+            feed = match_keys(match_id, SHARDS).shard.turns
+            last = cast("list[tuple[bytes, object]]", client.xrevrange(feed, count=1))
+            cursor = last[0][0] if last else b"0-0"
+            matches.CreateMatch(
                 matches_pb2.CreateMatchRequest(
+                    match_id=match_id,
                     config=common_pb2.MatchConfig(game="beasts", mode="training"),
                     seats=[
                         common_pb2.SeatInfo(seat=i, kind=common_pb2.SEAT_KIND_BOT, bot_level="random") for i in range(3)
@@ -36,10 +45,22 @@ def bot_hops(address: str, service_token: str, hops: int) -> Latencies:
                 metadata=auth,
             )
             previous: float | None = None
-            request = beasts_pb2.WatchRequest(match_id=reply.match.match_id, from_version=1)
-            for _ in beasts.Watch(request, metadata=auth, timeout=300):
-                now = time.perf_counter()
-                if previous is not None:
-                    samples.append(now - previous)
-                previous = now
+            finished = False
+            while not finished:
+                reply = cast(
+                    "list[tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]]",
+                    client.xread({feed: cursor}, block=5000),
+                )
+                arrived = time.perf_counter()
+                assert reply, "the bots stopped playing"
+                for entry_id, fields in reply[0][1]:
+                    cursor = entry_id
+                    notice = common_pb2.MatchEvent.FromString(fields[b"pb"])
+                    if notice.match_id != match_id:
+                        continue
+                    if previous is not None:
+                        samples.append(arrived - previous)
+                    previous = arrived
+                    finished = notice.kind == common_pb2.MATCH_EVENT_KIND_FINISHED
+    client.close()
     return Latencies(samples[:hops], time.perf_counter() - started)

@@ -104,3 +104,4 @@ class BotSettings(GameEndpointsSettings):
     task_soft_time_limit_seconds: int = Field(20, ge=1)
     task_time_limit_seconds: int = Field(30, ge=2)
     worker_concurrency: int = Field(2, ge=1, le=64)
+    worker_pool: str = Field("prefork", pattern="^(prefork|threads|solo)$", description="Celery execution pool.")

@@ -55,7 +55,7 @@ def main() -> None:
         [
             "--quiet",  # no banner
             "worker",
-            "--pool=prefork",
+            f"--pool={settings.worker_pool}",
             f"--concurrency={settings.worker_concurrency}",
             f"--queues={QUEUE}",
             f"--hostname=bots-{os.getpid()}@{socket.gethostname()}",

@@ -9,6 +9,7 @@ caller (its view version is unchanged); otherwise the caller gets ABORTED.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import time
@@ -87,6 +88,10 @@ class GameHost:
         self.settings = settings
         self.clock = clock
         self._state = msgspec.msgpack.Decoder(self.engine.state_type)
+        # Actions are small frozen values: their messages are built once and copied after.
+        self._action_message = functools.lru_cache(maxsize=4096)(
+            functools.partial(codec.tagged_to_message, self.pb.Action)
+        )
         self._snapshots = SnapshotCache()
         self._encode = msgspec.msgpack.Encoder().encode
 
@@ -266,10 +271,9 @@ class GameHost:
         record = await self._record(match_id)
         self._check_seat_exists(record, seat)
         actions = [] if record.finished else self.engine.legal_actions(self._state.decode(record.state), seat)
-        return self.pb.ListLegalActionsResponse(
-            view_version=record.seat_versions[seat],
-            actions=[codec.tagged_to_message(self.pb.Action, a) for a in actions],
-        )
+        response = self.pb.ListLegalActionsResponse(view_version=record.seat_versions[seat])
+        response.actions.extend(self._action_message(a) for a in actions)
+        return response
 
     async def submit_action(self, principal: Principal, request: Any) -> Any:
         """Applies one action for the caller's seat, exactly once per idempotency key.
