@@ -8,11 +8,12 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.support.services import stop_group, wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "The platform is up"
@@ -93,17 +94,7 @@ def local_platform(secret: str, timeout: float = 60.0, **extra_env: str) -> Iter
         )
     platform = RunningPlatform(process, base, log, env)
     try:
-        deadline = time.monotonic() + timeout
-        while READY not in platform.output():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the platform did not start:\n{platform.output()[-3000:]}")
-            time.sleep(0.1)
+        wait_for_line(process, log, READY, timeout)
         yield platform
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGINT)
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        stop_group(process, signal.SIGINT, 60)

@@ -78,20 +78,30 @@ def worker_process(
         )
     service = ServiceProcess(module, "", process, log)
     try:
-        deadline = time.monotonic() + timeout
-        while ready not in service.output():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{module} did not start; its log:\n{service.output()[-3000:]}")
-            time.sleep(0.1)
+        wait_for_line(process, log, ready, timeout)
         yield service
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        stop_group(process, signal.SIGTERM, 30)
+
+
+def wait_for_line(process: subprocess.Popen[bytes], log: Path, text: str, timeout: float) -> None:
+    """Blocks until `text` appears in the process's log; fails with the log if it exits or times out."""
+    deadline = time.monotonic() + timeout
+    while text not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{process.args!r} did not start; its log:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.1)
+
+
+def stop_group(process: subprocess.Popen[bytes], sig: signal.Signals, timeout: float) -> None:
+    """Signals the process's whole group; SIGKILL if it has not exited in `timeout` seconds."""
+    if process.poll() is None:
+        os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
