@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PACKAGES := -e protos/python -e shared -e services/beasts -e services/lobby -e services/bots -e clients/cli
+PACKAGES := -e protos/python -e shared -e services/beasts -e services/zoo -e services/lobby -e services/bots -e clients/cli
 STAMP := $(VENV)/.installed
 
 help: ## List the targets
@@ -40,7 +40,11 @@ soak: $(STAMP) ## Long seeded property runs of every engine
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 	$(BIN)/python -m bench
 
+arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per game
+	$(BIN)/python -m bench.arena --game beasts --mode training --seats 2 --games 1000
+	$(BIN)/python -m bench.arena --game zoo --mode advanced --seats 4 --games 1000
+
 run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py
 
-.PHONY: help install protos lint format test soak bench run
+.PHONY: help install protos lint format test soak bench arena run

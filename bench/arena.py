@@ -1,11 +1,16 @@
-"""Greedy against random at Fantastic Beasts, in process: is the `greedy` level better?
+"""Greedy against random, in process: is a game's `greedy` level better?
 
-Usage: python -m bench.arena [--games N] [--seats S] [--mode training|capture] [--spells] [--seed B]
+Usage: python -m bench.arena [--game beasts|zoo] [--games N] [--seats S] [--mode M] [--spells] [--seed B]
+
+Fantastic Beasts (the default) plays mode training|capture, --spells adding the Spell
+Card Variant; Fantasy Zoo plays mode beginner|advanced (advanced by default).
 
 Game g is match seed B+g; one seat is greedy and the others play at random, and the
 greedy seat rotates with g so that the first-player advantage cancels out. Prints
 greedy's win rate with a 95% Wilson interval beside its fair share (1/S), the random
-seats' win rate per seat, draws and the mean match length. Deterministic given the seeds.
+seats' win rate per seat, draws and the mean match length; for Fantasy Zoo also how many
+of greedy's wins were shared and the mean final scores of greedy and of a random seat.
+A shared win counts as a win. Deterministic given the seeds.
 """
 
 from __future__ import annotations
@@ -15,14 +20,37 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from menagerie.beasts.engine import BeastsEngine
 from menagerie.bots.policies import Policy, policy_for
-from menagerie.shared.engine import MatchSetup
+from menagerie.shared.engine import Engine, MatchSetup, Outcome
+from menagerie.zoo.engine import ZooEngine
 
 Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the arena needs to know about one game."""
+
+    name: str
+    title: str
+    modes: tuple[str, ...]  # the first is the default
+    engine: Callable[[], Engine[Any, Any, Any]]
+    length: Callable[[Any], int]  # a finished match's length, in `unit`
+    unit: str
+    scored: bool  # whether final scores mean something worth reporting
+
+
+GAMES: dict[str, Game] = {
+    "beasts": Game(
+        "beasts", "Fantastic Beasts", ("training", "capture"), BeastsEngine, lambda s: int(s.turn), "turns", False
+    ),
+    "zoo": Game("zoo", "Fantasy Zoo", ("advanced", "beginner"), ZooEngine, lambda s: int(s.round), "rounds", True),
+}
 
 
 @dataclass
@@ -30,10 +58,13 @@ class MatchResult:
     """One match as the arena counts it."""
 
     greedy_won: bool
-    random_wins: int  # how many random seats won (mode I can have several winners)
+    random_wins: int  # how many random seats won (several can share a win)
     draw: bool
-    turns: int
+    turns: int  # the match length in its game's unit (turns, rounds)
     actions: int
+    shared: bool = False  # greedy won together with another seat
+    greedy_score: float = 0.0
+    random_score: float = 0.0  # the mean over the random seats
 
 
 @dataclass
@@ -52,6 +83,10 @@ class Tally:
         return sum(r.greedy_won for r in self.results)
 
     @property
+    def shared_wins(self) -> int:
+        return sum(r.greedy_won and r.shared for r in self.results)
+
+    @property
     def draws(self) -> int:
         return sum(r.draw for r in self.results)
 
@@ -68,6 +103,14 @@ class Tally:
     def mean_actions(self) -> float:
         return sum(r.actions for r in self.results) / self.games
 
+    @property
+    def mean_greedy_score(self) -> float:
+        return sum(r.greedy_score for r in self.results) / self.games
+
+    @property
+    def mean_random_score(self) -> float:
+        return sum(r.random_score for r in self.results) / self.games
+
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion."""
@@ -81,72 +124,104 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 
 def play_match(
-    engine: BeastsEngine, setup: MatchSetup, seed: int, greedy_seat: int, greedy: Policy, rand: Policy
+    engine: Engine[Any, Any, Any],
+    setup: MatchSetup,
+    seed: int,
+    greedy_seat: int,
+    greedy: Policy,
+    rand: Policy,
+    length: Callable[[Any], int] = lambda s: int(s.turn),
 ) -> MatchResult:
-    """One match: `greedy_seat` plays `greedy`, every other seat `rand`; each seat has its own RNG."""
+    """One match: `greedy_seat` plays `greedy`, every other seat `rand`; each seat has its own RNG.
+
+    Whoever must act first acts (simultaneous phases are played seat by seat); a seat's
+    view is built only for a policy that reads it.
+    """
     state, _ = engine.setup(setup, seed)
     rngs = [random.Random(seed * 100 + seat) for seat in range(setup.seats)]
     actions = 0
     while (outcome := engine.outcome(state)) is None:
         seat = engine.to_act(state).must[0]
         policy = greedy if seat == greedy_seat else rand
-        action = policy.choose(engine.view(state, seat), engine.legal_actions(state, seat), seat, rngs[seat])
+        view = engine.view(state, seat) if policy.needs_view else None
+        action = policy.choose(view, engine.legal_actions(state, seat), seat, rngs[seat])
         engine.apply(state, seat, action)
         actions += 1
+    return _result(outcome, greedy_seat, length(state), actions)
+
+
+def _result(outcome: Outcome, greedy_seat: int, length: int, actions: int) -> MatchResult:
     winners = outcome.winners()
+    scores = {s.seat: s.score for s in outcome.seats}
+    others = [score for seat, score in scores.items() if seat != greedy_seat]
     return MatchResult(
         greedy_won=greedy_seat in winners,
         random_wins=sum(1 for w in winners if w != greedy_seat),
         draw=not winners,
-        turns=state.turn,
+        turns=length,
         actions=actions,
+        shared=greedy_seat in winners and len(winners) > 1,
+        greedy_score=scores[greedy_seat],
+        random_score=sum(others) / len(others) if others else 0.0,
     )
 
 
-def run(games: int, seats: int, mode: str, spells: bool, base_seed: int = 0) -> Tally:
+def run(games: int, seats: int, mode: str, spells: bool = False, base_seed: int = 0, game: str = "beasts") -> Tally:
     """Plays `games` matches, greedy in seat `g % seats` of game g; returns the tally."""
-    engine = BeastsEngine()
-    options = {"spell_cards": "true" if spells else "false"} if mode == "training" else {}
+    spec = GAMES[game]
+    engine = spec.engine()
+    options = {"spell_cards": "true" if spells else "false"} if game == "beasts" and mode == "training" else {}
     setup = MatchSetup(mode, seats, options)
-    greedy, rand = policy_for("beasts", "greedy"), policy_for("beasts", "random")
+    greedy, rand = policy_for(game, "greedy"), policy_for(game, "random")
     tally = Tally(seats)
     for g in range(games):
-        tally.results.append(play_match(engine, setup, base_seed + g, g % seats, greedy, rand))
+        tally.results.append(play_match(engine, setup, base_seed + g, g % seats, greedy, rand, spec.length))
     return tally
 
 
-def report(tally: Tally, label: str, elapsed: float) -> str:
+def report(tally: Tally, label: str, elapsed: float, unit: str = "turns", scored: bool = False) -> str:
     """The figures, one per line."""
     low, high = wilson(tally.greedy_wins, tally.games)
     rate = tally.greedy_wins / tally.games
-    return "\n".join(
-        [
-            f"{label}: {tally.games} games in {elapsed:.1f}s",
-            f"  greedy wins  {tally.greedy_wins}/{tally.games} = {rate:.1%}"
-            f"  (95% Wilson {low:.1%}–{high:.1%})  fair share {1 / tally.seats:.1%}",
-            f"  random seat  {tally.random_rate_per_seat:.1%} per seat",
-            f"  draws        {tally.draws} ({tally.draws / tally.games:.1%})",
-            f"  match length {tally.mean_turns:.1f} turns, {tally.mean_actions:.1f} actions",
-        ]
-    )
+    wins = f"  greedy wins  {tally.greedy_wins}/{tally.games} = {rate:.1%}"
+    wins += f"  (95% Wilson {low:.1%}–{high:.1%})  fair share {1 / tally.seats:.1%}"
+    lines = [f"{label}: {tally.games} games in {elapsed:.1f}s", wins]
+    if scored:
+        lines.append(f"  shared wins  {tally.shared_wins} of greedy's {tally.greedy_wins}")
+    lines += [
+        f"  random seat  {tally.random_rate_per_seat:.1%} per seat",
+        f"  draws        {tally.draws} ({tally.draws / tally.games:.1%})",
+    ]
+    if scored:
+        lines.append(f"  mean score   greedy {tally.mean_greedy_score:.1f}, random {tally.mean_random_score:.1f}")
+    lines.append(f"  match length {tally.mean_turns:.1f} {unit}, {tally.mean_actions:.1f} actions")
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.arena", description="Greedy against random at Fantastic Beasts."
+        prog="python -m bench.arena", description="Greedy against random at Fantastic Beasts or Fantasy Zoo."
     )
+    parser.add_argument("--game", choices=sorted(GAMES), default="beasts")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seats", type=int, default=2)
-    parser.add_argument("--mode", choices=["training", "capture"], default="training")
-    parser.add_argument("--spells", action="store_true", help="the Spell Card Variant (training only)")
+    modes = sorted({m for g in GAMES.values() for m in g.modes})
+    parser.add_argument(
+        "--mode", choices=modes, help="beasts: training (default) or capture; zoo: advanced or beginner"
+    )
+    parser.add_argument("--spells", action="store_true", help="the Spell Card Variant (beasts training only)")
     parser.add_argument("--seed", type=int, default=0, help="the first match seed")
     args = parser.parse_args(argv)
-    if args.spells and args.mode != "training":
-        parser.error("--spells goes with --mode training")
+    spec = GAMES[args.game]
+    mode = args.mode or spec.modes[0]
+    if mode not in spec.modes:
+        parser.error(f"--mode {mode} is not a mode of {args.game}: {', '.join(spec.modes)}")
+    if args.spells and (args.game != "beasts" or mode != "training"):
+        parser.error("--spells goes with --game beasts --mode training")
     started = time.perf_counter()
-    tally = run(args.games, args.seats, args.mode, args.spells, args.seed)
-    label = f"beasts {args.mode}{' +spells' if args.spells else ''}, {args.seats} seats, greedy vs random"
-    print(report(tally, label, time.perf_counter() - started))
+    tally = run(args.games, args.seats, mode, args.spells, args.seed, args.game)
+    label = f"{args.game} {mode}{' +spells' if args.spells else ''}, {args.seats} seats, greedy vs random"
+    print(report(tally, label, time.perf_counter() - started, spec.unit, spec.scored))
     return 0
 
 

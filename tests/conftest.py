@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from menagerie.shared.tokens import TokenSigner
-from tests.support.beasts_client import BeastsClient
+from tests.support.game_client import BeastsClient
 from tests.support.redis_server import throwaway_redis
 from tests.support.services import ServiceProcess, service_process, worker_process
 
@@ -48,9 +48,18 @@ def beasts_service(redis_url: str) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture(scope="session")
-def game_endpoints(beasts_service: ServiceProcess) -> str:
+def zoo_service(redis_url: str) -> Iterator[ServiceProcess]:
+    """The Fantasy Zoo service in its own process, shared by the session's tests."""
+    with service_process(
+        "menagerie.zoo.service", redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
+    ) as service:
+        yield service
+
+
+@pytest.fixture(scope="session")
+def game_endpoints(beasts_service: ServiceProcess, zoo_service: ServiceProcess) -> str:
     """MENAGERIE_GAME_ENDPOINTS for processes that call the game services."""
-    return f"beasts={beasts_service.address}"
+    return f"beasts={beasts_service.address},zoo={zoo_service.address}"
 
 
 @pytest.fixture(scope="session")

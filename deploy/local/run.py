@@ -33,9 +33,11 @@ class Service:
     needs_games: bool = False  # reads MENAGERIE_GAME_ENDPOINTS
 
 
-GAMES = (Service("beasts", "menagerie.beasts.service", 1),)
-SERVICES = (
-    *GAMES,
+GAMES = (
+    Service("beasts", "menagerie.beasts.service", 1),
+    Service("zoo", "menagerie.zoo.service", 3),
+)
+PLATFORM = (
     Service("lobby", "menagerie.lobby", 0, needs_games=True),
     Service("dispatcher", "menagerie.bots.dispatcher", None, needs_games=True),
     Service("bot-worker", "menagerie.bots.worker", None, needs_games=True),
@@ -69,15 +71,23 @@ class Platform:
             "MENAGERIE_TOKEN_SECRET": os.environ.get("MENAGERIE_TOKEN_SECRET") or secrets.token_hex(32),
             "MENAGERIE_HOST": self.host,
         }
-        for service in SERVICES:
+        # The game services first: the lobby and the bots look them up as they start.
+        self._launch(GAMES, env, games)
+        self._launch(PLATFORM, env, games)
+
+    def _launch(self, services: tuple[Service, ...], env: dict[str, str], games: str) -> None:
+        """Starts `services` and waits until each gRPC server among them is SERVING."""
+        started = []
+        for service in services:
             service_env = dict(env)
             if service.port_offset is not None:
                 service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
             if service.needs_games:
                 service_env["MENAGERIE_GAME_ENDPOINTS"] = games
             process = subprocess.Popen([sys.executable, "-m", service.module], env=service_env)
-            self.processes.append((service, process))
-        for service, process in self.processes:
+            started.append((service, process))
+        self.processes += started
+        for service, process in started:
             if service.port_offset is None:
                 print(f"{service.name:<12} running (pid {process.pid})", flush=True)
                 continue

@@ -12,7 +12,7 @@ import pytest
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.tokens import TokenSigner
-from tests.support.beasts_client import BeastsClient, Match, bearer
+from tests.support.game_client import BeastsClient, Match, bearer
 
 pytestmark = pytest.mark.integration
 

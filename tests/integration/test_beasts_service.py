@@ -23,7 +23,7 @@ from menagerie.shared.store.keys import match_keys
 from menagerie.shared.store.records import MatchMeta
 from menagerie.shared.tokens import TokenSigner
 from tests.conftest import TOKEN_SECRET
-from tests.support.beasts_client import BeastsClient, Match, bearer
+from tests.support.game_client import BeastsClient, Match, bearer
 from tests.support.redis_server import hash_field, stream_entries
 from tests.support.services import ServiceProcess, service_process, stop_process
 

@@ -15,7 +15,7 @@ from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
 from tests.conftest import TOKEN_SECRET
-from tests.support.beasts_client import BeastsClient, bearer
+from tests.support.game_client import BeastsClient, bearer
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
@@ -59,14 +59,20 @@ def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
     return info.value.code(), info.value.details() or ""
 
 
-def test_register_and_list_games(lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess) -> None:
+def test_register_and_list_games(
+    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess, zoo_service: ServiceProcess
+) -> None:
     player_id, _ = register(lobby)
     assert len(player_id) == 32
     code, details = status_of(lambda: lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name=" ")))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "display_name" in details
     games = lobby.ListGames(lobby_pb2.ListGamesRequest()).games
-    assert [(g.game, g.endpoint, g.available) for g in games] == [("beasts", beasts_service.address, True)]
+    assert [(g.game, g.endpoint, g.available) for g in games] == [
+        ("beasts", beasts_service.address, True),
+        ("zoo", zoo_service.address, True),
+    ]
     assert {m.mode for m in games[0].modes} == {"capture", "training"}
+    assert {m.mode for m in games[1].modes} == {"beginner", "advanced"}
 
 
 def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.LobbyStub, redis_url: str) -> None:
@@ -79,7 +85,7 @@ def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.Lob
 
     assert refused(lobby_pb2.CreateTicketRequest(game="chess", mode="x")) == (
         grpc.StatusCode.INVALID_ARGUMENT,
-        "unknown game 'chess'; games: beasts",
+        "unknown game 'chess'; games: beasts, zoo",
     )
     code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="advanced"))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details

@@ -11,7 +11,7 @@ import pytest
 
 from menagerie.beasts.v1 import beasts_pb2
 from tests.conftest import TOKEN_SECRET
-from tests.support.beasts_client import BeastsClient
+from tests.support.game_client import BeastsClient
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from menagerie.shared import codec
 from menagerie.shared.engine import Engine, Event, MatchSetup, project_event
 from menagerie.shared.errors import IllegalAction
 
@@ -50,9 +51,13 @@ class EngineProperties:
     permute_hidden: Permute
     # Per event kind, the public fields it may carry.
     public_fields: dict[str, set[str]]
+    # The game's protobuf View: every view must survive the trip to protobuf and back.
+    view_message: Any
     # Per event kind, the fields only the concerned seat may see.
     private_fields: dict[str, set[str]] = field(default_factory=dict)
     view_check_every: int = 2
+    # Protobuf round trips are slow; a sample of positions is enough.
+    proto_check_every: int = 10
     # How many of the candidate actions to try per step.
     candidates_per_step: int = 4
 
@@ -81,7 +86,7 @@ class EngineProperties:
             self.check_listed_accepted(state, seat, legal)
             self.check_unlisted_refused(state, seat, legal, rng)
             if step % self.view_check_every == 0:
-                self.check_views(state, setup.seats, rng)
+                self.check_views(state, setup.seats, rng, proto=step % self.proto_check_every == 0)
             action = rng.choice(legal)
             new_events = engine.apply(state, seat, action)
             self.check_events(new_events, setup.seats)
@@ -91,7 +96,7 @@ class EngineProperties:
             assert step < max_actions, "the match does not end"
         for seat in range(setup.seats):
             assert engine.legal_actions(state, seat) == []
-        self.check_views(state, setup.seats, rng, every_viewer=True)
+        self.check_views(state, setup.seats, rng, every_viewer=True, proto=True)
         log.final = state
         return log
 
@@ -118,7 +123,9 @@ class EngineProperties:
             assert all(reason), f"refusing {action!r} must name a rule and say why"
             assert self.encode(state) == before, f"refusing {action!r} changed the state"
 
-    def check_views(self, state: Any, seats: int, rng: random.Random, every_viewer: bool = False) -> None:
+    def check_views(
+        self, state: Any, seats: int, rng: random.Random, every_viewer: bool = False, proto: bool = False
+    ) -> None:
         """Views ignore hidden information, and determinize() agrees with them.
 
         During play one random viewer (a seat or a spectator) is checked per step, so a
@@ -127,6 +134,9 @@ class EngineProperties:
         viewers = [None, *range(seats)]
         for viewer in viewers if every_viewer else [rng.choice(viewers)]:
             view = self.engine.view(state, viewer)
+            if proto:
+                message = codec.to_message(self.view_message, view)
+                assert codec.from_message(message, self.engine.view_type) == view, "the view does not survive protobuf"
             twin = self.permute_hidden(self.clone(state), viewer, rng)
             assert self.engine.view(twin, viewer) == view, f"the view of {viewer} depends on hidden information"
             if viewer is not None:

@@ -21,6 +21,8 @@ from google.protobuf.message import Message
 from menagerie.shared.errors import InvalidArgument
 
 M = TypeVar("M", bound=Message)
+# The name of the oneof that carries a tagged union, and of the tag field of the structs.
+TAG = "kind"
 T = TypeVar("T")
 
 _TYPE_MESSAGE = FieldDescriptor.TYPE_MESSAGE
@@ -110,8 +112,20 @@ def _plan(descriptor: Any) -> dict[str, Setter]:
     return {field.name: _setter(field) for field in descriptor.fields}
 
 
+@cache
+def _is_tagged_union(descriptor: Any) -> bool:
+    """True for a message that is only a `oneof kind` (the form of an engine's tagged union)."""
+    oneof = descriptor.oneofs_by_name.get(TAG)
+    return oneof is not None and len(oneof.fields) == len(descriptor.fields)
+
+
 def fill(message: M, data: Mapping[str, Any]) -> M:
-    """Sets the fields of `message` from plain data (dicts, lists, str, int, float, bool)."""
+    """Sets the fields of `message` from plain data (dicts, lists, str, int, float, bool).
+
+    A tagged union ({"kind": "plain", "gain": …}) fills a message that is a `oneof kind`.
+    """
+    if TAG in data and _is_tagged_union(message.DESCRIPTOR):
+        return fill_oneof(message, data[TAG], {k: v for k, v in data.items() if k != TAG})
     plan = _plan(message.DESCRIPTOR)
     for key, value in data.items():
         if value is None:
@@ -137,18 +151,29 @@ def fill_oneof(message: M, kind: str, body: Mapping[str, Any]) -> M:
     return message
 
 
-def tagged_to_message(cls: type[M], value: Any, tag: str = "kind") -> M:
-    """A message whose oneof holds a tagged struct (tag = oneof member name)."""
+def tagged_to_message(cls: type[M], value: Any) -> M:
+    """A message whose `oneof kind` holds a tagged struct (tag = oneof member name)."""
     data = dict(msgspec.to_builtins(value))
-    kind = data.pop(tag)
+    kind = data.pop(TAG)
     return fill_oneof(cls(), kind, data)
 
 
 def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
-    """Plain data of a message: enums as engine strings, unset enums and optionals omitted."""
+    """Plain data of a message: enums as engine strings.
+
+    An unset optional field or sub-message is None; an unset enum is omitted (so a
+    struct's default applies, or its absence is reported as a missing field).
+    """
+    if _is_tagged_union(descriptor):
+        kind = message.WhichOneof(TAG)
+        if kind is None:
+            return {}
+        sub = getattr(message, kind)
+        return {TAG: kind, **_plain(sub, sub.DESCRIPTOR)}
     out: dict[str, Any] = {}
     for field in descriptor.fields:
-        if field.has_presence and field.type != _TYPE_MESSAGE and not message.HasField(field.name):
+        if field.has_presence and not field.is_repeated and not message.HasField(field.name):
+            out[field.name] = None
             continue
         value = getattr(message, field.name)
         if _is_map(field):
@@ -161,8 +186,7 @@ def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
             else:
                 out[field.name] = list(value)
         elif field.type == _TYPE_MESSAGE:
-            if message.HasField(field.name):
-                out[field.name] = _plain(value, field.message_type)
+            out[field.name] = _plain(value, field.message_type)
         elif field.type == _TYPE_ENUM:
             name = _enum_names(field.enum_type).get(value)
             if name is not None:
@@ -177,16 +201,13 @@ def from_message(message: Message, type_: type[T]) -> T:
     return msgspec.convert(_plain(message, message.DESCRIPTOR), type_)
 
 
-def decode_tagged(message: Message, union: Any, what: str, oneof: str = "kind", tag: str = "kind") -> Any:
-    """The engine struct in `message`'s oneof, or InvalidArgument saying what is wrong."""
-    kind = message.WhichOneof(oneof)
+def decode_tagged(message: Message, union: Any, what: str) -> Any:
+    """The engine struct in `message`'s `oneof kind`, or InvalidArgument saying what is wrong."""
+    kind = message.WhichOneof(TAG)
     if kind is None:
-        choices = ", ".join(f.name for f in message.DESCRIPTOR.oneofs_by_name[oneof].fields)
+        choices = ", ".join(f.name for f in message.DESCRIPTOR.oneofs_by_name[TAG].fields)
         raise InvalidArgument(f"{what} is empty: set one of {choices}")
-    body = getattr(message, kind)
-    data = _plain(body, body.DESCRIPTOR)
-    data[tag] = kind
     try:
-        return msgspec.convert(data, union)
+        return msgspec.convert(_plain(message, message.DESCRIPTOR), union)
     except msgspec.ValidationError as exc:
         raise InvalidArgument(f"{what}.{kind}: {exc}") from None

@@ -55,6 +55,24 @@ def seats_affected(events: Sequence[Event], seats: int) -> set[int]:
     return affected
 
 
+def next_view_versions(
+    versions: Sequence[int],
+    version: int,
+    actor: int,
+    events: Sequence[Event],
+    to_act_before: Sequence[int],
+    to_act_after: Sequence[int],
+) -> list[int]:
+    """Each seat's view version once an action by `actor` made the match `version`.
+
+    A seat's view version moves when the action concerns it: the actor itself, the seats
+    its events affect, and the seats that start or stop having to act. Others keep
+    theirs, so their own decisions made meanwhile still land (DESIGN.md "Concurrency").
+    """
+    changed = seats_affected(events, len(versions)) | {actor} | (set(to_act_before) ^ set(to_act_after))
+    return [version if s in changed else v for s, v in enumerate(versions)]
+
+
 class SeatResult(msgspec.Struct, frozen=True):
     """One seat's result in a finished match."""
 

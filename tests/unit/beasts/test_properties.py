@@ -21,6 +21,7 @@ from menagerie.beasts.engine.model import (
     Roll,
     WingardiumLeviosa,
 )
+from menagerie.beasts.v1 import beasts_pb2
 from menagerie.shared.engine import MatchSetup
 from menagerie.shared.rng import Rng
 from tests.support.engine_properties import EngineProperties, property_matches
@@ -70,6 +71,7 @@ PROPERTIES = EngineProperties(
     engine=ENGINE,
     candidates=candidates,
     permute_hidden=permute_hidden,
+    view_message=beasts_pb2.View,
     public_fields={
         "match_started": {"first_seat", "supply_size"},
         "turn_started": {"seat", "turn"},

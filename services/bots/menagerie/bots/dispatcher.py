@@ -8,8 +8,11 @@ It does three things (DESIGN.md "Bots"):
 3. on the same scan, a bot seat whose deadline passed without a move (a lost task, a
    killed worker) is enqueued again.
 A decision enqueued twice is harmless: the task's idempotency key names the decision.
-After enqueueing from a deadline, the deadline is pushed back by redispatch_seconds so
-the scan does not enqueue it on every pass.
+Still, in a simultaneous phase every notice lists every seat still to act, so the
+dispatcher remembers the decisions it has sent and sends each once from the feeds;
+only a passed deadline sends one again (that is the recovery). After enqueueing from
+a deadline, the deadline is pushed back by redispatch_seconds so the scan does not
+enqueue it on every pass.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import os
 import socket
 import time
+from collections import OrderedDict
 from typing import cast
 
 import structlog
@@ -37,6 +41,7 @@ from menagerie.shared.streams import StreamConsumer
 log = structlog.get_logger(__name__)
 
 GROUP = "dispatcher"
+SENT_MEMORY = 100_000
 
 
 class Dispatcher:
@@ -48,6 +53,7 @@ class Dispatcher:
         self.settings = settings
         self.store = MatchStore(redis, settings.shards)
         self.enqueued = 0
+        self._sent: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 
     def enqueue(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> None:
         """Sends one decision to the pool."""
@@ -65,8 +71,15 @@ class Dispatcher:
             return
         levels = {b.seat: b.level for b in notice.bots}
         for seat, version in zip(notice.to_act, notice.to_act_versions, strict=True):
-            if seat in levels:
+            decision = (notice.match_id, seat, version)
+            if seat in levels and decision not in self._sent:
+                self._remember(decision)
                 self.enqueue(notice.game, notice.match_id, seat, version, levels[seat])
+
+    def _remember(self, decision: tuple[str, int, int]) -> None:
+        self._sent[decision] = None
+        if len(self._sent) > SENT_MEMORY:
+            self._sent.popitem(last=False)
 
     async def scan_deadlines(self) -> int:
         """Enqueues every decision whose deadline passed; returns how many."""

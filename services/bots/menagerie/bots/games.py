@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from menagerie.beasts.service import BINDING as BEASTS
 from menagerie.shared.games.binding import GameBinding
+from menagerie.zoo.service import BINDING as ZOO
 
-BINDINGS: dict[str, GameBinding] = {BEASTS.info.game: BEASTS}
+BINDINGS: dict[str, GameBinding] = {b.info.game: b for b in (BEASTS, ZOO)}

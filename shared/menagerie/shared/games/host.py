@@ -23,7 +23,7 @@ from google.protobuf.message import Message
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared import codec
 from menagerie.shared.bots import BOT_LEVELS
-from menagerie.shared.engine import Event, MatchSetup, Outcome, project_event, seats_affected
+from menagerie.shared.engine import Event, MatchSetup, Outcome, next_view_versions, project_event
 from menagerie.shared.errors import (
     Aborted,
     AlreadyExists,
@@ -363,8 +363,7 @@ class GameHost:
         meta = record.meta
         version = record.version + 1
         to_act = list(self.engine.to_act(state).seats())
-        changed = seats_affected(events, len(meta.seats)) | {seat} | (set(record.to_act) ^ set(to_act))
-        seat_versions = [version if s in changed else v for s, v in enumerate(record.seat_versions)]
+        seat_versions = next_view_versions(record.seat_versions, version, seat, events, record.to_act, to_act)
         outcome = self.engine.outcome(state)
         deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
         entry = StoredEntry(version, seat, b"", events, now, timeout_decision)

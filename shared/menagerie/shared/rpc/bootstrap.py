@@ -82,6 +82,8 @@ async def _supervised(loop: Background, stop: asyncio.Event, log: structlog.stdl
         except asyncio.CancelledError:
             raise
         except Exception:
+            if stop.is_set():
+                return  # failing while the service stops (its store may be gone already) is no news
             log.exception("background loop failed; restarting", loop=getattr(loop, "__qualname__", repr(loop)))
             await asyncio.sleep(1)
 

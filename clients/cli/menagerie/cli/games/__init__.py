@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from menagerie.cli.games.base import GameUI
 from menagerie.cli.games.beasts import BeastsUI
+from menagerie.cli.games.zoo import ZooUI
 
-GAMES: dict[str, GameUI] = {"beasts": BeastsUI()}
+GAMES: dict[str, GameUI] = {"beasts": BeastsUI(), "zoo": ZooUI()}
 
 __all__ = ["GAMES", "GameUI"]

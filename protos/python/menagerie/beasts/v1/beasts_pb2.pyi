@@ -248,14 +248,16 @@ class SpaceToken(_message.Message):
         *,
         space: _builtins.int = ...,
         state: Global___TokenState.ValueType = ...,
-        creature: _builtins.str = ...,
+        creature: _builtins.str | None = ...,
         colour: Global___Colour.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_creature", b"_creature", "creature", b"creature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "creature", b"creature", "space", b"space", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_creature", b"_creature", "colour", b"colour", "creature", b"creature", "space", b"space", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__creature: _TypeAlias = _typing.Literal["creature"]  # noqa: Y015
+    _WhichOneofArgType__creature: _TypeAlias = _typing.Literal["_creature", b"_creature"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__creature) -> _WhichOneofReturnType__creature | None: ...
 
 Global___SpaceToken: _TypeAlias = SpaceToken  # noqa: Y015
 

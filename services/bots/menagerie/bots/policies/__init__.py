@@ -6,11 +6,15 @@ from collections.abc import Callable
 
 from menagerie.bots.policies.base import Policy, RandomPolicy
 from menagerie.bots.policies.beasts import BeastsGreedy
+from menagerie.bots.policies.zoo import ZooGreedy
 
 # Levels every game has; any game id is accepted for these.
 _ANY_GAME: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 # Levels particular to one game.
-_BY_GAME: dict[tuple[str, str], Callable[[], Policy]] = {("beasts", "greedy"): BeastsGreedy}
+_BY_GAME: dict[tuple[str, str], Callable[[], Policy]] = {
+    ("beasts", "greedy"): BeastsGreedy,
+    ("zoo", "greedy"): ZooGreedy,
+}
 
 
 def policy_for(game: str, level: str) -> Policy:
@@ -22,4 +26,4 @@ def policy_for(game: str, level: str) -> Policy:
     return factory()
 
 
-__all__ = ["BeastsGreedy", "Policy", "RandomPolicy", "policy_for"]
+__all__ = ["BeastsGreedy", "Policy", "RandomPolicy", "ZooGreedy", "policy_for"]

@@ -1,15 +1,17 @@
-"""A small synchronous client of the Beasts service for tests and benchmarks."""
+"""Small synchronous clients of the game services for tests and benchmarks."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import grpc
 
 from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
 
 
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
@@ -26,12 +28,16 @@ class Match:
     summary: common_pb2.MatchSummary
 
 
-class BeastsClient:
-    """Stubs of Beasts and Matches on one channel."""
+class GameClient:
+    """Stubs of one game's service and Matches on one channel."""
+
+    game = ""
+    pb2: ModuleType
+    stub_type: Any
 
     def __init__(self, address: str) -> None:
         self.channel = grpc.insecure_channel(address)
-        self.beasts = beasts_pb2_grpc.BeastsStub(self.channel)
+        self.stub = self.stub_type(self.channel)
         self.matches = matches_pb2_grpc.MatchesStub(self.channel)
 
     def close(self) -> None:
@@ -63,7 +69,7 @@ class BeastsClient:
         request = matches_pb2.CreateMatchRequest(
             match_id=match_id,
             config=common_pb2.MatchConfig(
-                game="beasts", mode=mode, options=options or {}, turn_timer_seconds=turn_timer
+                game=self.game, mode=mode, options=options or {}, turn_timer_seconds=turn_timer
             ),
             seats=seat_infos,
         )
@@ -72,29 +78,28 @@ class BeastsClient:
         reply = self.matches.CreateMatch(request, metadata=bearer(service_token))
         return Match(reply.match.match_id, {t.seat: t.token for t in reply.seat_tokens}, reply.match)
 
-    def view(self, match_id: str, token: str) -> beasts_pb2.GetViewResponse:
-        return self.beasts.GetView(beasts_pb2.GetViewRequest(match_id=match_id), metadata=bearer(token))
+    def view(self, match_id: str, token: str) -> Any:
+        return self.stub.GetView(self.pb2.GetViewRequest(match_id=match_id), metadata=bearer(token))
 
-    def legal(self, match_id: str, token: str) -> beasts_pb2.ListLegalActionsResponse:
-        return self.beasts.ListLegalActions(
-            beasts_pb2.ListLegalActionsRequest(match_id=match_id), metadata=bearer(token)
-        )
+    def legal(self, match_id: str, token: str) -> Any:
+        request = self.pb2.ListLegalActionsRequest(match_id=match_id)
+        return self.stub.ListLegalActions(request, metadata=bearer(token))
 
-    def submit(
-        self, match_id: str, token: str, action: beasts_pb2.Action, version: int, key: str | None = None
-    ) -> beasts_pb2.SubmitActionResponse:
-        request = beasts_pb2.SubmitActionRequest(
+    def submit_request(self, match_id: str, action: Any, version: int, key: str | None = None) -> Any:
+        return self.pb2.SubmitActionRequest(
             match_id=match_id,
             expected_version=version,
             idempotency_key=uuid.uuid4().hex if key is None else key,
             action=action,
         )
-        return self.beasts.SubmitAction(request, metadata=bearer(token))
+
+    def submit(self, match_id: str, token: str, action: Any, version: int, key: str | None = None) -> Any:
+        return self.stub.SubmitAction(self.submit_request(match_id, action, version, key), metadata=bearer(token))
 
     def summary(self, match_id: str, token: str) -> common_pb2.MatchSummary:
         return self.matches.GetMatch(matches_pb2.GetMatchRequest(match_id=match_id), metadata=bearer(token)).match
 
-    def play_step(self, match: Match, choose: Any) -> beasts_pb2.SubmitActionResponse | None:
+    def play_step(self, match: Match, choose: Any) -> Any:
         """One action by the seat to act, chosen by `choose(actions)`; None when the match is over."""
         summary = self.summary(match.match_id, next(iter(match.tokens.values())))
         if not summary.to_act:
@@ -102,3 +107,23 @@ class BeastsClient:
         token = match.tokens[summary.to_act[0]]
         legal = self.legal(match.match_id, token)
         return self.submit(match.match_id, token, choose(legal.actions), legal.view_version)
+
+
+class BeastsClient(GameClient):
+    """The Beasts service (menagerie.beasts.v1)."""
+
+    game = "beasts"
+    pb2 = beasts_pb2
+    stub_type = beasts_pb2_grpc.BeastsStub
+
+    @property
+    def beasts(self) -> beasts_pb2_grpc.BeastsStub:
+        return self.stub  # type: ignore[no-any-return]
+
+
+class ZooClient(GameClient):
+    """The Fantasy Zoo service (menagerie.zoo.v1)."""
+
+    game = "zoo"
+    pb2 = zoo_pb2
+    stub_type = zoo_pb2_grpc.ZooStub

@@ -1,0 +1,72 @@
+"""A 4-seat advanced Fantasy Zoo match through the running stack: one player, three bots."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import grpc
+import pytest
+
+from menagerie.common.v1 import common_pb2
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from tests.conftest import TOKEN_SECRET
+from tests.support.game_client import ZooClient, bearer
+from tests.support.platform import local_platform
+
+pytestmark = pytest.mark.e2e
+
+LOBBY, ZOO = 0, 3
+
+
+def test_a_four_seat_advanced_zoo_match_with_bots_plays_to_the_end() -> None:
+    with local_platform(TOKEN_SECRET) as platform:
+        assert f"zoo          {platform.address(ZOO)}" in platform.output()
+        with grpc.insecure_channel(platform.address(LOBBY)) as channel:
+            lobby = lobby_pb2_grpc.LobbyStub(channel)
+            player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Keeper"))
+            auth = bearer(player.token)
+            ticket = lobby.CreateTicket(
+                lobby_pb2.CreateTicketRequest(
+                    game="zoo",
+                    mode="advanced",
+                    min_seats=4,
+                    max_seats=4,
+                    allow_bots=True,
+                    bot_level="greedy",
+                    max_wait_seconds=1,
+                ),
+                metadata=auth,
+            ).ticket
+            final = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
+            seating = final[-1].ticket.seating
+            assert (seating.seats, seating.bots) == (4, 3)
+
+        zoo = ZooClient(seating.game_endpoint)
+        rng = random.Random(9)
+        moves = aborted = 0
+        deadline = time.monotonic() + 240
+        while True:
+            summary = zoo.summary(seating.match_id, seating.seat_token)
+            if summary.status == common_pb2.MATCH_STATUS_FINISHED:
+                break
+            assert time.monotonic() < deadline, "the match did not finish"
+            if seating.seat not in summary.to_act:
+                time.sleep(0.02)
+                continue
+            legal = zoo.legal(seating.match_id, seating.seat_token)
+            if not legal.actions:
+                continue
+            try:
+                zoo.submit(seating.match_id, seating.seat_token, rng.choice(legal.actions), legal.view_version)
+                moves += 1
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.ABORTED:  # ABORTED: the table moved on; decide again
+                    raise
+                aborted += 1
+        view = zoo.view(seating.match_id, seating.seat_token).view
+        zoo.close()
+        assert moves > 12  # at least three picks a round for five rounds
+        assert view.round == 5 and len(summary.outcome.seats) == 4
+        assert all(z.row for z in view.zoos), "every seat, bots included, built a zoo"
+        assert all(z.secret_goals for z in view.zoos), "secret goals are revealed at the end"
