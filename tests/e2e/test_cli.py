@@ -77,3 +77,25 @@ def test_server_errors_read_as_sentences() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
+
+
+def test_play_zoo_drafts_a_few_cards_then_quits_cleanly() -> None:
+    with local_platform(TOKEN_SECRET) as platform:
+        child = spawn(
+            "--lobby", platform.address(0), "play", "zoo", "--mode", "advanced", "--players", "4", "--max-wait", "1"
+        )
+        seen = io.StringIO()
+        child.logfile_read = seen
+        child.expect(r"Seated at seat \d of 4 \(3 bots\) in match (\w+)\.")
+        for _ in range(3):
+            child.expect(CHOOSE)
+            child.sendline("1")
+        child.expect(CHOOSE)
+        child.sendline("q")
+        child.expect("You left the match")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        transcript = seen.getvalue()
+        assert "Fantasy Zoo · round 1/5" in transcript
+        assert re.search(r"You picked (the )?[A-Z]", transcript), "picking a card is announced"
