@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PACKAGES := -e protos/python -e shared -e services/beasts -e services/zoo -e services/lobby -e services/bots -e clients/cli
+PACKAGES := -e protos/python -e shared -e services/beasts -e services/zoo -e services/pursuit -e services/lobby -e services/bots -e clients/cli
 STAMP := $(VENV)/.installed
 
 help: ## List the targets

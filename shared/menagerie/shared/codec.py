@@ -177,7 +177,11 @@ def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
             continue
         value = getattr(message, field.name)
         if _is_map(field):
-            out[field.name] = dict(value)
+            value_field = field.message_type.fields_by_name["value"]
+            if value_field.type == _TYPE_MESSAGE:
+                out[field.name] = {k: _plain(v, value_field.message_type) for k, v in value.items()}
+            else:
+                out[field.name] = dict(value)
         elif field.is_repeated:
             if field.type == _TYPE_MESSAGE:
                 out[field.name] = [_plain(v, field.message_type) for v in value]
