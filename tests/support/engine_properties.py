@@ -60,6 +60,8 @@ class EngineProperties:
     proto_check_every: int = 10
     # How many of the candidate actions to try per step.
     candidates_per_step: int = 4
+    # The listed spelling of an action the engine accepts in other spellings too.
+    canonical: Callable[[Any], Any] = lambda action: action
 
     def encode(self, state: Any) -> bytes:
         return msgspec.msgpack.encode(state)
@@ -112,7 +114,7 @@ class EngineProperties:
         before = self.encode(state)
         pool = list(self.candidates(state, seat, rng))
         for action in rng.sample(pool, min(self.candidates_per_step, len(pool))):
-            if action in listed:
+            if self.canonical(action) in listed:
                 continue
             try:
                 self.engine.apply(state, seat, action)

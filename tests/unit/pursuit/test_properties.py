@@ -24,6 +24,7 @@ from menagerie.pursuit.engine.model import (
     SetAction,
     StopRolling,
 )
+from menagerie.pursuit.engine.rules import canonical_action
 from menagerie.pursuit.v1 import pursuit_pb2
 from menagerie.shared.engine import MatchSetup
 from menagerie.shared.rng import Rng
@@ -75,6 +76,7 @@ PROPERTIES = EngineProperties(
     candidates=candidates,
     permute_hidden=permute_hidden,
     view_message=pursuit_pb2.View,
+    canonical=canonical_action,
     public_fields={
         "match_started": {"first_seat", "beasts"},
         "turn_started": {"seat", "turn"},

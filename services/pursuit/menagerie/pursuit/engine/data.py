@@ -155,18 +155,25 @@ def _read(name: str) -> dict[str, object]:
     return tomllib.loads((resources.files("menagerie.pursuit.data") / name).read_text())
 
 
+def read_files() -> dict[str, object]:
+    """The data files as read, before validation."""
+    return {
+        "dice": _read("dice.toml"),
+        "characters": _read("characters.toml")["characters"],
+        "beasts": _read("beasts.toml")["beasts"],
+        "cards": _read("insight.toml")["cards"],
+    }
+
+
+def parse(files: dict[str, object]) -> PursuitData:
+    """Validated components from the files' contents; DataError names what is wrong."""
+    try:
+        return msgspec.convert(files, PursuitData)
+    except msgspec.ValidationError as exc:
+        raise DataError(str(exc)) from exc
+
+
 @cache
 def load_data() -> PursuitData:
     """The validated components (read once per process)."""
-    try:
-        return msgspec.convert(
-            {
-                "dice": _read("dice.toml"),
-                "characters": _read("characters.toml")["characters"],
-                "beasts": _read("beasts.toml")["beasts"],
-                "cards": _read("insight.toml")["cards"],
-            },
-            PursuitData,
-        )
-    except msgspec.ValidationError as exc:
-        raise DataError(str(exc)) from exc
+    return parse(read_files())

@@ -19,7 +19,9 @@ import msgspec
 from menagerie.pursuit.engine.data import (
     ACTIONS,
     ACTIVATED_BY,
+    ActionName,
     Beast,
+    Character,
     Face,
     InsightCard,
     PursuitData,
@@ -203,7 +205,7 @@ class PursuitEngine:
             if state.window:
                 raise IllegalAction("Insight cards", f"seat {seat} has no card to play in this window")
             raise IllegalAction("Turn order", f"it is seat {state.active}'s turn, not seat {seat}'s")
-        if action not in self.legal_actions(state, seat):
+        if canonical_action(action) not in self.legal_actions(state, seat):
             raise IllegalAction(*self._refusal(state, seat, action))
 
     def _refusal(self, state: PursuitState, seat: int, action: Action) -> tuple[str, str]:
@@ -225,7 +227,7 @@ class PursuitEngine:
         if isinstance(action, Ready):
             if action.action in player.ready:
                 return "Ready", f"your {action.action} action is Ready already"
-            pattern = " ".join(self._character(seat).ready[action.action])
+            pattern = " ".join(self._character(state, seat).ready[action.action])
             return "Ready", f"readying {action.action} takes {pattern} at once (wild counts as any face)"
         if isinstance(action, SetAction):
             if action.action not in player.ready:
@@ -241,6 +243,7 @@ class PursuitEngine:
     def apply(self, state: PursuitState, seat: int, action: Action) -> list[Event]:
         """Validates `action`, then performs it; returns the events."""
         self.check(state, seat, action)
+        action = canonical_action(action)
         if isinstance(action, Pass):
             state.window.remove(seat)
             events = [Event("passed", {"seat": seat}, affects=(seat,))]
@@ -411,8 +414,8 @@ class PursuitEngine:
 
     # --------------------------------------------------------------- assigning
 
-    def _character(self, seat: int) -> Any:
-        return self.characters[self.data.characters[seat].id]
+    def _character(self, state: PursuitState, seat: int) -> Character:
+        return self.characters[state.players[seat].character]
 
     def _usable(self, state: PursuitState, die: PoolDie, board: int) -> bool:
         """A dice card's second die must go on the board its first one went to."""
@@ -442,14 +445,14 @@ class PursuitEngine:
     def _faces(self, state: PursuitState, seat: int) -> list[Face]:
         return sorted({d.face for d in state.pool if self._usable(state, d, seat)})
 
-    def _pattern_dice(self, state: PursuitState, action: str) -> list[int] | None:
+    def _pattern_dice(self, state: PursuitState, action: ActionName) -> list[int] | None:
         """Dice (pool indexes) that Ready `action` on the active board, or None if they are missing."""
         board = state.active
-        pattern = self._character(board).ready[action]
+        pattern = self._character(state, board).ready[action]
         free = [i for i, d in enumerate(state.pool) if self._usable(state, d, board)]
         free.sort(key=lambda i: state.pool[i].card != 0)
         chosen: list[int] = []
-        for face in sorted(pattern, key=lambda f: f == "wild"):
+        for face in pattern:
             match = next((i for i in free if i not in chosen and state.pool[i].face == face), None)
             if match is None:
                 match = next((i for i in free if i not in chosen and state.pool[i].face == "wild"), None)
@@ -458,7 +461,7 @@ class PursuitEngine:
             chosen.append(match)
         return chosen
 
-    def _ready(self, state: PursuitState, seat: int, action: str) -> list[Event]:
+    def _ready(self, state: PursuitState, seat: int, action: ActionName) -> list[Event]:
         chosen = self._pattern_dice(state, action)
         assert chosen is not None
         for index in chosen:
@@ -550,11 +553,14 @@ class PursuitEngine:
         return self._beast_roll(state)
 
     def _beast_roll(self, state: PursuitState) -> list[Event]:
-        """The active player rolls the beast's dice: its card's dice, less distracted and muffled ones."""
+        """The active player rolls the beast's dice: its card's dice, less distracted and muffled ones.
+
+        Each die on a Distract space is one die the beast cannot roll: a black (or card)
+        die takes one black die from its roll, the teal die takes the teal one.
+        """
         beast = self._beast(state)
         distracted = [a.color for a in state.activations if a.action == "distract"]
-        available_black = self.data.dice.black.count - distracted.count("black")
-        black = max(0, min(beast.black_dice, available_black) - state.muffled)
+        black = max(0, beast.black_dice - distracted.count("black") - state.muffled)
         teal = beast.teal and "teal" not in distracted
         state.beast_dice = [Die("black", state.rng.choice(self.data.dice.black.faces)) for _ in range(black)]
         if teal:
@@ -756,6 +762,13 @@ class PursuitEngine:
             escaped=list(view.escaped),
             outcome=view.outcome,
         )
+
+
+def canonical_action(action: Action) -> Action:
+    """The same action as the legal list spells it: the faces a Reroll keeps, in order."""
+    if isinstance(action, Reroll):
+        return Reroll(tuple(sorted(action.keep)), action.keep_teal)
+    return action
 
 
 def _distinct_cards(cards: list[int], catalogue: dict[int, InsightCard]) -> list[int]:
