@@ -13,6 +13,7 @@ from bench.bots import bot_hops
 from bench.lobby import seat_tickets
 from bench.service import GameLoad, engine_games_per_second, finished_match_memory, health_baseline, submit_load
 from menagerie.beasts.service import BINDING as BEASTS
+from menagerie.pursuit.service import BINDING as PURSUIT
 from menagerie.shared.tokens import TokenSigner
 from menagerie.zoo.service import BINDING as ZOO
 from tests.conftest import TOKEN_SECRET
@@ -22,14 +23,20 @@ from tests.support.services import service_process, worker_process
 LOADS = {
     "beasts": GameLoad(BEASTS, "training", 3, {"spell_cards": "false"}),
     "zoo": GameLoad(ZOO, "advanced", 4),
+    "pursuit": GameLoad(PURSUIT, "coop", 3, {"difficulty": "normal"}),
 }
-MODULES = {"beasts": "menagerie.beasts.service", "zoo": "menagerie.zoo.service"}
+MODULES = {
+    "beasts": "menagerie.beasts.service",
+    "zoo": "menagerie.zoo.service",
+    "pursuit": "menagerie.pursuit.service",
+}
+ENGINE_GAMES = {"beasts": 300, "zoo": 100, "pursuit": 300}  # about as many seconds each
 
 
 def game_section(name: str, redis_url: str, service_token: str, args: argparse.Namespace) -> str:
     """Engine speed, SubmitAction beside the health baseline, memory of one match; returns the address."""
     load = LOADS[name]
-    games, actions = engine_games_per_second(load, 300 if name == "beasts" else 100)
+    games, actions = engine_games_per_second(load, ENGINE_GAMES[name])
     title = f"{load.binding.info.title}, {load.mode}, {load.seats} seats"
     print(f"\n== {title}")
     print(f"Engine in process, random legal moves: {games:8.1f} full games/s   ({actions:,.0f} actions/s)")

@@ -57,9 +57,18 @@ def zoo_service(redis_url: str) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture(scope="session")
-def game_endpoints(beasts_service: ServiceProcess, zoo_service: ServiceProcess) -> str:
+def pursuit_service(redis_url: str) -> Iterator[ServiceProcess]:
+    """The cooperative dice game's service in its own process, shared by the session's tests."""
+    with service_process(
+        "menagerie.pursuit.service", redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
+    ) as service:
+        yield service
+
+
+@pytest.fixture(scope="session")
+def game_endpoints(beasts_service: ServiceProcess, zoo_service: ServiceProcess, pursuit_service: ServiceProcess) -> str:
     """MENAGERIE_GAME_ENDPOINTS for processes that call the game services."""
-    return f"beasts={beasts_service.address},zoo={zoo_service.address}"
+    return f"beasts={beasts_service.address},zoo={zoo_service.address},pursuit={pursuit_service.address}"
 
 
 @pytest.fixture(scope="session")

@@ -35,6 +35,7 @@ class Service:
 
 GAMES = (
     Service("beasts", "menagerie.beasts.service", 1),
+    Service("pursuit", "menagerie.pursuit.service", 2),
     Service("zoo", "menagerie.zoo.service", 3),
 )
 PLATFORM = (

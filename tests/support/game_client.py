@@ -11,6 +11,7 @@ import grpc
 
 from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from menagerie.pursuit.v1 import pursuit_pb2, pursuit_pb2_grpc
 from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
 
 
@@ -127,3 +128,11 @@ class ZooClient(GameClient):
     game = "zoo"
     pb2 = zoo_pb2
     stub_type = zoo_pb2_grpc.ZooStub
+
+
+class PursuitClient(GameClient):
+    """The cooperative dice game's service (menagerie.pursuit.v1)."""
+
+    game = "pursuit"
+    pb2 = pursuit_pb2
+    stub_type = pursuit_pb2_grpc.PursuitStub

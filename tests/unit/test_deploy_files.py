@@ -53,6 +53,7 @@ class Process:
 PROCESSES: dict[str, Process] = {
     "lobby": Process("menagerie-lobby", "menagerie.shared.settings.LobbySettings", 50050, "grace_seconds"),
     "beasts": Process("menagerie-beasts", "menagerie.shared.settings.GameServiceSettings", 50051, "grace_seconds"),
+    "pursuit": Process("menagerie-pursuit", "menagerie.shared.settings.GameServiceSettings", 50052, "grace_seconds"),
     "zoo": Process("menagerie-zoo", "menagerie.shared.settings.GameServiceSettings", 50053, "grace_seconds"),
     "dispatcher": Process("menagerie-dispatcher", "menagerie.shared.settings.BotSettings", None, None),
     # Celery's warm shutdown lets running tasks finish, each within its hard time limit.
@@ -62,7 +63,7 @@ PROCESSES: dict[str, Process] = {
 }
 GRPC = sorted(name for name, process in PROCESSES.items() if process.grpc_port is not None)
 WORKERS = sorted(name for name, process in PROCESSES.items() if process.grpc_port is None)
-SCALED = ("beasts", "zoo", "bot-worker")  # `docker compose up --scale`, HorizontalPodAutoscaler
+SCALED = ("beasts", "pursuit", "zoo", "bot-worker")  # `docker compose up --scale`, HorizontalPodAutoscaler
 REDIS = "redis"
 REDIS_PORT = 6379
 SECRET_PLACEHOLDER = "placeholder-for-a-secret-of-at-least-32-characters"
