@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from menagerie.cli.games.base import GameUI
 from menagerie.cli.games.beasts import BeastsUI
+from menagerie.cli.games.pursuit import PursuitUI
 from menagerie.cli.games.zoo import ZooUI
 
-GAMES: dict[str, GameUI] = {"beasts": BeastsUI(), "zoo": ZooUI()}
+GAMES: dict[str, GameUI] = {"beasts": BeastsUI(), "pursuit": PursuitUI(), "zoo": ZooUI()}
 
 __all__ = ["GAMES", "GameUI"]
