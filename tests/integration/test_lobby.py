@@ -60,7 +60,10 @@ def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
 
 
 def test_register_and_list_games(
-    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess, zoo_service: ServiceProcess
+    lobby: lobby_pb2_grpc.LobbyStub,
+    beasts_service: ServiceProcess,
+    zoo_service: ServiceProcess,
+    pursuit_service: ServiceProcess,
 ) -> None:
     player_id, _ = register(lobby)
     assert len(player_id) == 32
@@ -70,9 +73,11 @@ def test_register_and_list_games(
     assert [(g.game, g.endpoint, g.available) for g in games] == [
         ("beasts", beasts_service.address, True),
         ("zoo", zoo_service.address, True),
+        ("pursuit", pursuit_service.address, True),
     ]
     assert {m.mode for m in games[0].modes} == {"capture", "training"}
     assert {m.mode for m in games[1].modes} == {"beginner", "advanced"}
+    assert {m.mode for m in games[2].modes} == {"coop"}
 
 
 def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.LobbyStub, redis_url: str) -> None:
@@ -85,7 +90,7 @@ def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.Lob
 
     assert refused(lobby_pb2.CreateTicketRequest(game="chess", mode="x")) == (
         grpc.StatusCode.INVALID_ARGUMENT,
-        "unknown game 'chess'; games: beasts, zoo",
+        "unknown game 'chess'; games: beasts, zoo, pursuit",
     )
     code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="advanced"))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details

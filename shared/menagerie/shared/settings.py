@@ -16,6 +16,9 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("REDIS_URL", "MENAGERIE_REDIS_URL"),
     )
     token_secret: SecretStr = Field(description="HMAC key that signs player, seat and service tokens.")
+    redis_timeout_margin_s: float = Field(
+        5.0, gt=0, le=60, description="How long past its longest blocking read a Redis reply may take."
+    )
     shards: int = Field(16, ge=1, le=4096, description="Shards matches are spread over; fixed for a deployment.")
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")

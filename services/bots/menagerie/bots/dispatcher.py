@@ -32,6 +32,7 @@ from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.aio import pause
 from menagerie.shared.logs import configure_logging
+from menagerie.shared.redis_client import connect_redis
 from menagerie.shared.rpc.bootstrap import load_settings
 from menagerie.shared.settings import BotSettings
 from menagerie.shared.store import MatchStore
@@ -135,7 +136,7 @@ async def _serve(settings: BotSettings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    redis = Redis.from_url(settings.redis_url)
+    redis = connect_redis(settings)
     dispatcher = Dispatcher(redis, make_app(settings), settings)
     log.info("dispatcher started", shards=settings.shards)
     await dispatcher.run(stop)

@@ -36,6 +36,7 @@ from menagerie.shared.errors import (
 )
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.snapshots import SnapshotCache
+from menagerie.shared.redis_client import LONGEST_BLOCK_MS
 from menagerie.shared.settings import GameServiceSettings
 from menagerie.shared.store import (
     ACTIVE,
@@ -52,7 +53,7 @@ from menagerie.shared.store import (
 from menagerie.shared.tokens import Principal, TokenSigner
 
 SUBMIT_ATTEMPTS = 32
-WATCH_POLL_MS = 10_000
+WATCH_POLL_MS = LONGEST_BLOCK_MS
 _MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _STATUS_NAMES = {ACTIVE: common_pb2.MATCH_STATUS_ACTIVE, FINISHED: common_pb2.MATCH_STATUS_FINISHED}
 

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 
 from menagerie.shared.logs import configure_logging
+from menagerie.shared.redis_client import connect_redis
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.settings import ServiceSettings, Settings
 from menagerie.shared.tokens import TokenSigner
@@ -103,7 +104,7 @@ async def serve(
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
 
-    redis = Redis.from_url(settings.redis_url, health_check_interval=30)
+    redis = connect_redis(settings)
     runtime = Runtime(name, settings, redis, TokenSigner(settings.token_secret.get_secret_value()), log)
     server = grpc.aio.server(
         interceptors=[ServiceInterceptor(runtime.signer)],
