@@ -43,6 +43,7 @@ bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per game
 	$(BIN)/python -m bench.arena --game beasts --mode training --seats 2 --games 1000
 	$(BIN)/python -m bench.arena --game zoo --mode advanced --seats 4 --games 1000
+	$(BIN)/python -m bench.arena --game pursuit --difficulty all --seats 3 --games 1000
 
 run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py

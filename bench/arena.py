@@ -1,9 +1,16 @@
 """Greedy against random, in process: is a game's `greedy` level better?
 
-Usage: python -m bench.arena [--game beasts|zoo] [--games N] [--seats S] [--mode M] [--spells] [--seed B]
+Usage: python -m bench.arena [--game beasts|zoo|pursuit] [--games N] [--seats S] [--mode M] [--spells]
+       [--difficulty easy|normal|hard|all] [--seed B]
 
 Fantastic Beasts (the default) plays mode training|capture, --spells adding the Spell
 Card Variant; Fantasy Zoo plays mode beginner|advanced (advanced by default).
+
+Pursuit is cooperative, so it plays teams instead (`run_teams`): for each difficulty
+(normal by default, `all` for the three) N matches where every seat is random and the
+same N matches (same seeds) where every seat is greedy, 3 seats unless told; it prints
+each team's win rate with a 95% Wilson interval, the mean number of beasts captured and
+the mean match length in turns.
 
 Game g is match seed B+g; one seat is greedy and the others play at random, and the
 greedy seat rotates with g so that the first-player advantage cancels out. Prints
@@ -26,10 +33,13 @@ from typing import Any
 
 from menagerie.beasts.engine import BeastsEngine
 from menagerie.bots.policies import Policy, policy_for
+from menagerie.pursuit.engine import PursuitEngine
 from menagerie.shared.engine import Engine, MatchSetup, Outcome
 from menagerie.zoo.engine import ZooEngine
 
 Z95 = 1.959963984540054
+DIFFICULTIES = ("easy", "normal", "hard")
+TEAM_LEVELS = ("random", "greedy")
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,9 @@ class Game:
     length: Callable[[Any], int]  # a finished match's length, in `unit`
     unit: str
     scored: bool  # whether final scores mean something worth reporting
+    seats: int = 2  # the default number of seats
+    cooperative: bool = False  # teams of one level play it, not greedy against random
+    score: str = "score"  # what a final score counts
 
 
 GAMES: dict[str, Game] = {
@@ -50,6 +63,18 @@ GAMES: dict[str, Game] = {
         "beasts", "Fantastic Beasts", ("training", "capture"), BeastsEngine, lambda s: int(s.turn), "turns", False
     ),
     "zoo": Game("zoo", "Fantasy Zoo", ("advanced", "beginner"), ZooEngine, lambda s: int(s.round), "rounds", True),
+    "pursuit": Game(
+        "pursuit",
+        "Beast Pursuit",
+        ("coop",),
+        PursuitEngine,
+        lambda s: int(s.turn),
+        "turns",
+        True,
+        seats=3,
+        cooperative=True,
+        score="beasts captured",
+    ),
 }
 
 
@@ -198,29 +223,145 @@ def report(tally: Tally, label: str, elapsed: float, unit: str = "turns", scored
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------ cooperative games
+
+
+@dataclass
+class TeamResult:
+    """One cooperative match as the arena counts it."""
+
+    won: bool
+    score: float  # the team's score (Pursuit: beasts captured)
+    turns: int
+    actions: int
+
+
+@dataclass
+class TeamTally:
+    """The results of many matches of one team."""
+
+    level: str
+    results: list[TeamResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def wins(self) -> int:
+        return sum(r.won for r in self.results)
+
+    @property
+    def mean_score(self) -> float:
+        return sum(r.score for r in self.results) / self.games
+
+    @property
+    def mean_turns(self) -> float:
+        return sum(r.turns for r in self.results) / self.games
+
+
+def play_team_match(
+    engine: Engine[Any, Any, Any],
+    setup: MatchSetup,
+    seed: int,
+    policy: Policy,
+    length: Callable[[Any], int] = lambda s: int(s.turn),
+) -> TeamResult:
+    """One match where every seat plays `policy` (each seat with its own RNG).
+
+    The first seat that must act acts; in a reaction window (nobody must), the first seat
+    that may act does, until it plays or passes.
+    """
+    state, _ = engine.setup(setup, seed)
+    rngs = [random.Random(seed * 100 + seat) for seat in range(setup.seats)]
+    actions = 0
+    while (outcome := engine.outcome(state)) is None:
+        to_act = engine.to_act(state)
+        seat = (to_act.must or to_act.may)[0]
+        view = engine.view(state, seat) if policy.needs_view else None
+        action = policy.choose(view, engine.legal_actions(state, seat), seat, rngs[seat])
+        engine.apply(state, seat, action)
+        actions += 1
+    won = bool(outcome.winners())
+    return TeamResult(won, max(s.score for s in outcome.seats), length(state), actions)
+
+
+def run_teams(
+    games: int, seats: int, options: dict[str, str], base_seed: int = 0, game: str = "pursuit"
+) -> dict[str, TeamTally]:
+    """Plays `games` matches per team level (random, greedy), the same seeds for both."""
+    spec = GAMES[game]
+    engine = spec.engine()
+    setup = MatchSetup(spec.modes[0], seats, options)
+    tallies = {}
+    for level in TEAM_LEVELS:
+        policy = policy_for(game, level)
+        tally = TeamTally(level)
+        for g in range(games):
+            tally.results.append(play_team_match(engine, setup, base_seed + g, policy, spec.length))
+        tallies[level] = tally
+    return tallies
+
+
+def report_teams(
+    tallies: dict[str, TeamTally], label: str, elapsed: float, unit: str = "turns", score: str = "score"
+) -> str:
+    """One line per team: wins with a 95% Wilson interval, mean score and match length."""
+    lines = [f"{label}: {next(iter(tallies.values())).games} games per team in {elapsed:.1f}s"]
+    for tally in tallies.values():
+        low, high = wilson(tally.wins, tally.games)
+        lines.append(
+            f"  {tally.level:<6} team  wins {tally.wins}/{tally.games} = {tally.wins / tally.games:.1%}"
+            f"  (95% Wilson {low:.1%}–{high:.1%})  {score} {tally.mean_score:.2f}"
+            f"  length {tally.mean_turns:.1f} {unit}"
+        )
+    return "\n".join(lines)
+
+
+def main_teams(spec: Game, games: int, seats: int, difficulty: str, base_seed: int) -> None:
+    """Prints the team figures for each difficulty asked for."""
+    for level in DIFFICULTIES if difficulty == "all" else (difficulty,):
+        started = time.perf_counter()
+        tallies = run_teams(games, seats, {"difficulty": level}, base_seed, spec.name)
+        label = f"{spec.name} {level}, {seats} seats, random team vs greedy team"
+        print(report_teams(tallies, label, time.perf_counter() - started, spec.unit, spec.score), flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.arena", description="Greedy against random at Fantastic Beasts or Fantasy Zoo."
+        prog="python -m bench.arena",
+        description="Greedy against random at Fantastic Beasts or Fantasy Zoo; greedy and random teams at Pursuit.",
     )
     parser.add_argument("--game", choices=sorted(GAMES), default="beasts")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seats", type=int, default=2)
-    modes = sorted({m for g in GAMES.values() for m in g.modes})
+    parser.add_argument("--seats", type=int, help="2 by default; pursuit 3")
+    modes = sorted({m for g in GAMES.values() if not g.cooperative for m in g.modes})
     parser.add_argument(
         "--mode", choices=modes, help="beasts: training (default) or capture; zoo: advanced or beginner"
     )
     parser.add_argument("--spells", action="store_true", help="the Spell Card Variant (beasts training only)")
+    parser.add_argument(
+        "--difficulty", choices=[*DIFFICULTIES, "all"], help="pursuit only: normal (default), or all three"
+    )
     parser.add_argument("--seed", type=int, default=0, help="the first match seed")
     args = parser.parse_args(argv)
     spec = GAMES[args.game]
+    seats = args.seats or spec.seats
+    if spec.cooperative:
+        if args.mode or args.spells:
+            parser.error(f"--mode and --spells are not options of {args.game}")
+        main_teams(spec, args.games, seats, args.difficulty or "normal", args.seed)
+        return 0
+    if args.difficulty:
+        parser.error("--difficulty goes with --game pursuit")
     mode = args.mode or spec.modes[0]
     if mode not in spec.modes:
         parser.error(f"--mode {mode} is not a mode of {args.game}: {', '.join(spec.modes)}")
     if args.spells and (args.game != "beasts" or mode != "training"):
         parser.error("--spells goes with --game beasts --mode training")
     started = time.perf_counter()
-    tally = run(args.games, args.seats, mode, args.spells, args.seed, args.game)
-    label = f"{args.game} {mode}{' +spells' if args.spells else ''}, {args.seats} seats, greedy vs random"
+    tally = run(args.games, seats, mode, args.spells, args.seed, args.game)
+    label = f"{args.game} {mode}{' +spells' if args.spells else ''}, {seats} seats, greedy vs random"
     print(report(tally, label, time.perf_counter() - started, spec.unit, spec.scored))
     return 0
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from menagerie.bots.policies.base import Policy, RandomPolicy
 from menagerie.bots.policies.beasts import BeastsGreedy
+from menagerie.bots.policies.pursuit import PursuitGreedy
 from menagerie.bots.policies.zoo import ZooGreedy
 
 # Levels every game has; any game id is accepted for these.
@@ -13,6 +14,7 @@ _ANY_GAME: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 # Levels particular to one game.
 _BY_GAME: dict[tuple[str, str], Callable[[], Policy]] = {
     ("beasts", "greedy"): BeastsGreedy,
+    ("pursuit", "greedy"): PursuitGreedy,
     ("zoo", "greedy"): ZooGreedy,
 }
 
@@ -26,4 +28,4 @@ def policy_for(game: str, level: str) -> Policy:
     return factory()
 
 
-__all__ = ["BeastsGreedy", "Policy", "RandomPolicy", "ZooGreedy", "policy_for"]
+__all__ = ["BeastsGreedy", "Policy", "PursuitGreedy", "RandomPolicy", "ZooGreedy", "policy_for"]
