@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-import time
 
 import grpc
 import pytest
 
-from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import TOKEN_SECRET
 from tests.support.game_client import ZooClient, bearer
@@ -43,27 +41,8 @@ def test_a_four_seat_advanced_zoo_match_with_bots_plays_to_the_end() -> None:
             assert (seating.seats, seating.bots) == (4, 3)
 
         zoo = ZooClient(seating.game_endpoint)
-        rng = random.Random(9)
-        moves = aborted = 0
-        deadline = time.monotonic() + 240
-        while True:
-            summary = zoo.summary(seating.match_id, seating.seat_token)
-            if summary.status == common_pb2.MATCH_STATUS_FINISHED:
-                break
-            assert time.monotonic() < deadline, "the match did not finish"
-            if seating.seat not in summary.to_act:
-                time.sleep(0.02)
-                continue
-            legal = zoo.legal(seating.match_id, seating.seat_token)
-            if not legal.actions:
-                continue
-            try:
-                zoo.submit(seating.match_id, seating.seat_token, rng.choice(legal.actions), legal.view_version)
-                moves += 1
-            except grpc.RpcError as error:
-                if error.code() != grpc.StatusCode.ABORTED:  # ABORTED: the table moved on; decide again
-                    raise
-                aborted += 1
+        played = zoo.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(9))
+        summary, moves = played.summary, played.moves
         view = zoo.view(seating.match_id, seating.seat_token).view
         zoo.close()
         assert moves > 12  # at least three picks a round for five rounds

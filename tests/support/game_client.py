@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import time
 import uuid
 from dataclasses import dataclass
 from types import ModuleType
@@ -18,6 +20,15 @@ from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
     """gRPC metadata carrying `token`."""
     return (("authorization", f"Bearer {token}"),)
+
+
+@dataclass
+class SeatPlay:
+    """How one seat's play to the end of a match went."""
+
+    summary: common_pb2.MatchSummary  # the finished match
+    moves: int  # actions the seat submitted and the service acknowledged
+    aborted: int  # submissions refused because the table had moved on (decided again)
 
 
 @dataclass
@@ -108,6 +119,33 @@ class GameClient:
         token = match.tokens[summary.to_act[0]]
         legal = self.legal(match.match_id, token)
         return self.submit(match.match_id, token, choose(legal.actions), legal.view_version)
+
+    def play_seat_to_end(
+        self, match_id: str, seat: int, token: str, rng: random.Random, timeout: float = 240
+    ) -> SeatPlay:
+        """Plays `seat` with random legal actions whenever it is asked to act, until the match ends.
+
+        Other seats (bots, other clients) play meanwhile; ABORTED means the table moved on
+        between reading the legal actions and submitting, so the seat decides again.
+        """
+        deadline = time.monotonic() + timeout
+        moves = aborted = 0
+        while (summary := self.summary(match_id, token)).status != common_pb2.MATCH_STATUS_FINISHED:
+            assert time.monotonic() < deadline, "the match did not finish"
+            if seat not in summary.to_act:
+                time.sleep(0.02)
+                continue
+            legal = self.legal(match_id, token)
+            if not legal.actions:
+                continue
+            try:
+                self.submit(match_id, token, rng.choice(legal.actions), legal.view_version)
+                moves += 1
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.ABORTED:
+                    raise
+                aborted += 1
+        return SeatPlay(summary, moves, aborted)
 
 
 class BeastsClient(GameClient):

@@ -1,0 +1,69 @@
+"""The cooperative dice game through the running stack: one player with two bots, and bots alone."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import grpc
+import pytest
+
+from menagerie.common.v1 import common_pb2
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.tokens import TokenSigner
+from tests.conftest import TOKEN_SECRET
+from tests.support.game_client import PursuitClient, bearer
+from tests.support.platform import local_platform
+
+pytestmark = pytest.mark.e2e
+
+LOBBY, PURSUIT = 0, 2
+
+
+def seat_with_bots(lobby_address: str) -> lobby_pb2.Seating:
+    """A player asks the lobby for a 3-seat table; greedy bots fill the other two seats."""
+    with grpc.insecure_channel(lobby_address) as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Tina"))
+        auth = bearer(player.token)
+        ticket = lobby.CreateTicket(
+            lobby_pb2.CreateTicketRequest(
+                game="pursuit",
+                mode="coop",
+                options={"difficulty": "easy"},
+                min_seats=3,
+                max_seats=3,
+                allow_bots=True,
+                bot_level="greedy",
+                max_wait_seconds=1,
+            ),
+            metadata=auth,
+        ).ticket
+        final = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
+        return final[-1].ticket.seating
+
+
+def test_a_three_seat_table_with_bots_and_a_table_of_bots_alone_play_to_the_end() -> None:
+    with local_platform(TOKEN_SECRET) as platform:
+        assert f"pursuit      {platform.address(PURSUIT)}" in platform.output()
+        seating = seat_with_bots(platform.address(LOBBY))
+        assert (seating.seats, seating.bots) == (3, 2)
+
+        pursuit = PursuitClient(seating.game_endpoint)
+        service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+        bots_alone = pursuit.create(service_token, mode="coop", seats=3, bots=(0, 1, 2), bot_level="greedy")
+
+        played = pursuit.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(4))
+        summary, moves = played.summary, played.moves
+        deadline = time.monotonic() + 120
+        view = pursuit.view(seating.match_id, seating.seat_token).view
+        assert moves > 0
+        assert len(summary.outcome.seats) == 3 and len({s.result for s in summary.outcome.seats}) == 1
+        assert {p.seat for p in view.players if p.ready} - {seating.seat}, "the bots readied actions"
+        assert view.turn > 3, "every seat, bots included, took turns"
+
+        while (bots := pursuit.summary(bots_alone.match_id, service_token)).status != common_pb2.MATCH_STATUS_FINISHED:
+            assert time.monotonic() < deadline, "the bots' match did not finish"
+            time.sleep(0.1)
+        assert len({s.result for s in bots.outcome.seats}) == 1 and bots.outcome.reason
+        pursuit.close()
