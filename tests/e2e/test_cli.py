@@ -98,4 +98,4 @@ def test_play_zoo_drafts_a_few_cards_then_quits_cleanly() -> None:
         assert child.exitstatus == 0
         transcript = seen.getvalue()
         assert "Fantasy Zoo · round 1/5" in transcript
-        assert re.search(r"You picked (the )?[A-Z]", transcript), "picking a card is announced"
+        assert re.search(r"You picked (the )?[A-Z]", transcript), f"picking a card is announced:\n{transcript}"

@@ -57,18 +57,20 @@ def choose(console: Console, labels: list[str], ask: Callable[[str], str]) -> in
         console.print(f"Type a number from 1 to {len(labels)}, or {QUIT}.")
 
 
-def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, str], ask: Callable[[str], str]) -> None:
-    """Draws the position and submits the player's choice (again after a refusal)."""
+def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, str], ask: Callable[[str], str]) -> int:
+    """Draws the position and submits the player's choice (again after a refusal).
+
+    Returns the match version the move made (0 when there was nothing to do).
+    """
     console.print(game.ui.draw(view, names))
     while True:
         legal = game.legal()
         if not legal.actions:
-            return
+            return 0
         labels = [game.ui.describe_action(a, view, names) for a in legal.actions]
         action = legal.actions[choose(console, labels, ask)]
         try:
-            game.submit(action, legal.view_version)
-            return
+            return int(game.submit(action, legal.view_version).version)
         except grpc.RpcError as error:
             console.print(f"[red]{explain(error, game.address)}[/red]")
             if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
@@ -81,6 +83,9 @@ def follow(console: Console, game: GameSession, seat: int | None, ask: Callable[
     current = game.view().view  # names of spaces and creatures for the events before the first view
     stream = game.watch()
     shown_board = False
+    # The stream may still be catching up with our own last move (others moved meanwhile):
+    # a view older than that move is history to print, not a position to decide on.
+    moved_at = 0
     try:
         for response in stream:
             if response.HasField("view"):
@@ -94,8 +99,8 @@ def follow(console: Console, game: GameSession, seat: int | None, ask: Callable[
             if len(current.outcome.seats) > 0:
                 console.print(game.ui.draw(current, names))
                 return
-            if seat is not None and seat in current.to_act:
-                take_turn(console, game, current, names, ask)
+            if seat is not None and seat in current.to_act and response.version >= moved_at:
+                moved_at = take_turn(console, game, current, names, ask)
             elif seat is None and not shown_board:
                 console.print(game.ui.draw(current, names))
                 shown_board = True
