@@ -99,3 +99,26 @@ def test_play_zoo_drafts_a_few_cards_then_quits_cleanly() -> None:
         transcript = seen.getvalue()
         assert "Fantasy Zoo · round 1/5" in transcript
         assert re.search(r"You picked (the )?[A-Z]", transcript), f"picking a card is announced:\n{transcript}"
+
+
+def test_play_pursuit_with_two_bots_takes_a_turn_then_quits_cleanly() -> None:
+    with local_platform(TOKEN_SECRET) as platform:
+        child = spawn(
+            "--lobby", platform.address(0), "play", "pursuit", "--mode", "coop", "--players", "3",
+            "--option", "difficulty=easy", "--max-wait", "1",
+        )  # fmt: skip
+        seen = io.StringIO()
+        child.logfile_read = seen
+        child.expect(r"Seated at seat \d of 3 \(2 bots\) in match (\w+)\.")
+        for _ in range(4):  # the seat's own turn, or a window in a bot's turn: take the first choice
+            child.expect(CHOOSE, timeout=120)
+            child.sendline("1")
+        child.expect(CHOOSE, timeout=120)
+        child.sendline("q")
+        child.expect("You left the match")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        transcript = seen.getvalue()
+        assert "The chase begins: " in transcript and "Player boards" in transcript, transcript
+        assert re.search(r"— Turn \d+: ", transcript), transcript
