@@ -101,24 +101,28 @@ def test_play_zoo_drafts_a_few_cards_then_quits_cleanly() -> None:
         assert re.search(r"You picked (the )?[A-Z]", transcript), f"picking a card is announced:\n{transcript}"
 
 
-def test_play_pursuit_with_two_bots_takes_a_turn_then_quits_cleanly() -> None:
+def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly() -> None:
     with local_platform(TOKEN_SECRET) as platform:
         child = spawn(
-            "--lobby", platform.address(0), "play", "pursuit", "--mode", "coop", "--players", "3",
-            "--option", "difficulty=easy", "--max-wait", "1",
+            "--lobby", platform.address(0), "play", "pursuit", "--mode", "coop", "--players", "2",
+            "--option", "difficulty=easy", "--bot-level", "greedy", "--max-wait", "1",
         )  # fmt: skip
         seen = io.StringIO()
         child.logfile_read = seen
-        child.expect(r"Seated at seat \d of 3 \(2 bots\) in match (\w+)\.")
-        for _ in range(4):  # the seat's own turn, or a window in a bot's turn: take the first choice
-            child.expect(CHOOSE, timeout=120)
+        child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
+        # No beast can end the match in the first turn, so this seat is asked at least once,
+        # for its own roll; afterwards the team may lose before the third question.
+        answered = 0
+        while child.expect([CHOOSE, "Game over — "], timeout=120) == 0 and answered < 3:
             child.sendline("1")
-        child.expect(CHOOSE, timeout=120)
-        child.sendline("q")
-        child.expect("You left the match")
+            answered += 1
+        if answered == 3:
+            child.sendline("q")
+            child.expect("You left the match")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0
         transcript = seen.getvalue()
+        assert answered >= 1
         assert "The chase begins: " in transcript and "Player boards" in transcript, transcript
-        assert re.search(r"— Turn \d+: ", transcript), transcript
+        assert re.search(r"— Turn \d+: You roll the dice\.", transcript), transcript
