@@ -1,6 +1,10 @@
 """`make bench`: figures measured in one run, each beside a baseline from the same run.
 
-Usage: python -m bench [--seconds S] [--clients N] [--hops H] [--tickets T]
+Usage: python -m bench [--seconds S] [--rounds R] [--clients N] [--hops H] [--tickets T]
+
+A service's SubmitAction and its health-check baseline are measured in alternating
+rounds (health, submit, health, submit, …) and pooled, so that both see the same
+conditions of a shared host: a burst of CPU steal lands on both, not on one.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import sys
 from bench.bots import bot_hops
 from bench.lobby import seat_tickets
 from bench.service import GameLoad, engine_games_per_second, finished_match_memory, health_baseline, submit_load
+from bench.stats import Latencies
 from menagerie.beasts.service import BINDING as BEASTS
 from menagerie.pursuit.service import BINDING as PURSUIT
 from menagerie.shared.tokens import TokenSigner
@@ -41,11 +46,17 @@ def game_section(name: str, redis_url: str, service_token: str, args: argparse.N
     print(f"\n== {title}")
     print(f"Engine in process, random legal moves: {games:8.1f} full games/s   ({actions:,.0f} actions/s)")
     with service_process(MODULES[name], redis_url, TOKEN_SECRET) as service:
-        health = asyncio.run(health_baseline(service.address, args.clients, args.seconds))
-        submit = asyncio.run(submit_load(service.address, service_token, args.clients, args.seconds, load))
+        health, submit = Latencies([], 0.0), Latencies([], 0.0)
+        phase = args.seconds / args.rounds
+        for _ in range(args.rounds):
+            health += asyncio.run(health_baseline(service.address, args.clients, phase))
+            submit += asyncio.run(submit_load(service.address, service_token, args.clients, phase, load))
         memory, match_actions = asyncio.run(finished_match_memory(service.address, service_token, redis_url, load))
         address = service.address
-    print(f"One service process, {args.clients} concurrent clients, {args.seconds:.0f} s each")
+    print(
+        f"One service process, {args.clients} concurrent clients, {args.seconds:.0f} s each"
+        f" in {args.rounds} alternating rounds"
+    )
     print(f"  {'':28}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>12}")
     print(f"  {'health Check (baseline)':28}{health.p50_ms:10.3f}{health.p99_ms:10.3f}{health.per_second:12.0f}")
     print(f"  {'SubmitAction':28}{submit.p50_ms:10.3f}{submit.p99_ms:10.3f}{submit.per_second:12.0f}")
@@ -58,6 +69,7 @@ def game_section(name: str, redis_url: str, service_token: str, args: argparse.N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each load phase")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds the load phases are cut into")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients")
     parser.add_argument("--hops", type=int, default=500, help="bot moves to time")
     parser.add_argument("--tickets", type=int, default=400, help="tickets to seat")

@@ -24,3 +24,7 @@ class Latencies:
     @property
     def per_second(self) -> float:
         return len(self.samples) / self.wall
+
+    def __add__(self, other: Latencies) -> Latencies:
+        """Both runs' samples over both runs' wall time (rounds of one measurement)."""
+        return Latencies(self.samples + other.samples, self.wall + other.wall)
