@@ -15,7 +15,14 @@ import sys
 
 from bench.bots import bot_hops
 from bench.lobby import seat_tickets
-from bench.service import GameLoad, engine_games_per_second, finished_match_memory, health_baseline, submit_load
+from bench.service import (
+    GameLoad,
+    engine_games_per_second,
+    finished_match_memory,
+    health_baseline,
+    plan_matches,
+    submit_load,
+)
 from bench.stats import Latencies
 from menagerie.beasts.service import BINDING as BEASTS
 from menagerie.pursuit.service import BINDING as PURSUIT
@@ -35,6 +42,7 @@ MODULES = {
     "zoo": "menagerie.zoo.service",
     "pursuit": "menagerie.pursuit.service",
 }
+PLANS_PER_CLIENT = 3  # matches planned per client before the clock starts; a client replays them in turn
 ENGINE_GAMES = {"beasts": 300, "zoo": 100, "pursuit": 300}  # about as many seconds each
 
 
@@ -45,12 +53,13 @@ def game_section(name: str, redis_url: str, service_token: str, args: argparse.N
     title = f"{load.binding.info.title}, {load.mode}, {load.seats} seats"
     print(f"\n== {title}")
     print(f"Engine in process, random legal moves: {games:8.1f} full games/s   ({actions:,.0f} actions/s)")
+    plans = plan_matches(load, args.clients, PLANS_PER_CLIENT)
     with service_process(MODULES[name], redis_url, TOKEN_SECRET) as service:
         health, submit = Latencies([], 0.0), Latencies([], 0.0)
         phase = args.seconds / args.rounds
         for _ in range(args.rounds):
             health += asyncio.run(health_baseline(service.address, args.clients, phase))
-            submit += asyncio.run(submit_load(service.address, service_token, args.clients, phase, load))
+            submit += asyncio.run(submit_load(service.address, service_token, args.clients, phase, load, plans))
         memory, match_actions = asyncio.run(finished_match_memory(service.address, service_token, redis_url, load))
         address = service.address
     print(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 import uuid
@@ -38,19 +39,58 @@ class GameLoad:
         return MatchSetup(self.mode, self.seats, self.options)
 
 
-@dataclass
-class ReplicaMatch:
-    """A match created by the bench with its seed, and an exact local replica of it.
+@dataclass(frozen=True)
+class PlannedMove:
+    """One move of a planned match: who plays it, at which view version, and the action."""
 
-    The bench created the match as an operator, so it knows the seed: it replays every
-    move with the same engine and knows the legal actions and each seat's view version
-    without asking the service. Only SubmitAction is timed.
+    seat: int
+    expected_version: int
+    action: Any  # the game's Action message
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A match played out in process before the clock starts, from the seed the bench gives it.
+
+    The bench creates its matches as an operator and chooses their seeds, so the service's
+    match follows the same moves. Planning ahead keeps the client's own engine work out of
+    the timed phase: on a 2-core machine the client shares the CPU with the service.
     """
+
+    seed: int
+    moves: tuple[PlannedMove, ...]
+
+
+def plan_match(load: GameLoad, seed: int) -> Plan:
+    """Random legal moves from `seed` to the end, with each seat's view version at its move."""
+    engine, pb = load.binding.engine, load.binding.pb2
+    rng = random.Random(seed)
+    state, _ = engine.setup(load.setup, seed)
+    version, versions, moves = 1, [1] * load.seats, []
+    while engine.outcome(state) is None:
+        before = engine.to_act(state).seats()
+        seat = rng.choice(before)
+        action = rng.choice(engine.legal_actions(state, seat))
+        moves.append(PlannedMove(seat, versions[seat], codec.tagged_to_message(pb.Action, action)))
+        events = engine.apply(state, seat, action)
+        version += 1
+        versions = next_view_versions(versions, version, seat, events, before, engine.to_act(state).seats())
+    return Plan(seed, tuple(moves))
+
+
+def plan_matches(load: GameLoad, clients: int, per_client: int) -> list[list[Plan]]:
+    """`per_client` planned matches for each client (a client cycles through its own)."""
+    return [[plan_match(load, 1_000 * client + n) for n in range(per_client)] for client in range(clients)]
+
+
+@dataclass
+class RunningMatch:
+    """A planned match created on the service, and how far it has been played."""
 
     match_id: str
     auth: dict[int, Auth]
-    state: Any
-    versions: list[int]
+    plan: Plan
+    played: int = 0
 
 
 def engine_games_per_second(load: GameLoad, games: int) -> tuple[float, float]:
@@ -106,10 +146,9 @@ async def health_baseline(address: str, clients: int, seconds: float) -> Latenci
 
 
 async def new_match(
-    matches: matches_pb2_grpc.MatchesAsyncStub, load: GameLoad, rng: random.Random, service_auth: Auth
-) -> ReplicaMatch:
-    """Creates a seeded match of `load` and its local replica."""
-    seed = rng.getrandbits(63)
+    matches: matches_pb2_grpc.MatchesAsyncStub, load: GameLoad, plan: Plan, service_auth: Auth
+) -> RunningMatch:
+    """Creates the service's match of `plan` (same seed, same seats)."""
     reply = await matches.CreateMatch(
         matches_pb2.CreateMatchRequest(
             config=common_pb2.MatchConfig(game=load.binding.info.game, mode=load.mode, options=load.options),
@@ -117,34 +156,27 @@ async def new_match(
                 common_pb2.SeatInfo(seat=i, player_id=f"bench-{i}", kind=common_pb2.SEAT_KIND_HUMAN)
                 for i in range(load.seats)
             ],
-            seed=seed,
+            seed=plan.seed,
         ),
         metadata=service_auth,
     )
-    state, _ = load.binding.engine.setup(load.setup, seed)
     auth: dict[int, Auth] = {t.seat: (("authorization", f"Bearer {t.token}"),) for t in reply.seat_tokens}
-    return ReplicaMatch(reply.match.match_id, auth, state, [1] * load.seats)
+    return RunningMatch(reply.match.match_id, auth, plan)
 
 
-async def play_move(stub: Any, load: GameLoad, match: ReplicaMatch, rng: random.Random) -> float:
-    """One random legal move by a seat to act; returns the SubmitAction latency."""
-    engine = load.binding.engine
-    pb = load.binding.pb2
-    before = engine.to_act(match.state).seats()
-    seat = rng.choice(before)
-    action = rng.choice(engine.legal_actions(match.state, seat))
-    request = pb.SubmitActionRequest(
+async def play_move(stub: Any, load: GameLoad, match: RunningMatch) -> float:
+    """The match's next planned move; returns the SubmitAction latency."""
+    move = match.plan.moves[match.played]
+    request = load.binding.pb2.SubmitActionRequest(
         match_id=match.match_id,
-        expected_version=match.versions[seat],
+        expected_version=move.expected_version,
         idempotency_key=uuid.uuid4().hex,
-        action=codec.tagged_to_message(pb.Action, action),
+        action=move.action,
     )
     started = time.perf_counter()
-    reply = await stub.SubmitAction(request, metadata=match.auth[seat])
+    await stub.SubmitAction(request, metadata=match.auth[move.seat])
     elapsed = time.perf_counter() - started
-    events = engine.apply(match.state, seat, action)
-    after = engine.to_act(match.state).seats()
-    match.versions = next_view_versions(match.versions, reply.version, seat, events, before, after)
+    match.played += 1
     return elapsed
 
 
@@ -154,21 +186,23 @@ def _stubs(address: str, load: GameLoad) -> tuple[matches_pb2_grpc.MatchesAsyncS
     return matches_pb2_grpc.MatchesStub(channel), game_stub
 
 
-async def submit_load(address: str, service_token: str, clients: int, seconds: float, load: GameLoad) -> Latencies:
-    """SubmitAction through the service: each client plays its own seeded matches."""
+async def submit_load(
+    address: str, service_token: str, clients: int, seconds: float, load: GameLoad, plans: list[list[Plan]]
+) -> Latencies:
+    """SubmitAction through the service: each client plays its own planned matches, over and over."""
     service_auth: Auth = (("authorization", f"Bearer {service_token}"),)
 
     async def make(index: int) -> Callable[[], Awaitable[float | None]]:
         matches, stub = _stubs(address, load)
-        rng = random.Random(index)
-        match = await new_match(matches, load, rng, service_auth)
+        mine = itertools.cycle(plans[index])
+        match = await new_match(matches, load, next(mine), service_auth)
 
         async def call() -> float | None:
             nonlocal match
-            if load.binding.engine.outcome(match.state) is not None:
-                match = await new_match(matches, load, rng, service_auth)
+            if match.played == len(match.plan.moves):
+                match = await new_match(matches, load, next(mine), service_auth)
                 return None
-            return await play_move(stub, load, match, rng)
+            return await play_move(stub, load, match)
 
         return call
 
@@ -178,13 +212,10 @@ async def submit_load(address: str, service_token: str, clients: int, seconds: f
 async def finished_match_memory(address: str, service_token: str, redis_url: str, load: GameLoad) -> tuple[int, int]:
     """Bytes Redis keeps for one finished match of `load`, and its number of actions."""
     matches, stub = _stubs(address, load)
-    rng = random.Random(99)
-    match = await new_match(matches, load, rng, (("authorization", f"Bearer {service_token}"),))
-    actions = 0
-    while load.binding.engine.outcome(match.state) is None:
-        await play_move(stub, load, match, rng)
-        actions += 1
+    match = await new_match(matches, load, plan_match(load, 99), (("authorization", f"Bearer {service_token}"),))
+    while match.played < len(match.plan.moves):
+        await play_move(stub, load, match)
     redis = Redis.from_url(redis_url)
     size = await MatchStore(redis, 16).memory_usage(match.match_id)
     await redis.aclose()
-    return size, actions
+    return size, match.played
