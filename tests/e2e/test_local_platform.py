@@ -12,37 +12,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import TOKEN_SECRET
-from tests.support.game_client import BeastsClient, bearer
+from tests.support.game_client import BeastsClient
+from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import local_platform
 
 pytestmark = pytest.mark.e2e
 
 LOBBY, BEASTS = 0, 1
 SERVICES = ("redis", "beasts", "lobby", "dispatcher", "bot-worker")
-
-
-def play_to_the_end(game: BeastsClient, match_id: str, token: str, seat: int) -> tuple[int, common_pb2.MatchSummary]:
-    """Plays `seat` with random legal moves until the match ends; returns (moves, final summary)."""
-    rng = random.Random(3)
-    moves = 0
-    deadline = time.monotonic() + 180
-    while True:
-        summary = game.summary(match_id, token)
-        if summary.status == common_pb2.MATCH_STATUS_FINISHED:
-            return moves, summary
-        assert time.monotonic() < deadline, "the match did not finish"
-        if seat not in summary.to_act:
-            time.sleep(0.02)
-            continue
-        legal = game.legal(match_id, token)
-        if not legal.actions:
-            continue
-        try:
-            game.submit(match_id, token, rng.choice(legal.actions), legal.view_version)
-            moves += 1
-        except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.ABORTED:  # ABORTED: the view moved on; decide again
-                raise
 
 
 def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> None:
@@ -60,24 +37,20 @@ def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> N
 
         with grpc.insecure_channel(platform.address(LOBBY)) as channel:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
-            player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Tester"))
-            auth = bearer(player.token)
-            ticket = lobby.CreateTicket(
-                lobby_pb2.CreateTicketRequest(
-                    game="beasts", mode="training", min_seats=3, max_seats=3, allow_bots=True, max_wait_seconds=1
-                ),
-                metadata=auth,
-            ).ticket
-            updates = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
-            seating = updates[-1].ticket.seating
-            assert updates[-1].ticket.status == lobby_pb2.TICKET_STATUS_SEATED
+            request = lobby_pb2.CreateTicketRequest(
+                game="beasts", mode="training", min_seats=3, max_seats=3, allow_bots=True, max_wait_seconds=1
+            )
+            player, ticket = queue_until_seated(lobby, request, "Tester")
+            seating = ticket.seating
+            assert ticket.status == lobby_pb2.TICKET_STATUS_SEATED
             assert (seating.seats, seating.bots) == (3, 2)
             assert seating.game_endpoint == platform.address(BEASTS)
 
             game = BeastsClient(seating.game_endpoint)
-            my_moves, summary = play_to_the_end(game, seating.match_id, seating.seat_token, seating.seat)
+            played = game.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(3))
+            summary = played.summary
             game.close()
-            assert my_moves > 0
+            assert played.moves > 0
             assert summary.outcome.reason
             bots_moved = {s.seat for s in summary.seats if s.kind == common_pb2.SEAT_KIND_BOT}
             assert len(bots_moved) == 2

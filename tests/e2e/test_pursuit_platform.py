@@ -12,7 +12,8 @@ from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
 from tests.conftest import TOKEN_SECRET
-from tests.support.game_client import PursuitClient, bearer
+from tests.support.game_client import PursuitClient
+from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import local_platform
 
 pytestmark = pytest.mark.e2e
@@ -22,25 +23,18 @@ LOBBY, PURSUIT = 0, 2
 
 def seat_with_bots(lobby_address: str) -> lobby_pb2.Seating:
     """A player asks the lobby for a 3-seat table; greedy bots fill the other two seats."""
+    request = lobby_pb2.CreateTicketRequest(
+        game="pursuit",
+        mode="coop",
+        options={"difficulty": "easy"},
+        min_seats=3,
+        max_seats=3,
+        allow_bots=True,
+        bot_level="greedy",
+        max_wait_seconds=1,
+    )
     with grpc.insecure_channel(lobby_address) as channel:
-        lobby = lobby_pb2_grpc.LobbyStub(channel)
-        player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Tina"))
-        auth = bearer(player.token)
-        ticket = lobby.CreateTicket(
-            lobby_pb2.CreateTicketRequest(
-                game="pursuit",
-                mode="coop",
-                options={"difficulty": "easy"},
-                min_seats=3,
-                max_seats=3,
-                allow_bots=True,
-                bot_level="greedy",
-                max_wait_seconds=1,
-            ),
-            metadata=auth,
-        ).ticket
-        final = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
-        return final[-1].ticket.seating
+        return queue_until_seated(lobby_pb2_grpc.LobbyStub(channel), request, "Tina")[1].seating
 
 
 def test_a_three_seat_table_with_bots_and_a_table_of_bots_alone_play_to_the_end() -> None:

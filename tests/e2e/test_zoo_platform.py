@@ -9,7 +9,8 @@ import pytest
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import TOKEN_SECRET
-from tests.support.game_client import ZooClient, bearer
+from tests.support.game_client import ZooClient
+from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import local_platform
 
 pytestmark = pytest.mark.e2e
@@ -22,22 +23,16 @@ def test_a_four_seat_advanced_zoo_match_with_bots_plays_to_the_end() -> None:
         assert f"zoo          {platform.address(ZOO)}" in platform.output()
         with grpc.insecure_channel(platform.address(LOBBY)) as channel:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
-            player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Keeper"))
-            auth = bearer(player.token)
-            ticket = lobby.CreateTicket(
-                lobby_pb2.CreateTicketRequest(
-                    game="zoo",
-                    mode="advanced",
-                    min_seats=4,
-                    max_seats=4,
-                    allow_bots=True,
-                    bot_level="greedy",
-                    max_wait_seconds=1,
-                ),
-                metadata=auth,
-            ).ticket
-            final = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), metadata=auth))
-            seating = final[-1].ticket.seating
+            request = lobby_pb2.CreateTicketRequest(
+                game="zoo",
+                mode="advanced",
+                min_seats=4,
+                max_seats=4,
+                allow_bots=True,
+                bot_level="greedy",
+                max_wait_seconds=1,
+            )
+            seating = queue_until_seated(lobby, request, "Keeper")[1].seating
             assert (seating.seats, seating.bots) == (4, 3)
 
         zoo = ZooClient(seating.game_endpoint)

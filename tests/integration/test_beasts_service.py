@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Iterator
 
 import grpc
-import msgspec
 import pytest
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -18,28 +17,18 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from menagerie.beasts.engine import Action, BeastsEngine, BeastsState
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2, matches_pb2
-from menagerie.shared.engine import MatchSetup
 from menagerie.shared.store.keys import match_keys
-from menagerie.shared.store.records import MatchMeta
 from menagerie.shared.tokens import TokenSigner
 from tests.conftest import TOKEN_SECRET
-from tests.support.game_client import BeastsClient, Match, bearer
-from tests.support.redis_server import hash_field, stream_entries
+from tests.support.game_client import BeastsClient, bearer
+from tests.support.redis_server import stream_entries
 from tests.support.services import ServiceProcess, service_process, stop_process
+from tests.support.stored_match import SHARDS, replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
 
 ROLL = beasts_pb2.Action(roll=beasts_pb2.Roll())
 ENGINE = BeastsEngine()
-SHARDS = 16
-
-
-def play_to_end(beasts: BeastsClient, match: Match, rng: random.Random, limit: int = 5000) -> int:
-    steps = 0
-    while beasts.play_step(match, rng.choice) is not None:
-        steps += 1
-        assert steps < limit
-    return steps
 
 
 def test_health_and_reflection(beasts_service: ServiceProcess) -> None:
@@ -163,7 +152,7 @@ def test_a_live_watcher_sees_every_version_until_the_end(beasts: BeastsClient, s
 
     watcher = threading.Thread(target=follow)
     watcher.start()
-    play_to_end(beasts, match, random.Random(4))
+    beasts.play_to_end(match, random.Random(4))
     watcher.join(30)
     assert not watcher.is_alive(), "Watch must end when the match is over"
     final = beasts.summary(match.match_id, match.tokens[0])
@@ -197,16 +186,11 @@ def test_a_finished_match_replays_from_its_stored_actions(
     beasts: BeastsClient, service_token: str, redis_url: str
 ) -> None:
     match = beasts.create(service_token, mode="training", seats=4, options={"spell_cards": "true"})
-    play_to_end(beasts, match, random.Random(8))
+    beasts.play_to_end(match, random.Random(8))
     client = redis.Redis.from_url(redis_url)
+    replayed, stored = replayed_and_stored_state(client, match.match_id, ENGINE, Action, BeastsState)
+    assert replayed == stored
     keys = match_keys(match.match_id, SHARDS)
-    meta = msgspec.msgpack.decode(hash_field(client, keys.state, "meta"), type=MatchMeta)
-    state, _ = ENGINE.setup(MatchSetup(meta.mode, len(meta.seats), meta.options), meta.seed)
-    actions = msgspec.msgpack.Decoder(Action)
-    for _, fields in stream_entries(client, keys.events, first="2-1"):
-        ENGINE.apply(state, int(fields[b"seat"]), actions.decode(fields[b"action"]))
-    stored = msgspec.msgpack.decode(hash_field(client, keys.state, "state"), type=BeastsState)
-    assert msgspec.msgpack.encode(state) == msgspec.msgpack.encode(stored)
     assert client.ttl(keys.state) > 0 and client.ttl(keys.events) > 0  # finished matches expire
     client.close()
 
@@ -217,7 +201,7 @@ def test_list_and_get_matches(beasts: BeastsClient, service_token: str) -> None:
         created.append(beasts.create(service_token, mode="capture", seats=2))
         time.sleep(0.005)  # listing is by creation time in milliseconds
     finished = created[0]
-    play_to_end(beasts, finished, random.Random(1))
+    beasts.play_to_end(finished, random.Random(1))
     listing = beasts.matches.ListMatches(matches_pb2.ListMatchesRequest(page_size=2), metadata=bearer(service_token))
     assert len(listing.matches) == 2 and listing.next_page_token
     following = beasts.matches.ListMatches(

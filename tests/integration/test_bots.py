@@ -18,10 +18,9 @@ from tests.conftest import TOKEN_SECRET
 from tests.support.game_client import BeastsClient, Match, bearer
 from tests.support.redis_server import stream_entries
 from tests.support.services import ServiceProcess, worker_process
+from tests.support.stored_match import SHARDS
 
 pytestmark = pytest.mark.integration
-
-SHARDS = 16
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:

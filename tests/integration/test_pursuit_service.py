@@ -6,24 +6,19 @@ import random
 from collections.abc import Iterator
 
 import grpc
-import msgspec
 import pytest
 import redis
 
 from menagerie.common.v1 import common_pb2
 from menagerie.pursuit.engine import Action, PursuitEngine, PursuitState
 from menagerie.pursuit.v1 import pursuit_pb2
-from menagerie.shared.engine import MatchSetup
-from menagerie.shared.store.keys import match_keys
-from menagerie.shared.store.records import MatchMeta
 from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import Match, PursuitClient
-from tests.support.redis_server import hash_field, stream_entries
 from tests.support.services import ServiceProcess
+from tests.support.stored_match import replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
 
-SHARDS = 16
 NORMAL = {"difficulty": "normal"}
 
 
@@ -131,24 +126,10 @@ def test_a_whole_match_through_the_service_replays_from_its_actions(
     pursuit: PursuitClient, service_token: str, redis_url: str
 ) -> None:
     match = create(pursuit, service_token, seats=3, seed=11)
-    rng = random.Random(3)
-    while True:
-        summary = pursuit.summary(match.match_id, service_token)
-        if summary.status == common_pb2.MATCH_STATUS_FINISHED:
-            break
-        seat = rng.choice(list(summary.to_act))
-        legal = pursuit.legal(match.match_id, match.tokens[seat])
-        pursuit.submit(match.match_id, match.tokens[seat], rng.choice(legal.actions), legal.view_version)
+    summary = pursuit.play_to_end(match, random.Random(3))
     results = {s.result for s in summary.outcome.seats}
     assert len(summary.outcome.seats) == 3 and len(results) == 1, "one result for the whole team"
     client = redis.Redis.from_url(redis_url)
-    keys = match_keys(match.match_id, SHARDS)
-    meta = msgspec.msgpack.decode(hash_field(client, keys.state, "meta"), type=MatchMeta)
-    engine = PursuitEngine()
-    state, _ = engine.setup(MatchSetup(meta.mode, len(meta.seats), meta.options), meta.seed)
-    actions = msgspec.msgpack.Decoder(Action)
-    for _, fields in stream_entries(client, keys.events, first="2-1"):
-        engine.apply(state, int(fields[b"seat"]), actions.decode(fields[b"action"]))
-    stored = msgspec.msgpack.decode(hash_field(client, keys.state, "state"), type=PursuitState)
-    assert msgspec.msgpack.encode(state) == msgspec.msgpack.encode(stored)
+    replayed, stored = replayed_and_stored_state(client, match.match_id, PursuitEngine(), Action, PursuitState)
+    assert replayed == stored
     client.close()

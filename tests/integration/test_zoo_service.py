@@ -6,24 +6,17 @@ import random
 from collections.abc import Iterator
 
 import grpc
-import msgspec
 import pytest
 import redis
 
-from menagerie.common.v1 import common_pb2
-from menagerie.shared.engine import MatchSetup
-from menagerie.shared.store.keys import match_keys
-from menagerie.shared.store.records import MatchMeta
 from menagerie.shared.tokens import TokenSigner
 from menagerie.zoo.engine import Action, ZooEngine, ZooState
 from menagerie.zoo.v1 import zoo_pb2
 from tests.support.game_client import Match, ZooClient, bearer
-from tests.support.redis_server import hash_field, stream_entries
 from tests.support.services import ServiceProcess
+from tests.support.stored_match import replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
-
-SHARDS = 16
 
 
 @pytest.fixture
@@ -109,23 +102,9 @@ def test_a_whole_advanced_match_through_the_service_replays_from_its_actions(
     zoo: ZooClient, service_token: str, redis_url: str
 ) -> None:
     match = zoo.create(service_token, mode="advanced", seats=4)
-    rng = random.Random(2)
-    while True:
-        summary = zoo.summary(match.match_id, service_token)
-        if summary.status == common_pb2.MATCH_STATUS_FINISHED:
-            break
-        seat = rng.choice(list(summary.to_act))
-        legal = zoo.legal(match.match_id, match.tokens[seat])
-        zoo.submit(match.match_id, match.tokens[seat], rng.choice(legal.actions), legal.view_version)
+    summary = zoo.play_to_end(match, random.Random(2))
     assert len(summary.outcome.seats) == 4 and summary.outcome.reason
     client = redis.Redis.from_url(redis_url)
-    keys = match_keys(match.match_id, SHARDS)
-    meta = msgspec.msgpack.decode(hash_field(client, keys.state, "meta"), type=MatchMeta)
-    engine = ZooEngine()
-    state, _ = engine.setup(MatchSetup(meta.mode, len(meta.seats), meta.options), meta.seed)
-    actions = msgspec.msgpack.Decoder(Action)
-    for _, fields in stream_entries(client, keys.events, first="2-1"):
-        engine.apply(state, int(fields[b"seat"]), actions.decode(fields[b"action"]))
-    stored = msgspec.msgpack.decode(hash_field(client, keys.state, "state"), type=ZooState)
-    assert msgspec.msgpack.encode(state) == msgspec.msgpack.encode(stored)
+    replayed, stored = replayed_and_stored_state(client, match.match_id, ZooEngine(), Action, ZooState)
+    assert replayed == stored
     client.close()

@@ -120,6 +120,13 @@ class GameClient:
         legal = self.legal(match.match_id, token)
         return self.submit(match.match_id, token, choose(legal.actions), legal.view_version)
 
+    def play_to_end(self, match: Match, rng: random.Random, limit: int = 5000) -> common_pb2.MatchSummary:
+        """Random legal actions (`play_step`) until the match is over; returns its final summary."""
+        for _ in range(limit):
+            if self.play_step(match, rng.choice) is None:
+                return self.summary(match.match_id, next(iter(match.tokens.values())))
+        raise AssertionError(f"match {match.match_id} still running after {limit} actions")
+
     def play_seat_to_end(
         self, match_id: str, seat: int, token: str, rng: random.Random, timeout: float = 240
     ) -> SeatPlay:
