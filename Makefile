@@ -5,13 +5,13 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PACKAGES := -e protos/python -e shared -e services/beasts -e services/zoo -e services/pursuit -e services/lobby -e services/bots -e clients/cli
+PACKAGES := -e protos/python -e shared/rules -e shared/platform -e services/beasts -e services/zoo -e services/pursuit -e services/lobby -e services/bots -e clients/cli
 STAMP := $(VENV)/.installed
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-$(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shared/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml
+$(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shared/*/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -r requirements-dev.txt $(PACKAGES)

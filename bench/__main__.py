@@ -28,7 +28,7 @@ from menagerie.beasts.service import BINDING as BEASTS
 from menagerie.pursuit.service import BINDING as PURSUIT
 from menagerie.shared.tokens import TokenSigner
 from menagerie.zoo.service import BINDING as ZOO
-from tests.conftest import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
 from tests.support.services import service_process, worker_process
 

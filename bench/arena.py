@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from menagerie.beasts.engine import BeastsEngine
-from menagerie.bots.policies import Policy, policy_for
 from menagerie.pursuit.engine import PursuitEngine
-from menagerie.shared.engine import Engine, MatchSetup, Outcome
+from menagerie.rules.bots import Policy, policy_for
+from menagerie.rules.contract import MatchSetup, Outcome
 from menagerie.zoo.engine import ZooEngine
 
 Z95 = 1.959963984540054
@@ -49,7 +49,7 @@ class Game:
     name: str
     title: str
     modes: tuple[str, ...]  # the first is the default
-    engine: Callable[[], Engine[Any, Any, Any]]
+    engine: Callable[[], Any]
     length: Callable[[Any], int]  # a finished match's length, in `unit`
     unit: str
     scored: bool  # whether final scores mean something worth reporting
@@ -149,7 +149,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 
 def play_match(
-    engine: Engine[Any, Any, Any],
+    engine: Any,
     setup: MatchSetup,
     seed: int,
     greedy_seat: int,
@@ -261,7 +261,7 @@ class TeamTally:
 
 
 def play_team_match(
-    engine: Engine[Any, Any, Any],
+    engine: Any,
     setup: MatchSetup,
     seed: int,
     policy: Policy,

@@ -17,8 +17,9 @@ from redis.asyncio import Redis
 
 from bench.stats import Latencies
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from menagerie.rules.contract import MatchSetup
 from menagerie.shared import codec
-from menagerie.shared.engine import MatchSetup, next_view_versions
+from menagerie.shared.engine import next_view_versions
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.store import MatchStore
 

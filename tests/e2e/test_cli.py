@@ -12,7 +12,7 @@ import pexpect
 import pytest
 
 from menagerie.shared.tokens import TokenSigner
-from tests.conftest import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import BeastsClient
 from tests.support.platform import local_platform
 

@@ -11,7 +11,7 @@ import pytest
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
-from tests.conftest import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import PursuitClient
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import local_platform

@@ -8,7 +8,7 @@ import grpc
 import pytest
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.conftest import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import ZooClient
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import local_platform

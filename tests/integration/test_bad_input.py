@@ -135,7 +135,7 @@ def test_missing_expired_and_forged_tokens_are_unauthenticated(beasts: BeastsCli
     request = beasts_pb2.GetViewRequest(match_id=match.match_id)
     code, _ = status_of(lambda: beasts.beasts.GetView(request))
     assert code == grpc.StatusCode.UNAUTHENTICATED
-    from tests.conftest import TOKEN_SECRET
+    from tests.support.fixtures import TOKEN_SECRET
 
     expired, _ = TokenSigner(TOKEN_SECRET).issue_seat(match.match_id, 0, "p0", "P", -5)
     code, details = status_of(lambda: beasts.beasts.GetView(request, metadata=bearer(expired)))

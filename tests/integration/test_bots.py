@@ -14,7 +14,7 @@ import redis
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.store.keys import match_keys
-from tests.conftest import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import BeastsClient, Match, bearer
 from tests.support.redis_server import stream_entries
 from tests.support.services import ServiceProcess, worker_process

@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from menagerie.beasts.v1 import beasts_pb2
-from tests.conftest import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import BeastsClient
 from tests.support.services import ServiceProcess, service_process
 

@@ -10,7 +10,8 @@ from typing import cast
 import pytest
 from redis.asyncio import Redis
 
-from menagerie.shared.engine import Event, Outcome, SeatResult
+from menagerie.rules.contract import Outcome, SeatResult
+from menagerie.shared.engine import Event
 from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
 
 pytestmark = pytest.mark.integration

@@ -16,9 +16,10 @@ from typing import Any
 
 import msgspec
 
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import IllegalAction
 from menagerie.shared import codec
-from menagerie.shared.engine import Engine, Event, MatchSetup, project_event
-from menagerie.shared.errors import IllegalAction
+from menagerie.shared.engine import Event, project_event
 
 Permute = Callable[[Any, int | None, random.Random], Any]
 Candidates = Callable[[Any, int, random.Random], Iterable[Any]]
@@ -44,7 +45,7 @@ class MatchLog:
 class EngineProperties:
     """The per-game knowledge the generic checks need."""
 
-    engine: Engine[Any, Any, Any]
+    engine: Any
     # Actions to try, listed or not; those not listed must be refused.
     candidates: Candidates
     # A copy of the state with everything hidden from `viewer` changed.

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 import redis
 
-from menagerie.shared.engine import MatchSetup
+from menagerie.rules.contract import MatchSetup
 from menagerie.shared.store.keys import match_keys
 from menagerie.shared.store.records import MatchMeta
 from tests.support.redis_server import hash_field, stream_entries

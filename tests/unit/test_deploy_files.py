@@ -350,7 +350,7 @@ def normalize(project: str) -> str:
 def local_projects() -> dict[str, tuple[str, frozenset[str]]]:
     """Project name -> (its folder, the names of its dependencies)."""
     projects: dict[str, tuple[str, frozenset[str]]] = {}
-    for pattern in ("protos/python", "shared", "services/*", "clients/*"):
+    for pattern in ("protos/python", "shared/*", "services/*", "clients/*"):
         for folder in sorted(ROOT.glob(pattern)):
             if (folder / "pyproject.toml").is_file():
                 project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]

@@ -22,8 +22,15 @@ def tree(root: Path) -> dict[str, bytes]:
 
 def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
     generator = load_generator()
-    generator.generate(tmp_path)  # type: ignore[attr-defined]
-    committed = tree(ROOT / "protos" / "python" / "menagerie")
-    fresh = tree(tmp_path / "menagerie")
-    stale = sorted(name for name in committed.keys() | fresh.keys() if committed.get(name) != fresh.get(name))
-    assert not stale, f"generated code is stale, run `make protos`: {stale}"
+    folders = generator.generate(tmp_path)  # type: ignore[attr-defined]
+    assert folders, "no .proto files were found"
+    stale = []
+    for fresh_dir in folders:
+        committed = tree(ROOT / fresh_dir.relative_to(tmp_path))
+        fresh = tree(fresh_dir)
+        stale += [
+            f"{fresh_dir.relative_to(tmp_path)}/{n}"
+            for n in committed.keys() | fresh.keys()
+            if committed.get(n) != fresh.get(n)
+        ]
+    assert not stale, f"generated code is stale, run `make protos`: {sorted(stale)}"

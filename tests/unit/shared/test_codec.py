@@ -7,9 +7,9 @@ import pytest
 from menagerie.beasts.engine.model import Action, Expelliarmus, Move, Roll
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2
+from menagerie.rules.contract import Outcome, SeatResult
+from menagerie.rules.errors import InvalidArgument
 from menagerie.shared import codec
-from menagerie.shared.engine import Outcome, SeatResult
-from menagerie.shared.errors import InvalidArgument
 
 
 def test_tagged_actions_round_trip() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from menagerie.shared.engine import Event, GameInfo, MatchSetup, ModeInfo, OptionInfo, project_event, seats_affected
-from menagerie.shared.errors import InvalidArgument
+from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo
+from menagerie.rules.errors import InvalidArgument
+from menagerie.shared.engine import Event, project_event, seats_affected
 
 
 def test_project_event_adds_private_fields_only_for_their_seat() -> None:

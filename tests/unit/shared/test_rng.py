@@ -7,7 +7,7 @@ from collections import Counter
 import msgspec
 import pytest
 
-from menagerie.shared.rng import Rng, seed_from
+from menagerie.rules.rng import Rng, seed_from
 
 
 def test_same_seed_same_sequence_and_counter_is_the_whole_state() -> None:

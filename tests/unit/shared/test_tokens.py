@@ -5,7 +5,7 @@ from __future__ import annotations
 import jwt
 import pytest
 
-from menagerie.shared.errors import PermissionDenied, Unauthenticated
+from menagerie.rules.errors import PermissionDenied, Unauthenticated
 from menagerie.shared.tokens import TokenKind, TokenSigner
 
 SECRET = "s" * 40

@@ -17,9 +17,9 @@ import grpc
 import structlog
 
 from menagerie.bots.games import BINDINGS
-from menagerie.bots.policies import policy_for
+from menagerie.rules.bots import policy_for
+from menagerie.rules.rng import seed_from
 from menagerie.shared import codec
-from menagerie.shared.rng import seed_from
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)

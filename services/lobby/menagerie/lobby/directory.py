@@ -10,10 +10,10 @@ import structlog
 
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2
+from menagerie.rules.contract import GameInfo, ModeInfo
+from menagerie.rules.errors import InvalidArgument, Unavailable
 from menagerie.shared import codec
 from menagerie.shared.aio import pause
-from menagerie.shared.engine import GameInfo, ModeInfo
-from menagerie.shared.errors import InvalidArgument, Unavailable
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)

@@ -21,9 +21,9 @@ from menagerie.lobby.ratings import Ratings
 from menagerie.lobby.records import CANCELLED, CLAIMED, EXPIRED, FINAL, SEATED, WAITING, Ticket, TicketSpec
 from menagerie.lobby.tickets import TableSpec, TicketStore
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from menagerie.shared.bots import BOT_LEVELS
-from menagerie.shared.engine import MatchSetup
-from menagerie.shared.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import Principal, TokenKind, TokenSigner

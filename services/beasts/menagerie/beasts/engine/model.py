@@ -11,8 +11,8 @@ from typing import Literal
 import msgspec
 
 from menagerie.beasts.engine.data import Board, Colour
-from menagerie.shared.engine import Outcome
-from menagerie.shared.rng import Rng
+from menagerie.rules.contract import Outcome
+from menagerie.rules.rng import Rng
 
 Mode = Literal["capture", "training"]
 Phase = Literal["roll", "move", "stopped", "finished"]

@@ -36,19 +36,10 @@ from menagerie.beasts.engine.model import (
     SpaceToken,
     WingardiumLeviosa,
 )
-from menagerie.shared.engine import (
-    Event,
-    GameInfo,
-    MatchSetup,
-    ModeInfo,
-    OptionInfo,
-    Outcome,
-    ResultKind,
-    SeatResult,
-    ToAct,
-)
-from menagerie.shared.errors import IllegalAction
-from menagerie.shared.rng import Rng
+from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, ResultKind, SeatResult, ToAct
+from menagerie.rules.errors import IllegalAction
+from menagerie.rules.rng import Rng
+from menagerie.shared.engine import Event
 
 SPELLS_PER_TURN = 3
 HAND_LIMIT = 5

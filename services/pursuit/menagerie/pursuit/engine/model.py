@@ -11,8 +11,8 @@ from typing import Literal
 import msgspec
 
 from menagerie.pursuit.engine.data import ACTIONS, ActionName, Beast, Character, Face, InsightCard
-from menagerie.shared.engine import Outcome
-from menagerie.shared.rng import Rng
+from menagerie.rules.contract import Outcome
+from menagerie.rules.rng import Rng
 
 Difficulty = Literal["easy", "normal", "hard"]
 Phase = Literal["roll", "help", "assign", "discard", "before_beast", "beast", "finished"]

@@ -54,19 +54,10 @@ from menagerie.pursuit.engine.model import (
     SetAction,
     StopRolling,
 )
-from menagerie.shared.engine import (
-    Event,
-    GameInfo,
-    MatchSetup,
-    ModeInfo,
-    OptionInfo,
-    Outcome,
-    ResultKind,
-    SeatResult,
-    ToAct,
-)
-from menagerie.shared.errors import IllegalAction
-from menagerie.shared.rng import Rng
+from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, ResultKind, SeatResult, ToAct
+from menagerie.rules.errors import IllegalAction
+from menagerie.rules.rng import Rng
+from menagerie.shared.engine import Event
 
 HEALTH = 10
 HAND_LIMIT = 3

@@ -10,8 +10,8 @@ from typing import Literal
 
 import msgspec
 
-from menagerie.shared.engine import Outcome
-from menagerie.shared.rng import Rng
+from menagerie.rules.contract import Outcome
+from menagerie.rules.rng import Rng
 from menagerie.zoo.engine.data import Card, Enclosures, EnclosureType, OpenGoal, SecretGoal, ValueName
 
 Mode = Literal["beginner", "advanced"]

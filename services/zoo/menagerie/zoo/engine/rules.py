@@ -12,9 +12,10 @@ from typing import Any, ClassVar, cast
 
 import msgspec
 
-from menagerie.shared.engine import Event, GameInfo, MatchSetup, ModeInfo, Outcome, ResultKind, SeatResult, ToAct
-from menagerie.shared.errors import IllegalAction
-from menagerie.shared.rng import Rng
+from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, Outcome, ResultKind, SeatResult, ToAct
+from menagerie.rules.errors import IllegalAction
+from menagerie.rules.rng import Rng
+from menagerie.shared.engine import Event
 from menagerie.zoo.engine import zoo
 from menagerie.zoo.engine.data import (
     VALUES,

@@ -1,0 +1,675 @@
+"""The dice game's rules, one at a time, in hand-made positions (see services/pursuit/RULES.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+import pytest
+
+from menagerie.pursuit.engine import PursuitEngine, PursuitState
+from menagerie.pursuit.engine.data import Face, Reaction
+from menagerie.pursuit.engine.model import (
+    Activate,
+    Activation,
+    Contribute,
+    Discard,
+    EndAssign,
+    Pass,
+    PlayDieCard,
+    PlayMuffliato,
+    PlayProtego,
+    PlayReroll,
+    Ready,
+    Reroll,
+    SetAction,
+    StopRolling,
+)
+from menagerie.pursuit.engine.rules import HAND_LIMIT, HEALTH, STACKS
+from menagerie.pursuit.tests.scenarios import (
+    ENGINE,
+    assigning,
+    card,
+    certain_beast,
+    empty_hands,
+    engine_with,
+    give,
+    new_match,
+    pattern,
+    ready_and_set,
+)
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import IllegalAction, InvalidArgument
+from menagerie.shared.engine import Event
+
+
+def refused(state: PursuitState, seat: int, action: object, rule: str, engine: PursuitEngine = ENGINE) -> str:
+    """Asserts that `action` is refused under `rule` and changes nothing; returns the message."""
+    snapshot = msgspec.msgpack.encode(state)
+    with pytest.raises(IllegalAction) as refusal:
+        engine.apply(state, seat, action)  # type: ignore[arg-type]
+    assert refusal.value.message.startswith(f"{rule}: "), refusal.value.message
+    assert msgspec.msgpack.encode(state) == snapshot, "a refused action changed the state"
+    return refusal.value.message
+
+
+def finish_assign(state: PursuitState, engine: PursuitEngine = ENGINE) -> list[str]:
+    """Ends the Assign phase; returns the kinds of the events."""
+    return [e.kind for e in end_assign(state, engine)]
+
+
+def end_assign(state: PursuitState, engine: PursuitEngine = ENGINE) -> list[Event]:
+    """Ends the Assign phase; returns the events."""
+    return engine.apply(state, state.active, EndAssign())
+
+
+def beast_roll(events: list[Event]) -> Counter[str]:
+    """The colours of the dice the beast rolled, from the events."""
+    rolled = next(e for e in events if e.kind == "beast_rolled")
+    return Counter(d["color"] for d in rolled.public["dice"])
+
+
+def phase(state: PursuitState) -> str:
+    """The phase, read afresh (an assert on `state.phase` would narrow its type for the rest of a test)."""
+    return state.phase
+
+
+def far_from_escape(state: PursuitState, engine: PursuitEngine) -> None:
+    """Puts the beast one space from the suitcase: an escape roll cannot end the match."""
+    beast = engine.beasts[state.beast]
+    state.position = beast.to_escape + beast.to_suitcase - 1
+
+
+def this_turn(events: list[Event]) -> list[Event]:
+    """The events before the next turn starts."""
+    kinds = [e.kind for e in events]
+    return events[: kinds.index("turn_started")] if "turn_started" in kinds else events
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_setup_gives_each_player_a_board_ten_health_and_one_card(seats: int) -> None:
+    state = new_match(seats)
+    assert [p.health for p in state.players] == [HEALTH] * seats
+    assert [p.shields for p in state.players] == [0] * seats
+    assert [len(p.hand) for p in state.players] == [1] * seats
+    assert len({p.character for p in state.players}) == seats
+    assert len(state.deck) == len(ENGINE.data.cards) - seats
+
+
+@pytest.mark.parametrize("seats", [0, 5])
+def test_setup_refuses_tables_outside_one_to_four(seats: int) -> None:
+    with pytest.raises(InvalidArgument):
+        ENGINE.setup(MatchSetup("coop", seats, {"difficulty": "normal"}), 1)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_beasts_are_stacked_by_level_level_one_on_top(difficulty: str) -> None:
+    for seed in range(5):
+        state = new_match(difficulty=difficulty, seed=seed)
+        stack = [state.beast, *state.beasts]
+        assert tuple(ENGINE.beasts[b].level for b in stack) == STACKS[difficulty]
+        assert len(set(stack)) == len(stack)
+        assert state.position == ENGINE.beasts[state.beast].to_escape
+
+
+def test_difficulty_levels_differ_as_the_rulebook_says() -> None:
+    assert sorted(STACKS["easy"]) == [1, 2, 2, 3, 3]
+    assert sorted(STACKS["normal"]) == [1, 2, 3, 3, 3]
+    assert STACKS["hard"] == (*STACKS["normal"], 3)
+    assert ENGINE.view(new_match(difficulty="hard"), 0).escapes_allowed == 1
+    assert ENGINE.view(new_match(difficulty="normal"), 0).escapes_allowed == 0
+
+
+def test_unknown_difficulty_is_refused() -> None:
+    with pytest.raises(InvalidArgument):
+        ENGINE.setup(MatchSetup("coop", 2, {"difficulty": "brutal"}), 1)
+
+
+def test_the_first_roll_is_made_for_the_active_player() -> None:
+    state = empty_hands(new_match())
+    assert state.phase == "roll" and state.rolls == 1
+    assert [d.color for d in state.dice] == ["black"] * 5 + ["teal"]
+    assert ENGINE.to_act(state).must == (state.active,)
+
+
+# --------------------------------------------------------------------------- rolling
+
+
+def test_kept_dice_keep_their_faces_and_the_others_are_rolled_again() -> None:
+    state = empty_hands(new_match(seed=3))
+    black = [d.face for d in state.dice if d.color == "black"]
+    keep = tuple(sorted(black[:3]))
+    teal = state.dice[-1].face
+    ENGINE.apply(state, state.active, Reroll(keep, keep_teal=True))
+    assert state.rolls == 2
+    kept = [d.face for d, k in zip(state.dice, state.kept, strict=True) if k and d.color == "black"]
+    assert Counter(kept) == Counter(keep)
+    assert state.dice[-1].face == teal and state.kept[-1]
+
+
+def test_the_order_of_the_kept_faces_does_not_matter() -> None:
+    state = empty_hands(new_match(seed=3))
+    black = [d.face for d in state.dice if d.color == "black"]
+    ENGINE.apply(state, state.active, Reroll(tuple(sorted(black, reverse=True)), keep_teal=False))
+    assert state.kept == [True] * 5 + [False]
+
+
+def test_a_player_may_change_their_mind_about_kept_dice() -> None:
+    state = empty_hands(new_match(seed=3))
+    ENGINE.apply(state, state.active, Reroll(tuple(d.face for d in state.dice[:5]), keep_teal=False))
+    assert state.kept == [True] * 5 + [False]
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=True))
+    assert state.kept == [False] * 5 + [True]
+
+
+def test_the_third_roll_is_kept() -> None:
+    state = empty_hands(new_match(seed=4))
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    assert state.rolls == 3
+    assert state.phase == "assign", "after the third roll the dice are assigned"
+    assert len(state.pool) == 6 - sum(d.face == "reaction" for d in state.dice)
+
+
+def test_a_fourth_roll_is_refused() -> None:
+    state = empty_hands(new_match(seed=4))
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    give(state, state.active, card("reroll"))  # so the roll phase stays open after roll 3
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    assert state.phase == "roll" and state.rolls == 3
+    refused(state, state.active, Reroll((), keep_teal=False), "Rolling")
+
+
+def test_keeping_a_face_that_was_not_rolled_is_refused() -> None:
+    state = empty_hands(new_match(seed=5))
+    rolled = Counter(d.face for d in state.dice if d.color == "black")
+    wild: Face = "wild"
+    keep = (wild,) * (rolled["wild"] + 1)
+    refused(state, state.active, Reroll(keep, keep_teal=False), "Rolling")
+
+
+def test_only_the_active_player_rolls() -> None:
+    state = empty_hands(new_match(seed=5))
+    other = (state.active + 1) % 3
+    refused(state, other, StopRolling(), "Turn order")
+
+
+def test_a_reroll_card_gives_the_active_player_one_more_roll() -> None:
+    state = empty_hands(new_match(seed=6))
+    reroll = card("reroll")
+    give(state, state.active, reroll)
+    ENGINE.apply(state, state.active, PlayReroll(reroll))
+    assert state.roll_limit == 4 and reroll in state.discard
+    for _ in range(3):
+        ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    assert state.rolls == 4 and state.phase == "assign"
+
+
+def test_a_beast_reaction_rolled_by_the_player_resolves_at_once() -> None:
+    engine = engine_with(teal_faces=("reaction",) * 6, reaction=Reaction(attack=1))
+    state, events = engine.setup(MatchSetup("coop", 2, {"difficulty": "normal"}), 7)
+    assert "beast_reacted" in [e.kind for e in events]
+    assert state.players[state.active].health == HEALTH - 1
+    empty_hands(state)
+    engine.apply(state, state.active, StopRolling())
+    assert all(d.color == "black" for d in state.pool), "the reaction face is not a die to assign"
+    assert len(state.pool) == 5
+
+
+def test_a_kept_reaction_face_does_not_react_again() -> None:
+    engine = engine_with(teal_faces=("reaction",) * 6, reaction=Reaction(attack=1))
+    state = empty_hands(new_match(2, seed=7, engine=engine))
+    active = state.players[state.active]
+    engine.apply(state, state.active, Reroll((), keep_teal=True))
+    assert active.health == HEALTH - 1
+    engine.apply(state, state.active, Reroll((), keep_teal=False))
+    assert active.health == HEALTH - 2
+
+
+# ------------------------------------------------------------------------ windows
+
+
+def test_other_players_holding_a_reroll_card_get_a_window_after_each_roll() -> None:
+    state = empty_hands(new_match(seed=8))
+    helper, bystander = (state.active + 1) % 3, (state.active + 2) % 3
+    give(state, helper, card("reroll"))
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    assert state.window == [helper]
+    to_act = ENGINE.to_act(state)
+    assert to_act.may == (helper,) and to_act.must == ()
+    assert Pass() in ENGINE.legal_actions(state, helper)
+    refused(state, bystander, Pass(), "Insight cards")
+    refused(state, state.active, StopRolling(), "Insight cards")
+    ENGINE.apply(state, helper, Pass())
+    assert state.window == [] and ENGINE.to_act(state).must == (state.active,)
+
+
+def test_a_helpers_reroll_card_adds_a_roll_for_the_active_player() -> None:
+    state = empty_hands(new_match(seed=8))
+    helper = (state.active + 1) % 3
+    reroll = card("reroll")
+    give(state, helper, reroll)
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    ENGINE.apply(state, helper, PlayReroll(reroll))
+    assert state.roll_limit == 4 and state.window == []
+    assert reroll not in state.players[helper].hand
+
+
+def test_other_players_may_give_dice_cards_to_help_the_active_player() -> None:
+    state = empty_hands(new_match(seed=9))
+    helper = (state.active + 1) % 3
+    capture = card("die", "capture")
+    give(state, helper, capture)
+    ENGINE.apply(state, state.active, StopRolling())
+    assert state.phase == "help" and state.window == [helper]
+    ENGINE.apply(state, helper, Contribute(capture))
+    assert phase(state) == "assign"
+    assert [d.face for d in state.pool if d.card == capture] == ["capture"]
+
+
+def test_passing_closes_the_window_only_for_that_seat() -> None:
+    state = empty_hands(new_match(4, seed=9))
+    first, second = (state.active + 1) % 4, (state.active + 2) % 4
+    give(state, first, card("die", "capture"))
+    give(state, second, card("die", "protect"))
+    ENGINE.apply(state, state.active, StopRolling())
+    ENGINE.apply(state, first, Pass())
+    assert state.window == [second] and state.phase == "help"
+    refused(state, first, Pass(), "Insight cards")
+    ENGINE.apply(state, second, Pass())
+    assert phase(state) == "assign"
+
+
+# -------------------------------------------------------------------- ready, set
+
+
+def test_ready_takes_the_full_pattern_at_once() -> None:
+    state = empty_hands(new_match(seed=10))
+    seat = state.active
+    full = pattern(state, seat, "capture_3")
+    filler = next(f for f in ("protect", "distract", "insight") if f not in full)
+    assigning(state, full[:-1] + [filler] * (7 - len(full)))
+    refused(state, seat, Ready("capture_3"), "Ready")
+    assigning(state, full)
+    ENGINE.apply(state, seat, Ready("capture_3"))
+    assert "capture_3" in state.players[seat].ready and state.pool == []
+
+
+def test_a_wild_die_counts_as_any_face_of_a_pattern() -> None:
+    state = empty_hands(new_match(seed=10))
+    seat = state.active
+    full = pattern(state, seat, "capture_3")
+    assigning(state, [*full[:-1], "wild"])
+    ENGINE.apply(state, seat, Ready("capture_3"))
+    assert "capture_3" in state.players[seat].ready
+
+
+def test_set_takes_one_die_of_any_face_after_ready() -> None:
+    state = empty_hands(new_match(seed=11))
+    seat = state.active
+    assigning(state, ["insight", "distract"])
+    refused(state, seat, SetAction("protect", "insight"), "Set")
+    state.players[seat].ready.append("protect")
+    ENGINE.apply(state, seat, SetAction("protect", "insight"))
+    assert state.players[seat].set == ["protect"]
+    assert [d.face for d in state.pool] == ["distract"]
+    refused(state, seat, SetAction("protect", "distract"), "Set")
+
+
+def test_ready_and_set_stay_on_the_board_after_activation() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=12, engine=engine))
+    seat = state.active
+    ready_and_set(state, seat, "protect")
+    assigning(state, ["protect"])
+    engine.apply(state, seat, Activate(seat, "protect"))
+    finish_assign(state, engine)
+    assert state.active != seat
+    assert state.players[seat].ready == ["protect"] and state.players[seat].set == ["protect"]
+    assert state.players[seat].shields == 1
+
+
+# ---------------------------------------------------------------------- activation
+
+
+def test_each_action_space_activates_at_most_once_per_turn() -> None:
+    state = empty_hands(new_match(seed=13))
+    seat = state.active
+    ready_and_set(state, seat, "capture_1")
+    assigning(state, ["capture", "capture", "wild"])
+    ENGINE.apply(state, seat, Activate(seat, "capture_1"))
+    message = refused(state, seat, Activate(seat, "capture_1"), "Activate")
+    assert "activated this turn already" in message
+    assert Activate(seat, "capture_1") not in ENGINE.legal_actions(state, seat)
+
+
+def test_activation_needs_ready_and_set_and_a_die_of_its_symbol() -> None:
+    state = empty_hands(new_match(seed=13))
+    seat = state.active
+    assigning(state, ["capture"])
+    assert "not Ready and Set" in refused(state, seat, Activate(seat, "capture_1"), "Activate")
+    ready_and_set(state, seat, "capture_1", "insight")
+    assert "no insight die" in refused(state, seat, Activate(seat, "insight"), "Activate")
+    ENGINE.apply(state, seat, Activate(seat, "capture_1"))
+
+
+def test_a_wild_die_activates_any_action() -> None:
+    state = empty_hands(new_match(seed=14))
+    seat = state.active
+    ready_and_set(state, seat, "distract")
+    assigning(state, ["wild"])
+    ENGINE.apply(state, seat, Activate(seat, "distract"))
+    assert state.activations == [Activation(seat, "distract", "black")]
+
+
+def test_dice_go_on_another_board_only_where_your_own_action_is_set() -> None:
+    state = empty_hands(new_match(seed=15))
+    seat, other = state.active, (state.active + 1) % 3
+    ready_and_set(state, other, "protect")
+    assigning(state, ["protect", "protect"])
+    assert "Set your own protect" in refused(state, seat, Activate(other, "protect"), "Activate")
+    state.players[seat].ready.append("protect")
+    ENGINE.apply(state, seat, SetAction("protect", "protect"))
+    ENGINE.apply(state, seat, Activate(other, "protect"))
+    assert state.activations == [Activation(other, "protect", "black")]
+
+
+def test_activated_actions_take_effect_when_assigning_ends() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=16, engine=engine))
+    seat, other = state.active, (state.active + 1) % 3
+    ready_and_set(state, seat, "protect", "capture_1", "insight")
+    ready_and_set(state, other, "protect")
+    assigning(state, ["protect", "protect", "capture", "insight"])
+    for target, action in [(seat, "protect"), (other, "protect"), (seat, "capture_1"), (seat, "insight")]:
+        engine.apply(state, seat, Activate(target, action))  # type: ignore[arg-type]
+    position, deck = state.position, len(state.deck)
+    assert state.players[other].shields == 0, "nothing happens before the end of Assign"
+    finish_assign(state, engine)
+    assert state.players[seat].shields == 1 and state.players[other].shields == 1
+    assert state.position == position + 1
+    assert len(state.deck) == deck - 1 and len(state.players[seat].hand) == 1
+
+
+def test_capture_three_moves_the_beast_three_spaces() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=17, engine=engine))
+    seat = state.active
+    ready_and_set(state, seat, "capture_3")
+    assigning(state, ["capture"])
+    position = state.position
+    engine.apply(state, seat, Activate(seat, "capture_3"))
+    finish_assign(state, engine)
+    assert state.position == position + 3
+
+
+def test_a_beast_reaching_the_suitcase_is_captured_and_the_next_comes_up() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=18, engine=engine))
+    seat = state.active
+    chased, following = state.beast, state.beasts[0]
+    beast = engine.beasts[chased]
+    state.position = beast.to_escape + beast.to_suitcase - 1
+    ready_and_set(state, seat, "capture_1")
+    assigning(state, ["capture"])
+    engine.apply(state, seat, Activate(seat, "capture_1"))
+    events = finish_assign(state, engine)
+    assert "beast_captured" in events and "beast_appeared" in events
+    assert state.captured == [chased] and state.beast == following
+    assert state.position == engine.beasts[following].to_escape
+
+
+def test_assigning_dice_is_not_forced() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=19, engine=engine))
+    seat = state.active
+    ready_and_set(state, seat, "capture_1")
+    assigning(state, ["capture", "protect"])
+    position = state.position
+    assert EndAssign() in engine.legal_actions(state, seat)
+    finish_assign(state, engine)
+    assert state.active == (seat + 1) % 3 and state.phase == "roll"
+    assert state.position == position
+
+
+# ---------------------------------------------------------------------- dice cards
+
+
+def test_a_double_dice_card_goes_on_one_board_only() -> None:
+    state = empty_hands(new_match(seed=20))
+    seat, other = state.active, (state.active + 1) % 3
+    double = card("die", "capture", dice=2)
+    give(state, seat, double)
+    ready_and_set(state, seat, "capture_1", "capture_3")
+    ready_and_set(state, other, "capture_1")
+    assigning(state, [])
+    ENGINE.apply(state, seat, PlayDieCard(double))
+    assert [(d.face, d.card) for d in state.pool] == [("capture", double)] * 2
+    ENGINE.apply(state, seat, Activate(seat, "capture_1"))
+    assert state.card_boards == {double: seat}
+    assert "no capture die" in refused(state, seat, Activate(other, "capture_1"), "Activate")
+    ENGINE.apply(state, seat, Activate(seat, "capture_3"))
+    assert state.pool == []
+
+
+def test_a_single_dice_card_may_go_on_another_board() -> None:
+    state = empty_hands(new_match(seed=20))
+    seat, other = state.active, (state.active + 1) % 3
+    single = card("die", "protect")
+    give(state, seat, single)
+    ready_and_set(state, seat, "protect")
+    ready_and_set(state, other, "protect")
+    assigning(state, [])
+    ENGINE.apply(state, seat, PlayDieCard(single))
+    ENGINE.apply(state, seat, Activate(other, "protect"))
+    assert state.activations == [Activation(other, "protect", "black")]
+
+
+# --------------------------------------------------------------------- hand limit
+
+
+def test_a_fourth_card_must_be_discarded() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=21, engine=engine))
+    seat = state.active
+    held = [card("die", "capture"), card("die", "protect"), card("die", "insight")]
+    give(state, seat, *held)
+    fourth = card("die", "distract")
+    state.deck.remove(fourth)
+    state.deck.append(fourth)  # the top card: no reaction window opens after the discard
+    ready_and_set(state, seat, "insight")
+    assigning(state, ["insight"])
+    engine.apply(state, seat, Activate(seat, "insight"))
+    finish_assign(state, engine)
+    assert state.phase == "discard" and len(state.players[seat].hand) == HAND_LIMIT + 1
+    assert engine.to_act(state).must == (seat,)
+    assert all(isinstance(a, Discard) for a in engine.legal_actions(state, seat))
+    refused(state, seat, EndAssign(), "Hand limit")
+    engine.apply(state, seat, Discard(held[0]))
+    assert len(state.players[seat].hand) == HAND_LIMIT and held[0] in state.discard
+    assert state.active == (seat + 1) % 3, "the beast reacted and the turn moved on"
+
+
+def test_an_empty_deck_is_reshuffled_from_the_discards() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=22, engine=engine))
+    seat = state.active
+    state.discard, state.deck = state.deck, []
+    ready_and_set(state, seat, "insight")
+    assigning(state, ["insight"])
+    engine.apply(state, seat, Activate(seat, "insight"))
+    discards = len(state.discard)
+    assert "deck_reshuffled" in finish_assign(state, engine)
+    assert len(state.players[seat].hand) == 1 and len(state.deck) == discards - 1 and state.discard == []
+
+
+def test_with_no_cards_left_anywhere_insight_draws_nothing() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=22, engine=engine))
+    seat = state.active
+    state.players[(seat + 1) % 3].hand, state.deck, state.discard = state.deck, [], []
+    ready_and_set(state, seat, "insight")
+    assigning(state, ["insight"])
+    engine.apply(state, seat, Activate(seat, "insight"))
+    assert "deck_empty" in finish_assign(state, engine)
+    assert state.players[seat].hand == []
+
+
+# ---------------------------------------------------------------------- the beast
+
+
+def test_the_beast_rolls_its_cards_dice() -> None:
+    engine = certain_beast(3, teal=True, reaction=Reaction(escape=1))
+    state = empty_hands(new_match(seed=23, engine=engine))
+    assigning(state, [])
+    far_from_escape(state, engine)  # nothing it rolls can end the match
+    assert beast_roll(end_assign(state, engine)) == {"black": 3, "teal": 1}
+
+
+def test_distract_dice_are_removed_from_the_beasts_roll() -> None:
+    engine = certain_beast(3, teal=True, reaction=Reaction(escape=1))
+    state = empty_hands(new_match(seed=24, engine=engine))
+    seat, other = state.active, (state.active + 1) % 3
+    ready_and_set(state, seat, "distract")
+    ready_and_set(state, other, "distract")
+    assigning(state, ["distract"], teal="distract")
+    far_from_escape(state, engine)
+    engine.apply(state, seat, Activate(seat, "distract"))
+    engine.apply(state, seat, Activate(other, "distract"))
+    assert {a.color for a in state.activations} == {"black", "teal"}
+    rolled = beast_roll(end_assign(state, engine))
+    assert rolled == {"black": 2}, "one black die and the teal die distracted"
+
+
+def test_a_teal_distract_removes_the_teal_die_only() -> None:
+    engine = certain_beast(2, teal=True, reaction=Reaction(escape=1))
+    state = empty_hands(new_match(seed=25, engine=engine))
+    seat = state.active
+    ready_and_set(state, seat, "distract")
+    assigning(state, [], teal="distract")
+    far_from_escape(state, engine)
+    engine.apply(state, seat, Activate(seat, "distract"))
+    assert beast_roll(end_assign(state, engine)) == {"black": 2}
+
+
+def test_muffliato_makes_the_beast_roll_two_fewer_black_dice() -> None:
+    engine = certain_beast(3, escape=1)
+    state = empty_hands(new_match(seed=26, engine=engine))
+    helper = (state.active + 2) % 3
+    muffliato = card("muffliato", engine=engine)
+    give(state, helper, muffliato)
+    assigning(state, [])
+    far_from_escape(state, engine)
+    finish_assign(state, engine)
+    assert state.phase == "before_beast" and state.window == [helper]
+    position = state.position
+    engine.apply(state, helper, PlayMuffliato(muffliato))
+    assert state.position == position - 1, "one black die left, moving the beast one space away"
+
+
+def test_protego_ignores_one_harmful_face_of_the_beasts_roll() -> None:
+    engine = certain_beast(2, attack=1)
+    state = empty_hands(new_match(seed=27, engine=engine))
+    seat, helper = state.active, (state.active + 1) % 3
+    protego = card("protego", engine=engine)
+    give(state, helper, protego)
+    assigning(state, [])
+    finish_assign(state, engine)
+    assert state.phase == "beast" and state.window == [helper]
+    faces = {a.face for a in engine.legal_actions(state, helper) if isinstance(a, PlayProtego)}
+    assert faces == {d.face for d in state.beast_dice}
+    engine.apply(state, helper, PlayProtego(protego, state.beast_dice[0].face))
+    assert state.players[seat].health == HEALTH - 1, "two attacks, one ignored"
+
+
+def test_a_shield_absorbs_one_damage() -> None:
+    engine = certain_beast(2, attack=1)
+    state = empty_hands(new_match(seed=28, engine=engine))
+    seat = state.active
+    state.players[seat].shields = 1
+    assigning(state, [])
+    finish_assign(state, engine)
+    assert state.players[seat].shields == 0 and state.players[seat].health == HEALTH - 1
+
+
+def test_a_shield_stripping_reaction_takes_one_shield_from_every_player() -> None:
+    engine = engine_with(
+        teal_faces=("reaction",) * 6, black_dice=0, teal=True, reaction=Reaction(strip_shields=True), faces={}
+    )
+    state = empty_hands(new_match(seed=29, engine=engine))
+    for player, shields in zip(state.players, [2, 1, 0], strict=True):
+        player.shields = shields
+    assigning(state, [])
+    events = this_turn(end_assign(state, engine))
+    assert [e.public["seat"] for e in events if e.kind == "shield_lost"] == [0, 1]
+
+
+def test_a_stunned_player_loses_the_game_for_the_whole_team() -> None:
+    engine = certain_beast(2, attack=1)
+    state = empty_hands(new_match(seed=30, engine=engine))
+    seat = state.active
+    state.players[seat].health = 2
+    assigning(state, [])
+    events = finish_assign(state, engine)
+    assert "match_finished" in events
+    outcome = engine.outcome(state)
+    assert outcome is not None and "stunned" in outcome.reason
+    assert [s.result for s in outcome.seats] == ["loss"] * 3
+    assert engine.to_act(state).seats() == ()
+
+
+def test_an_escape_loses_the_game_on_normal() -> None:
+    engine = certain_beast(1, escape=1)
+    state = empty_hands(new_match(seed=31, engine=engine))
+    state.position = 0
+    chased = state.beast
+    assigning(state, [])
+    assert "beast_escaped" in finish_assign(state, engine)
+    outcome = engine.outcome(state)
+    assert state.escaped == [chased]
+    assert outcome is not None and {s.result for s in outcome.seats} == {"loss"}
+
+
+def test_on_hard_the_team_can_afford_one_escape() -> None:
+    engine = certain_beast(1, escape=1)
+    state = empty_hands(new_match(difficulty="hard", seed=31, engine=engine))
+    state.position = 0
+    following = state.beasts[0]
+    assigning(state, [])
+    events = finish_assign(state, engine)
+    assert "beast_escaped" in events and "beast_appeared" in events
+    assert engine.outcome(state) is None and state.beast == following
+    state.position = 0
+    assigning(state, [])
+    finish_assign(state, engine)
+    assert engine.outcome(state) is not None and len(state.escaped) == 2
+
+
+def test_the_team_wins_with_five_beasts_in_the_suitcase() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=32, engine=engine))
+    state.captured = list(state.beasts[:4])
+    state.beasts = state.beasts[4:] or ["niffler"]
+    beast = engine.beasts[state.beast]
+    state.position = beast.to_escape + beast.to_suitcase - 1
+    seat = state.active
+    ready_and_set(state, seat, "capture_1")
+    assigning(state, ["capture"])
+    engine.apply(state, seat, Activate(seat, "capture_1"))
+    finish_assign(state, engine)
+    outcome = engine.outcome(state)
+    assert outcome is not None and [s.result for s in outcome.seats] == ["win"] * 3
+    assert [s.score for s in outcome.seats] == [5.0] * 3
+
+
+def test_after_the_beast_the_next_player_rolls() -> None:
+    engine = certain_beast(0)
+    state = empty_hands(new_match(seed=33, engine=engine))
+    seat, turn = state.active, state.turn
+    assigning(state, [])
+    finish_assign(state, engine)
+    assert state.active == (seat + 1) % 3 and state.turn == turn + 1
+    assert state.phase == "roll" and state.rolls == 1 and state.pool == []

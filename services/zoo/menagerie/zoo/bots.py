@@ -1,0 +1,544 @@
+"""The `greedy` level of Fantasy Zoo: it values its picks by the score they make reachable.
+
+A bot sees exactly what a human in its seat sees (the engine's `ZooView`). Everything
+it weighs is its own zoo, the cards it holds and public facts (the other zoos, the open
+goals), so one reading of the view (`ZooEngine.determinize`, whose sampled parts it never
+reads) is enough: the cards others hold or will draw only enter as "some future card",
+the same for every action compared.
+
+One function, `Judge.value`, estimates the seat's final score from a position of its own
+zoo plus the cards it still holds this round:
+
+- the cards held (picks, and the kept card) are resolved the way construction will
+  likely use them: an animal that fits a free enclosure is placed, an enclosure card that
+  would house a held animal is built for it, other cards are built for room. What they
+  would add counts at a discount, so that doing it beats planning it;
+- open goals this round's zoo would meet pay their rewards (one of the two if another
+  zoo meets it already), goals not yet met pay a little for progress, and the likelier
+  of the two secret goals pays its reward times the chance of having strictly the most;
+- the cards still to come (this round's remaining picks and 4 per later round) add
+  value points: as many animals as free room allows, the rest built as enclosures to
+  make room (`Judge.future`). Part of those points lands evenly, the rest where the seat
+  wants it, i.e. on its lowest value;
+- the estimate is the product of the two lower values after those points are added,
+  raising the lowest first (`reach`). Raising the lowest value is what grows the product,
+  and a point on the highest value is worth nothing late in the game.
+
+Decisions: a pick is the card with the best value of (picks + card); in construction
+every legal action is applied to a copy of the seat's own zoo (`ZooEngine.apply` on a
+one-player state) and the best resulting value wins, so the bot builds, places, keeps one
+card and finishes in a greedy sequence; rewards and secret goals are judged the same way.
+Ties go to the `rng`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from menagerie.rules.bots import PolicyFactory
+from menagerie.rules.rng import Rng
+from menagerie.zoo.engine import ZooEngine, ZooState, ZooView, zoo
+from menagerie.zoo.engine.data import (
+    HABITATS,
+    VALUES,
+    Card,
+    ChooseOne,
+    Connector,
+    Exchange,
+    Gain,
+    IfCountAtLeast,
+    IfValueAtMost,
+    Metric,
+    OpenGoal,
+    PerCount,
+    Plain,
+    SecretGoal,
+)
+from menagerie.zoo.engine.model import (
+    Action,
+    Build,
+    ChooseReward,
+    ChooseSecretGoal,
+    Finish,
+    Keep,
+    Pick,
+    Place,
+    Player,
+)
+from menagerie.zoo.engine.rules import HAND_SIZE
+
+TIE = 1e-9
+Vec = tuple[float, float, float]  # dangerous, cute, rare (the order of VALUES)
+ZERO: Vec = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The tunable numbers of the estimate (defaults chosen in greedy-against-greedy matches)."""
+
+    points_per_animal: float = 2.5  # net value points a future animal adds
+    directed: float = 0.35  # the share of future points that lands where the seat wants it
+    held: float = 0.9  # a held card's planned use, against doing it now
+    kept: float = 0.75  # the kept card's planned use next round
+    habitat_room: float = 0.6  # a free habitat enclosure, in future animals it can house…
+    room_decay: float = 0.75  # …less for each further free one of the same type
+    mystic_room: float = 1.0  # a free mystic enclosure houses anything
+    stack_room: float = 0.25  # an enclosure that more of its animals may join
+    build_room: float = 0.7  # room a future enclosure card makes, in future animals
+    goal_progress: float = 0.9  # an unmet open goal's rewards, times (progress)²
+    secret_spread: float = 1.0  # uncertainty of "the most", per round still to play
+    animals: float = 0.05  # more animals win a tie
+
+
+# ------------------------------------------------------------------------- values
+
+
+def reach(values: Sequence[float], points: float) -> float:
+    """The best product of the two lower values once `points` more are added where they help most.
+
+    Water filling: the lowest value is raised to the middle one, then both to the highest,
+    then all three together, which is the best split (and the exact score at 0 points).
+    """
+    low, middle, high = sorted(values)
+    if points > 0:
+        step = min(points, middle - low)
+        low, points = low + step, points - step
+        if points > 0:
+            step = min(points, 2 * (high - middle))
+            low, middle, points = low + step / 2, middle + step / 2, points - step
+            if points > 0:
+                low, middle = low + points / 3, middle + points / 3
+    return max(low, 0.0) * max(middle, 0.0)
+
+
+def _vec(gain: Gain, times: float = 1.0) -> Vec:
+    return (gain.dangerous * times, gain.cute * times, gain.rare * times)
+
+
+def _plus(a: Vec, b: Vec, times: float = 1.0) -> Vec:
+    return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times)
+
+
+def _one(value: str, amount: float) -> Vec:
+    index = VALUES.index(value)
+    return (amount if index == 0 else 0.0, amount if index == 1 else 0.0, amount if index == 2 else 0.0)
+
+
+# -------------------------------------------------------------------------- stats
+
+
+@dataclass
+class Stats:
+    """What goals and effects count in one zoo, in one pass over its row."""
+
+    animals: Counter[str] = field(default_factory=Counter)  # by habitat
+    names: set[str] = field(default_factory=set)
+    large: int = 0
+    largest_stack: int = 0
+    enclosures: Counter[str] = field(default_factory=Counter)  # by type
+    free: Counter[str] = field(default_factory=Counter)  # empty enclosures by type
+    stackable: Counter[str] = field(default_factory=Counter)  # enclosures more of a name may join
+    tallest: Counter[str] = field(default_factory=Counter)  # the tallest stack of each name
+
+    def count(self, of: str, kind: str | None) -> int:
+        """Animals (of a habitat) or enclosures (of a type), as effects and goals count them."""
+        counts = self.animals if of == "animals" else self.enclosures
+        return counts.total() if kind is None else counts[kind]
+
+    def add_animal(self, card: Card) -> None:
+        self.animals[card.animal.habitat] += 1
+        self.names.add(card.animal.name)
+        self.large += card.animal.size == "large"
+
+    def stack(self, name: str) -> None:
+        """One more animal of `name` on its tallest stack (which is new if there is none)."""
+        self.tallest[name] += 1
+        self.largest_stack = max(self.largest_stack, self.tallest[name])
+
+    def add_enclosures(self, card: Card) -> None:
+        for kind in (card.enclosures.top, card.enclosures.bottom):
+            self.enclosures[kind] += 1
+            self.free[kind] += 1
+
+
+def stats_of(player: Player, cards: dict[int, Card]) -> Stats:
+    """The counts of one zoo (a large animal counted once, as the engine does)."""
+    stats = Stats()
+    for placed in player.row:
+        for here in (placed.top, placed.bottom):
+            stats.enclosures[here.type] += 1
+            if not here.animals:
+                stats.free[here.type] += 1
+                continue
+            stats.largest_stack = max(stats.largest_stack, len(here.animals))
+            if not here.large:
+                name = cards[here.animals[0]].animal.name
+                stats.stackable[name] += 1
+                stats.tallest[name] = max(stats.tallest[name], len(here.animals))
+    for animal in zoo.animals(player):
+        stats.add_animal(cards[animal])
+    return stats
+
+
+def metric(stats: Stats, of: Metric, values: Vec) -> float:
+    """A goal's metric on a zoo (mirrors `zoo.measure`, from the counts)."""
+    kind = of.kind
+    if kind in ("animals", "enclosures"):
+        return stats.count(kind, of.type)
+    if kind == "largest_stack":
+        return stats.largest_stack
+    if kind == "distinct_names":
+        return len(stats.names)
+    if kind == "large_animals":
+        return stats.large
+    if kind == "each_habitat_animals":
+        return min(stats.animals[h] for h in HABITATS)
+    if kind == "each_habitat_enclosures":
+        return min(stats.enclosures[h] for h in HABITATS)
+    assert of.value is not None
+    return values[VALUES.index(of.value)]
+
+
+def estimate_gain(card: Card, values: Vec, stats: Stats) -> Vec:
+    """What placing the card's animal would add, given the zoo's counts and values (it included)."""
+    effect = card.animal.effect
+    if isinstance(effect, Plain):
+        return _vec(effect.gain)
+    if isinstance(effect, IfValueAtMost):
+        return _vec(effect.gain) if values[VALUES.index(effect.value)] <= effect.at_most else ZERO
+    if isinstance(effect, (IfCountAtLeast, PerCount)):
+        count = effect.count
+        counted = stats.count(count.of, count.type)
+        if count.of == "animals" and count.type in (None, card.animal.habitat):
+            counted += 1  # the animal itself
+        if isinstance(effect, PerCount):
+            return _one(effect.value, effect.per * counted)
+        return _vec(effect.gain) if counted >= effect.at_least else ZERO
+    order = sorted(range(3), key=lambda i: values[i])
+    if isinstance(effect, Exchange):
+        return _plus(_one(VALUES[order[0]], 1), _one(VALUES[order[2]], -1))
+    assert isinstance(effect, ChooseOne)
+    options = effect.options
+    lower = min(options, key=lambda v: values[VALUES.index(v)])
+    return _one(lower, 1)
+
+
+# ------------------------------------------------------------------------ context
+
+
+@dataclass(frozen=True)
+class Context:
+    """What one decision's positions share: the table, the goals and what is still to come."""
+
+    mode: str
+    future_rounds: int  # rounds after this one
+    to_come: int  # cards still to be drafted: this round's, then HAND_SIZE per later round
+    checks: int  # open goal checks still to come (this round's too, until it is done)
+    open_goals: tuple[tuple[OpenGoal, bool], ...]  # in play, and whether another zoo meets it now
+    secret_goals: tuple[tuple[SecretGoal, float], ...]  # the seat's, and the best other zoo's measure
+
+
+def values_of(player: Player) -> Vec:
+    return (float(player.values["dangerous"]), float(player.values["cute"]), float(player.values["rare"]))
+
+
+# -------------------------------------------------------------------------- judge
+
+
+class Judge:
+    """Estimates a seat's final score from its zoo and the cards it holds (see the module docstring)."""
+
+    def __init__(self, engine: ZooEngine, weights: Weights, paths_connect: bool) -> None:
+        self.engine = engine
+        self.cards = engine.cards
+        self.w = weights
+        self.paths_connect = paths_connect  # advanced mode
+        # How often a card drawn at random fits an end needing each connector (advanced mode).
+        total = len(engine.data.cards)
+        self.fits_right = {c: sum(x.enclosures.left == c for x in engine.data.cards) / total for c in _CONNECTORS}
+        self.fits_left = {c: sum(x.enclosures.right == c for x in engine.data.cards) / total for c in _CONNECTORS}
+        self.best_ends = 1 - (1 - self.fits_right["middle"]) * (1 - self.fits_left["middle"])
+
+    def context(self, view: ZooView, seat: int, zoos: Sequence[Player]) -> Context:
+        """The facts every position of this decision shares (`zoos`: every seat's public zoo)."""
+        other_stats = [(stats_of(p, self.cards), values_of(p)) for s, p in enumerate(zoos) if s != seat]
+        open_goals = tuple(
+            (g.goal, any(metric(s, g.goal.metric, v) >= g.goal.at_least for s, v in other_stats))
+            for g in view.open_goals
+            if g.open
+        )
+        mine = next(z for z in view.zoos if z.seat == seat)
+        secret = tuple(
+            (g, max((metric(s, g.metric, v) for s, v in other_stats), default=-math.inf)) for g in mine.secret_goals
+        )
+        this_round = max(len(view.hand) - 1, 0) if view.phase == "drafting" else 0
+        future = max(view.rounds - view.round, 0)
+        checks = future + (1 if view.phase in ("drafting", "construction") else 0)
+        return Context(view.mode, future, this_round + HAND_SIZE * future, checks, open_goals, secret)
+
+    # ---------------------------------------------------------------- value
+
+    def value(self, player: Player, held: Iterable[int], kept: int | None, ctx: Context) -> float:
+        """The estimated final score of the seat whose zoo is `player`, holding `held` and `kept`."""
+        w = self.w
+        stats = stats_of(player, self.cards)
+        values = values_of(player)
+        ends = self._ends(player)
+        gains = self._resolve(player, stats, values, [self.cards[c] for c in held], w.held, ends)
+        to_come = ctx.to_come
+        if kept is not None and ctx.future_rounds > 0:
+            kept_gain = self._resolve(player, stats, values, [self.cards[kept]], w.kept, ends)
+            gains = _plus(gains, kept_gain)
+            to_come += 1 if kept_gain == ZERO else 0  # a card with no use in sight is still a card
+        base = _plus(values, gains)
+        future = self.future(stats, to_come, ends)
+        base = _plus(base, self.goals(stats, base, future, ctx))
+        spread = (1 - w.directed) * future / 3
+        return reach(_plus(base, (spread, spread, spread)), w.directed * future) + w.animals * stats.animals.total()
+
+    def future(self, stats: Stats, to_come: int, ends: tuple[Connector, Connector] | None) -> float:
+        """Value points the cards still to come should add, given the free room in the zoo.
+
+        Each card is an animal if there is room for it, or an enclosure card making room
+        for `build_room` animals; with `room` animals' worth of free enclosures, the best
+        split places to_come − (to_come − room) / (1 + build_room) animals.
+        """
+        if to_come <= 0:
+            return 0.0
+        w = self.w
+        room = w.mystic_room * stats.free["mystic"] + w.stack_room * stats.stackable.total()
+        for habitat in HABITATS:
+            free = stats.free[habitat]
+            room += w.habitat_room * (1 - w.room_decay**free) / (1 - w.room_decay)
+        made = w.build_room
+        if ends is not None:
+            # Paths must connect: ends that few cards fit make room more slowly.
+            fit = 1 - (1 - self.fits_right[ends[1]]) * (1 - self.fits_left[ends[0]])
+            made *= 0.5 + 0.5 * fit / self.best_ends
+        builds = max(0.0, (to_come - room) / (1 + made))
+        return w.points_per_animal * (to_come - builds)
+
+    def goals(self, stats: Stats, values: Vec, future: float, ctx: Context) -> Vec:
+        """Expected rewards of the open goals (at their next check) and of the likelier secret goal."""
+        w = self.w
+        bonus = ZERO
+        for goal, others_meet in ctx.open_goals if ctx.checks else ():
+            measured = metric(stats, goal.metric, values)
+            first, second = _vec(goal.rewards[0]), _vec(goal.rewards[1])
+            if measured >= goal.at_least:
+                if not others_meet:
+                    bonus = _plus(bonus, _plus(first, second))
+                else:  # shared: the seat takes the one that helps it more
+                    better = max((first, second), key=lambda r: reach(_plus(values, r), future))
+                    bonus = _plus(bonus, better)
+            elif ctx.to_come > 0 and measured > 0:  # cards to come may still meet it
+                progress = min(measured / goal.at_least, 1.0)
+                bonus = _plus(bonus, _plus(first, second), w.goal_progress * progress * progress)
+        best, chance = None, 0.0
+        spread = w.secret_spread * (1 + ctx.future_rounds)
+        for secret, others in ctx.secret_goals:
+            lead = metric(stats, secret.metric, values) - others
+            p = 1 / (1 + math.exp(-(lead - 0.5) / spread))
+            if p > chance:
+                best, chance = secret, p
+        if best is not None:
+            bonus = _plus(bonus, _vec(best.reward), chance)
+        return bonus
+
+    # ------------------------------------------------------------- held cards
+
+    def _resolve(
+        self,
+        player: Player,
+        stats: Stats,
+        values: Vec,
+        held: list[Card],
+        weight: float,
+        ends: tuple[Connector, Connector] | None,
+    ) -> Vec:
+        """The planned use of held cards: their animals' gains (times `weight`); updates `stats`.
+
+        Animals that fit a free enclosure (or join a stack of their name) come first, the
+        best first; then an enclosure card is built for an animal still waiting, if one
+        fits it; the other cards are built for room, if their paths connect.
+        """
+        if not held:
+            return ZERO
+        gains = ZERO
+        by_gain = sorted(held, key=lambda c: -sum(estimate_gain(c, values, stats)))
+        waiting: list[Card] = []
+        for card in by_gain:
+            if self._house(player, stats, card):
+                gains = _plus(gains, estimate_gain(card, values, stats), weight)
+                stats.add_animal(card)
+            else:
+                waiting.append(card)
+        spare = list(waiting)
+        for card in waiting:
+            if card.animal.size == "large" or card not in spare:
+                continue
+            host = next((h for h in spare if h is not card and _houses(h, card) and _connects(h, ends)), None)
+            if host is None:
+                continue
+            spare.remove(host)
+            spare.remove(card)
+            ends = self._built(stats, host, ends)
+            self._house(player, stats, card)
+            gains = _plus(gains, estimate_gain(card, values, stats), weight)
+            stats.add_animal(card)
+        for card in spare:
+            if _connects(card, ends):
+                ends = self._built(stats, card, ends)
+        return gains
+
+    def _house(self, player: Player, stats: Stats, card: Card) -> bool:
+        """Whether the animal finds room in the zoo as counted (taking that room in `stats`)."""
+        animal = card.animal
+        if animal.size == "small":
+            if stats.stackable[animal.name]:
+                stats.stack(animal.name)
+                return True
+            for kind in (animal.habitat, "mystic"):
+                if stats.free[kind]:
+                    stats.free[kind] -= 1
+                    stats.stackable[animal.name] += 1
+                    stats.stack(animal.name)
+                    return True
+            return False
+        # A large animal needs two neighbouring enclosures: only the row as built can tell.
+        if stats.free[animal.habitat] + stats.free["mystic"] < 2:
+            return False
+        if next(zoo.animal_slots(player, card, self.cards), None) is None:
+            return False
+        for _ in range(2):
+            kind = animal.habitat if stats.free[animal.habitat] else "mystic"
+            stats.free[kind] -= 1
+        stats.largest_stack = max(stats.largest_stack, 1)
+        return True
+
+    @staticmethod
+    def _built(
+        stats: Stats, card: Card, ends: tuple[Connector, Connector] | None
+    ) -> tuple[Connector, Connector] | None:
+        """Counts an enclosure card as built, at the end its path fits; returns the new ends."""
+        stats.add_enclosures(card)
+        if ends is None:
+            return None
+        left, right = ends
+        if card.enclosures.left == right:
+            return left, card.enclosures.right
+        return card.enclosures.left, right
+
+    def _ends(self, player: Player) -> tuple[Connector, Connector] | None:
+        """The connectors the two open ends need (None when paths need not connect)."""
+        if not self.paths_connect:
+            return None
+        return zoo.end_connector(player, "left", self.cards), zoo.end_connector(player, "right", self.cards)
+
+
+_CONNECTORS: tuple[Connector, ...] = ("upper", "middle", "lower")
+
+
+def _houses(host: Card, card: Card) -> bool:
+    """The host's enclosure side has an enclosure the card's animal may live in."""
+    return any(kind in (card.animal.habitat, "mystic") for kind in (host.enclosures.top, host.enclosures.bottom))
+
+
+def _connects(card: Card, ends: tuple[Connector, Connector] | None) -> bool:
+    """The card may be built at one of the ends (always, when paths need not connect)."""
+    if ends is None:
+        return True
+    left, right = ends
+    return card.enclosures.left == right or card.enclosures.right == left
+
+
+# ------------------------------------------------------------------------- policy
+
+
+class ZooGreedy:
+    """The `greedy` level: the action whose resulting position has the best estimated final score."""
+
+    needs_view = True
+
+    def __init__(self, engine: ZooEngine | None = None, weights: Weights | None = None) -> None:
+        self.engine = engine or ZooEngine()
+        self.weights = weights or Weights()
+        self._judges = {mode: Judge(self.engine, self.weights, mode == "advanced") for mode in ("beginner", "advanced")}
+        self._encoder = msgspec.msgpack.Encoder()
+        self._decoder = msgspec.msgpack.Decoder(ZooState)
+
+    def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
+        """One of `legal`: the best by estimated final score, ties broken by `rng`."""
+        actions: list[Action] = list(legal)
+        if len(actions) == 1:
+            return actions[0]
+        assert isinstance(view, ZooView)
+        judge = self._judges[view.mode]
+        # The engine's own reading of the view: exact for every zoo, values and the seat's
+        # cards. Its sampled parts (others' cards and goals, the pile) are never read.
+        zoos = self.engine.determinize(view, seat, 0).players
+        ctx = judge.context(view, seat, zoos)
+        values = self.action_values(view, zoos[seat], actions, judge, ctx)
+        best = max(values)
+        return rng.choice([a for a, v in zip(actions, values, strict=True) if v >= best - TIE])
+
+    def action_values(
+        self, view: ZooView, me: Player, actions: list[Action], judge: Judge, ctx: Context
+    ) -> list[float]:
+        """The estimated final score after each action (`me`: the seat's zoo and cards)."""
+        kept = me.kept
+        if view.phase == "drafting":
+            return [judge.value(me, [*me.picks, _card(a)], kept, ctx) for a in actions]
+        if view.phase == "construction":
+            blob = self._encoder.encode(
+                ZooState(view.mode, Rng(0), view.rounds, [me], [], view.round, phase="construction")
+            )
+            return [self._after(blob, a, judge, ctx) for a in actions]
+        if view.phase == "rewards":
+            return [self._rewarded(me, a, kept, judge, ctx) for a in actions]
+        return [self._final(me, view, a) for a in actions]
+
+    def _after(self, blob: bytes, action: Action, judge: Judge, ctx: Context) -> float:
+        """The value once the construction action is done, on a copy of the seat's own zoo."""
+        state = self._decoder.decode(blob)
+        player = state.players[0]
+        if isinstance(action, Finish):
+            return judge.value(player, [], player.kept, ctx)
+        self.engine.apply(state, 0, action)
+        return judge.value(player, player.picks, player.kept, ctx)
+
+    def _rewarded(self, me: Player, action: Action, kept: int | None, judge: Judge, ctx: Context) -> float:
+        assert isinstance(action, ChooseReward)
+        gain = self.engine.open_goals[action.goal].rewards[action.option]
+        return judge.value(_gained(me, gain), [], kept, ctx)
+
+    def _final(self, me: Player, view: ZooView, action: Action) -> float:
+        """The final score with this secret goal scored (more animals break a tie, and they are equal)."""
+        assert isinstance(action, ChooseSecretGoal)
+        goal = self.engine.secret_goals[action.goal]
+        return float(zoo.score(_gained(me, goal.reward).values))
+
+
+def _card(action: Action) -> int:
+    assert isinstance(action, (Pick, Keep, Build, Place))
+    return action.card
+
+
+def _gained(player: Player, gain: Gain) -> Player:
+    """A copy of the zoo with a reward added (no value below −3)."""
+    copy = Player(values=dict(player.values), row=player.row)
+    for value in VALUES:
+        if gain.get(value):
+            zoo.add(copy, value, gain.get(value))
+    return copy
+
+
+# The bot levels of this game, beside `random` (entry point group menagerie.bots).
+POLICIES: dict[str, PolicyFactory] = {"greedy": ZooGreedy}

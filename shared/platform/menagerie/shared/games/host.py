@@ -1,0 +1,492 @@
+"""The generic life of a match: create, view, list legal actions, submit, watch.
+
+This is where DESIGN.md's concurrency rules live. A submit follows the order of
+checks — token and seat, idempotency key, the action's shape, the view version, the
+rules — then commits through the store's one Lua script. When another move landed in
+between, the host reloads and tries again, as long as that move did not concern the
+caller (its view version is unchanged); otherwise the caller gets ABORTED.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+import msgspec
+from google.protobuf.message import Message
+
+from menagerie.common.v1 import common_pb2, matches_pb2
+from menagerie.rules.contract import MatchSetup, Outcome
+from menagerie.rules.errors import (
+    Aborted,
+    AlreadyExists,
+    IllegalAction,
+    InvalidArgument,
+    MenagerieError,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
+from menagerie.shared import codec
+from menagerie.shared.bots import BOT_LEVELS
+from menagerie.shared.engine import Event, next_view_versions, project_event
+from menagerie.shared.games.binding import GameBinding
+from menagerie.shared.games.snapshots import SnapshotCache
+from menagerie.shared.redis_client import LONGEST_BLOCK_MS
+from menagerie.shared.settings import GameServiceSettings
+from menagerie.shared.store import (
+    ACTIVE,
+    FINISHED,
+    Commit,
+    MatchMeta,
+    MatchRecord,
+    MatchStore,
+    NewMatch,
+    SeatDeadline,
+    SeatMeta,
+    StoredEntry,
+)
+from menagerie.shared.tokens import Principal, TokenSigner
+
+SUBMIT_ATTEMPTS = 32
+WATCH_POLL_MS = LONGEST_BLOCK_MS
+_MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_STATUS_NAMES = {ACTIVE: common_pb2.MATCH_STATUS_ACTIVE, FINISHED: common_pb2.MATCH_STATUS_FINISHED}
+
+
+def _checked_match_id(match_id: str) -> str:
+    if not match_id:
+        raise InvalidArgument("match_id is required")
+    if not _MATCH_ID.match(match_id):
+        raise InvalidArgument("match_id must be 1–64 letters, digits, '-' or '_'")
+    return match_id
+
+
+class _LostRace(Exception):
+    """Another move landed between reading the snapshot and committing."""
+
+
+class GameHost:
+    """Serves one game's matches from the store; the servicers only translate."""
+
+    def __init__(
+        self,
+        binding: GameBinding,
+        store: MatchStore,
+        signer: TokenSigner,
+        settings: GameServiceSettings,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.binding = binding
+        self.engine = binding.engine
+        self.pb = binding.pb2
+        self.store = store
+        self.signer = signer
+        self.settings = settings
+        self.clock = clock
+        self._state = msgspec.msgpack.Decoder(self.engine.state_type)
+        # Actions are small frozen values: their messages are built once and copied after.
+        self._action_message = functools.lru_cache(maxsize=4096)(
+            functools.partial(codec.tagged_to_message, self.pb.Action)
+        )
+        self._snapshots = SnapshotCache()
+        self._encode = msgspec.msgpack.Encoder().encode
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    async def _record(self, match_id: str) -> MatchRecord:
+        record, _ = await self.store.load(match_id)
+        if record is None or record.meta.game != self.binding.info.game:
+            raise NotFound(f"no {self.binding.info.game} match {match_id}")
+        self._snapshots.put(record)
+        return record
+
+    # ------------------------------------------------------------------ Matches
+
+    def describe_game(self) -> matches_pb2.DescribeGameResponse:
+        """The game's modes, seat counts and options."""
+        return codec.to_message(matches_pb2.DescribeGameResponse, self.binding.info)
+
+    async def create_match(
+        self, principal: Principal, request: matches_pb2.CreateMatchRequest
+    ) -> matches_pb2.CreateMatchResponse:
+        """Creates a match (or returns the one with the same id and configuration)."""
+        principal.require_service()
+        info = self.binding.info
+        config = request.config
+        if config.game != info.game:
+            raise InvalidArgument(f"this service runs {info.game!r}, not {config.game!r}")
+        seats = self._checked_seats(request.seats)
+        options = info.validate(MatchSetup(config.mode, len(seats), dict(config.options)))
+        timer = config.turn_timer_seconds or self.settings.default_turn_timer_seconds
+        if timer > 24 * 3600:
+            raise InvalidArgument("turn_timer_seconds must be at most 86400")
+        match_id = _checked_match_id(request.match_id) if request.match_id else uuid.uuid4().hex
+        seed = request.seed if request.HasField("seed") else secrets.randbits(64)
+        now = self._now_ms()
+        meta = MatchMeta(info.game, config.mode, options, timer, seats, seed, now)
+        state, events = self.engine.setup(MatchSetup(config.mode, len(seats), options), seed)
+        to_act = list(self.engine.to_act(state).seats())
+        seat_versions = [1] * len(seats)
+        deadlines = self._deadlines(meta, to_act, seat_versions, [], now)
+        outcome = self.engine.outcome(state)
+        kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_CREATED
+        created = await self.store.create(
+            NewMatch(
+                match_id=match_id,
+                meta=meta,
+                state=self._encode(state),
+                seat_versions=seat_versions,
+                to_act=to_act,
+                deadlines=deadlines,
+                setup_events=events,
+                notice=self._notice(match_id, meta, 1, kind, to_act, seat_versions, outcome, now),
+                status=FINISHED if outcome else ACTIVE,
+                outcome=outcome,
+            )
+        )
+        record = await self._record(match_id)
+        if not created:
+            existing = record.meta
+            if (existing.mode, existing.options, existing.seats, existing.turn_timer_seconds) != (
+                meta.mode,
+                meta.options,
+                meta.seats,
+                meta.turn_timer_seconds,
+            ):
+                raise AlreadyExists(f"match {match_id} exists with another configuration")
+        response = matches_pb2.CreateMatchResponse(match=self._summary(record))
+        ttl = self.settings.seat_token_ttl_seconds
+        for seat in record.meta.seats:
+            token, expires = self.signer.issue_seat(match_id, seat.seat, seat.player_id, seat.display_name, ttl)
+            credential = response.seat_tokens.add(seat=seat.seat, token=token)
+            credential.expires_at.FromSeconds(expires)
+        return response
+
+    def _checked_seats(self, seats: Sequence[common_pb2.SeatInfo]) -> list[SeatMeta]:
+        if not seats:
+            raise InvalidArgument("seats are required: one SeatInfo per seat")
+        out = []
+        for index, seat in enumerate(sorted(seats, key=lambda s: s.seat)):
+            if seat.seat != index:
+                raise InvalidArgument(f"seats must be numbered 0..{len(seats) - 1}, each once")
+            if seat.kind == common_pb2.SEAT_KIND_UNSPECIFIED:
+                raise InvalidArgument(f"seat {index}: kind must be HUMAN or BOT")
+            bot = seat.kind == common_pb2.SEAT_KIND_BOT
+            if bot and seat.bot_level not in BOT_LEVELS:
+                raise InvalidArgument(f"seat {index}: bot_level must be one of {', '.join(BOT_LEVELS)}")
+            if not bot and not seat.player_id:
+                raise InvalidArgument(f"seat {index}: a human seat needs a player_id")
+            if len(seat.display_name) > 64 or len(seat.player_id) > 128:
+                raise InvalidArgument(f"seat {index}: display_name ≤ 64 and player_id ≤ 128 characters")
+            out.append(
+                SeatMeta(
+                    seat=index,
+                    player_id=seat.player_id or f"bot-{index}",
+                    display_name=seat.display_name or (f"Bot {index}" if bot else f"Seat {index}"),
+                    bot=bot,
+                    bot_level=seat.bot_level if bot else "",
+                )
+            )
+        return out
+
+    async def get_match(self, request: matches_pb2.GetMatchRequest) -> matches_pb2.GetMatchResponse:
+        """A match's public summary."""
+        record = await self._record(_checked_match_id(request.match_id))
+        return matches_pb2.GetMatchResponse(match=self._summary(record))
+
+    async def list_matches(self, request: matches_pb2.ListMatchesRequest) -> matches_pb2.ListMatchesResponse:
+        """Matches of this game, newest first, a page at a time."""
+        size = request.page_size or 20
+        if size > 100:
+            raise InvalidArgument("page_size must be at most 100")
+        before: tuple[int, str] | None = None
+        if request.page_token:
+            created, _, match_id = request.page_token.partition(":")
+            if not created.isdigit() or not match_id:
+                raise InvalidArgument("page_token is not one this service issued")
+            before = (int(created), match_id)
+        status = {common_pb2.MATCH_STATUS_ACTIVE: ACTIVE, common_pb2.MATCH_STATUS_FINISHED: FINISHED}.get(
+            request.status
+        )
+        records = await self.store.list_records(status, size + 1, before)
+        records = [r for r in records if r.meta.game == self.binding.info.game]
+        response = matches_pb2.ListMatchesResponse(matches=[self._summary(r) for r in records[:size]])
+        if len(records) > size:
+            last = records[size - 1]
+            response.next_page_token = f"{last.meta.created_ms}:{last.match_id}"
+        return response
+
+    def _summary(self, record: MatchRecord) -> common_pb2.MatchSummary:
+        meta = record.meta
+        summary = common_pb2.MatchSummary(
+            match_id=record.match_id,
+            config=common_pb2.MatchConfig(
+                game=meta.game, mode=meta.mode, options=meta.options, turn_timer_seconds=meta.turn_timer_seconds
+            ),
+            seats=[self._seat_info(s) for s in meta.seats],
+            status=_STATUS_NAMES[record.status],
+            version=record.version,
+            to_act=record.to_act,
+        )
+        if record.outcome is not None:
+            summary.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
+        summary.created_at.FromMilliseconds(meta.created_ms)
+        summary.updated_at.FromMilliseconds(record.updated_ms)
+        return summary
+
+    @staticmethod
+    def _seat_info(seat: SeatMeta) -> common_pb2.SeatInfo:
+        kind = common_pb2.SEAT_KIND_BOT if seat.bot else common_pb2.SEAT_KIND_HUMAN
+        return common_pb2.SeatInfo(
+            seat=seat.seat,
+            player_id=seat.player_id,
+            display_name=seat.display_name,
+            kind=kind,
+            bot_level=seat.bot_level,
+        )
+
+    # ---------------------------------------------------------------- game verbs
+
+    async def get_view(self, principal: Principal, request: Any) -> Any:
+        """The caller's view (its seat's, or a spectator's) and the version to submit with."""
+        match_id = _checked_match_id(request.match_id)
+        viewer = principal.viewer_in(match_id)
+        record = await self._record(match_id)
+        view = self.engine.view(self._state.decode(record.state), viewer)
+        return self.pb.GetViewResponse(
+            version=record.version,
+            view_version=self._view_version(record, viewer),
+            view=codec.to_message(self.pb.View, view),
+        )
+
+    async def list_legal_actions(self, principal: Principal, request: Any) -> Any:
+        """Every action the caller's seat may take now (empty when it need not act)."""
+        match_id = _checked_match_id(request.match_id)
+        seat = principal.seat_in(match_id)
+        record = await self._record(match_id)
+        self._check_seat_exists(record, seat)
+        actions = [] if record.finished else self.engine.legal_actions(self._state.decode(record.state), seat)
+        response = self.pb.ListLegalActionsResponse(view_version=record.seat_versions[seat])
+        response.actions.extend(self._action_message(a) for a in actions)
+        return response
+
+    async def submit_action(self, principal: Principal, request: Any) -> Any:
+        """Applies one action for the caller's seat, exactly once per idempotency key.
+
+        The first attempt may start from the snapshot this process last saw: the Lua
+        script's version check protects the write, and any refusal found on a cached
+        snapshot is checked again on a fresh one before the caller hears of it.
+        """
+        match_id = _checked_match_id(request.match_id)
+        seat = principal.seat_in(match_id)
+        key = request.idempotency_key
+        if not key or len(key) > 128:
+            raise InvalidArgument("idempotency_key is required: 1–128 characters, unique per intended action")
+        field = f"{seat}:{key}"
+        for _ in range(SUBMIT_ATTEMPTS):
+            cached = self._snapshots.get(match_id)
+            if cached is not None:
+                try:
+                    return await self._try_submit(principal, request, seat, field, cached)
+                except (MenagerieError, _LostRace):
+                    self._snapshots.forget(match_id)
+                    continue
+            record, answer = await self.store.load(match_id, field)
+            if record is None or record.meta.game != self.binding.info.game:
+                raise NotFound(f"no {self.binding.info.game} match {match_id}")
+            self._snapshots.put(record)
+            self._check_seat_exists(record, seat)
+            if answer is not None:
+                return self.pb.SubmitActionResponse.FromString(answer)
+            try:
+                return await self._try_submit(principal, request, seat, field, record)
+            except _LostRace:
+                continue
+        raise Unavailable("the match is too busy right now; try again")
+
+    async def _try_submit(self, principal: Principal, request: Any, seat: int, field: str, record: MatchRecord) -> Any:
+        """Checks and commits the action on `record`; raises _LostRace when another move landed first."""
+        self._check_seat_exists(record, seat)
+        action = codec.decode_tagged(request.action, self.engine.action_type, "action")
+        now = self._now_ms()
+        timeout_decision = self._check_bot_turn(principal, record, seat, now)
+        current = record.seat_versions[seat]
+        if request.expected_version != current:
+            raise Aborted(
+                f"your view is at version {request.expected_version} but seat {seat}'s view moved on to "
+                f"version {current}; fetch the view and decide again"
+            )
+        if record.finished:
+            raise IllegalAction("End of the game", "the match is over")
+        state = self._state.decode(record.state)
+        events = self.engine.apply(state, seat, action)
+        commit, response = self._prepare_commit(record, state, seat, action, events, field, now, timeout_decision)
+        result = await self.store.commit(commit)
+        if result.status == "ok":
+            self._snapshots.put(commit.applied())
+            return response
+        if result.status == "duplicate":
+            return self.pb.SubmitActionResponse.FromString(result.answer)
+        if result.status == "missing":
+            raise NotFound(f"no {self.binding.info.game} match {record.match_id}")
+        raise _LostRace()
+
+    def _check_seat_exists(self, record: MatchRecord, seat: int) -> None:
+        if not 0 <= seat < len(record.meta.seats):
+            raise PermissionDenied(f"match {record.match_id} has no seat {seat}")
+
+    def _check_bot_turn(self, principal: Principal, record: MatchRecord, seat: int, now_ms: int) -> bool:
+        """True when a bot decides for a human seat whose timer ran out; refuses it earlier."""
+        if not principal.bot or record.meta.seats[seat].bot:
+            return False
+        deadline = record.deadline_of(seat)
+        if deadline is None or deadline.deadline_ms > now_ms:
+            raise PermissionDenied(f"seat {seat} is played by a human whose turn timer has not run out")
+        return True
+
+    def _prepare_commit(
+        self,
+        record: MatchRecord,
+        state: Any,
+        seat: int,
+        action: Any,
+        events: list[Event],
+        field: str,
+        now: int,
+        timeout_decision: bool,
+    ) -> tuple[Commit, Any]:
+        meta = record.meta
+        version = record.version + 1
+        to_act = list(self.engine.to_act(state).seats())
+        seat_versions = next_view_versions(record.seat_versions, version, seat, events, record.to_act, to_act)
+        outcome = self.engine.outcome(state)
+        deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
+        entry = StoredEntry(version, seat, b"", events, now, timeout_decision)
+        response = self.pb.SubmitActionResponse(
+            version=version, view_version=seat_versions[seat], events=self._events(entry, seat)
+        )
+        kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_TURN
+        commit = Commit(
+            match_id=record.match_id,
+            loaded=record,
+            idempotency_field=field,
+            answer=response.SerializeToString(),
+            seat=seat,
+            action=self._encode(action),
+            events=events,
+            state=self._encode(state),
+            seat_versions=seat_versions,
+            to_act=to_act,
+            deadlines=deadlines,
+            notice=self._notice(record.match_id, meta, version, kind, to_act, seat_versions, outcome, now),
+            outcome=outcome,
+            now_ms=now,
+            retention_seconds=self.settings.match_retention_seconds,
+            timeout_decision=timeout_decision,
+        )
+        return commit, response
+
+    def _deadlines(
+        self,
+        meta: MatchMeta,
+        to_act: Sequence[int],
+        seat_versions: Sequence[int],
+        previous: Sequence[SeatDeadline],
+        now: int,
+    ) -> list[SeatDeadline]:
+        """A deadline per seat to act; a seat still facing the same decision keeps its deadline."""
+        kept = {d.seat: d for d in previous if d.view_version == seat_versions[d.seat]}
+        out = []
+        for seat in to_act:
+            if seat in kept:
+                out.append(kept[seat])
+                continue
+            seconds = self.settings.bot_turn_deadline_seconds if meta.seats[seat].bot else meta.turn_timer_seconds
+            out.append(SeatDeadline(seat, seat_versions[seat], now + seconds * 1000))
+        return out
+
+    def _notice(
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        version: int,
+        kind: int,
+        to_act: Sequence[int],
+        seat_versions: Sequence[int],
+        outcome: Outcome | None,
+        now: int,
+    ) -> bytes:
+        notice = common_pb2.MatchEvent(
+            match_id=match_id,
+            game=meta.game,
+            version=version,
+            kind=kind,  # type: ignore[arg-type]
+            to_act=to_act,
+            bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
+            to_act_versions=[seat_versions[s] for s in to_act],
+            mode=meta.mode,
+        )
+        if outcome is not None:
+            notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, outcome))
+        if kind != common_pb2.MATCH_EVENT_KIND_TURN:
+            notice.seats.extend(self._seat_info(s) for s in meta.seats)
+        notice.time.FromMilliseconds(now)
+        return notice.SerializeToString()
+
+    @staticmethod
+    def _view_version(record: MatchRecord, viewer: int | None) -> int:
+        if viewer is None or viewer >= len(record.seat_versions):
+            return record.version
+        return record.seat_versions[viewer]
+
+    def _events(self, entry: StoredEntry, viewer: int | None) -> list[Message]:
+        """The entry's events as `viewer` may see them (the one redaction, project_event)."""
+        out = []
+        for event in entry.events:
+            message = codec.fill_oneof(self.pb.Event(), event.kind, project_event(event, viewer))
+            header = message.header
+            header.version = entry.version
+            if entry.seat is not None:
+                header.seat = entry.seat
+            header.timeout_decision = entry.timeout_decision
+            header.time.FromMilliseconds(entry.time_ms)
+            out.append(message)
+        return out
+
+    async def watch(self, principal: Principal, request: Any) -> AsyncIterator[Any]:
+        """Entries after from_version, then each new one; the latest carries the view."""
+        match_id = _checked_match_id(request.match_id)
+        viewer = principal.viewer_in(match_id)
+        last = request.from_version
+        first = True
+        while True:
+            record, entries = await self.store.snapshot(match_id, last)
+            if record is None or record.meta.game != self.binding.info.game:
+                raise NotFound(f"no {self.binding.info.game} match {match_id}")
+            if last > record.version:
+                raise InvalidArgument(f"from_version {last} is ahead of the match (version {record.version})")
+            if entries or first:
+                for entry in entries:
+                    yield self._watch_response(record, entry.version, self._events(entry, viewer), viewer)
+                if not entries:
+                    yield self._watch_response(record, record.version, [], viewer)
+                last = record.version
+            first = False
+            if record.finished:
+                return
+            await self.store.wait_for_entries(match_id, last, WATCH_POLL_MS)
+
+    def _watch_response(self, record: MatchRecord, version: int, events: list[Message], viewer: int | None) -> Any:
+        response = self.pb.WatchResponse(version=version, events=events)
+        if version == record.version:
+            view = self.engine.view(self._state.decode(record.state), viewer)
+            response.view.CopyFrom(codec.to_message(self.pb.View, view))
+            response.view_version = self._view_version(record, viewer)
+        return response

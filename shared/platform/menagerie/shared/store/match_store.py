@@ -1,0 +1,303 @@
+"""The Redis match store: snapshots, event streams, turn feeds and deadlines.
+
+Every write of a match goes through one Lua script (create.lua, submit.lua), so a
+move's state, events, idempotency record, turn notice and deadlines land together
+or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal, cast
+
+import msgspec
+from redis.asyncio import Redis
+
+from menagerie.rules.contract import Outcome
+from menagerie.shared.engine import Event
+from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
+from menagerie.shared.store.records import FINISHED, MatchMeta, MatchRecord, SeatDeadline, StoredEntry
+
+_FIELDS = ("meta", "version", "state", "seat_versions", "to_act", "deadlines", "status", "outcome", "updated_ms")
+
+_encode = msgspec.msgpack.Encoder().encode
+_meta = msgspec.msgpack.Decoder(MatchMeta)
+_ints = msgspec.msgpack.Decoder(list[int])
+_deadlines = msgspec.msgpack.Decoder(list[SeatDeadline])
+_outcome = msgspec.msgpack.Decoder(Outcome)
+_events = msgspec.msgpack.Decoder(list[Event])
+
+
+def _script(name: str) -> str:
+    return (resources.files("menagerie.shared.store") / "lua" / name).read_text()
+
+
+def _pairs(mapping: dict[str, Any]) -> list[Any]:
+    out: list[Any] = [len(mapping)]
+    for key, value in mapping.items():
+        out += [key, value]
+    return out
+
+
+@dataclass
+class NewMatch:
+    """Everything create.lua writes for a new match."""
+
+    match_id: str
+    meta: MatchMeta
+    state: bytes
+    seat_versions: list[int]
+    to_act: list[int]
+    deadlines: list[SeatDeadline]
+    setup_events: list[Event]
+    notice: bytes
+    status: str
+    outcome: Outcome | None
+
+
+@dataclass
+class Commit:
+    """Everything submit.lua writes for one accepted move."""
+
+    match_id: str
+    loaded: MatchRecord
+    idempotency_field: str
+    answer: bytes
+    seat: int
+    action: bytes
+    events: list[Event]
+    state: bytes
+    seat_versions: list[int]
+    to_act: list[int]
+    deadlines: list[SeatDeadline]
+    notice: bytes
+    outcome: Outcome | None
+    now_ms: int
+    retention_seconds: int
+    timeout_decision: bool = False
+
+    def applied(self) -> MatchRecord:
+        """The snapshot as it is once this commit landed."""
+        return MatchRecord(
+            match_id=self.match_id,
+            meta=self.loaded.meta,
+            version=self.loaded.version + 1,
+            state=self.state,
+            seat_versions=self.seat_versions,
+            to_act=self.to_act,
+            deadlines=self.deadlines,
+            status=FINISHED if self.outcome is not None else self.loaded.status,
+            outcome=self.outcome,
+            updated_ms=self.now_ms,
+        )
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What became of a commit: stored, a duplicate (with the first answer), a lost race, or no match."""
+
+    status: Literal["ok", "duplicate", "conflict", "missing"]
+    answer: bytes = b""
+
+
+class MatchStore:
+    """Reads and writes matches in Redis; knows nothing of any game's rules."""
+
+    def __init__(self, redis: Redis, shards: int, feed_maxlen: int = 100_000) -> None:
+        self.redis = redis
+        self.shards = shards
+        self.feed_maxlen = feed_maxlen
+        self._create = redis.register_script(_script("create.lua"))
+        self._submit = redis.register_script(_script("submit.lua"))
+
+    def keys(self, match_id: str) -> MatchKeys:
+        """The keys of one match."""
+        return match_keys(match_id, self.shards)
+
+    @staticmethod
+    def _deadline_pairs(match_id: str, deadlines: Sequence[SeatDeadline]) -> list[Any]:
+        out: list[Any] = [len(deadlines)]
+        for d in deadlines:
+            out += [d.deadline_ms, _member(match_id, d)]
+        return out
+
+    async def create(self, new: NewMatch) -> bool:
+        """Stores a new match at version 1; False if the id is taken."""
+        keys = self.keys(new.match_id)
+        state = {
+            "meta": _encode(new.meta),
+            "version": 1,
+            "state": new.state,
+            "seat_versions": _encode(new.seat_versions),
+            "to_act": _encode(new.to_act),
+            "deadlines": _encode(new.deadlines),
+            "status": new.status,
+            "outcome": _encode(new.outcome) if new.outcome else b"",
+            "updated_ms": new.meta.created_ms,
+        }
+        entry = {"seat": "", "action": b"", "events": _encode(new.setup_events), "time": new.meta.created_ms}
+        args = [
+            new.match_id,
+            new.meta.created_ms,
+            new.notice,
+            self.feed_maxlen,
+            *_pairs(state),
+            *_pairs(entry),
+            *self._deadline_pairs(new.match_id, new.deadlines),
+        ]
+        script_keys = [keys.state, keys.events, keys.shard.turns, keys.shard.deadlines, keys.shard.active]
+        return bool(await self._create(keys=script_keys, args=args))
+
+    async def load(
+        self, match_id: str, idempotency_field: str | None = None
+    ) -> tuple[MatchRecord | None, bytes | None]:
+        """The match's snapshot and, when asked, the answer recorded for an idempotency key."""
+        keys = self.keys(match_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(keys.state, _FIELDS)
+            if idempotency_field is not None:
+                pipe.hget(keys.idempotency, idempotency_field)
+            replies = await pipe.execute()
+        answer = replies[1] if idempotency_field is not None else None
+        return _record(match_id, replies[0]), answer
+
+    async def commit(self, c: Commit) -> CommitResult:
+        """Stores one accepted move unless the match moved on or the key was seen before."""
+        keys = self.keys(c.match_id)
+        finished = c.outcome is not None
+        retention = c.retention_seconds if finished else 0
+        removed = " ".join(_member(c.match_id, d) for d in c.loaded.deadlines)
+        added = " ".join(f"{d.deadline_ms} {_member(c.match_id, d)}" for d in c.deadlines)
+        args = (
+            c.match_id,
+            c.loaded.version,
+            c.loaded.version + 1,
+            c.idempotency_field,
+            c.answer,
+            c.notice,
+            self.feed_maxlen,
+            retention,
+            c.loaded.meta.created_ms,
+            c.now_ms - retention * 1000,
+            # the state hash (same fields as _FIELDS, less meta and version)
+            c.state,
+            _encode(c.seat_versions),
+            _encode(c.to_act),
+            _encode(c.deadlines),
+            FINISHED if finished else c.loaded.status,
+            _encode(c.outcome) if c.outcome else b"",
+            c.now_ms,
+            # the event-stream entry
+            c.seat,
+            c.action,
+            _encode(c.events),
+            c.now_ms,
+            1 if c.timeout_decision else 0,
+            removed,
+            added,
+        )
+        script_keys = (
+            keys.state,
+            keys.events,
+            keys.idempotency,
+            keys.shard.turns,
+            keys.shard.deadlines,
+            keys.shard.active,
+            keys.shard.finished,
+        )
+        reply = await self._submit(keys=script_keys, args=args)
+        status = reply[0].decode()
+        return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
+
+    async def entries(self, match_id: str, after_version: int, limit: int | None = None) -> list[StoredEntry]:
+        """Event-stream entries with version > after_version, oldest first."""
+        raw = await self.redis.xrange(self.keys(match_id).events, min=f"({after_version}-1", max="+", count=limit)
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
+        return [_entry(entry_id, fields) for entry_id, fields in entries]
+
+    async def snapshot(self, match_id: str, after_version: int) -> tuple[MatchRecord | None, list[StoredEntry]]:
+        """The snapshot and the entries after `after_version`, read atomically (same version)."""
+        keys = self.keys(match_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(keys.state, _FIELDS)
+            pipe.xrange(keys.events, min=f"({after_version}-1", max="+")
+            state, raw = await pipe.execute()
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
+        return _record(match_id, state), [_entry(entry_id, fields) for entry_id, fields in entries]
+
+    async def wait_for_entries(self, match_id: str, after_version: int, timeout_ms: int) -> bool:
+        """Blocks until an entry newer than `after_version` exists (True) or the timeout passes."""
+        reply = await self.redis.xread({self.keys(match_id).events: f"{after_version}-1"}, count=1, block=timeout_ms)
+        return bool(reply)
+
+    async def list_records(self, status: str | None, limit: int, before: tuple[int, str] | None) -> list[MatchRecord]:
+        """Matches newest first (by creation), optionally only those in `status`, older than `before`."""
+        indexes = []
+        for shard in range(self.shards):
+            sk = shard_keys(shard)
+            if status in (None, "active"):
+                indexes.append(sk.active)
+            if status in (None, FINISHED):
+                indexes.append(sk.finished)
+        high = "+inf" if before is None else before[0]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for index in indexes:
+                pipe.zrevrangebyscore(index, high, "-inf", start=0, num=limit + 1, withscores=True)
+            replies = await pipe.execute()
+        candidates = sorted(
+            {(int(score), member.decode()) for reply in replies for member, score in reply},
+            reverse=True,
+        )
+        if before is not None:
+            candidates = [c for c in candidates if c < before]
+        ids = [match_id for _, match_id in candidates[:limit]]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.hmget(self.keys(match_id).state, _FIELDS)
+            states = await pipe.execute()
+        records = [_record(match_id, state) for match_id, state in zip(ids, states, strict=True)]
+        return [r for r in records if r is not None]
+
+    async def memory_usage(self, match_id: str) -> int:
+        """Bytes Redis uses for the match's own keys (state, events, idempotency)."""
+        keys = self.keys(match_id)
+        total = 0
+        for key in (keys.state, keys.events, keys.idempotency):
+            total += int(await self.redis.memory_usage(key, samples=0) or 0)
+        return total
+
+
+def _member(match_id: str, deadline: SeatDeadline) -> str:
+    return deadline_member(match_id, deadline.seat, deadline.view_version)
+
+
+def _record(match_id: str, values: list[bytes | None]) -> MatchRecord | None:
+    meta, version, state, seat_versions, to_act, deadlines, status, outcome, updated_ms = values
+    if meta is None or version is None or state is None:
+        return None
+    return MatchRecord(
+        match_id=match_id,
+        meta=_meta.decode(meta),
+        version=int(version),
+        state=state,
+        seat_versions=_ints.decode(seat_versions or b"\x90"),
+        to_act=_ints.decode(to_act or b"\x90"),
+        deadlines=_deadlines.decode(deadlines or b"\x90"),
+        status=(status or b"active").decode(),
+        outcome=_outcome.decode(outcome) if outcome else None,
+        updated_ms=int(updated_ms or 0),
+    )
+
+
+def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEntry:
+    seat = fields.get(b"seat", b"")
+    return StoredEntry(
+        version=int(entry_id.split(b"-")[0]),
+        seat=int(seat) if seat else None,
+        action=fields.get(b"action", b""),
+        events=_events.decode(fields[b"events"]),
+        time_ms=int(fields.get(b"time", b"0")),
+        timeout_decision=fields.get(b"auto") == b"1",
+    )

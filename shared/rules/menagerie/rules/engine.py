@@ -1,0 +1,157 @@
+"""The base of every engine: the contract derived from a decision stack and rules.
+
+A game subclasses `RulesEngine`, keeps its pending decisions in `state.decisions`
+(top last), its seats in `state.players`, its result in `state.outcome` and its Rng
+in `state.rng`, and lists one `Rule` per action type in `rulebook()`. Everything the
+service and the bots call is then derived here, in one place:
+
+    refusal(state, seat, action):
+        the match is over            -> "End of the game"
+        no such seat                 -> "Seats"
+        the seat has no decision     -> out_of_turn(...)   (the game's words)
+        the decision does not accept -> the rule's not_now (or a generic sentence)
+        the rule's own problem       -> the rule's refusal
+    legal_actions = the rule's options for each accepted type, without a problem
+    check         = raise the refusal, if any
+    apply         = check, then perform
+    perform       = the rule's perform, unchecked (search, simulation, replays)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Generic, TypeVar
+
+from menagerie.rules.contract import GameInfo, Outcome, Prompt, ToAct
+from menagerie.rules.decisions import Decision, Refusal, Rule
+from menagerie.rules.errors import IllegalAction
+from menagerie.rules.events import GameEvent
+from menagerie.rules.hidden import permute_hidden
+from menagerie.rules.rng import Rng
+
+S = TypeVar("S")
+A = TypeVar("A")
+V = TypeVar("V")
+
+
+class RulesEngine(Generic[S, A, V]):
+    """An engine whose to_act, legal actions and refusals come from its decision stack."""
+
+    info: ClassVar[GameInfo]
+    state_type: ClassVar[Any]
+    action_type: ClassVar[Any]
+    view_type: ClassVar[Any]
+    event_type: ClassVar[Any]
+
+    def __init__(self) -> None:
+        self.rules: dict[type, Rule[S, A]] = self.rulebook()
+
+    # ------------------------------------------------------------ the game's part
+
+    def rulebook(self) -> dict[type, Rule[S, A]]:
+        """One rule per action type."""
+        raise NotImplementedError
+
+    def decisions(self, state: S) -> list[Decision]:
+        """The stack of pending decisions, top last."""
+        return state.decisions  # type: ignore[attr-defined, no-any-return]
+
+    def seat_count(self, state: S) -> int:
+        """How many seats the match has."""
+        return len(state.players)  # type: ignore[attr-defined]
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the match is over, else None."""
+        return state.outcome  # type: ignore[attr-defined, no-any-return]
+
+    def out_of_turn(self, state: S, seat: int, decision: Decision) -> Refusal:
+        """Why `seat` may not act while `decision` is pending (it is not among its deciders)."""
+        waiting = ", ".join(f"seat {s}" for s in decision.seats())
+        return Refusal("Turn order", f"seat {seat} has nothing to decide now; waiting for {waiting}")
+
+    def state_from_view(self, view: V, seat: int) -> S:
+        """A state consistent with `view`: what `seat` cannot see filled in any way that fits."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- derived
+
+    def top(self, state: S) -> Decision | None:
+        """The decision the match waits for (None once it is over)."""
+        stack = self.decisions(state)
+        return stack[-1] if stack and self.outcome(state) is None else None
+
+    def to_act(self, state: S) -> ToAct:
+        """The seats of the top decision."""
+        top = self.top(state)
+        if top is None:
+            return ToAct()
+        return ToAct(must=tuple(sorted(top.must)), may=tuple(sorted(set(top.may) - set(top.must))))
+
+    def prompt(self, state: S) -> Prompt:
+        """The top decision as every view shows it (its text is written per viewer by describe_prompt)."""
+        top = self.top(state)
+        if top is None:
+            return Prompt(kind="finished" if self.outcome(state) is not None else "")
+        to_act = self.to_act(state)
+        below = [d.kind() for d in self.decisions(state)[:-1]]
+        return Prompt(kind=top.kind(), must=list(to_act.must), may=list(to_act.may), actor=top.actor, stack=below)
+
+    def refusal(self, state: S, seat: int, action: A) -> Refusal | None:
+        """Why `apply` would refuse the action, or None when it is legal."""
+        if self.outcome(state) is not None:
+            return Refusal("End of the game", "the match is over")
+        if not 0 <= seat < self.seat_count(state):
+            return Refusal("Seats", f"there is no seat {seat}")
+        top = self.top(state)
+        if top is None:
+            return Refusal("End of the game", "nothing is left to decide")
+        if seat not in top.must and seat not in top.may:
+            return self.out_of_turn(state, seat, top)
+        rule = self.rules.get(type(action))
+        if rule is None:
+            return Refusal("Actions", f"{type(action).__name__} is not an action of this game")
+        if type(action) not in top.accepts:
+            detail = rule.not_now(state, seat, top) if rule.not_now else "that is not possible now"
+            return Refusal(rule.name, detail)
+        problem = rule.problem(state, seat, self.canonical(action))
+        if problem is None or isinstance(problem, Refusal):
+            return problem
+        return Refusal(rule.name, problem)
+
+    def canonical(self, action: A) -> A:
+        """The action as the legal list spells it."""
+        rule = self.rules.get(type(action))
+        return rule.canonical(action) if rule is not None and rule.canonical else action
+
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """Every action `seat` may take now: its rules' options that have no problem."""
+        top = self.top(state)
+        if top is None or (seat not in top.must and seat not in top.may):
+            return []
+        actions: list[A] = []
+        for action_type in top.accepts:
+            rule = self.rules[action_type]
+            actions += [a for a in rule.options(state, seat) if rule.problem(state, seat, a) is None]
+        return actions
+
+    def check(self, state: S, seat: int, action: A) -> None:
+        """Raises IllegalAction, naming the rule, unless `action` is legal for `seat` now."""
+        refusal = self.refusal(state, seat, action)
+        if refusal is not None:
+            raise IllegalAction(refusal.rule, refusal.detail)
+
+    def apply(self, state: S, seat: int, action: A) -> list[GameEvent]:
+        """Checks the action, then performs it in place; returns the events."""
+        self.check(state, seat, action)
+        return self.perform(state, seat, action)
+
+    def perform(self, state: S, seat: int, action: A) -> list[GameEvent]:
+        """Performs an action known to be legal, unchecked (search, simulation, replays)."""
+        return self.rules[type(action)].perform(state, seat, self.canonical(action))
+
+    def determinize(self, view: V, seat: int, seed: int) -> S:
+        """A random full state consistent with `view`: its hidden zones shuffled, a fresh Rng."""
+        state = self.state_from_view(view, seat)
+        rng = Rng(seed)
+        permute_hidden(state, seat, rng)
+        state.rng = Rng(rng.next_u64())  # type: ignore[attr-defined]
+        return state

@@ -1,0 +1,170 @@
+"""Hidden zones, declared in a game's state type.
+
+A state marks what some viewers cannot see, in its type:
+
+    class Player(msgspec.Struct):
+        hand: Annotated[list[int], Hidden("cards", owner_sees=True)] = []
+
+    class State(msgspec.Struct):
+        players: Annotated[list[Player], BySeat()]        # players[i] belongs to seat i
+        deck: Annotated[list[int], Hidden("cards")]        # nobody sees its order
+        tokens: Annotated[list[str | None], Hidden("tokens", face_up="face_up")]
+
+Things hidden from a viewer in the same `pool` (cards, tokens, goals) are
+interchangeable as far as that viewer can tell. `permute_hidden` shuffles each pool
+among its hidden places: a view, a prompt or a public event that changes under it
+leaks hidden information (the property tests' check), and it turns any state
+consistent with a view into a random one (the skeleton of `determinize`).
+
+`None` is never hidden: an empty place is visible as empty.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import MutableSequence
+from functools import cache
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+
+
+class Hidden:
+    """Field metadata: the field (a list, or one value) is hidden.
+
+    pool: what the hidden things are; a viewer cannot tell them apart within a pool.
+    owner_sees: the seat that owns the enclosing struct (see BySeat) sees it.
+    face_up: the name of a sibling list[bool]; element i is visible where it is True.
+    revealed: the name of a sibling bool; the whole field is visible once it is True.
+    except_last: the last n elements are visible (e.g. a pile whose top shows).
+    """
+
+    __slots__ = ("except_last", "face_up", "owner_sees", "pool", "revealed")
+
+    def __init__(
+        self,
+        pool: str,
+        *,
+        owner_sees: bool = False,
+        face_up: str | None = None,
+        revealed: str | None = None,
+        except_last: int = 0,
+    ) -> None:
+        self.pool = pool
+        self.owner_sees = owner_sees
+        self.face_up = face_up
+        self.revealed = revealed
+        self.except_last = except_last
+
+    def __repr__(self) -> str:
+        return f"Hidden({self.pool!r})"
+
+
+class BySeat:
+    """Field metadata: a list whose element i belongs to seat i (players, hands)."""
+
+    __slots__ = ()
+
+
+class Shuffler(Protocol):
+    """Anything that shuffles a list in place (the match Rng, random.Random)."""
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """Shuffles `items` in place."""
+        ...
+
+
+class _FieldPlan(msgspec.Struct, frozen=True):
+    name: str
+    hidden: Hidden | None
+    by_seat: bool
+
+
+@cache
+def _plan(struct_type: type) -> tuple[_FieldPlan, ...]:
+    """The fields of a struct type that hide something or may contain hidden things."""
+    hints = typing.get_type_hints(struct_type, include_extras=True)
+    plan = []
+    for info in msgspec.structs.fields(struct_type):
+        metadata = getattr(hints.get(info.name), "__metadata__", ())
+        hidden = next((m for m in metadata if isinstance(m, Hidden)), None)
+        by_seat = any(isinstance(m, BySeat) for m in metadata)
+        plan.append(_FieldPlan(info.name, hidden, by_seat))
+    return tuple(plan)
+
+
+# A place where a hidden thing lies: a list and an index, or a struct and a field name.
+Place = tuple[Any, int | str]
+
+
+def hidden_places(state: Any, viewer: int | None) -> dict[str, list[Place]]:
+    """Every place holding something `viewer` cannot see, grouped by pool."""
+    places: dict[str, list[Place]] = {}
+    _walk(state, viewer, None, places)
+    return places
+
+
+def _walk(value: Any, viewer: int | None, owner: int | None, places: dict[str, list[Place]]) -> None:
+    if isinstance(value, msgspec.Struct):
+        for field in _plan(type(value)):
+            item = getattr(value, field.name)
+            if field.hidden is not None:
+                _collect(value, field.name, item, field.hidden, viewer, owner, places)
+            elif field.by_seat:
+                for seat, element in enumerate(item):
+                    _walk(element, viewer, seat, places)
+            else:
+                _walk(item, viewer, owner, places)
+    elif isinstance(value, list):
+        for element in value:
+            if isinstance(element, msgspec.Struct):
+                _walk(element, viewer, owner, places)
+
+
+def _collect(
+    parent: Any,
+    name: str,
+    item: Any,
+    hidden: Hidden,
+    viewer: int | None,
+    owner: int | None,
+    places: dict[str, list[Place]],
+) -> None:
+    if hidden.owner_sees and owner is not None and owner == viewer:
+        return
+    if hidden.revealed is not None and getattr(parent, hidden.revealed):
+        return
+    pool = places.setdefault(hidden.pool, [])
+    if not isinstance(item, list):
+        if item is not None:
+            pool.append((parent, name))
+        return
+    face_up = getattr(parent, hidden.face_up) if hidden.face_up else None
+    for index in range(len(item) - hidden.except_last):
+        if item[index] is not None and not (face_up is not None and face_up[index]):
+            pool.append((item, index))
+
+
+def _get(place: Place) -> Any:
+    container, key = place
+    return container[key] if isinstance(key, int) else getattr(container, key)
+
+
+def _set(place: Place, value: Any) -> None:
+    container, key = place
+    if isinstance(key, int):
+        container[key] = value
+    else:
+        setattr(container, key, value)
+
+
+def permute_hidden(state: T, viewer: int | None, rng: Shuffler) -> T:
+    """Shuffles, in place, everything `viewer` cannot see among its pool's hidden places."""
+    for places in hidden_places(state, viewer).values():
+        values = [_get(place) for place in places]
+        rng.shuffle(values)
+        for place, value in zip(places, values, strict=True):
+            _set(place, value)
+    return state
