@@ -7,19 +7,24 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pexpect
 import pytest
 
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import BeastsClient
-from tests.support.platform import local_platform
+from tests.support.game_client import GameClient
+
+if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
+    from tests.support.minimatch import RunningMinimatch
 
 pytestmark = pytest.mark.e2e
+# The whole platform in one process, started once for the session (deploy/local/minimatch.py).
+pytest_plugins = ["tests.support.minimatch"]
 
 MENAGERIE = str(Path(sys.executable).parent / "menagerie")
-CHOOSE = r"Choose 1–(\d+) \(q to quit\): "
+CHOOSE = r"Choose 1–(\d+) or a code \(q to quit\): "
 
 
 def spawn(*args: str) -> pexpect.spawn[str]:
@@ -27,43 +32,44 @@ def spawn(*args: str) -> pexpect.spawn[str]:
     return pexpect.spawn(MENAGERIE, list(args), encoding="utf-8", timeout=60, dimensions=(50, 160), env=env)
 
 
-def test_play_a_few_moves_then_quit_cleanly() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
-        lobby = platform.address(0)
-        child = spawn("--lobby", lobby, "play", "beasts", "--mode", "training", "--players", "3", "--max-wait", "1")
-        seen = io.StringIO()
-        child.logfile_read = seen
-        child.expect("Waiting for players")
-        child.expect(r"Seated at seat \d of 3 \(2 bots\) in match (\w+)\.")
-        child.expect("Players")
+def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None:
+    child = spawn(
+        "--lobby", minimatch.lobby, "play", "beasts", "--mode", "training", "--players", "3", "--max-wait", "1"
+    )
+    seen = io.StringIO()
+    child.logfile_read = seen
+    child.expect("Waiting for players")
+    child.expect(r"Seated at seat \d of 3 \(2 bots\) in match (\w+)\.")
+    child.expect("Players")
+    child.expect(CHOOSE)
+    child.sendline("99")
+    child.expect("Type a number from 1 to")
+    child.sendline("r")  # the code of the turn's first action, rolling the die
+    child.expect(CHOOSE)
+    for _ in range(2):
+        child.sendline("1")
         child.expect(CHOOSE)
-        child.sendline("99")
-        child.expect("Type a number from 1 to")
-        for _ in range(3):
-            child.sendline("1")
-            child.expect(CHOOSE)
-        child.sendline("q")
-        child.expect("You left the match")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 0
-        transcript = seen.getvalue()
-        assert re.search(r"You rolled [1-6]\.", transcript), "the first choice of a turn is the roll"
-        assert "Board (◎ = blue circle" in transcript
+    child.sendline("q")
+    child.expect("You left the match")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = seen.getvalue()
+    assert re.search(r"You rolled [1-6]\.", transcript), "the first choice of a turn is the roll"
+    assert "Board (◎ = blue circle" in transcript
 
 
-def test_watch_a_bot_match_as_a_spectator_to_the_end() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
-        game = BeastsClient(platform.address(1))
-        service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
-        match = game.create(service_token, mode="capture", seats=2, bots=(0, 1))
-        game.close()
-        child = spawn("--lobby", platform.address(0), "watch", match.match_id)
-        child.expect("The match begins")
-        child.expect("Game over — ", timeout=120)
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 0
+def test_watch_a_bot_match_as_a_spectator_to_the_end(minimatch: RunningMinimatch) -> None:
+    game = GameClient("beasts", minimatch.games["beasts"])
+    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    match = game.create(service_token, mode="capture", seats=2, bots=(0, 1))
+    game.close()
+    child = spawn("--lobby", minimatch.lobby, "watch", match.match_id)
+    child.expect("The match begins")
+    child.expect("Game over — ", timeout=120)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_server_errors_read_as_sentences() -> None:
@@ -79,50 +85,46 @@ def test_server_errors_read_as_sentences() -> None:
     assert child.exitstatus == 1
 
 
-def test_play_zoo_drafts_a_few_cards_then_quits_cleanly() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
-        child = spawn(
-            "--lobby", platform.address(0), "play", "zoo", "--mode", "advanced", "--players", "4", "--max-wait", "1"
-        )
-        seen = io.StringIO()
-        child.logfile_read = seen
-        child.expect(r"Seated at seat \d of 4 \(3 bots\) in match (\w+)\.")
-        for _ in range(3):
-            child.expect(CHOOSE)
-            child.sendline("1")
+def test_play_zoo_drafts_a_few_cards_then_quits_cleanly(minimatch: RunningMinimatch) -> None:
+    child = spawn("--lobby", minimatch.lobby, "play", "zoo", "--mode", "advanced", "--players", "4", "--max-wait", "1")
+    seen = io.StringIO()
+    child.logfile_read = seen
+    child.expect(r"Seated at seat \d of 4 \(3 bots\) in match (\w+)\.")
+    for _ in range(3):
         child.expect(CHOOSE)
+        child.sendline("1")
+    child.expect(CHOOSE)
+    child.sendline("q")
+    child.expect("You left the match")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = seen.getvalue()
+    assert "Fantasy Zoo · round 1/5" in transcript
+    assert re.search(r"You picked (the )?[A-Z]", transcript), f"picking a card is announced:\n{transcript}"
+
+
+def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly(minimatch: RunningMinimatch) -> None:
+    child = spawn(
+        "--lobby", minimatch.lobby, "play", "pursuit", "--mode", "coop", "--players", "2",
+        "--option", "difficulty=easy", "--bot-level", "greedy", "--max-wait", "1",
+    )  # fmt: skip
+    seen = io.StringIO()
+    child.logfile_read = seen
+    child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
+    # No beast can end the match in the first turn, so this seat is asked at least once,
+    # for its own roll; afterwards the team may lose before the third question.
+    answered = 0
+    while child.expect([CHOOSE, "Game over — "], timeout=120) == 0 and answered < 3:
+        child.sendline("1")
+        answered += 1
+    if answered == 3:
         child.sendline("q")
         child.expect("You left the match")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 0
-        transcript = seen.getvalue()
-        assert "Fantasy Zoo · round 1/5" in transcript
-        assert re.search(r"You picked (the )?[A-Z]", transcript), f"picking a card is announced:\n{transcript}"
-
-
-def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
-        child = spawn(
-            "--lobby", platform.address(0), "play", "pursuit", "--mode", "coop", "--players", "2",
-            "--option", "difficulty=easy", "--bot-level", "greedy", "--max-wait", "1",
-        )  # fmt: skip
-        seen = io.StringIO()
-        child.logfile_read = seen
-        child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
-        # No beast can end the match in the first turn, so this seat is asked at least once,
-        # for its own roll; afterwards the team may lose before the third question.
-        answered = 0
-        while child.expect([CHOOSE, "Game over — "], timeout=120) == 0 and answered < 3:
-            child.sendline("1")
-            answered += 1
-        if answered == 3:
-            child.sendline("q")
-            child.expect("You left the match")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 0
-        transcript = seen.getvalue()
-        assert answered >= 1
-        assert "The chase begins: " in transcript and "Player boards" in transcript, transcript
-        assert re.search(r"— Turn \d+: You roll the dice\.", transcript), transcript
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = seen.getvalue()
+    assert answered >= 1
+    assert "The chase begins: " in transcript and "Player boards" in transcript, transcript
+    assert re.search(r"— Turn \d+: You roll the dice\.", transcript), transcript

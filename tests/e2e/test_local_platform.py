@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import BeastsClient
+from tests.support.game_client import GameClient
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import local_platform
 
@@ -46,7 +46,7 @@ def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> N
             assert (seating.seats, seating.bots) == (3, 2)
             assert seating.game_endpoint == platform.address(BEASTS)
 
-            game = BeastsClient(seating.game_endpoint)
+            game = GameClient("beasts", seating.game_endpoint)
             played = game.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(3))
             summary = played.summary
             game.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING
 
 import grpc
 import pytest
@@ -12,13 +13,15 @@ from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import PursuitClient
+from tests.support.game_client import GameClient
 from tests.support.lobby_client import queue_until_seated
-from tests.support.platform import local_platform
+
+if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
+    from tests.support.minimatch import RunningMinimatch
 
 pytestmark = pytest.mark.e2e
-
-LOBBY, PURSUIT = 0, 2
+# The whole platform in one process, started once for the session (deploy/local/minimatch.py).
+pytest_plugins = ["tests.support.minimatch"]
 
 
 def seat_with_bots(lobby_address: str) -> lobby_pb2.Seating:
@@ -37,27 +40,26 @@ def seat_with_bots(lobby_address: str) -> lobby_pb2.Seating:
         return queue_until_seated(lobby_pb2_grpc.LobbyStub(channel), request, "Tina")[1].seating
 
 
-def test_a_three_seat_table_with_bots_and_a_table_of_bots_alone_play_to_the_end() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
-        assert f"pursuit      {platform.address(PURSUIT)}" in platform.output()
-        seating = seat_with_bots(platform.address(LOBBY))
-        assert (seating.seats, seating.bots) == (3, 2)
+def test_a_three_seat_table_with_bots_and_a_table_of_bots_alone_play_to_the_end(minimatch: RunningMinimatch) -> None:
+    seating = seat_with_bots(minimatch.lobby)
+    assert seating.game_endpoint == minimatch.games["pursuit"]
+    assert (seating.seats, seating.bots) == (3, 2)
 
-        pursuit = PursuitClient(seating.game_endpoint)
-        service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
-        bots_alone = pursuit.create(service_token, mode="coop", seats=3, bots=(0, 1, 2), bot_level="greedy")
+    pursuit = GameClient("pursuit", seating.game_endpoint)
+    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    bots_alone = pursuit.create(service_token, mode="coop", seats=3, bots=(0, 1, 2), bot_level="greedy")
 
-        played = pursuit.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(4))
-        summary, moves = played.summary, played.moves
-        deadline = time.monotonic() + 120
-        view = pursuit.view(seating.match_id, seating.seat_token).view
-        assert moves > 0
-        assert len(summary.outcome.seats) == 3 and len({s.result for s in summary.outcome.seats}) == 1
-        assert {p.seat for p in view.players if p.ready} - {seating.seat}, "the bots readied actions"
-        assert view.turn > 3, "every seat, bots included, took turns"
+    played = pursuit.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(4))
+    summary, moves = played.summary, played.moves
+    deadline = time.monotonic() + 120
+    view = pursuit.view(seating.match_id, seating.seat_token).view
+    assert moves > 0
+    assert len(summary.outcome.seats) == 3 and len({s.result for s in summary.outcome.seats}) == 1
+    assert {p.seat for p in view.players if p.ready} - {seating.seat}, "the bots readied actions"
+    assert view.turn > 3, "every seat, bots included, took turns"
 
-        while (bots := pursuit.summary(bots_alone.match_id, service_token)).status != common_pb2.MATCH_STATUS_FINISHED:
-            assert time.monotonic() < deadline, "the bots' match did not finish"
-            time.sleep(0.1)
-        assert len({s.result for s in bots.outcome.seats}) == 1 and bots.outcome.reason
-        pursuit.close()
+    while (bots := pursuit.summary(bots_alone.match_id, service_token)).status != common_pb2.MATCH_STATUS_FINISHED:
+        assert time.monotonic() < deadline, "the bots' match did not finish"
+        time.sleep(0.1)
+    assert len({s.result for s in bots.outcome.seats}) == 1 and bots.outcome.reason
+    pursuit.close()

@@ -28,6 +28,13 @@ def make_app(settings: BotSettings) -> Celery:
         task_time_limit=settings.task_time_limit_seconds,
         task_default_queue=QUEUE,
         broker_connection_retry_on_startup=True,
+        # Bounded waits on the broker: without a socket timeout a publish on a connection
+        # the broker dropped silently waits forever (kombu's redis transport docs). Reads
+        # of the workers' BRPOP (1 s) end well within it.
+        broker_transport_options={"socket_timeout": 10, "socket_connect_timeout": 5},
+        # A publish tries four times within about a second; after that the dispatcher's
+        # loop fails and its supervisor retries with backoff (the turn notice stays pending).
+        task_publish_retry_policy={"max_retries": 3, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5},
         worker_hijack_root_logger=False,
         worker_send_task_events=False,
     )

@@ -13,6 +13,14 @@ dispatcher remembers the decisions it has sent and sends each once from the feed
 only a passed deadline sends one again (that is the recovery). After enqueueing from
 a deadline, the deadline is pushed back by redispatch_seconds so the scan does not
 enqueue it on every pass.
+
+It starts through the platform's bootstrap (menagerie.shared.rpc.bootstrap) like the
+gRPC services: the feed consumer and the deadline scan are supervised loops, so a Redis
+or broker outage (`CLIENT KILL`, Redis restarted, the broker down) restarts them with
+backoff and never ends the process; a notice whose task could not be published stays
+pending and is handled again when the loop restarts. It serves the gRPC health check on
+MENAGERIE_PORT (0 = a free port, named in the "dispatcher started" line) and, with
+MENAGERIE_METRICS_PORT, /metrics and /healthz.
 """
 
 from __future__ import annotations
@@ -24,16 +32,17 @@ import time
 from collections import OrderedDict
 from typing import cast
 
+import grpc
 import structlog
 from celery import Celery
+from kombu.exceptions import OperationalError
+from prometheus_client import Counter
 from redis.asyncio import Redis
 
 from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.aio import pause
-from menagerie.shared.logs import configure_logging
-from menagerie.shared.redis_client import connect_redis
-from menagerie.shared.rpc.bootstrap import load_settings
+from menagerie.shared.rpc.bootstrap import Runtime, run_service
 from menagerie.shared.settings import BotSettings
 from menagerie.shared.store import MatchStore
 from menagerie.shared.store.keys import parse_deadline_member, shard_keys
@@ -43,6 +52,24 @@ log = structlog.get_logger(__name__)
 
 GROUP = "dispatcher"
 SENT_MEMORY = 100_000
+
+DECISIONS = Counter(
+    "menagerie_dispatcher_decisions_enqueued_total",
+    "Bot decisions sent to the pool, by game and by what prompted them (turn_feed or deadline)",
+    ["game", "source"],
+)
+REDISPATCHES = Counter(
+    "menagerie_dispatcher_deadline_redispatches_total",
+    "Decisions enqueued because a deadline passed: a bot turn with no move (bot) or a quiet human (timeout)",
+    ["kind"],
+)
+PUBLISH_FAILURES = Counter(
+    "menagerie_dispatcher_publish_failures_total", "Bot tasks the Celery broker did not take (retried later)"
+)
+
+
+class BrokerUnavailable(ConnectionError):
+    """The Celery broker did not take a task: a peer is down, not the notice at fault."""
 
 
 class Dispatcher:
@@ -56,14 +83,27 @@ class Dispatcher:
         self.enqueued = 0
         self._sent: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 
-    def enqueue(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> None:
-        """Sends one decision to the pool."""
-        self.app.send_task(
-            PLAY_TURN,
-            kwargs={"game": game, "match_id": match_id, "seat": seat, "view_version": view_version, "level": level},
-            queue=QUEUE,
-        )
+    def _send(self, kwargs: dict[str, object]) -> None:
+        self.app.send_task(PLAY_TURN, kwargs=kwargs, queue=QUEUE)
+
+    async def enqueue(self, game: str, match_id: str, seat: int, view_version: int, level: str, source: str) -> None:
+        """Sends one decision to the pool; BrokerUnavailable when the broker does not take it."""
+        kwargs: dict[str, object] = {
+            "game": game,
+            "match_id": match_id,
+            "seat": seat,
+            "view_version": view_version,
+            "level": level,
+        }
+        try:
+            # A publish is blocking I/O, bounded by the broker's socket timeouts and retry
+            # policy (celery_app); in a thread, an unreachable broker does not stall the feeds.
+            await asyncio.to_thread(self._send, kwargs)
+        except (OperationalError, OSError) as exc:
+            PUBLISH_FAILURES.inc()
+            raise BrokerUnavailable(f"the broker did not take the task for {match_id} seat {seat}: {exc}") from exc
         self.enqueued += 1
+        DECISIONS.labels(game, source).inc()
 
     async def on_notice(self, stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
         """A turn notice: enqueue every bot seat that must act now."""
@@ -74,8 +114,9 @@ class Dispatcher:
         for seat, version in zip(notice.to_act, notice.to_act_versions, strict=True):
             decision = (notice.match_id, seat, version)
             if seat in levels and decision not in self._sent:
+                await self.enqueue(notice.game, notice.match_id, seat, version, levels[seat], "turn_feed")
+                # Remembered once sent: a publish that failed is sent when the notice comes again.
                 self._remember(decision)
-                self.enqueue(notice.game, notice.match_id, seat, version, levels[seat])
 
     def _remember(self, decision: tuple[str, int, int]) -> None:
         self._sent[decision] = None
@@ -100,8 +141,12 @@ class Dispatcher:
                     continue
                 seat = record.meta.seats[deadline.seat]
                 level = seat.bot_level if seat.bot else self.settings.timeout_bot_level
-                self.enqueue(record.meta.game, record.match_id, deadline.seat, deadline.view_version, level)
+                await self.enqueue(
+                    record.meta.game, record.match_id, deadline.seat, deadline.view_version, level, "deadline"
+                )
+                # Pushed back only once enqueued: a failed publish leaves it due for the next scan.
                 await self.redis.zadd(deadlines, {member: retry_at}, xx=True)
+                REDISPATCHES.labels("bot" if seat.bot else "timeout").inc()
                 log.info("deadline passed", match=record.match_id, seat=deadline.seat, bot=seat.bot)
                 count += 1
         return count
@@ -124,31 +169,25 @@ class Dispatcher:
             block_ms=500,
         )
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Feeds and deadlines, side by side, until stop."""
-        await asyncio.gather(self.consumer().run(stop), self.run_deadlines(stop))
 
-
-async def _serve(settings: BotSettings) -> None:
-    import signal
-
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    redis = connect_redis(settings)
-    dispatcher = Dispatcher(redis, make_app(settings), settings)
-    log.info("dispatcher started", shards=settings.shards)
-    await dispatcher.run(stop)
-    await redis.aclose()
-    log.info("dispatcher stopped", enqueued=dispatcher.enqueued)
+async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
+    """Runs the feed consumer and the deadline scan as supervised loops; serves no RPCs of its own."""
+    settings = runtime.settings
+    assert isinstance(settings, BotSettings)
+    app = make_app(settings)
+    runtime.on_close(app.close)
+    dispatcher = Dispatcher(runtime.redis, app, settings)
+    # One consumer for the life of the process: restarted runs keep its name (its pending
+    # entries) and know that its groups existed.
+    runtime.add_loop("turn-feeds", dispatcher.consumer().run)
+    runtime.add_loop("deadlines", dispatcher.run_deadlines)
+    runtime.on_close(lambda: log.info("dispatcher stopped", enqueued=dispatcher.enqueued))
+    return []
 
 
 def main() -> None:
     """Runs the dispatcher until SIGTERM."""
-    settings = load_settings(BotSettings)
-    configure_logging("dispatcher", settings.log_format, settings.log_level)
-    asyncio.run(_serve(settings))
+    run_service("dispatcher", BotSettings, register)
 
 
 if __name__ == "__main__":

@@ -1,28 +1,64 @@
 """The bot worker (`menagerie-bot-worker`): a Celery worker that plays bot decisions.
 
+It starts through the platform's bootstrap (`run_blocking`): settings, logging, and —
+with MENAGERIE_METRICS_PORT — `/metrics` (turns played, by game and result) and
+`/healthz` (SERVING while the broker answers a PING) on one HTTP port. Not a gRPC
+health server: the prefork pool forks, and a gRPC server must not run across a fork.
+Celery runs its own loop in the foreground.
+
+The pool's processes count the turns and the main process serves the metrics, so when
+metrics are on, prometheus_client keeps its values in files shared by all of them
+(multiprocess mode, PROMETHEUS_MULTIPROC_DIR). That mode is chosen when
+prometheus_client is first imported, hence the few lines before the imports below.
+
+Exit status: the worker's own (non-zero after an "Unrecoverable error"), and 1 whenever
+it stopped although no signal asked it to. Celery 5.7/kombu 5.7 stop the worker when the
+broker connection drops while a turn is unacknowledged and the broker is still down
+(AttributeError in restore_unacked, tests/integration/test_dispatcher_outages.py
+reproduces it), and `worker_main` drops the status, so the process used to exit 0 and a
+supervisor that restarts on failure left the pool without that worker.
+
 gRPC channels are made in each worker process after the fork: a channel made before
 forking can hang (grpc#13464).
 """
 
 from __future__ import annotations
 
+import atexit
 import os
-import socket
-from typing import Any
+import shutil
+import tempfile
 
-import grpc
-from celery.signals import worker_process_init
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+if os.environ.get("MENAGERIE_METRICS_PORT", "0").strip() not in ("", "0") and METRICS_DIR_ENV not in os.environ:
+    os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="menagerie-bot-worker-metrics-")
+    # Ours, so removed at exit (the pool's processes leave through os._exit and skip this);
+    # a directory an operator set is left alone.
+    atexit.register(shutil.rmtree, os.environ[METRICS_DIR_ENV], ignore_errors=True)
 
-from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app
-from menagerie.bots.turns import TurnPlayer
-from menagerie.shared.logs import configure_logging
-from menagerie.shared.rpc.bootstrap import load_settings
-from menagerie.shared.settings import BotSettings
-from menagerie.shared.tokens import TokenSigner
+import socket  # noqa: E402
+import threading  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
+
+import grpc  # noqa: E402
+from celery.signals import worker_init, worker_process_init, worker_shutting_down  # noqa: E402
+from celery.worker import WorkController  # noqa: E402
+from prometheus_client import CollectorRegistry, Counter, multiprocess  # noqa: E402
+
+from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app  # noqa: E402
+from menagerie.bots.turns import TurnPlayer  # noqa: E402
+from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
+from menagerie.shared.settings import BotSettings  # noqa: E402
+from menagerie.shared.tokens import TokenSigner  # noqa: E402
 
 settings = load_settings(BotSettings)
 app = make_app(settings)
 _channels: dict[str, grpc.Channel] = {}
+
+TURNS = Counter("menagerie_bot_turns_total", "Bot decisions played, by game and result", ["game", "result"])
+# Not a TurnResult: the task raised (a game service unreachable, a time limit).
+ERROR = "error"
 
 
 def _channel(address: str) -> grpc.Channel:
@@ -45,13 +81,46 @@ _player = TurnPlayer(TokenSigner(settings.token_secret.get_secret_value()), sett
 @app.task(name=PLAY_TURN)
 def play_turn(game: str, match_id: str, seat: int, view_version: int, level: str) -> str:
     """Plays one bot decision (see menagerie.bots.turns)."""
-    return str(_player.play(game, match_id, seat, view_version, level))
+    try:
+        result = str(_player.play(game, match_id, seat, view_version, level))
+    except Exception:
+        TURNS.labels(game, ERROR).inc()
+        raise
+    TURNS.labels(game, result).inc()
+    return result
 
 
-def main() -> None:
-    """Runs a worker of the pool until SIGTERM (warm shutdown: running turns finish)."""
-    configure_logging("bot-worker", settings.log_format, settings.log_level)
-    app.worker_main(
+# Set by Celery's warm and cold shutdown handlers (SIGTERM, SIGINT, SIGQUIT), in the main process.
+_asked_to_stop = threading.Event()
+# The worker that `worker_main` runs: its exit status is kept there, and nowhere else.
+_workers: list[WorkController] = []
+
+
+@worker_shutting_down.connect
+def _note_stop_request(**_: Any) -> None:
+    """A signal asked the worker to stop: exiting 0 afterwards is what was asked."""
+    _asked_to_stop.set()
+
+
+@worker_init.connect
+def _note_worker(sender: WorkController, **_: Any) -> None:
+    """Keeps the worker, to read its exit status once it stops."""
+    _workers.append(sender)
+
+
+def exit_status(celery_status: int | None, asked_to_stop: bool) -> int:
+    """The worker process's exit status: Celery's when it says failure, else 1 unless a signal asked it to stop."""
+    if celery_status:
+        return celery_status
+    return 0 if asked_to_stop else 1
+
+
+def _work(runtime: BlockingRuntime) -> int:
+    """Runs Celery's worker loop in the foreground until a signal (warm shutdown: running turns finish)."""
+    # worker_main returns (celery-types says it never does) and drops the worker's exit
+    # status, even after an "Unrecoverable error": the status is read from the worker.
+    worker_main: Callable[[list[str]], None] = app.worker_main
+    worker_main(
         [
             "--quiet",  # no banner
             "worker",
@@ -64,6 +133,31 @@ def main() -> None:
             "--without-mingle",
             "--without-heartbeat",
         ]
+    )
+    status = _workers[-1].exitcode if _workers else None
+    code = exit_status(status, _asked_to_stop.is_set())
+    if code and not status:
+        runtime.log.error("the worker stopped without being asked to; exiting with a failure so it is restarted")
+    return code
+
+
+def metrics_registry() -> CollectorRegistry | None:
+    """The registry that sums every pool process's values (multiprocess mode), or None for the default one."""
+    if METRICS_DIR_ENV not in os.environ:
+        return None
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    return registry
+
+
+def main() -> None:
+    """Runs a worker of the pool until SIGTERM; exits non-zero if it stopped for any other reason."""
+    run_blocking(
+        "bot-worker",
+        settings,
+        _work,
+        check=lambda: redis_answers(settings.redis_url),
+        registry=metrics_registry(),
     )
 
 

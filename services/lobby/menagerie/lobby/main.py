@@ -23,11 +23,9 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     store = TicketStore(runtime.redis)
     ratings = Ratings(runtime.redis, directory)
     matchmaker = Matchmaker(store, directory, settings)
-    runtime.background += [
-        directory.run,
-        matchmaker.run,
-        lambda stop: ratings.run(stop, settings.shards),
-    ]
+    runtime.add_loop("directory", directory.run)
+    runtime.add_loop("matchmaker", matchmaker.run)
+    runtime.add_loop("ratings", lambda stop: ratings.run(stop, settings.shards))
     lobby_pb2_grpc.add_LobbyServicer_to_server(
         LobbyServicer(runtime.redis, store, directory, ratings, runtime.signer, settings), server
     )

@@ -2,20 +2,44 @@
 
 from __future__ import annotations
 
-from redis.asyncio import Redis
+from typing import Protocol
 
-from menagerie.shared.settings import Settings
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError
 
 # The longest blocking read any service issues (Watch's XREAD BLOCK). redis-py ≥ 6 reads
 # with a 5 s socket timeout by default, which would cut a longer block short and turn an
 # idle spectator stream into an INTERNAL error, so the client waits longer than this.
 LONGEST_BLOCK_MS = 10_000
+CONNECT_TIMEOUT_SECONDS = 5.0
 
 
-def connect_redis(settings: Settings) -> Redis:
-    """An asyncio client whose reads outlast every blocking command the platform issues."""
+class RedisSettings(Protocol):
+    """The settings a Redis client is made from (every Settings has them)."""
+
+    @property
+    def redis_url(self) -> str: ...
+    @property
+    def redis_timeout_margin_s(self) -> float: ...
+
+
+def connect_redis(settings: RedisSettings) -> Redis:
+    """An asyncio client whose reads outlast every blocking command the platform issues.
+
+    `Redis.from_url` makes connections that never retry (the constructor's default of ten
+    retries does not apply), and in the asyncio client a failed health-check PING is not
+    retried either: it raises. One retry on a fresh connection, for ConnectionError only,
+    makes a connection the server closed while it sat in the pool (`CLIENT KILL`, a
+    timeout, a failover) invisible to the caller. A TimeoutError is not retried: the
+    command may have run. Anything longer (Redis down) is the caller's to handle; the
+    bootstrap's loops restart with backoff and health goes NOT_SERVING.
+    """
     return Redis.from_url(
         settings.redis_url,
         socket_timeout=LONGEST_BLOCK_MS / 1000 + settings.redis_timeout_margin_s,
+        socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
         health_check_interval=30,
+        retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=1, supported_errors=(ConnectionError,)),
     )

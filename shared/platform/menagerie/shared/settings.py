@@ -108,3 +108,11 @@ class BotSettings(GameEndpointsSettings):
     task_time_limit_seconds: int = Field(30, ge=2)
     worker_concurrency: int = Field(2, ge=1, le=64)
     worker_pool: str = Field("prefork", pattern="^(prefork|threads|solo)$", description="Celery execution pool.")
+    # Health and metrics (menagerie.shared.rpc.bootstrap). The dispatcher serves the gRPC
+    # health check on host:port; 0 picks a free port (named in its start log line), so
+    # several run side by side on one machine; deployments set a fixed one for probes.
+    # The worker answers GET /healthz beside /metrics on metrics_port.
+    host: str = "127.0.0.1"
+    port: int = Field(0, ge=0, le=65535, description="gRPC health port of the dispatcher; 0 = a free port.")
+    metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus /metrics and /healthz; 0 = off.")
+    grace_seconds: float = Field(5.0, ge=0, description="How long the dispatcher's loops may finish on SIGTERM.")

@@ -4,6 +4,13 @@ A consumer first takes back its own pending entries (delivered before a crash, n
 acknowledged), then reads new ones; it acknowledges an entry only after its handler
 succeeds. A periodic XAUTOCLAIM takes over entries another consumer left idle, and an
 entry delivered too often goes to a dead-letter stream instead of looping forever.
+
+A handler that fails because something it needs is unreachable (Redis, the Celery
+broker: any of `TRANSIENT`) did not fail on the entry: the error ends `run`, so the
+caller's supervisor restarts it with backoff, and the entry, still pending, is handled
+again first thing (`drain_own_pending`) instead of counting towards the dead letters.
+`run` may be called again after it failed: it re-creates missing groups (Redis restarted
+empty) from the start of their streams, since everything in them is then new.
 """
 
 from __future__ import annotations
@@ -16,13 +23,19 @@ from typing import Any, cast
 
 import structlog
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Handler = Callable[[str, str, dict[bytes, bytes]], Awaitable[None]]
 Entries = list[tuple[bytes, dict[bytes, bytes]]]
 StreamReply = list[tuple[bytes, Entries]]
 
 log = structlog.get_logger(__name__)
+
+# Errors that say a peer is unreachable, not that an entry is bad (builtin ConnectionError
+# and TimeoutError cover sockets, and a handler may raise them for its own peers).
+TRANSIENT: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError)
 
 
 @dataclass
@@ -63,6 +76,7 @@ class StreamConsumer:
         self.block_ms = block_ms
         self.batch = batch
         self.stats = ConsumerStats()
+        self._groups_seen = False
 
     async def ensure_groups(self, start_id: str = "$") -> None:
         """Creates the group on every stream (and the stream itself); an existing group is kept."""
@@ -74,8 +88,15 @@ class StreamConsumer:
                     raise
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Consumes until `stop` is set: own pending entries first, then new ones, reclaiming idle ones."""
-        await self.ensure_groups()
+        """Consumes until `stop` is set: own pending entries first, then new ones, reclaiming idle ones.
+
+        Until the groups have been seen once, missing ones are created at the end of their
+        streams (history is not replayed); after that, at the start: a group that vanished
+        while this consumer ran means Redis lost its data, and every entry of the stream was
+        written since.
+        """
+        await self.ensure_groups("0" if self._groups_seen else "$")
+        self._groups_seen = True
         await self.drain_own_pending()
         next_claim = time.monotonic()
         while not stop.is_set():
@@ -159,6 +180,8 @@ class StreamConsumer:
     async def _handle(self, stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
         try:
             await self.handler(stream, entry_id, fields)
+        except TRANSIENT:
+            raise  # not the entry's fault: the run ends and the entry is handled again on restart
         except Exception:
             # Left pending on purpose: reclaim_idle retries it, then dead-letters it.
             self.stats.failed += 1

@@ -1,6 +1,14 @@
-"""The gRPC bootstrap every Menagerie service starts through."""
+"""The bootstrap every Menagerie process starts through (gRPC services, the dispatcher, the bot worker)."""
 
-from menagerie.shared.rpc.bootstrap import Runtime, run_service, serve
+from menagerie.shared.rpc.bootstrap import BlockingRuntime, Runtime, run_blocking, run_service, serve
 from menagerie.shared.rpc.interceptor import current_principal, require_principal
 
-__all__ = ["Runtime", "current_principal", "require_principal", "run_service", "serve"]
+__all__ = [
+    "BlockingRuntime",
+    "Runtime",
+    "current_principal",
+    "require_principal",
+    "run_blocking",
+    "run_service",
+    "serve",
+]
