@@ -1,7 +1,11 @@
 """Greedy against random, in process: is a game's `greedy` level better?
 
-Usage: python -m bench.arena [--game beasts|zoo|pursuit] [--games N] [--seats S] [--mode M] [--spells]
+Usage: python -m bench.arena [--game GAME|all] [--games N] [--seats S] [--mode M] [--spells]
        [--difficulty easy|normal|hard|all] [--seed B]
+
+GAME is any installed game (menagerie.rules.registry) that has a row in GAMES below,
+which says how the arena reads its matches; `all` plays every installed game with its
+row's defaults (cooperative games at every difficulty), as `make arena` does.
 
 Fantastic Beasts (the default) plays mode training|capture, --spells adding the Spell
 Card Variant; Fantasy Zoo plays mode beginner|advanced (advanced by default).
@@ -31,11 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from menagerie.beasts.engine import BeastsEngine
-from menagerie.pursuit.engine import PursuitEngine
+from menagerie.rules import registry
 from menagerie.rules.bots import Policy, policy_for
 from menagerie.rules.contract import MatchSetup, Outcome
-from menagerie.zoo.engine import ZooEngine
 
 Z95 = 1.959963984540054
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -44,12 +46,10 @@ TEAM_LEVELS = ("random", "greedy")
 
 @dataclass(frozen=True)
 class Game:
-    """What the arena needs to know about one game."""
+    """What the arena needs to know about one game, beyond what its engine says."""
 
     name: str
-    title: str
-    modes: tuple[str, ...]  # the first is the default
-    engine: Callable[[], Any]
+    modes: tuple[str, ...]  # the modes the arena plays, the first by default
     length: Callable[[Any], int]  # a finished match's length, in `unit`
     unit: str
     scored: bool  # whether final scores mean something worth reporting
@@ -57,17 +57,19 @@ class Game:
     cooperative: bool = False  # teams of one level play it, not greedy against random
     score: str = "score"  # what a final score counts
 
+    def engine(self) -> Any:
+        """A new engine of the game, from the registry."""
+        return registry.engine(self.name)
 
+
+# The arena's one per-game table, by game id: how to read a match (its length, whether
+# scores mean something) is a choice per game. `make arena` plays each row's defaults.
 GAMES: dict[str, Game] = {
-    "beasts": Game(
-        "beasts", "Fantastic Beasts", ("training", "capture"), BeastsEngine, lambda s: int(s.turn), "turns", False
-    ),
-    "zoo": Game("zoo", "Fantasy Zoo", ("advanced", "beginner"), ZooEngine, lambda s: int(s.round), "rounds", True),
+    "beasts": Game("beasts", ("training", "capture"), lambda s: int(s.turn), "turns", False),
+    "zoo": Game("zoo", ("advanced", "beginner"), lambda s: int(s.round), "rounds", True, seats=4),
     "pursuit": Game(
         "pursuit",
-        "Beast Pursuit",
         ("coop",),
-        PursuitEngine,
         lambda s: int(s.turn),
         "turns",
         True,
@@ -76,6 +78,16 @@ GAMES: dict[str, Game] = {
         score="beasts captured",
     ),
 }
+
+
+def arena_game(game: str) -> Game:
+    """The arena's row for `game`; KeyError saying what to add when an installed game has none."""
+    if game not in GAMES:
+        raise KeyError(
+            f"bench/arena.py has no row for game {game!r} in GAMES (how long its matches are, whether it is"
+            f" scored or cooperative); rows: {', '.join(sorted(GAMES))}"
+        )
+    return GAMES[game]
 
 
 @dataclass
@@ -193,7 +205,7 @@ def _result(outcome: Outcome, greedy_seat: int, length: int, actions: int) -> Ma
 
 def run(games: int, seats: int, mode: str, spells: bool = False, base_seed: int = 0, game: str = "beasts") -> Tally:
     """Plays `games` matches, greedy in seat `g % seats` of game g; returns the tally."""
-    spec = GAMES[game]
+    spec = arena_game(game)
     engine = spec.engine()
     options = {"spell_cards": "true" if spells else "false"} if game == "beasts" and mode == "training" else {}
     setup = MatchSetup(mode, seats, options)
@@ -290,7 +302,7 @@ def run_teams(
     games: int, seats: int, options: dict[str, str], base_seed: int = 0, game: str = "pursuit"
 ) -> dict[str, TeamTally]:
     """Plays `games` matches per team level (random, greedy), the same seeds for both."""
-    spec = GAMES[game]
+    spec = arena_game(game)
     engine = spec.engine()
     setup = MatchSetup(spec.modes[0], seats, options)
     tallies = {}
@@ -327,14 +339,32 @@ def main_teams(spec: Game, games: int, seats: int, difficulty: str, base_seed: i
         print(report_teams(tallies, label, time.perf_counter() - started, spec.unit, spec.score), flush=True)
 
 
+def main_game(spec: Game, games: int, seats: int, mode: str, spells: bool, base_seed: int) -> None:
+    """Prints greedy against random for one competitive game."""
+    started = time.perf_counter()
+    tally = run(games, seats, mode, spells, base_seed, spec.name)
+    label = f"{spec.name} {mode}{' +spells' if spells else ''}, {seats} seats, greedy vs random"
+    print(report(tally, label, time.perf_counter() - started, spec.unit, spec.scored), flush=True)
+
+
+def main_all(games: int, base_seed: int) -> None:
+    """Every installed game with its row's defaults; cooperative ones at every difficulty."""
+    specs = [arena_game(game) for game in registry.game_ids()]  # a game without a row fails before any plays
+    for spec in specs:
+        if spec.cooperative:
+            main_teams(spec, games, spec.seats, "all", base_seed)
+        else:
+            main_game(spec, games, spec.seats, spec.modes[0], False, base_seed)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.arena",
-        description="Greedy against random at Fantastic Beasts or Fantasy Zoo; greedy and random teams at Pursuit.",
+        description="Greedy bots against random ones; for a cooperative game, greedy teams against random teams.",
     )
-    parser.add_argument("--game", choices=sorted(GAMES), default="beasts")
+    parser.add_argument("--game", choices=[*registry.game_ids(), "all"], default="beasts")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seats", type=int, help="2 by default; pursuit 3")
+    parser.add_argument("--seats", type=int, help="the game's row in GAMES says (beasts 2, zoo 4, pursuit 3)")
     modes = sorted({m for g in GAMES.values() if not g.cooperative for m in g.modes})
     parser.add_argument(
         "--mode", choices=modes, help="beasts: training (default) or capture; zoo: advanced or beginner"
@@ -345,7 +375,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="the first match seed")
     args = parser.parse_args(argv)
-    spec = GAMES[args.game]
+    try:
+        if args.game == "all":
+            if args.seats or args.mode or args.spells or args.difficulty:
+                parser.error("--game all plays each game's defaults: no --seats, --mode, --spells or --difficulty")
+            main_all(args.games, args.seed)
+            return 0
+        spec = arena_game(args.game)
+    except KeyError as exc:
+        parser.error(str(exc.args[0]))
     seats = args.seats or spec.seats
     if spec.cooperative:
         if args.mode or args.spells:
@@ -359,10 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--mode {mode} is not a mode of {args.game}: {', '.join(spec.modes)}")
     if args.spells and (args.game != "beasts" or mode != "training"):
         parser.error("--spells goes with --game beasts --mode training")
-    started = time.perf_counter()
-    tally = run(args.games, seats, mode, args.spells, args.seed, args.game)
-    label = f"{args.game} {mode}{' +spells' if args.spells else ''}, {seats} seats, greedy vs random"
-    print(report(tally, label, time.perf_counter() - started, spec.unit, spec.scored))
+    main_game(spec, args.games, seats, mode, args.spells, args.seed)
     return 0
 
 

@@ -8,6 +8,7 @@ from typing import cast
 import grpc
 import redis
 
+from bench.service import GameLoad
 from bench.stats import Latencies
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from menagerie.shared.store.keys import match_keys
@@ -15,8 +16,8 @@ from menagerie.shared.store.keys import match_keys
 SHARDS = 16
 
 
-def bot_hops(address: str, redis_url: str, service_token: str, hops: int) -> Latencies:
-    """Plays all-bot 3-seat matches (random bots) and times each move after the previous one.
+def bot_hops(address: str, redis_url: str, service_token: str, hops: int, load: GameLoad) -> Latencies:
+    """Plays all-bot matches of `load` (random bots) and times each move after the previous one.
 
     The bench follows the match's turn feed in Redis (XREAD, no load on the game
     service) and stamps the arrival of every notice; the time between two notices is
@@ -37,9 +38,10 @@ def bot_hops(address: str, redis_url: str, service_token: str, hops: int) -> Lat
             matches.CreateMatch(
                 matches_pb2.CreateMatchRequest(
                     match_id=match_id,
-                    config=common_pb2.MatchConfig(game="beasts", mode="training"),
+                    config=common_pb2.MatchConfig(game=load.game, mode=load.mode, options=load.options),
                     seats=[
-                        common_pb2.SeatInfo(seat=i, kind=common_pb2.SEAT_KIND_BOT, bot_level="random") for i in range(3)
+                        common_pb2.SeatInfo(seat=i, kind=common_pb2.SEAT_KIND_BOT, bot_level="random")
+                        for i in range(load.seats)
                     ],
                 ),
                 metadata=auth,

@@ -9,16 +9,27 @@ from typing import cast
 import grpc
 import redis
 
+from bench.service import GameLoad
 from menagerie.lobby import keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 
 
-def seat_tickets(lobby_address: str, redis_url: str, tickets: int, clients: int = 8) -> tuple[float, float]:
-    """Queues `tickets` players for 2-seat tables at once; returns (created/s, seated/s).
+def table_seats(load: GameLoad) -> int:
+    """The smallest table of two or more that the load's mode allows."""
+    mode = load.binding.info.mode(load.mode)
+    return min(max(2, mode.min_seats), mode.max_seats)
+
+
+def seat_tickets(
+    lobby_address: str, redis_url: str, tickets: int, load: GameLoad, clients: int = 8
+) -> tuple[float, float]:
+    """Queues `tickets` players at once for the smallest tables of the load's mode; returns (created/s, seated/s).
 
     Seated per second counts from the first ticket created to the last one seated, so it
     includes creating the matches on the game service (one CreateMatch per table).
     """
+    seats = table_seats(load)
+    tickets -= tickets % seats  # whole tables only: a left-over ticket would wait forever
     with grpc.insecure_channel(lobby_address) as channel:
         stub = lobby_pb2_grpc.LobbyStub(channel)
         tokens = [
@@ -26,13 +37,13 @@ def seat_tickets(lobby_address: str, redis_url: str, tickets: int, clients: int 
         ]
         ids: list[str] = []
         lock = threading.Lock()
+        request = lobby_pb2.CreateTicketRequest(
+            game=load.game, mode=load.mode, options=load.options, min_seats=seats, max_seats=seats
+        )
 
         def queue(part: list[str]) -> None:
             for token in part:
-                ticket = stub.CreateTicket(
-                    lobby_pb2.CreateTicketRequest(game="beasts", mode="capture", min_seats=2, max_seats=2),
-                    metadata=(("authorization", f"Bearer {token}"),),
-                ).ticket
+                ticket = stub.CreateTicket(request, metadata=(("authorization", f"Bearer {token}"),)).ticket
                 with lock:
                     ids.append(ticket.ticket_id)
 

@@ -18,9 +18,9 @@ from redis.asyncio import Redis
 from bench.stats import Latencies
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.events import next_view_versions
 from menagerie.shared import codec
-from menagerie.shared.engine import next_view_versions
-from menagerie.shared.games.binding import GameBinding
+from menagerie.shared.games.binding import GameBinding, binding
 from menagerie.shared.store import MatchStore
 
 Auth = tuple[tuple[str, str], ...]
@@ -34,10 +34,44 @@ class GameLoad:
     mode: str
     seats: int
     options: dict[str, str] = field(default_factory=dict)
+    engine_games: int = 100  # full games the in-process engine figure plays
 
     @property
     def setup(self) -> MatchSetup:
         return MatchSetup(self.mode, self.seats, self.options)
+
+    @property
+    def game(self) -> str:
+        return self.binding.info.game
+
+
+@dataclass(frozen=True)
+class LoadChoice:
+    """The bench's choice for one game: a representative mode and table."""
+
+    mode: str
+    seats: int
+    options: dict[str, str] = field(default_factory=dict)
+    engine_games: int = 100  # about as many seconds of engine play as the other games get
+
+
+# The one per-game table of the bench, by game id. A game without a row is benched too,
+# in its first mode at its smallest table of two or more.
+LOADS: dict[str, LoadChoice] = {
+    "beasts": LoadChoice("training", 3, {"spell_cards": "false"}, engine_games=300),
+    "zoo": LoadChoice("advanced", 4),
+    "pursuit": LoadChoice("coop", 3, {"difficulty": "normal"}, engine_games=300),
+}
+
+
+def game_load(game: str) -> GameLoad:
+    """What the bench plays of the installed game `game` (LOADS, else a default from the game's modes)."""
+    bound = binding(game)
+    choice = LOADS.get(game)
+    if choice is None:
+        mode = bound.info.modes[0]
+        choice = LoadChoice(mode.mode, min(max(2, mode.min_seats), mode.max_seats))
+    return GameLoad(bound, choice.mode, choice.seats, choice.options, choice.engine_games)
 
 
 @dataclass(frozen=True)
@@ -183,7 +217,7 @@ async def play_move(stub: Any, load: GameLoad, match: RunningMatch) -> float:
 
 def _stubs(address: str, load: GameLoad) -> tuple[matches_pb2_grpc.MatchesAsyncStub, Any]:
     channel = grpc.aio.insecure_channel(address)
-    game_stub = getattr(load.binding.pb2_grpc, f"{load.binding.service}Stub")(channel)
+    game_stub = load.binding.stub(channel)
     return matches_pb2_grpc.MatchesStub(channel), game_stub
 
 

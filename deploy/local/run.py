@@ -1,8 +1,9 @@
 """`make run`: the whole platform on this machine, no Docker.
 
 Starts Redis (REDIS_URL if set, else the embedded Valkey server the project ships),
-then every service as its own process, waits until each reports SERVING, prints
-where each listens, and stops everything cleanly on Ctrl-C (or SIGTERM).
+then every service as its own process — one `menagerie-game` per row of
+deploy/games.toml, each of which must be installed — waits until each reports
+SERVING, prints where each listens, and stops everything cleanly on Ctrl-C (or SIGTERM).
 
 Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1]
 """
@@ -17,10 +18,22 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 
+from menagerie.rules.registry import game_ids
 from menagerie.shared.embedded_redis import EmbeddedRedis
 from menagerie.shared.rpc.health import wait_until_serving
+
+# Run as a script, deploy/ is not importable as a package yet; the games table's reader is deploy/games.py.
+REPOSITORY = Path(__file__).resolve().parents[2]
+if str(REPOSITORY) not in sys.path:
+    sys.path.insert(0, str(REPOSITORY))
+
+from deploy.games import GamesTableError, check_installed, load  # noqa: E402
+
+# `python -m menagerie.shared.games GAME` is the console script `menagerie-game GAME`.
+GAME_MODULE = "menagerie.shared.games"
 
 
 @dataclass(frozen=True)
@@ -31,13 +44,16 @@ class Service:
     module: str
     port_offset: int | None  # None: not a gRPC server
     needs_games: bool = False  # reads MENAGERIE_GAME_ENDPOINTS
+    args: tuple[str, ...] = ()
 
 
-GAMES = (
-    Service("beasts", "menagerie.beasts.service", 1),
-    Service("pursuit", "menagerie.pursuit.service", 2),
-    Service("zoo", "menagerie.zoo.service", 3),
-)
+def games() -> tuple[Service, ...]:
+    """One service per row of deploy/games.toml; GamesTableError when a row's game is not installed."""
+    rows = load()
+    check_installed(rows, game_ids())
+    return tuple(Service(row.id, GAME_MODULE, row.offset, args=(row.id,)) for row in rows)
+
+
 PLATFORM = (
     Service("lobby", "menagerie.lobby", 0, needs_games=True),
     Service("dispatcher", "menagerie.bots.dispatcher", None, needs_games=True),
@@ -48,9 +64,10 @@ PLATFORM = (
 class Platform:
     """The running processes and the Redis server under them."""
 
-    def __init__(self, host: str, base_port: int) -> None:
+    def __init__(self, host: str, base_port: int, games: tuple[Service, ...]) -> None:
         self.host = host
         self.base_port = base_port
+        self.games = games
         self.processes: list[tuple[Service, subprocess.Popen[bytes]]] = []
         self.redis: EmbeddedRedis | None = None
         self.stopping = False
@@ -64,7 +81,7 @@ class Platform:
             self.redis = EmbeddedRedis()
             redis_url = self.redis.start()
             print(f"redis        {redis_url.removeprefix('redis://').removesuffix('/0')} (embedded Valkey)")
-        games = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in GAMES)
+        games = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in self.games)
         env = {
             "MENAGERIE_LOG_LEVEL": "warning",
             **os.environ,
@@ -73,7 +90,7 @@ class Platform:
             "MENAGERIE_HOST": self.host,
         }
         # The game services first: the lobby and the bots look them up as they start.
-        self._launch(GAMES, env, games)
+        self._launch(self.games, env, games)
         self._launch(PLATFORM, env, games)
 
     def _launch(self, services: tuple[Service, ...], env: dict[str, str], games: str) -> None:
@@ -85,7 +102,7 @@ class Platform:
                 service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
             if service.needs_games:
                 service_env["MENAGERIE_GAME_ENDPOINTS"] = games
-            process = subprocess.Popen([sys.executable, "-m", service.module], env=service_env)
+            process = subprocess.Popen([sys.executable, "-m", service.module, *service.args], env=service_env)
             started.append((service, process))
         self.processes += started
         for service, process in started:
@@ -127,7 +144,11 @@ def main() -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--base-port", type=int, default=int(os.environ.get("MENAGERIE_BASE_PORT", 50050)))
     args = parser.parse_args()
-    platform = Platform(args.host, args.base_port)
+    try:
+        platform = Platform(args.host, args.base_port, games())
+    except GamesTableError as exc:  # nothing has started yet
+        print(f"could not start the platform: {exc}", file=sys.stderr)
+        return 1
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
         platform.stopping = True
@@ -140,7 +161,8 @@ def main() -> int:
         lobby = f"{args.host}:{args.base_port}"
         print(
             "\nThe platform is up. In another terminal:\n"
-            f"  .venv/bin/menagerie --lobby {lobby} play beasts --mode training --players 3\n"
+            f"  .venv/bin/menagerie --lobby {lobby} games\n"
+            f"  .venv/bin/menagerie --lobby {lobby} play {platform.games[0].name} --players 3\n"
             f"  .venv/bin/menagerie --lobby {lobby} watch MATCH_ID\n"
             "Press Ctrl-C to stop it.",
             flush=True,

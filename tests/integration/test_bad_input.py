@@ -12,7 +12,7 @@ import pytest
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.tokens import TokenSigner
-from tests.support.game_client import BeastsClient, Match, bearer
+from tests.support.game_client import GameClient, Match, bearer
 
 pytestmark = pytest.mark.integration
 
@@ -20,11 +20,11 @@ ROLL = beasts_pb2.Action(roll=beasts_pb2.Roll())
 
 
 @pytest.fixture
-def match(beasts: BeastsClient, service_token: str) -> Match:
+def match(beasts: GameClient, service_token: str) -> Match:
     return beasts.create(service_token, mode="training", seats=3, seed=5)
 
 
-def current_seat(beasts: BeastsClient, match: Match) -> int:
+def current_seat(beasts: GameClient, match: Match) -> int:
     return beasts.summary(match.match_id, match.tokens[0]).to_act[0]
 
 
@@ -36,7 +36,7 @@ def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
 
 
 @pytest.fixture
-def unchanged(beasts: BeastsClient, match: Match) -> Iterator[None]:
+def unchanged(beasts: GameClient, match: Match) -> Iterator[None]:
     """Asserts the match did not change during the test."""
     before = beasts.summary(match.match_id, match.tokens[0])
     views = [beasts.view(match.match_id, t).SerializeToString() for t in match.tokens.values()]
@@ -50,12 +50,12 @@ def unchanged(beasts: BeastsClient, match: Match) -> Iterator[None]:
     assert [beasts.view(match.match_id, t).SerializeToString() for t in match.tokens.values()] == views
 
 
-def raw_call(beasts: BeastsClient, method: str) -> Callable[..., bytes]:
+def raw_call(beasts: GameClient, method: str) -> Callable[..., bytes]:
     return beasts.channel.unary_unary(method, request_serializer=lambda b: b, response_deserializer=lambda b: b)
 
 
 @pytest.mark.usefixtures("unchanged")
-def test_undecodable_bytes_are_invalid_argument(beasts: BeastsClient, match: Match) -> None:
+def test_undecodable_bytes_are_invalid_argument(beasts: GameClient, match: Match) -> None:
     seat = current_seat(beasts, match)
     submit = raw_call(beasts, "/menagerie.beasts.v1.Beasts/SubmitAction")
     code, details = status_of(lambda: submit(b"\xff\xff\xff\xff", metadata=bearer(match.tokens[seat])))
@@ -64,7 +64,7 @@ def test_undecodable_bytes_are_invalid_argument(beasts: BeastsClient, match: Mat
 
 
 @pytest.mark.usefixtures("unchanged")
-def test_random_bytes_never_yield_internal(beasts: BeastsClient, match: Match, service_token: str) -> None:
+def test_random_bytes_never_yield_internal(beasts: GameClient, match: Match, service_token: str) -> None:
     rng = random.Random(3)
     methods = [
         "/menagerie.beasts.v1.Beasts/SubmitAction",
@@ -89,7 +89,7 @@ def test_random_bytes_never_yield_internal(beasts: BeastsClient, match: Match, s
 
 
 @pytest.mark.usefixtures("unchanged")
-def test_malformed_requests_are_invalid_argument(beasts: BeastsClient, match: Match) -> None:
+def test_malformed_requests_are_invalid_argument(beasts: GameClient, match: Match) -> None:
     seat = current_seat(beasts, match)
     token = match.tokens[seat]
     version = beasts.legal(match.match_id, token).view_version
@@ -105,7 +105,7 @@ def test_malformed_requests_are_invalid_argument(beasts: BeastsClient, match: Ma
 
 
 @pytest.mark.usefixtures("unchanged")
-def test_an_illegal_move_is_failed_precondition_naming_the_rule(beasts: BeastsClient, match: Match) -> None:
+def test_an_illegal_move_is_failed_precondition_naming_the_rule(beasts: GameClient, match: Match) -> None:
     seat = current_seat(beasts, match)
     token = match.tokens[seat]
     version = beasts.legal(match.match_id, token).view_version
@@ -121,7 +121,7 @@ def test_an_illegal_move_is_failed_precondition_naming_the_rule(beasts: BeastsCl
 
 
 @pytest.mark.usefixtures("unchanged")
-def test_a_stale_view_version_is_aborted(beasts: BeastsClient, match: Match) -> None:
+def test_a_stale_view_version_is_aborted(beasts: GameClient, match: Match) -> None:
     seat = current_seat(beasts, match)
     token = match.tokens[seat]
     version = beasts.legal(match.match_id, token).view_version
@@ -131,29 +131,29 @@ def test_a_stale_view_version_is_aborted(beasts: BeastsClient, match: Match) -> 
 
 
 @pytest.mark.usefixtures("unchanged")
-def test_missing_expired_and_forged_tokens_are_unauthenticated(beasts: BeastsClient, match: Match) -> None:
+def test_missing_expired_and_forged_tokens_are_unauthenticated(beasts: GameClient, match: Match) -> None:
     request = beasts_pb2.GetViewRequest(match_id=match.match_id)
-    code, _ = status_of(lambda: beasts.beasts.GetView(request))
+    code, _ = status_of(lambda: beasts.stub.GetView(request))
     assert code == grpc.StatusCode.UNAUTHENTICATED
     from tests.support.fixtures import TOKEN_SECRET
 
     expired, _ = TokenSigner(TOKEN_SECRET).issue_seat(match.match_id, 0, "p0", "P", -5)
-    code, details = status_of(lambda: beasts.beasts.GetView(request, metadata=bearer(expired)))
+    code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(expired)))
     assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the token has expired")
     forged, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
-    code, details = status_of(lambda: beasts.beasts.GetView(request, metadata=bearer(forged)))
+    code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(forged)))
     assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the token's signature is not valid")
-    code, _ = status_of(lambda: beasts.beasts.GetView(request, metadata=(("authorization", "Basic abc"),)))
+    code, _ = status_of(lambda: beasts.stub.GetView(request, metadata=(("authorization", "Basic abc"),)))
     assert code == grpc.StatusCode.UNAUTHENTICATED
 
 
 @pytest.mark.usefixtures("unchanged")
 def test_someone_elses_token_is_permission_denied(
-    beasts: BeastsClient, match: Match, service_token: str, signer: TokenSigner
+    beasts: GameClient, match: Match, service_token: str, signer: TokenSigner
 ) -> None:
     seat = current_seat(beasts, match)
     version = beasts.legal(match.match_id, match.tokens[seat]).view_version
-    elsewhere = beasts.create(service_token, seats=2)
+    elsewhere = beasts.create(service_token, mode="training", seats=2)
     code, details = status_of(lambda: beasts.submit(match.match_id, elsewhere.tokens[0], ROLL, version))
     assert code == grpc.StatusCode.PERMISSION_DENIED and "seat token is for match" in details
     player, _ = signer.issue_player("p0", "P", 60)
@@ -168,7 +168,7 @@ def test_someone_elses_token_is_permission_denied(
     assert code == grpc.StatusCode.PERMISSION_DENIED
 
 
-def test_an_unknown_match_is_not_found(beasts: BeastsClient, signer: TokenSigner) -> None:
+def test_an_unknown_match_is_not_found(beasts: GameClient, signer: TokenSigner) -> None:
     ghost = uuid.uuid4().hex
     token, _ = signer.issue_seat(ghost, 0, "p0", "P", 60)
     code, _ = status_of(lambda: beasts.submit(ghost, token, ROLL, 1))
@@ -179,7 +179,7 @@ def test_an_unknown_match_is_not_found(beasts: BeastsClient, signer: TokenSigner
     assert code == grpc.StatusCode.NOT_FOUND
 
 
-def test_a_repeated_idempotency_key_gets_the_first_answer_applied_once(beasts: BeastsClient, match: Match) -> None:
+def test_a_repeated_idempotency_key_gets_the_first_answer_applied_once(beasts: GameClient, match: Match) -> None:
     seat = current_seat(beasts, match)
     token = match.tokens[seat]
     version = beasts.legal(match.match_id, token).view_version
@@ -191,7 +191,7 @@ def test_a_repeated_idempotency_key_gets_the_first_answer_applied_once(beasts: B
     assert beasts.summary(match.match_id, token).version == first.version == 2
 
 
-def test_bad_match_configurations_are_invalid_argument(beasts: BeastsClient, service_token: str) -> None:
+def test_bad_match_configurations_are_invalid_argument(beasts: GameClient, service_token: str) -> None:
     def create(**config: object) -> tuple[grpc.StatusCode, str]:
         seats = config.pop("seats", 3)
         request = matches_pb2.CreateMatchRequest(
@@ -215,12 +215,12 @@ def test_bad_match_configurations_are_invalid_argument(beasts: BeastsClient, ser
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "no option 'spell_cards'" in details
 
 
-def test_create_match_with_an_id_is_idempotent(beasts: BeastsClient, service_token: str) -> None:
+def test_create_match_with_an_id_is_idempotent(beasts: GameClient, service_token: str) -> None:
     match_id = f"fixed-{uuid.uuid4().hex[:8]}"
-    first = beasts.create(service_token, seats=3, match_id=match_id)
-    again = beasts.create(service_token, seats=3, match_id=match_id)
+    first = beasts.create(service_token, mode="training", seats=3, match_id=match_id)
+    again = beasts.create(service_token, mode="training", seats=3, match_id=match_id)
     assert first.match_id == again.match_id == match_id
     assert again.summary.version == 1
-    code, details = status_of(lambda: beasts.create(service_token, seats=4, match_id=match_id))
+    code, details = status_of(lambda: beasts.create(service_token, mode="training", seats=4, match_id=match_id))
     assert code == grpc.StatusCode.ALREADY_EXISTS
     assert "exists with another configuration" in details

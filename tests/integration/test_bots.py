@@ -15,7 +15,7 @@ from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.store.keys import match_keys
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import BeastsClient, Match, bearer
+from tests.support.game_client import GameClient, Match, bearer
 from tests.support.redis_server import stream_entries
 from tests.support.services import ServiceProcess, worker_process
 from tests.support.stored_match import SHARDS
@@ -31,7 +31,7 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.1)
 
 
-def finished(beasts: BeastsClient, match: Match, token: str) -> bool:
+def finished(beasts: GameClient, match: Match, token: str) -> bool:
     return beasts.summary(match.match_id, token).status == common_pb2.MATCH_STATUS_FINISHED
 
 
@@ -53,7 +53,7 @@ def idempotency_keys(redis_url: str, match_id: str) -> list[str]:
 @pytest.mark.usefixtures("dispatcher", "bot_worker")
 @pytest.mark.parametrize("level", ["random", "greedy"])
 def test_bots_play_a_whole_match_through_celery(
-    beasts: BeastsClient, service_token: str, redis_url: str, level: str
+    beasts: GameClient, service_token: str, redis_url: str, level: str
 ) -> None:
     match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level=level)
     wait_for(lambda: finished(beasts, match, service_token), 120, "the bots to finish the match")
@@ -70,7 +70,7 @@ def test_bots_play_a_whole_match_through_celery(
 
 @pytest.mark.usefixtures("dispatcher", "bot_worker")
 def test_a_quiet_human_is_played_once_by_a_bot_and_play_goes_on(
-    beasts: BeastsClient, service_token: str, redis_url: str
+    beasts: GameClient, service_token: str, redis_url: str
 ) -> None:
     match = beasts.create(service_token, mode="capture", seats=3, bots=(1, 2), turn_timer=1, seed=12)
     # The human (seat 0) never moves; each time its timer runs out a bot decides for it.
@@ -85,7 +85,7 @@ def test_a_quiet_human_is_played_once_by_a_bot_and_play_goes_on(
     keys = idempotency_keys(redis_url, match.match_id)
     assert len(keys) == len(moves) == len(set(keys))
     # The events say which moves were timeout decisions.
-    for response in beasts.beasts.Watch(
+    for response in beasts.stub.Watch(
         beasts_pb2.WatchRequest(match_id=match.match_id), metadata=bearer(match.tokens[0]), timeout=10
     ):
         for event in response.events:
@@ -97,7 +97,7 @@ def test_a_quiet_human_is_played_once_by_a_bot_and_play_goes_on(
 
 @pytest.mark.usefixtures("dispatcher")
 def test_a_killed_worker_is_recovered_by_deadlines_without_double_moves(
-    beasts: BeastsClient, service_token: str, redis_url: str, game_endpoints: str
+    beasts: GameClient, service_token: str, redis_url: str, game_endpoints: str
 ) -> None:
     def start_worker() -> AbstractContextManager[ServiceProcess]:
         return worker_process(

@@ -14,8 +14,8 @@ import redis
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import BeastsClient, bearer
+from tests.support.fixtures import TOKEN_SECRET, GameClients, GameServices
+from tests.support.game_client import bearer
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
@@ -59,28 +59,25 @@ def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
     return info.value.code(), info.value.details() or ""
 
 
-def test_register_and_list_games(
-    lobby: lobby_pb2_grpc.LobbyStub,
-    beasts_service: ServiceProcess,
-    zoo_service: ServiceProcess,
-    pursuit_service: ServiceProcess,
-) -> None:
+def test_register_and_list_games(lobby: lobby_pb2_grpc.LobbyStub, game_services: GameServices) -> None:
     player_id, _ = register(lobby)
     assert len(player_id) == 32
     code, details = status_of(lambda: lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name=" ")))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "display_name" in details
     games = lobby.ListGames(lobby_pb2.ListGamesRequest()).games
+    # Every installed game, in the order of MENAGERIE_GAME_ENDPOINTS (the registry's, by id).
     assert [(g.game, g.endpoint, g.available) for g in games] == [
-        ("beasts", beasts_service.address, True),
-        ("zoo", zoo_service.address, True),
-        ("pursuit", pursuit_service.address, True),
+        (game, service.address, True) for game, service in game_services.items()
     ]
-    assert {m.mode for m in games[0].modes} == {"capture", "training"}
-    assert {m.mode for m in games[1].modes} == {"beginner", "advanced"}
-    assert {m.mode for m in games[2].modes} == {"coop"}
+    modes = {g.game: {m.mode for m in g.modes} for g in games}
+    assert modes["beasts"] == {"capture", "training"}
+    assert modes["pursuit"] == {"coop"}
+    assert modes["zoo"] == {"beginner", "advanced"}
 
 
-def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.LobbyStub, redis_url: str) -> None:
+def test_bad_tickets_are_refused_and_nothing_is_queued(
+    lobby: lobby_pb2_grpc.LobbyStub, redis_url: str, game_services: GameServices
+) -> None:
     _, auth = register(lobby)
     client = redis.Redis.from_url(redis_url)
     before = sorted(client.keys("lb:*"))
@@ -90,7 +87,7 @@ def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.Lob
 
     assert refused(lobby_pb2.CreateTicketRequest(game="chess", mode="x")) == (
         grpc.StatusCode.INVALID_ARGUMENT,
-        "unknown game 'chess'; games: beasts, zoo, pursuit",
+        f"unknown game 'chess'; games: {', '.join(game_services)}",
     )
     code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="advanced"))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details
@@ -112,7 +109,7 @@ def test_bad_tickets_are_refused_and_nothing_is_queued(lobby: lobby_pb2_grpc.Lob
 
 
 def test_compatible_tickets_are_grouped_into_one_match(
-    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess
+    lobby: lobby_pb2_grpc.LobbyStub, game_client: GameClients
 ) -> None:
     players = [register(lobby, f"P{i}") for i in range(3)]
     tickets = [lobby.CreateTicket(ticket_request(seats=3), metadata=auth).ticket for _, auth in players]
@@ -121,7 +118,7 @@ def test_compatible_tickets_are_grouped_into_one_match(
     assert len({s.seating.match_id for s in seats}) == 1
     assert sorted(s.seating.seat for s in seats) == [0, 1, 2]
     assert {s.seating.bots for s in seats} == {0}
-    game = BeastsClient(beasts_service.address)
+    game = game_client("beasts")
     for ticket, (player_id, _) in zip(seats, players, strict=True):
         view = game.view(ticket.seating.match_id, ticket.seating.seat_token)
         assert view.view.viewer == ticket.seating.seat
@@ -187,7 +184,7 @@ def test_cancel_and_its_refusals(lobby: lobby_pb2_grpc.LobbyStub) -> None:
 
 
 def test_a_private_table_starts_when_its_player_seats_are_taken(
-    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess
+    lobby: lobby_pb2_grpc.LobbyStub, game_client: GameClients
 ) -> None:
     host_id, host = register(lobby, "Host")
     guest_id, guest = register(lobby, "Guest")
@@ -214,7 +211,7 @@ def test_a_private_table_starts_when_its_player_seats_are_taken(
     assert (host_seat.seat, guest_seat.seat, host_seat.bots) == (0, 2, 2)
     code, details = status_of(lambda: lobby.JoinTable(join, metadata=stranger))
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "takes no more players" in details
-    game = BeastsClient(beasts_service.address)
+    game = game_client("beasts")
     summary = game.summary(host_seat.match_id, host_seat.seat_token)
     kinds = [(s.player_id, s.kind, s.bot_level) for s in summary.seats]
     assert kinds == [
@@ -273,13 +270,11 @@ def test_two_lobby_replicas_never_seat_a_ticket_twice(
     assert len({(t.seating.match_id, t.seating.seat) for t in finals}) == 60
 
 
-def test_a_finished_match_updates_the_leaderboard(
-    lobby: lobby_pb2_grpc.LobbyStub, beasts_service: ServiceProcess
-) -> None:
+def test_a_finished_match_updates_the_leaderboard(lobby: lobby_pb2_grpc.LobbyStub, game_client: GameClients) -> None:
     (ann_id, ann), (bob_id, bob) = register(lobby, "Ann"), register(lobby, "Bob")
     tickets = [lobby.CreateTicket(ticket_request(seats=2), metadata=auth).ticket for auth in (ann, bob)]
     seatings = [seated(lobby, t.ticket_id, auth).seating for t, auth in zip(tickets, (ann, bob), strict=True)]
-    game = BeastsClient(beasts_service.address)
+    game = game_client("beasts")
     tokens = {s.seat: s.seat_token for s in seatings}
     match_id = seatings[0].match_id
     while True:

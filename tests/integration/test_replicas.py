@@ -11,22 +11,22 @@ import pytest
 
 from menagerie.beasts.v1 import beasts_pb2
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import BeastsClient
-from tests.support.services import ServiceProcess, service_process
+from tests.support.game_client import GameClient
+from tests.support.services import ServiceProcess, game_process
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
 def second_replica(redis_url: str) -> Iterator[ServiceProcess]:
-    with service_process("menagerie.beasts.service", redis_url, TOKEN_SECRET) as service:
+    with game_process("beasts", redis_url, TOKEN_SECRET) as service:
         yield service
 
 
 def test_moves_alternating_between_replicas_all_land(
-    beasts: BeastsClient, second_replica: ServiceProcess, service_token: str
+    beasts: GameClient, second_replica: ServiceProcess, service_token: str
 ) -> None:
-    other = BeastsClient(second_replica.address)
+    other = GameClient("beasts", second_replica.address)
     replicas = [beasts, other]
     rng = random.Random(6)
     match = beasts.create(service_token, mode="training", seats=3, options={"spell_cards": "true"})
@@ -53,9 +53,9 @@ def test_moves_alternating_between_replicas_all_land(
 
 
 def test_a_stale_replica_still_refuses_an_old_version(
-    beasts: BeastsClient, second_replica: ServiceProcess, service_token: str
+    beasts: GameClient, second_replica: ServiceProcess, service_token: str
 ) -> None:
-    other = BeastsClient(second_replica.address)
+    other = GameClient("beasts", second_replica.address)
     match = beasts.create(service_token, mode="capture", seats=2)
     seat = beasts.summary(match.match_id, service_token).to_act[0]
     token = match.tokens[seat]

@@ -1,18 +1,28 @@
-"""Fixtures for every test, wherever it lives (loaded as a plugin: `-p tests.support.fixtures`)."""
+"""Fixtures for every test, wherever it lives (loaded as a plugin: `-p tests.support.fixtures`).
+
+Game services come from the registry, never by name: `game_services` maps every
+installed game to its service process (each started on first use, shared by the
+session), a test that takes `game_service` runs once per installed game, and
+`game_client("zoo")` opens a client of one of them.
+"""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack
 
 import pytest
 
+from menagerie.rules.registry import game_ids
 from menagerie.shared.tokens import TokenSigner
-from tests.support.game_client import BeastsClient
+from tests.support.game_client import GameClient
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import ServiceProcess, service_process, worker_process
+from tests.support.services import ServiceProcess, game_process, service_process, worker_process
 
 TOKEN_SECRET = secrets.token_hex(32)
+
+GameClients = Callable[[str], GameClient]
 
 
 @pytest.fixture(scope="session")
@@ -38,37 +48,79 @@ def service_token(signer: TokenSigner) -> str:
 BOT_DEADLINE_SECONDS = "2"
 
 
-@pytest.fixture(scope="session")
-def beasts_service(redis_url: str) -> Iterator[ServiceProcess]:
-    """The Beasts service in its own process, shared by the session's tests."""
-    with service_process(
-        "menagerie.beasts.service", redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
-    ) as service:
-        yield service
+class GameServices(Mapping[str, ServiceProcess]):
+    """Every installed game's service process, by game id; each starts on first use and stops with the session."""
+
+    def __init__(self, redis_url: str, stack: ExitStack) -> None:
+        self._redis_url = redis_url
+        self._stack = stack
+        self._running: dict[str, ServiceProcess] = {}
+
+    def __getitem__(self, game: str) -> ServiceProcess:
+        if game not in self:
+            raise KeyError(f"no game {game!r} is installed; installed: {', '.join(self)}")
+        if game not in self._running:
+            self._running[game] = self._stack.enter_context(
+                game_process(
+                    game, self._redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
+                )
+            )
+        return self._running[game]
+
+    def __contains__(self, game: object) -> bool:
+        # Mapping's default would start the service just to answer.
+        return game in game_ids()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(game_ids())
+
+    def __len__(self) -> int:
+        return len(game_ids())
+
+    def endpoints(self) -> str:
+        """MENAGERIE_GAME_ENDPOINTS naming every installed game (all of them started)."""
+        return ",".join(f"{game}={service.address}" for game, service in self.items())
 
 
 @pytest.fixture(scope="session")
-def zoo_service(redis_url: str) -> Iterator[ServiceProcess]:
-    """The Fantasy Zoo service in its own process, shared by the session's tests."""
-    with service_process(
-        "menagerie.zoo.service", redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
-    ) as service:
-        yield service
+def game_services(redis_url: str) -> Iterator[GameServices]:
+    """Every installed game's service in its own process, started when a test first needs it."""
+    with ExitStack() as stack:
+        yield GameServices(redis_url, stack)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes `game_service` runs once per installed game."""
+    if "game_service" in metafunc.fixturenames:
+        metafunc.parametrize("game_service", game_ids(), indirect=True)
+
+
+@pytest.fixture
+def game_service(request: pytest.FixtureRequest, game_services: GameServices) -> ServiceProcess:
+    """The service of one installed game (the test runs for each; see pytest_generate_tests)."""
+    game: str = request.param
+    return game_services[game]
+
+
+@pytest.fixture
+def game_client(game_services: GameServices) -> Iterator[GameClients]:
+    """Opens clients of the session's game services by game id; they close after the test."""
+    opened: list[GameClient] = []
+
+    def open_client(game: str) -> GameClient:
+        client = GameClient(game, game_services[game].address)
+        opened.append(client)
+        return client
+
+    yield open_client
+    for client in opened:
+        client.close()
 
 
 @pytest.fixture(scope="session")
-def pursuit_service(redis_url: str) -> Iterator[ServiceProcess]:
-    """The cooperative dice game's service in its own process, shared by the session's tests."""
-    with service_process(
-        "menagerie.pursuit.service", redis_url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=BOT_DEADLINE_SECONDS
-    ) as service:
-        yield service
-
-
-@pytest.fixture(scope="session")
-def game_endpoints(beasts_service: ServiceProcess, zoo_service: ServiceProcess, pursuit_service: ServiceProcess) -> str:
-    """MENAGERIE_GAME_ENDPOINTS for processes that call the game services."""
-    return f"beasts={beasts_service.address},zoo={zoo_service.address},pursuit={pursuit_service.address}"
+def game_endpoints(game_services: GameServices) -> str:
+    """MENAGERIE_GAME_ENDPOINTS for processes that call the game services: every installed game."""
+    return game_services.endpoints()
 
 
 @pytest.fixture(scope="session")
@@ -109,8 +161,6 @@ def bot_worker(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture
-def beasts(beasts_service: ServiceProcess) -> Iterator[BeastsClient]:
-    """A client of the session's Beasts service."""
-    client = BeastsClient(beasts_service.address)
-    yield client
-    client.close()
+def beasts(game_client: GameClients) -> GameClient:
+    """A client of the session's Beasts service: the game the platform's own integration tests play."""
+    return game_client("beasts")

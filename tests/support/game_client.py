@@ -6,15 +6,12 @@ import random
 import time
 import uuid
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import grpc
 
-from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
-from menagerie.pursuit.v1 import pursuit_pb2, pursuit_pb2_grpc
-from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
+from menagerie.shared.games.binding import binding
 
 
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
@@ -41,15 +38,18 @@ class Match:
 
 
 class GameClient:
-    """Stubs of one game's service and Matches on one channel."""
+    """Stubs of one installed game's typed service and Matches on one channel.
 
-    game = ""
-    pb2: ModuleType
-    stub_type: Any
+    Any game: its messages and stub come from its binding (menagerie.shared.games.binding),
+    e.g. GameClient("zoo", address).stub.Watch(client.pb2.WatchRequest(...)).
+    """
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, game: str, address: str) -> None:
+        self.game = game
+        self.binding = binding(game)
+        self.pb2 = self.binding.pb2
         self.channel = grpc.insecure_channel(address)
-        self.stub = self.stub_type(self.channel)
+        self.stub: Any = self.binding.stub(self.channel)
         self.matches = matches_pb2_grpc.MatchesStub(self.channel)
 
     def close(self) -> None:
@@ -58,7 +58,7 @@ class GameClient:
     def create(
         self,
         service_token: str,
-        mode: str = "training",
+        mode: str = "",
         seats: int = 3,
         options: dict[str, str] | None = None,
         seed: int | None = None,
@@ -67,7 +67,8 @@ class GameClient:
         turn_timer: int = 0,
         match_id: str = "",
     ) -> Match:
-        """Creates a match with human seats p0, p1, … (and bots where asked)."""
+        """Creates a match with human seats p0, p1, … (and bots where asked); `mode` defaults to the game's first."""
+        mode = mode or self.binding.info.modes[0].mode
         seat_infos = [
             common_pb2.SeatInfo(
                 seat=i,
@@ -153,31 +154,3 @@ class GameClient:
                     raise
                 aborted += 1
         return SeatPlay(summary, moves, aborted)
-
-
-class BeastsClient(GameClient):
-    """The Beasts service (menagerie.beasts.v1)."""
-
-    game = "beasts"
-    pb2 = beasts_pb2
-    stub_type = beasts_pb2_grpc.BeastsStub
-
-    @property
-    def beasts(self) -> beasts_pb2_grpc.BeastsStub:
-        return self.stub  # type: ignore[no-any-return]
-
-
-class ZooClient(GameClient):
-    """The Fantasy Zoo service (menagerie.zoo.v1)."""
-
-    game = "zoo"
-    pb2 = zoo_pb2
-    stub_type = zoo_pb2_grpc.ZooStub
-
-
-class PursuitClient(GameClient):
-    """The cooperative dice game's service (menagerie.pursuit.v1)."""
-
-    game = "pursuit"
-    pb2 = pursuit_pb2
-    stub_type = pursuit_pb2_grpc.PursuitStub

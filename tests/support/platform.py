@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from deploy.games import load
 from tests.support.services import stop_group, wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,7 @@ class RunningPlatform:
 @contextmanager
 def local_platform(secret: str, timeout: float = 60.0, **extra_env: str) -> Iterator[RunningPlatform]:
     """Starts deploy/local/run.py on free ports; Ctrl-C (SIGINT) at the end."""
-    base = free_port_block(8)
+    base = free_port_block(max(row.offset for row in load()) + 1)  # the lobby at base, each game at its offset
     log = Path(tempfile.mkstemp(prefix="platform-", suffix=".log")[1])
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(MENAGERIE_TOKEN_SECRET=secret, MENAGERIE_LOG_LEVEL="warning", **extra_env)

@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +25,7 @@ class ServiceProcess:
     address: str
     process: subprocess.Popen[bytes]
     log: Path
+    argv: tuple[str, ...] = ()  # after `python -m module` (a game service: its game id)
 
     def output(self) -> str:
         """Everything the service has logged so far."""
@@ -43,14 +44,19 @@ def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def service_process(module: str, redis_url: str, secret: str, **extra_env: str) -> Iterator[ServiceProcess]:
-    """Runs `python -m module` on a free port until the block ends (then SIGTERM)."""
+def service_process(
+    module: str, redis_url: str, secret: str, argv: tuple[str, ...] = (), **extra_env: str
+) -> Iterator[ServiceProcess]:
+    """Runs `python -m module *argv` on a free port until the block ends (then SIGTERM)."""
     port = free_port()
-    log = Path(tempfile.mkstemp(prefix=f"{module.split('.')[1]}-", suffix=".log")[1])
+    name = argv[0] if argv else module.split(".")[1]
+    log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
     env = service_env(redis_url, secret, MENAGERIE_PORT=str(port), **extra_env)
     with log.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=sink, stderr=subprocess.STDOUT)
-    service = ServiceProcess(module, f"127.0.0.1:{port}", process, log)
+        process = subprocess.Popen(
+            [sys.executable, "-m", module, *argv], env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    service = ServiceProcess(module, f"127.0.0.1:{port}", process, log, argv)
     try:
         try:
             wait_until_serving(service.address, process)
@@ -59,6 +65,15 @@ def service_process(module: str, redis_url: str, secret: str, **extra_env: str) 
         yield service
     finally:
         stop_process(process)
+
+
+# `python -m menagerie.shared.games GAME` is the console script `menagerie-game GAME`.
+GAME_MODULE = "menagerie.shared.games"
+
+
+def game_process(game: str, redis_url: str, secret: str, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
+    """Runs the installed game `game` as `menagerie-game` runs it, on a free port (see service_process)."""
+    return service_process(GAME_MODULE, redis_url, secret, (game,), **extra_env)
 
 
 @contextmanager

@@ -1,10 +1,7 @@
-"""The games the bot pool can play: each game's binding (engine + protobuf modules)."""
+"""The games the bot pool can play: every installed game's binding (engine + protobuf modules)."""
 
 from __future__ import annotations
 
-from menagerie.beasts.service import BINDING as BEASTS
-from menagerie.pursuit.service import BINDING as PURSUIT
-from menagerie.shared.games.binding import GameBinding
-from menagerie.zoo.service import BINDING as ZOO
+from menagerie.shared.games.binding import GameBinding, bindings
 
-BINDINGS: dict[str, GameBinding] = {b.info.game: b for b in (BEASTS, ZOO, PURSUIT)}
+BINDINGS: dict[str, GameBinding] = bindings()

@@ -1,14 +1,50 @@
-"""How one game plugs into the platform: its engine and its generated protobuf modules."""
+"""How one game plugs into the platform: its engine and its generated protobuf modules.
+
+Nothing here names a game. An installed game (see menagerie.rules.registry) is bound
+by convention: game `x` has its generated code in `menagerie.x.v1.x_pb2` and
+`menagerie.x.v1.x_pb2_grpc`, and that proto file declares exactly one service. Every
+binding is checked when it is made, so a game whose proto lacks a message or a method
+the platform reaches by name stops its process at start, naming what is missing.
+"""
 
 from __future__ import annotations
 
+import functools
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import grpc
 
-from menagerie.rules.contract import GameInfo
+from menagerie.rules import registry
+from menagerie.rules.contract import Engine, GameInfo
+
+# The messages the platform reaches by name in every game's pb2 module.
+MESSAGES = (
+    "View",
+    "Action",
+    "Event",
+    "GetViewRequest",
+    "GetViewResponse",
+    "ListLegalActionsRequest",
+    "ListLegalActionsResponse",
+    "SubmitActionRequest",
+    "SubmitActionResponse",
+    "WatchRequest",
+    "WatchResponse",
+)
+# The methods of every game's service: method -> whether it streams its responses.
+METHODS = {"GetView": False, "ListLegalActions": False, "SubmitAction": False, "Watch": True}
+
+
+class GameBindingError(Exception):
+    """A game's generated code does not have the shape the platform expects."""
+
+
+def pb2_module_names(game: str) -> tuple[str, str]:
+    """The generated modules of `game`, by convention: menagerie.<id>.v1.<id>_pb2 and _pb2_grpc."""
+    return f"menagerie.{game}.v1.{game}_pb2", f"menagerie.{game}.v1.{game}_pb2_grpc"
 
 
 @dataclass(frozen=True)
@@ -16,13 +52,69 @@ class GameBinding:
     """A game's engine plus its `<game>_pb2` / `<game>_pb2_grpc` modules and service name.
 
     Every game's proto follows one shape (View, Action, Event, GetViewRequest, …), so
-    the platform reaches the message types by name and needs no per-game code.
+    the platform reaches the message types by name and needs no per-game code; the
+    constructor checks that shape (GameBindingError names everything missing).
     """
 
-    engine: Any  # an Engine (menagerie.rules.contract); engines still on untyped events lack part of it
+    engine: Engine
     pb2: ModuleType
     pb2_grpc: ModuleType
     service: str
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    @classmethod
+    def for_engine(cls, engine: Any) -> GameBinding:
+        """The binding of `engine` by convention: its game id names its modules, whose one service it serves."""
+        game = engine.info.game
+        modules = []
+        for name in pb2_module_names(game):
+            try:
+                modules.append(importlib.import_module(name))
+            except ImportError as exc:
+                raise GameBindingError(f"game {game!r}: cannot import its generated module {name}: {exc}") from exc
+        pb2, pb2_grpc = modules
+        services = list(pb2.DESCRIPTOR.services_by_name)
+        if len(services) != 1:
+            raise GameBindingError(
+                f"game {game!r}: {pb2.__name__} must declare exactly one service, not {len(services)}"
+                f" ({', '.join(services) or 'none'})"
+            )
+        return cls(engine, pb2, pb2_grpc, services[0])
+
+    def check(self) -> None:
+        """Raises GameBindingError naming every message, method and helper the platform needs but the code lacks."""
+        module = getattr(self.pb2, "__name__", "the pb2 module")
+        problems = []
+        missing = [name for name in MESSAGES if not hasattr(self.pb2, name)]
+        if missing:
+            problems.append(f"{module} lacks the messages {', '.join(missing)}")
+        service = self.pb2.DESCRIPTOR.services_by_name.get(self.service)
+        if service is None:
+            problems.append(f"{module} declares no service {self.service!r}")
+        else:
+            methods = service.methods_by_name
+            absent = [name for name in METHODS if name not in methods]
+            if absent:
+                problems.append(f"service {service.full_name} lacks the methods {', '.join(absent)}")
+            for name, streams in METHODS.items():
+                method = methods.get(name)
+                if method is None:
+                    continue
+                shape = (method.input_type.name, method.output_type.name, method.server_streaming)
+                expected = (f"{name}Request", f"{name}Response", streams)
+                if shape != expected:
+                    stream = "stream " if streams else ""
+                    problems.append(
+                        f"{service.full_name}.{name} must be ({expected[0]}) returns ({stream}{expected[1]})"
+                    )
+        helpers = [f"add_{self.service}Servicer_to_server", f"{self.service}Stub"]
+        lacking = [name for name in helpers if not hasattr(self.pb2_grpc, name)]
+        if lacking:
+            problems.append(f"{getattr(self.pb2_grpc, '__name__', 'the pb2_grpc module')} lacks {', '.join(lacking)}")
+        if problems:
+            raise GameBindingError(f"the game's generated code does not fit the platform: {'; '.join(problems)}")
 
     @property
     def info(self) -> GameInfo:
@@ -38,3 +130,21 @@ class GameBinding:
     def add_to_server(self, servicer: Any, server: grpc.aio.Server) -> None:
         """Registers `servicer` as this game's typed service."""
         getattr(self.pb2_grpc, f"add_{self.service}Servicer_to_server")(servicer, server)
+
+    def stub(self, channel: grpc.Channel | grpc.aio.Channel) -> Any:
+        """A client stub of this game's typed service on `channel`."""
+        return getattr(self.pb2_grpc, f"{self.service}Stub")(channel)
+
+
+@functools.cache
+def binding(game: str) -> GameBinding:
+    """The binding of the installed game `game`, made once per process; KeyError naming the installed games."""
+    engine = registry.engine(game)
+    if engine.info.game != game:
+        raise GameBindingError(f"the engine installed as game {game!r} says it is {engine.info.game!r}")
+    return GameBinding.for_engine(engine)
+
+
+def bindings() -> dict[str, GameBinding]:
+    """Every installed game's binding, by game id."""
+    return {game: binding(game) for game in registry.game_ids()}

@@ -1,16 +1,32 @@
-"""The entry point of every game service: one call with the game's binding."""
+"""The entry point of every game service: `menagerie-game <game-id>` serves any installed game.
+
+The game id comes from the command line or, in containers, from MENAGERIE_GAME (one
+image serves every game; compose and Kubernetes set the variable per game). The game
+is found through menagerie.rules.registry and bound to its generated code by
+convention (GameBinding.for_engine), so adding a game adds no entry point here.
+"""
 
 from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
 
 import grpc
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
-from menagerie.shared.games.binding import GameBinding
+from menagerie.rules import registry
+from menagerie.shared.games.binding import GameBinding, GameBindingError, binding
 from menagerie.shared.games.host import GameHost
 from menagerie.shared.games.servicers import GameServicer, MatchesServicer
 from menagerie.shared.rpc.bootstrap import Register, Runtime, run_service
 from menagerie.shared.settings import GameServiceSettings
 from menagerie.shared.store import MatchStore
+
+GAME_ENV = "MENAGERIE_GAME"
+# argparse's status for a bad command line; an unknown game is one.
+USAGE_ERROR = 2
 
 
 def game_registrar(binding: GameBinding) -> Register:
@@ -31,3 +47,29 @@ def game_registrar(binding: GameBinding) -> Register:
 def run_game_service(binding: GameBinding) -> None:
     """Runs a game service process until SIGTERM."""
     run_service(binding.info.game, GameServiceSettings, game_registrar(binding))
+
+
+def chosen_game(argv: Sequence[str] | None = None) -> GameBinding:
+    """The binding of the game named on the command line or in MENAGERIE_GAME; exit status 2 if not installed."""
+    installed = registry.game_ids()
+    parser = argparse.ArgumentParser(
+        prog="menagerie-game",
+        description=f"Serves one installed game over gRPC until SIGTERM. Installed: {', '.join(installed) or 'none'}.",
+    )
+    parser.add_argument("game", nargs="?", default=os.environ.get(GAME_ENV), help=f"the game id (default: ${GAME_ENV})")
+    game = parser.parse_args(argv).game
+    if not game:
+        parser.error(f"name a game, as an argument or in {GAME_ENV}; installed: {', '.join(installed) or 'none'}")
+    if game not in installed:
+        parser.error(f"no game {game!r} is installed; installed: {', '.join(installed) or 'none'}")
+    try:
+        return binding(game)
+    except GameBindingError as exc:
+        # A broken game must not start half a service: say what its proto lacks and stop.
+        print(f"menagerie-game: {game}: {exc}", file=sys.stderr)
+        raise SystemExit(USAGE_ERROR) from None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console script `menagerie-game [GAME]`: serves the game until SIGTERM."""
+    run_game_service(chosen_game(argv))
