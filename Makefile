@@ -5,11 +5,12 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PACKAGES := -e protos/python -e shared/rules -e shared/platform -e services/beasts -e services/zoo -e services/pursuit -e services/lobby -e services/bots -e clients/cli
+# Every package folder, games included, found rather than named: a new game's folder is installed as it lands.
+PACKAGES := $(addprefix -e ,protos/python $(patsubst %/pyproject.toml,%,$(sort $(wildcard shared/*/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml))))
 STAMP := $(VENV)/.installed
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
 $(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shared/*/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,10 +23,17 @@ install: $(STAMP) ## Create the virtualenv and install every package (editable)
 protos: $(STAMP) ## Regenerate the Python code of protos/ (committed; a test fails when stale)
 	$(BIN)/python protos/generate.py
 
-lint: $(STAMP) ## ruff and mypy
+deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.yaml from deploy/games.toml (committed; a test fails when stale)
+	$(BIN)/python deploy/generate.py
+
+lint: $(STAMP) ## ruff, mypy, and the import rules of pyproject.toml (engines pure, clients never import an engine)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy shared services clients tests bench deploy protos/generate.py
+	$(BIN)/lint-imports
+
+golden: $(STAMP) ## Rewrite tests/golden/: a seeded match of every game and mode in the engines' words (a test fails when stale)
+	$(BIN)/python -m tests.support.golden
 
 format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
@@ -35,17 +43,15 @@ test: lint ## Lint, then the whole test suite (unit, integration, e2e)
 	$(BIN)/pytest
 
 soak: $(STAMP) ## Long seeded property runs of every engine
-	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest tests/unit -k property
+	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest services -k property
 
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 	$(BIN)/python -m bench
 
-arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per game
-	$(BIN)/python -m bench.arena --game beasts --mode training --seats 2 --games 1000
-	$(BIN)/python -m bench.arena --game zoo --mode advanced --seats 4 --games 1000
-	$(BIN)/python -m bench.arena --game pursuit --difficulty all --seats 3 --games 1000
+arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games)
+	$(BIN)/python -m bench.arena --game all --games 1000
 
 run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py
 
-.PHONY: help install protos lint format test soak bench arena run
+.PHONY: help install protos deploy-files lint golden format test soak bench arena run

@@ -7,12 +7,13 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import cast
 
+import msgspec
 import pytest
 from redis.asyncio import Redis
 
 from menagerie.rules.contract import Outcome, SeatResult
-from menagerie.shared.engine import Event
 from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
+from tests.unit.rules.toy import Added, Dealt, Event
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +42,7 @@ def new_match(match_id: str) -> NewMatch:
         seat_versions=[1, 1],
         to_act=[0],
         deadlines=[SeatDeadline(0, 1, 31_000)],
-        setup_events=[Event("started", {"first": 0})],
+        setup_events=[Dealt(seat=0, token=7)],
         notice=b"notice-1",
         status="active",
         outcome=None,
@@ -70,7 +71,7 @@ async def commit_for(store: MatchStore, match_id: str, key: str = "0:k1", **chan
         answer=b"answer-2",
         seat=0,
         action=b"action",
-        events=[Event("moved", {"to": 3})],
+        events=[Added(seat=0, count=3)],
         state=b"state-2",
         seat_versions=[2, 2],
         to_act=[1],
@@ -91,7 +92,8 @@ async def test_create_writes_everything_once(store: MatchStore) -> None:
     assert record is not None
     assert (record.version, record.state, record.to_act, record.status) == (1, b"state-1", [0], "active")
     entries = await store.entries(match_id, 0)
-    assert [(e.version, e.seat, e.events[0].kind) for e in entries] == [(1, None, "started")]
+    assert [(e.version, e.seat) for e in entries] == [(1, None)]
+    assert msgspec.msgpack.decode(entries[0].events, type=list[Event]) == [Dealt(seat=0, token=7)]
     deadlines = await store.redis.zrange(store.keys(match_id).shard.deadlines, 0, -1, withscores=True)
     assert (f"{match_id}|0|1".encode(), 31_000.0) in deadlines
 

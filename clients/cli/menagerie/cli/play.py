@@ -42,19 +42,27 @@ def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.Crea
     raise RuntimeError("the lobby stopped answering about the ticket")
 
 
-def choose(console: Console, labels: list[str], ask: Callable[[str], str]) -> int:
-    """The index the player picks (asks again until the answer is valid)."""
+def choose(console: Console, labels: list[str], codes: list[str], ask: Callable[[str], str]) -> int:
+    """The index the player picks by number or by code (asks again until the answer is valid)."""
     table = Table(title="Your move", show_header=False, box=None)
-    for number, label in enumerate(labels, 1):
-        table.add_row(f"{number:>3}", label)
+    for number, (label, code) in enumerate(zip(labels, codes, strict=True), 1):
+        table.add_row(f"{number:>3}", f"[dim]{code}[/dim]", label)
     console.print(table)
+    by_code = {code.lower(): index for index, code in enumerate(codes)}
     while True:
-        answer = ask(f"Choose 1–{len(labels)} ({QUIT} to quit): ").strip().lower()
+        answer = ask(f"Choose 1–{len(labels)} or a code ({QUIT} to quit): ").strip().lower()
         if answer == QUIT:
             raise Quit()
         if answer.isdigit() and 1 <= int(answer) <= len(labels):
             return int(answer) - 1
-        console.print(f"Type a number from 1 to {len(labels)}, or {QUIT}.")
+        if answer in by_code:
+            return by_code[answer]
+        console.print(f"Type a number from 1 to {len(labels)}, a code, or {QUIT}.")
+
+
+def seats_to_act(view: Any) -> set[int]:
+    """The seats the view's prompt waits for."""
+    return {*view.prompt.must, *view.prompt.may}
 
 
 def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, str], ask: Callable[[str], str]) -> int:
@@ -63,12 +71,14 @@ def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, s
     Returns the match version the move made (0 when there was nothing to do).
     """
     console.print(game.ui.draw(view, names))
+    if view.prompt.text:
+        console.print(f"[bold]{view.prompt.text}[/bold]")
     while True:
         legal = game.legal()
         if not legal.actions:
             return 0
-        labels = [game.ui.describe_action(a, view, names) for a in legal.actions]
-        action = legal.actions[choose(console, labels, ask)]
+        labels, codes = [label.text for label in legal.labels], [label.code for label in legal.labels]
+        action = legal.actions[choose(console, labels, codes, ask)]
         try:
             return int(game.submit(action, legal.view_version).version)
         except grpc.RpcError as error:
@@ -91,15 +101,14 @@ def follow(console: Console, game: GameSession, seat: int | None, ask: Callable[
             if response.HasField("view"):
                 current = response.view
             for event in response.events:
-                line = game.ui.describe_event(event, names, seat, current)
-                if line:
-                    console.print(line)
+                if event.header.text:
+                    console.print(event.header.text)
             if not response.HasField("view"):
                 continue
             if len(current.outcome.seats) > 0:
                 console.print(game.ui.draw(current, names))
                 return
-            if seat is not None and seat in current.to_act and response.version >= moved_at:
+            if seat is not None and seat in seats_to_act(current) and response.version >= moved_at:
                 moved_at = take_turn(console, game, current, names, ask)
             elif seat is None and not shown_board:
                 console.print(game.ui.draw(current, names))

@@ -27,16 +27,18 @@ The score (`Scorer`) is a hand-made estimate of how well a seat stands, in units
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from menagerie.beasts.engine import Action, BeastsEngine, BeastsState, BeastsView
-from menagerie.beasts.engine.data import COLOURS, Colour
-from menagerie.beasts.engine.model import Capture
-from menagerie.beasts.engine.rules import CREATURES_TO_WIN
+from menagerie.beasts.engine.costs import PAYABLE, WILD, Cost, Resources, cost_of, deficit, pay, plus_one, resources_of
+from menagerie.beasts.engine.data import COLOURS
+from menagerie.beasts.engine.model import AfterStop, Capture, ChooseStop, RollDie
+from menagerie.beasts.engine.rules import CREATURES_TO_WIN, DIE_FACES
 from menagerie.rules.bots import PolicyFactory
+from menagerie.rules.chance import die_outcomes
 
 WIN = 1000.0
 CREATURE = 15.0
@@ -47,14 +49,9 @@ WILD_BONUS = 0.1  # a wild token fits any plan, even a future one
 SPELL_CARD = 0.5
 NEXT_TURN = 0.5  # what the next roll may reach is uncertain: others move first
 OPPONENT = 0.5
-DIE_FACES = 6
 DETERMINIZATIONS = 6
 TIE = 1e-9
 MEMO_LIMIT = 200_000
-
-PAYABLE = ("red", "blue", "yellow", "green")  # the colours a cost is written in
-Resources = tuple[int, int, int, int, int]  # red, blue, yellow, green, wild
-Cost = tuple[int, int, int, int]
 
 
 class BeastsGreedy:
@@ -86,8 +83,8 @@ class BeastsGreedy:
         """The mean score for `seat` after `action`, over the sampled states (given encoded)."""
         total = 0.0
         for blob in blobs:
-            state = self._decoder.decode(blob)  # a fresh copy: apply works in place
-            self.engine.apply(state, seat, action)
+            state = self._decoder.decode(blob)  # a fresh copy: perform works in place
+            self.engine.perform(state, seat, action)
             total += self.scorer.score(state, seat)
         return total / len(blobs)
 
@@ -97,7 +94,9 @@ class Scorer:
 
     def __init__(self, engine: BeastsEngine) -> None:
         self.engine = engine
-        self.costs: dict[str, Cost] = {c.id: _cost(c.cost) for c in engine.data.creatures}
+        self.costs: dict[str, Cost] = {c.id: cost_of(c.cost) for c in engine.data.creatures}
+        # The die as the engine states it: each number of steps with its chance.
+        self.die = [(steps, float(chance)) for steps, chance in sorted(die_outcomes(DIE_FACES))]
         # Memos: positions repeat a lot across actions and samples of one decision.
         self._progress: dict[tuple[Resources, tuple[str, ...], int], float] = {}
         self._worths: dict[tuple[str, Resources, tuple[str, ...], int], dict[str, float]] = {}
@@ -125,7 +124,7 @@ class Scorer:
         if self._can_capture_now(state, seat):
             # Greedy always takes a capture it can pay for, so value the position after it.
             after = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=BeastsState)
-            self.engine.apply(after, seat, Capture())
+            self.engine.perform(after, seat, Capture())
             return self.score(after, seat)
         free = self._free_creatures(state)
         mine = self.material(state, seat, free) + SPELL_CARD * len(state.players[seat].spells)
@@ -147,7 +146,7 @@ class Scorer:
         value = CREATURE * len(player.captured)
         if state.mode == "training":
             needed = self._to_win(state) - len(player.captured)
-            value += self.progress(_resources(player.resources), free, needed)
+            value += self.progress(resources_of(player.resources), free, needed)
         return value
 
     # --------------------------------------------------------------- resources
@@ -164,7 +163,7 @@ class Scorer:
         """Per token kind, the gain in material if the seat stopped on it face up (memoized)."""
         player = state.players[seat]
         needed = self._to_win(state) - len(player.captured)
-        have = _resources(player.resources)
+        have = resources_of(player.resources)
         key = (state.mode, have, free, needed)
         worths = self._worths.get(key)
         if worths is None:
@@ -187,13 +186,13 @@ class Scorer:
         """Mode II: a resource adds to the seat's progress; a creature counts if it can pay for it."""
         before = self.progress(have, free, needed)
         if t in COLOURS:
-            return self.progress(_plus_one(have, COLOURS.index(t)), free, needed) - before
-        if _deficit(have, self.costs[t]) > 0:
+            return self.progress(plus_one(have, COLOURS.index(t)), free, needed) - before
+        if deficit(have, self.costs[t]) > 0:
             return 0.0  # a creature the seat cannot pay for stays where it is
         if needed <= 1:
             return WIN
         rest = tuple(c for c in free if c != t)
-        return CREATURE + self.progress(_pay(have, self.costs[t]), rest, needed - 1) - before
+        return CREATURE + self.progress(pay(have, self.costs[t]), rest, needed - 1) - before
 
     # --------------------------------------------------------------- prospects
 
@@ -204,9 +203,10 @@ class Scorer:
         later = NEXT_TURN * self._expected_reach(position, worth)
         if state.current != seat:
             return later
-        if state.phase == "roll":
+        decision = self.engine.top(state)
+        if isinstance(decision, RollDie):
             return self._expected_reach(position, worth) + later
-        if state.phase == "move":
+        if isinstance(decision, ChooseStop):
             return self._best_within(position, state.roll + state.bonus, worth) + later
         return later  # stopped: this turn's stop is already in the material
 
@@ -229,14 +229,15 @@ class Scorer:
         return worth
 
     def _expected_reach(self, position: int, worth: Sequence[float]) -> float:
-        """The mean, over the die's faces, of the best worth within that many steps."""
-        total, best = 0.0, 0.0
+        """The mean, over the die's outcomes, of the best worth within that many steps."""
+        total, best, reached = 0.0, 0.0, 0
         rings = self.rings[position]
-        for steps in range(1, DIE_FACES + 1):
-            if steps < len(rings) and rings[steps]:
-                best = max(best, max(map(worth.__getitem__, rings[steps])))
-            total += best
-        return total / DIE_FACES
+        for steps, chance in self.die:
+            for ring in rings[reached + 1 : steps + 1]:
+                best = max(best, max(map(worth.__getitem__, ring), default=0.0))
+            reached = max(reached, steps)
+            total += chance * best
+        return total
 
     def _best_within(self, position: int, steps: int, worth: Sequence[float]) -> float:
         """The best worth within `steps` steps (a move must take at least one)."""
@@ -246,14 +247,10 @@ class Scorer:
     # ------------------------------------------------------------------ helpers
 
     def _can_capture_now(self, state: BeastsState, seat: int) -> bool:
-        """Standing, in its own turn, on a face-up creature it can pay for (mode II)."""
-        if state.mode != "training" or state.current != seat or state.phase != "stopped":
+        """Standing, in its own turn, on a face-up creature it can pay for (the engine's Capture rule)."""
+        if state.current != seat or not isinstance(self.engine.top(state), AfterStop):
             return False
-        player = state.players[seat]
-        t = state.tokens[player.position]
-        if t is None or t not in self.costs or not state.face_up[player.position]:
-            return False
-        return _deficit(_resources(player.resources), self.costs[t]) == 0
+        return self.engine.refusal(state, seat, Capture()) is None
 
     def _free_creatures(self, state: BeastsState) -> tuple[str, ...]:
         """The creatures nobody has captured yet."""
@@ -274,42 +271,12 @@ def _progress(have: Resources, costs: Sequence[Cost], needed: int) -> float:
     """
     if not costs or needed <= 0:
         return 0.0
-    deficits = sorted(_deficit(have, cost) for cost in costs)
+    deficits = sorted(deficit(have, cost) for cost in costs)
     value = -DEFICIT * deficits[0]
     if needed >= 2 and len(deficits) > 1:
         value -= SECOND_DEFICIT * deficits[1]
-    useful = sum(min(have[i], max(cost[i] for cost in costs)) for i in range(len(PAYABLE))) + have[4]
-    return value + USEFUL_TOKEN * useful + WILD_BONUS * have[4]
-
-
-def _cost(cost: Mapping[Colour, int]) -> Cost:
-    return (cost.get("red", 0), cost.get("blue", 0), cost.get("yellow", 0), cost.get("green", 0))
-
-
-def _plus_one(have: Resources, index: int) -> Resources:
-    more = list(have)
-    more[index] += 1
-    return (more[0], more[1], more[2], more[3], more[4])
-
-
-def _resources(counts: dict[str, int]) -> Resources:
-    return (counts["red"], counts["blue"], counts["yellow"], counts["green"], counts["wild"])
-
-
-def _deficit(have: Resources, cost: Cost) -> int:
-    """Tokens still missing to pay `cost`, after wild tokens cover what they can."""
-    missing = sum(max(0, need - have[i]) for i, need in enumerate(cost))
-    return max(0, missing - have[4])
-
-
-def _pay(have: Resources, cost: Cost) -> Resources:
-    """The resources left after paying `cost` the engine's way: own colour first, then wild."""
-    left = list(have)
-    for i, need in enumerate(cost):
-        own = min(need, left[i])
-        left[i] -= own
-        left[4] -= need - own
-    return (left[0], left[1], left[2], left[3], left[4])
+    useful = sum(min(have[i], max(cost[i] for cost in costs)) for i in range(len(PAYABLE))) + have[WILD]
+    return value + USEFUL_TOKEN * useful + WILD_BONUS * have[WILD]
 
 
 # The bot levels of this game, beside `random` (entry point group menagerie.bots).

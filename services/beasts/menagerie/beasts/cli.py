@@ -1,4 +1,8 @@
-"""The Beasts board game in the terminal: board, tokens, players, creatures, actions."""
+"""The Beasts board game in the terminal: the board, tokens, players and creatures as the view shows them.
+
+Every sentence (events, the prompt, action labels) comes from the engine through the
+service; this module only draws. It never imports the engine.
+"""
 
 from __future__ import annotations
 
@@ -11,16 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
-from menagerie.common.v1 import common_pb2
 
 COLOURS = ("red", "blue", "yellow", "green", "wild")
-COLOUR_NAMES = {
-    beasts_pb2.COLOUR_RED: "red (suitcase)",
-    beasts_pb2.COLOUR_BLUE: "blue (potion)",
-    beasts_pb2.COLOUR_YELLOW: "yellow (dragot)",
-    beasts_pb2.COLOUR_GREEN: "green (tea kettle)",
-    beasts_pb2.COLOUR_WILD: "wild",
-}
+# How each colour is drawn (presentation only; the words come from the engine).
 COLOUR_STYLE = {
     beasts_pb2.COLOUR_RED: "red",
     beasts_pb2.COLOUR_BLUE: "blue",
@@ -28,15 +25,6 @@ COLOUR_STYLE = {
     beasts_pb2.COLOUR_GREEN: "green",
     beasts_pb2.COLOUR_WILD: "magenta",
 }
-SPELL_NAMES = {
-    beasts_pb2.SPELL_FELIX_FELICIS: "Felix Felicis",
-    beasts_pb2.SPELL_WINGARDIUM_LEVIOSA: "Wingardium Leviosa",
-    beasts_pb2.SPELL_REVELIO: "Revelio",
-    beasts_pb2.SPELL_ACCIO: "Accio",
-    beasts_pb2.SPELL_EXPELLIARMUS: "Expelliarmus",
-    beasts_pb2.SPELL_PORTKEY: "Portkey",
-}
-RESULT = {common_pb2.RESULT_WIN: "won", common_pb2.RESULT_LOSS: "lost", common_pb2.RESULT_DRAW: "drew"}
 
 
 def _space_name(view: Any, space: int) -> str:
@@ -68,7 +56,7 @@ def _cost(counts: Any) -> str:
 
 
 class BeastsUI:
-    """Drawing and naming for menagerie.beasts.v1."""
+    """Drawing menagerie.beasts.v1 views."""
 
     pb2: ModuleType = beasts_pb2
 
@@ -81,7 +69,9 @@ class BeastsUI:
         if token.state == beasts_pb2.TOKEN_STATE_CREATURE:
             return Text(_creature_name(view, token.creature), style="bold magenta")
         if token.state == beasts_pb2.TOKEN_STATE_RESOURCE:
-            return Text(COLOUR_NAMES[token.colour].split()[0], style=COLOUR_STYLE[token.colour])
+            return Text(
+                beasts_pb2.Colour.Name(token.colour).removeprefix("COLOUR_").lower(), style=COLOUR_STYLE[token.colour]
+            )
         return Text("·", style="dim")
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
@@ -111,13 +101,14 @@ class BeastsUI:
                 cells += [str(space.id), label, token]
             board.add_row(*cells)
 
+        spell_names = {spell.id: spell.name for spell in view.spell_book}
         players = Table(title="Players")
         for header in ("seat", "name", "at", "resources", "creatures", "spells"):
             players.add_column(header)
         for player in view.players:
             marker = "▶ " if player.seat == view.current_seat else ""
             you = " (you)" if view.HasField("viewer") and view.viewer == player.seat else ""
-            spells = ", ".join(SPELL_NAMES[s] for s in player.spells) or str(player.spell_count)
+            spells = ", ".join(spell_names.get(s, "?") for s in player.spells) or str(player.spell_count)
             players.add_row(
                 f"{marker}@{player.seat}",
                 names.get(player.seat, f"Seat {player.seat}") + you,
@@ -148,84 +139,3 @@ class BeastsUI:
                 f" · rolled {view.roll}" + (f" (+{view.steps - view.roll})" if view.steps > view.roll else "")
             )
         return Group(board, players, creatures, status)
-
-    def describe_event(self, event: Any, names: dict[int, str], viewer: int | None, view: Any) -> str | None:
-        kind = event.WhichOneof("kind")
-        body = getattr(event, kind)
-
-        def who(seat: int) -> str:
-            return "You" if seat == viewer else names.get(seat, f"Seat {seat}")
-
-        if kind == "match_started":
-            return f"The match begins; {who(body.first_seat)} start{'s' if body.first_seat != viewer else ''}."
-        if kind == "turn_started":
-            return f"— Turn {body.turn}: {who(body.seat)} to play."
-        if kind == "die_rolled":
-            return f"{who(body.seat)} rolled {body.value}."
-        if kind == "moved":
-            origin, destination = _space_name(view, body.origin), _space_name(view, body.destination)
-            return f"{who(body.seat)} moved from {origin} to {destination}."
-        if kind == "token_revealed":
-            if body.state == beasts_pb2.TOKEN_STATE_CREATURE:
-                found = f"the {_creature_name(view, body.creature)}!"
-            else:
-                found = f"a {COLOUR_NAMES[body.colour]} token"
-            return f"Revealed on {_space_name(view, body.space)}: {found}"
-        if kind == "creature_captured":
-            return f"{who(body.seat)} captured the {_creature_name(view, body.creature)}!"
-        if kind == "resource_collected":
-            verb = "set aside" if body.set_aside else "collected"
-            return f"{who(body.seat)} {verb} a {COLOUR_NAMES[body.colour]} token."
-        if kind == "space_left_empty":
-            return f"The supply is empty: {_space_name(view, body.space)} stays empty."
-        if kind == "supply_shuffled":
-            return f"{body.returned} tokens went back into the supply, which was shuffled."
-        if kind == "spell_drawn":
-            if body.spell:
-                return f"You drew {SPELL_NAMES[body.spell]}."
-            return f"{who(body.seat)} drew a spell."
-        if kind == "spell_cast":
-            target = ""
-            if body.HasField("space"):
-                target = f" on {_space_name(view, body.space)}"
-            if body.HasField("target_seat"):
-                target = f": {COLOUR_NAMES[body.colour]} from {who(body.target_seat)}"
-            return f"{who(body.seat)} cast {SPELL_NAMES[body.spell]}{target}."
-        if kind == "match_finished":
-            results = ", ".join(
-                f"{who(s.seat)} {RESULT.get(s.result, '?')}" for s in sorted(body.outcome.seats, key=lambda s: s.rank)
-            )
-            return f"Game over — {body.outcome.reason}. {results}."
-        return None  # token_placed, turn_ended: nothing a player needs to read
-
-    def describe_action(self, action: Any, view: Any, names: dict[int, str]) -> str:
-        kind = action.WhichOneof("kind")
-        body = getattr(action, kind)
-        me = view.viewer if view.HasField("viewer") else -1
-        position = next((p.position for p in view.players if p.seat == me), 0)
-        if kind == "roll":
-            return "Roll the die"
-        if kind == "move":
-            token = next((t for t in view.tokens if t.space == body.to), None)
-            hint = ""
-            if token is not None:
-                hint = f"  [{self._token(view, token).plain}]"
-            return f"Move to {_space_name(view, body.to)}{hint}"
-        if kind == "capture":
-            creature = next((t.creature for t in view.tokens if t.space == position), "")
-            return f"Capture the {_creature_name(view, creature)}"
-        if kind == "end_turn":
-            return "End your turn"
-        if kind == "felix_felicis":
-            return "Cast Felix Felicis: roll again"
-        if kind == "wingardium_leviosa":
-            return "Cast Wingardium Leviosa: 2 more steps"
-        if kind == "revelio":
-            return f"Cast Revelio on {_space_name(view, body.space)}"
-        if kind == "accio":
-            return f"Cast Accio on {_space_name(view, body.space)}"
-        if kind == "expelliarmus":
-            return f"Cast Expelliarmus: take {COLOUR_NAMES[body.colour]} from {names.get(body.target_seat)}"
-        if kind == "portkey":
-            return f"Cast Portkey to {_space_name(view, body.space)}"
-        return str(kind)

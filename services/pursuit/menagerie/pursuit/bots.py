@@ -20,7 +20,10 @@ good, so they are worth a share of what the action will bring in later turns: it
 - a distracted die is worth what the beast's roll costs with it, less what it costs without.
 
 The beast's roll is costed exactly (`Planner.roll_cost`): every outcome of its dice, with
-the steps it runs away, the health it takes and the shields it strips.
+the steps it runs away, the health it takes and the shields it strips. The dice rules
+themselves (how many dice the beast rolls, the distribution of its roll, what each face
+does, how a Ready pattern is paid, which die an activation spends) are the engine's own
+helpers (engine/dice.py): the bot never restates them.
 
 Decisions:
 
@@ -44,34 +47,63 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from menagerie.pursuit.engine.data import ACTIVATED_BY, Beast, InsightCard, PursuitData, Reaction, load_data
+from menagerie.pursuit.engine.data import (
+    ACTIVATED_BY,
+    CAPTURE_STEPS,
+    POOL_FACES,
+    Beast,
+    InsightCard,
+    PursuitData,
+    Reaction,
+    load_data,
+)
+from menagerie.pursuit.engine.dice import (
+    MUFFLIATO_DICE,
+    NO_DICE,
+    WILD,
+    Counts,
+    beast_dice,
+    beast_roll_outcomes,
+    counts_of,
+    die_faces,
+    pay_pattern,
+    plus,
+    reroll_choices,
+    roll_effect,
+    spent_die,
+)
 from menagerie.pursuit.engine.model import (
+    WINDOWS,
     Action,
     Activate,
+    Assigning,
     Contribute,
     Die,
     Discard,
     EndAssign,
+    HelpWindow,
+    MuffliatoWindow,
     Pass,
     PlayDieCard,
     PlayMuffliato,
     PlayProtego,
     PlayReroll,
+    PoolDie,
     PursuitView,
     Ready,
     Reroll,
+    RerollWindow,
+    Rolling,
     SetAction,
     StopRolling,
 )
 from menagerie.pursuit.engine.rules import HEALTH
 from menagerie.rules.bots import PolicyFactory
 
-FACES: tuple[str, ...] = ("protect", "capture", "distract", "insight", "wild")
-WILD = FACES.index("wild")
-Counts = tuple[int, ...]  # dice by face, in the order of FACES
-NO_DICE: Counts = (0, 0, 0, 0, 0)
+FACES = POOL_FACES  # the faces of dice to assign, in the order of Counts
 LOSS = 40.0  # a lost match, in capture steps
 SAMPLES = 16  # sampled rerolls per rolling decision
 SCREEN = 2  # the samples every reroll is tried on…
@@ -106,31 +138,30 @@ class Weights:
 # --------------------------------------------------------------------------- pools
 
 
-def counts_of(faces: Sequence[str]) -> Counts:
-    """Dice by face (reaction faces do not count: they are not dice to assign)."""
-    listed = list(faces)
-    return tuple(listed.count(face) for face in FACES)
-
-
-def plus(a: Counts, b: Counts) -> Counts:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
 def card_counts(card: InsightCard) -> Counts:
     """The dice a dice card adds to the pool."""
     assert card.face is not None
     return counts_of([card.face] * card.dice)
 
 
-def consume(pool: Counts, pattern: tuple[tuple[int, int], ...]) -> Counts | None:
-    """The pool once a Ready pattern ((face index, dice) pairs) is taken from it, exact faces
-    first, then wilds; None if the pool cannot pay it."""
-    left = list(pool)
-    for i, need in pattern:
-        exact = min(need, left[i])
-        left[i] -= exact
-        left[WILD] -= need - exact
-    return tuple(left) if left[WILD] >= 0 else None
+@cache
+def teal_spent(count: int, black: int, teal: str | None) -> bool:
+    """Whether `count` Distract activations take the teal die, spending dice as the engine does.
+
+    `black` distract dice and the teal die (showing `teal`) lie in the pool; the engine's
+    `spent_die` picks each activation's die. A plan counts dice without telling rolled
+    ones from card ones, so its dice cards' dice are taken for rolled ones here.
+    """
+    pool = [PoolDie("distract", "black") for _ in range(black)]
+    if teal is not None and teal != "reaction":
+        pool.append(PoolDie(teal, "teal"))  # type: ignore[arg-type]
+    for _ in range(count):
+        index = spent_die(pool, {}, "distract", 0)
+        if index is None:
+            return False
+        if pool.pop(index).color == "teal":
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- plans
@@ -142,7 +173,7 @@ class Build:
 
     readies: tuple[str, ...]
     sets: tuple[str, ...]
-    pattern: tuple[tuple[int, int], ...]  # (face index, dice) for the Ready patterns together
+    pattern: Counts  # the dice the Ready patterns take together
     value: float
     set_after: frozenset[str]
     dice: int  # the dice it takes
@@ -204,8 +235,6 @@ class Planner:
             a: v * (0.3 + 0.7 * left) * (1 + self.weights.cross_board * sum(a in s for s in others_set))
             for a, v in assets.items()
         }
-        self.black_faces = self.data.dice.black.faces
-        self.teal_faces = self.data.dice.teal.faces
         self._options: dict[frozenset[str], dict[str, list[tuple[float, int, str]]]] = {}
         self._reaction: float | None = None
         self._spared: dict[tuple[int, bool], float] = {}
@@ -236,8 +265,9 @@ class Planner:
         return damage * self.weights.health + HEALTH / (health - damage) - HEALTH / health
 
     def card_value(self, seat: int) -> float:
-        """A drawn insight card (a fourth one must be discarded again)."""
-        return self.weights.card if self.view.players[seat].hand_size < 3 else 0.1 * self.weights.card
+        """A drawn insight card (one over the hand limit must be discarded again)."""
+        room = self.view.players[seat].hand_size < self.view.hand_limit
+        return self.weights.card if room else 0.1 * self.weights.card
 
     def steps_value(self, steps: int) -> float:
         """Steps toward the suitcase this turn: one each, and the risk of an escape they take away.
@@ -295,34 +325,15 @@ class Planner:
             self._reaction = self.loss(0, 0, self.beast.reaction)
         return self._reaction
 
-    def face_effect(self, face: str) -> tuple[int, int]:
-        effect = self.beast.faces.get(face)  # type: ignore[call-overload]
-        return (effect.escape, effect.attack) if effect else (0, 0)
-
     def outcomes(self, black: int, teal: bool) -> list[Outcome]:
-        """Every outcome of the beast's roll: steps it runs, attack on the active player, whether it reacts.
-
-        Each comes with its chance.
-        """
+        """Every outcome of the beast's roll (the engine's distribution): steps it runs, attack on
+        the active player, whether it reacts; each with its chance."""
         key = (self.beast.id, black, teal)
         if key not in self.shared.outcomes:
-            sums: dict[tuple[int, int], float] = {(0, 0): 1.0}
-            for _ in range(black):
-                rolled: dict[tuple[int, int], float] = defaultdict(float)
-                for (escape, attack), p in sums.items():
-                    for face in self.black_faces:
-                        e, a = self.face_effect(face)
-                        rolled[escape + e, attack + a] += p / len(self.black_faces)
-                sums = rolled
-            found = []
-            for (escape, attack), p in sums.items():
-                if not teal:
-                    found.append((escape, attack, False, p))
-                    continue
-                for face in self.teal_faces:
-                    e, a = (0, 0) if face == "reaction" else self.face_effect(face)
-                    found.append((escape + e, attack + a, face == "reaction", p / len(self.teal_faces)))
-            self.shared.outcomes[key] = found
+            self.shared.outcomes[key] = [
+                (effect.escape, effect.attack, effect.reacts, float(chance))
+                for effect, chance in beast_roll_outcomes(self.beast, self.data.dice, black, teal)
+            ]
         return self.shared.outcomes[key]
 
     def roll_cost(self, black: int, teal: bool) -> float:
@@ -338,7 +349,7 @@ class Planner:
         if seat == self.active:
             black, teal = self.beast_dice(0, False)
         else:
-            black, teal = min(self.beast.black_dice, self.data.dice.black.count), self.beast.teal
+            black, teal = beast_dice(self.beast, (), 0)  # on its own turn, nothing distracted yet
         health = self.view.players[seat].health
         key = (self.beast.id, black, teal, health, shields)
         if key not in self.shared.hurts:
@@ -355,21 +366,15 @@ class Planner:
         return self.shared.hurts[key]
 
     def beast_dice(self, black_distracted: int, teal_distracted: bool) -> tuple[int, bool]:
-        """How many black dice the beast will roll, and whether the teal one, with these more distracted.
-
-        Each die on a Distract space is one die fewer in the beast's roll (a teal one, the teal die).
-        """
+        """How many black dice the beast will roll, and whether the teal one, with these more distracted."""
         view = self.view
-        black_distracted += sum(1 for a in view.activations if a.action == "distract" and a.color == "black")
-        teal_distracted |= any(a.action == "distract" and a.color == "teal" for a in view.activations)
-        black = max(0, self.beast.black_dice - black_distracted - view.muffled)
-        return black, self.beast.teal and not teal_distracted
+        return beast_dice(self.beast, view.activations, view.muffled, black_distracted, teal_distracted)
 
     def distract_value(self, count: int, black_distract: int, teal: str | None) -> float:
-        """What `count` distract activations save: black distract dice go first, then the teal one."""
+        """What `count` distract activations save (the dice they spend as the engine spends them)."""
         if count <= 0:
             return 0.0
-        teal_used = teal == "distract" and count > black_distract
+        teal_used = teal_spent(count, black_distract, teal)
         key = (count - teal_used, teal_used)
         if key not in self._spared:
             before = self.roll_cost(*self.beast_dice(0, False))
@@ -412,8 +417,7 @@ class Planner:
         for readies, sets, pattern, dice, value in partial:
             set_after = frozenset(board.set) | frozenset(sets)
             most, best_one = self._most(set_after)
-            sparse = tuple((i, n) for i, n in enumerate(pattern) if n)
-            builds.append(Build(readies, sets, sparse, value, set_after, dice, most, best_one))
+            builds.append(Build(readies, sets, pattern, value, set_after, dice, most, best_one))
         builds.sort(key=lambda b: -(b.value + b.most))
         return builds
 
@@ -436,8 +440,8 @@ class Planner:
                     worth = self.shield_value(seat)
                 elif action == "insight":
                     worth = self.card_value(seat)
-                else:
-                    worth = 3.0 if action == "capture_3" else 1.0
+                else:  # captures: their steps (Distract is valued by the dice it takes off the beast)
+                    worth = float(CAPTURE_STEPS.get(action, 1))
                 by_face[ACTIVATED_BY[action]].append((worth, seat, action))
             for listed in by_face.values():
                 listed.sort(reverse=True)
@@ -484,7 +488,7 @@ class Planner:
             spare_dice = dice - build.dice
             if spare_dice < 0 or build.value + spare_dice * build.best_one - cost <= best.value + TIE:
                 continue
-            left = consume(pool, build.pattern)
+            left = pay_pattern(pool, build.pattern)
             if left is None:
                 continue
             teal_left = teal if teal is not None and left[FACES.index(teal)] > 0 else None
@@ -580,7 +584,7 @@ class PursuitGreedy:
         self._shared = Shared()
 
     def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
-        """One of `legal`, by the phase of the turn (see the module docstring)."""
+        """One of `legal`, by the decision the match waits for (see the module docstring)."""
         actions: list[Action] = list(legal)
         if len(actions) == 1:
             return actions[0]
@@ -590,11 +594,12 @@ class PursuitGreedy:
         return choice if choice in actions else actions[0]
 
     def _choice(self, view: PursuitView, actions: list[Action], seat: int, rng: random.Random) -> Action:
-        if view.window:
+        kind = view.prompt.kind
+        if kind in WINDOW_KINDS:
             return self._window(view, actions, seat, rng)
-        if view.phase == "roll":
+        if kind == Rolling.kind():
             return self._roll(view, actions, seat, rng)
-        if view.phase == "assign":
+        if kind == Assigning.kind():
             return self._assign(view, actions, seat)
         discards = [a for a in actions if isinstance(a, Discard)]
         return min(discards, key=lambda a: self.hold(a.card)) if discards else actions[0]
@@ -685,11 +690,12 @@ class PursuitGreedy:
     def _window(self, view: PursuitView, actions: list[Action], seat: int, rng: random.Random) -> Action:
         """Play a card into the open window when it is worth more than holding it; else pass."""
         plays: list[Action] = [a for a in actions if not isinstance(a, Pass)]
-        if view.phase == "roll":
+        kind = view.prompt.kind
+        if kind == RerollWindow.kind():
             choice = self._reroll_window(view, plays, seat, rng)
-        elif view.phase == "help":
+        elif kind == HelpWindow.kind():
             choice = self._help(view, plays, seat)
-        elif view.phase == "before_beast":
+        elif kind == MuffliatoWindow.kind():
             choice = self._muffliato(view, plays, seat)
         else:
             choice = self._protego(view, plays, seat)
@@ -726,8 +732,8 @@ class PursuitGreedy:
         card = plays[0]
         assert isinstance(card, PlayMuffliato)
         planner = self.planner(view, seat)
-        black, teal = planner.beast_dice(0, False)
-        saved = planner.roll_cost(black, teal) - planner.roll_cost(max(0, black - 2), teal)
+        now = planner.roll_cost(*planner.beast_dice(0, False))
+        saved = now - planner.roll_cost(*beast_dice(planner.beast, view.activations, view.muffled + MUFFLIATO_DICE))
         return card if saved > self.hold(card.card) else None
 
     def _protego(self, view: PursuitView, plays: list[Action], seat: int) -> Action | None:
@@ -760,10 +766,11 @@ class Sample:
 def _samples(data: PursuitData, rng: random.Random) -> list[Sample]:
     """Rerolls shared by every choice compared (common random numbers)."""
     found = []
+    black_faces, teal_faces = die_faces(data.dice, "black"), die_faces(data.dice, "teal")
     for _ in range(SAMPLES):
-        faces = [rng.choice(data.dice.black.faces) for _ in range(data.dice.black.count)]
+        faces = [rng.choice(black_faces) for _ in range(data.dice.black.count)]
         black = tuple(counts_of(faces[:n]) for n in range(len(faces) + 1))
-        found.append(Sample(black, rng.choice(data.dice.teal.faces)))
+        found.append(Sample(black, rng.choice(teal_faces)))
     return found
 
 
@@ -775,14 +782,7 @@ def _lying(view: PursuitView, planner: Planner) -> float:
 
 def _all_rerolls(view: PursuitView) -> list[Reroll]:
     """Every distinct choice of dice to keep, as if a roll were left."""
-    black = sorted(d.face for d in view.dice if d.color == "black")
-    keeps = {keep for n in range(len(black) + 1) for keep in itertools.combinations(black, n)}
-    return [
-        Reroll(keep, keep_teal)
-        for keep in sorted(keeps)
-        for keep_teal in (False, True)
-        if len(keep) + keep_teal < len(view.dice)
-    ]
+    return reroll_choices(view.dice)
 
 
 def _reroll_value(view: PursuitView, planner: Planner, action: Reroll, samples: list[Sample]) -> float:
@@ -816,15 +816,8 @@ def _table(view: PursuitView, cards: tuple[InsightCard, ...]) -> tuple[object, .
 
 def _outcome_cost(planner: Planner, dice: list[Die]) -> float:
     """The cost of the beast's dice as rolled."""
-    escape = attack = 0
-    reaction = None
-    for die in dice:
-        if die.face == "reaction":
-            reaction = planner.beast.reaction
-        else:
-            e, a = planner.face_effect(die.face)
-            escape, attack = escape + e, attack + a
-    return planner.loss(escape, attack, reaction)
+    effect = roll_effect(planner.beast, (d.face for d in dice))
+    return planner.loss(effect.escape, effect.attack, planner.beast.reaction if effect.reacts else None)
 
 
 def _steps(plan: Plan) -> list[Action]:
@@ -836,5 +829,6 @@ def _steps(plan: Plan) -> list[Action]:
     return steps
 
 
+WINDOW_KINDS = {window.kind() for window in WINDOWS}
 # The bot levels of this game, beside `random` (entry point group menagerie.bots).
 POLICIES: dict[str, PolicyFactory] = {"greedy": PursuitGreedy}

@@ -4,7 +4,9 @@ A bot sees exactly what a human in its seat sees (the engine's `ZooView`). Every
 it weighs is its own zoo, the cards it holds and public facts (the other zoos, the open
 goals), so one reading of the view (`ZooEngine.determinize`, whose sampled parts it never
 reads) is enough: the cards others hold or will draw only enter as "some future card",
-the same for every action compared.
+the same for every action compared. What a zoo counts, what an effect gives, where paths
+meet and how values are floored and scored are the engine's own helpers
+(`menagerie.zoo.engine.zoo`); only the planning and the estimate are the bot's.
 
 One function, `Judge.value`, estimates the seat's final score from a position of its own
 zoo plus the cards it still holds this round:
@@ -25,9 +27,9 @@ zoo plus the cards it still holds this round:
   and a point on the highest value is worth nothing late in the game.
 
 Decisions: a pick is the card with the best value of (picks + card); in construction
-every legal action is applied to a copy of the seat's own zoo (`ZooEngine.apply` on a
-one-player state) and the best resulting value wins, so the bot builds, places, keeps one
-card and finishes in a greedy sequence; rewards and secret goals are judged the same way.
+every legal action is performed on a copy of the seat's own zoo (`ZooEngine.perform` on
+a one-player state) and the best resulting value wins, so the bot builds, places, keeps
+one card and finishes in a greedy sequence; rewards and secret goals are judged the same way.
 Ties go to the `rng`.
 """
 
@@ -53,24 +55,24 @@ from menagerie.zoo.engine.data import (
     Connector,
     Exchange,
     Gain,
-    IfCountAtLeast,
-    IfValueAtMost,
     Metric,
     OpenGoal,
-    PerCount,
-    Plain,
     SecretGoal,
+    ValueName,
 )
 from menagerie.zoo.engine.model import (
     Action,
     Build,
     ChooseReward,
     ChooseSecretGoal,
+    Construction,
+    Drafting,
     Finish,
     Keep,
     Pick,
     Place,
     Player,
+    Rewards,
 )
 from menagerie.zoo.engine.rules import HAND_SIZE
 
@@ -126,108 +128,68 @@ def _plus(a: Vec, b: Vec, times: float = 1.0) -> Vec:
     return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times)
 
 
-def _one(value: str, amount: float) -> Vec:
-    index = VALUES.index(value)
-    return (amount if index == 0 else 0.0, amount if index == 1 else 0.0, amount if index == 2 else 0.0)
+def _named(values: Vec) -> dict[str, float]:
+    """Values by name, as the engine's helpers read them."""
+    return dict(zip(VALUES, values, strict=True))
 
 
 # -------------------------------------------------------------------------- stats
 
 
 @dataclass
-class Stats:
-    """What goals and effects count in one zoo, in one pass over its row."""
+class Stats(zoo.Counts):
+    """The engine's counts of one zoo, and the free room the bot plans with."""
 
-    animals: Counter[str] = field(default_factory=Counter)  # by habitat
-    names: set[str] = field(default_factory=set)
-    large: int = 0
-    largest_stack: int = 0
-    enclosures: Counter[str] = field(default_factory=Counter)  # by type
     free: Counter[str] = field(default_factory=Counter)  # empty enclosures by type
     stackable: Counter[str] = field(default_factory=Counter)  # enclosures more of a name may join
     tallest: Counter[str] = field(default_factory=Counter)  # the tallest stack of each name
-
-    def count(self, of: str, kind: str | None) -> int:
-        """Animals (of a habitat) or enclosures (of a type), as effects and goals count them."""
-        counts = self.animals if of == "animals" else self.enclosures
-        return counts.total() if kind is None else counts[kind]
-
-    def add_animal(self, card: Card) -> None:
-        self.animals[card.animal.habitat] += 1
-        self.names.add(card.animal.name)
-        self.large += card.animal.size == "large"
 
     def stack(self, name: str) -> None:
         """One more animal of `name` on its tallest stack (which is new if there is none)."""
         self.tallest[name] += 1
         self.largest_stack = max(self.largest_stack, self.tallest[name])
 
-    def add_enclosures(self, card: Card) -> None:
+    def build(self, card: Card) -> None:
+        """One more enclosure card in the row, its enclosures free."""
+        self.add_enclosures(card.enclosures)
         for kind in (card.enclosures.top, card.enclosures.bottom):
-            self.enclosures[kind] += 1
             self.free[kind] += 1
 
 
 def stats_of(player: Player, cards: dict[int, Card]) -> Stats:
-    """The counts of one zoo (a large animal counted once, as the engine does)."""
-    stats = Stats()
+    """The engine's counts of one zoo, with its free room."""
+    stats = Stats.of(player, cards)
     for placed in player.row:
         for here in (placed.top, placed.bottom):
-            stats.enclosures[here.type] += 1
             if not here.animals:
                 stats.free[here.type] += 1
-                continue
-            stats.largest_stack = max(stats.largest_stack, len(here.animals))
-            if not here.large:
+            elif not here.large:
                 name = cards[here.animals[0]].animal.name
                 stats.stackable[name] += 1
                 stats.tallest[name] = max(stats.tallest[name], len(here.animals))
-    for animal in zoo.animals(player):
-        stats.add_animal(cards[animal])
     return stats
 
 
 def metric(stats: Stats, of: Metric, values: Vec) -> float:
-    """A goal's metric on a zoo (mirrors `zoo.measure`, from the counts)."""
-    kind = of.kind
-    if kind in ("animals", "enclosures"):
-        return stats.count(kind, of.type)
-    if kind == "largest_stack":
-        return stats.largest_stack
-    if kind == "distinct_names":
-        return len(stats.names)
-    if kind == "large_animals":
-        return stats.large
-    if kind == "each_habitat_animals":
-        return min(stats.animals[h] for h in HABITATS)
-    if kind == "each_habitat_enclosures":
-        return min(stats.enclosures[h] for h in HABITATS)
-    assert of.value is not None
-    return values[VALUES.index(of.value)]
+    """A goal's metric on a zoo: the engine's measure, on the planned counts and values."""
+    return zoo.measure_counts(stats, of, _named(values))
 
 
 def estimate_gain(card: Card, values: Vec, stats: Stats) -> Vec:
-    """What placing the card's animal would add, given the zoo's counts and values (it included)."""
+    """What placing the card's animal would add (the engine's effect), choosing for the lowest value.
+
+    An exchange takes 1 from the highest value for the lowest, a choice raises the lower option.
+    """
     effect = card.animal.effect
-    if isinstance(effect, Plain):
-        return _vec(effect.gain)
-    if isinstance(effect, IfValueAtMost):
-        return _vec(effect.gain) if values[VALUES.index(effect.value)] <= effect.at_most else ZERO
-    if isinstance(effect, (IfCountAtLeast, PerCount)):
-        count = effect.count
-        counted = stats.count(count.of, count.type)
-        if count.of == "animals" and count.type in (None, card.animal.habitat):
-            counted += 1  # the animal itself
-        if isinstance(effect, PerCount):
-            return _one(effect.value, effect.per * counted)
-        return _vec(effect.gain) if counted >= effect.at_least else ZERO
-    order = sorted(range(3), key=lambda i: values[i])
+    increase: ValueName | None = None
+    decrease: ValueName | None = None
     if isinstance(effect, Exchange):
-        return _plus(_one(VALUES[order[0]], 1), _one(VALUES[order[2]], -1))
-    assert isinstance(effect, ChooseOne)
-    options = effect.options
-    lower = min(options, key=lambda v: values[VALUES.index(v)])
-    return _one(lower, 1)
+        order = sorted(range(3), key=lambda i: values[i])
+        increase, decrease = VALUES[order[0]], VALUES[order[2]]
+    elif isinstance(effect, ChooseOne):
+        increase = min(effect.options, key=lambda v: values[VALUES.index(v)])
+    d, c, r = zoo.effect_change(card, stats, _named(values), increase, decrease)
+    return (float(d), float(c), float(r))
 
 
 # ------------------------------------------------------------------------ context
@@ -246,6 +208,7 @@ class Context:
 
 
 def values_of(player: Player) -> Vec:
+    """A zoo's values as the estimate reads them."""
     return (float(player.values["dangerous"]), float(player.values["cute"]), float(player.values["rare"]))
 
 
@@ -261,9 +224,9 @@ class Judge:
         self.w = weights
         self.paths_connect = paths_connect  # advanced mode
         # How often a card drawn at random fits an end needing each connector (advanced mode).
-        total = len(engine.data.cards)
-        self.fits_right = {c: sum(x.enclosures.left == c for x in engine.data.cards) / total for c in _CONNECTORS}
-        self.fits_left = {c: sum(x.enclosures.right == c for x in engine.data.cards) / total for c in _CONNECTORS}
+        sides = [c.enclosures for c in engine.data.cards]
+        self.fits_right = {c: sum(zoo.meets(x, "right", c) for x in sides) / len(sides) for c in _CONNECTORS}
+        self.fits_left = {c: sum(zoo.meets(x, "left", c) for x in sides) / len(sides) for c in _CONNECTORS}
         self.best_ends = 1 - (1 - self.fits_right["middle"]) * (1 - self.fits_left["middle"])
 
     def context(self, view: ZooView, seat: int, zoos: Sequence[Player]) -> Context:
@@ -278,9 +241,10 @@ class Judge:
         secret = tuple(
             (g, max((metric(s, g.metric, v) for s, v in other_stats), default=-math.inf)) for g in mine.secret_goals
         )
-        this_round = max(len(view.hand) - 1, 0) if view.phase == "drafting" else 0
+        kind = view.prompt.kind
+        this_round = max(len(view.hand) - 1, 0) if kind == Drafting.kind() else 0
         future = max(view.rounds - view.round, 0)
-        checks = future + (1 if view.phase in ("drafting", "construction") else 0)
+        checks = future + (1 if kind in (Drafting.kind(), Construction.kind()) else 0)
         return Context(view.mode, future, this_round + HAND_SIZE * future, checks, open_goals, secret)
 
     # ---------------------------------------------------------------- value
@@ -377,7 +341,7 @@ class Judge:
         for card in by_gain:
             if self._house(player, stats, card):
                 gains = _plus(gains, estimate_gain(card, values, stats), weight)
-                stats.add_animal(card)
+                stats.add_animal(card.animal)
             else:
                 waiting.append(card)
         spare = list(waiting)
@@ -392,7 +356,7 @@ class Judge:
             ends = self._built(stats, host, ends)
             self._house(player, stats, card)
             gains = _plus(gains, estimate_gain(card, values, stats), weight)
-            stats.add_animal(card)
+            stats.add_animal(card.animal)
         for card in spare:
             if _connects(card, ends):
                 ends = self._built(stats, card, ends)
@@ -405,7 +369,7 @@ class Judge:
             if stats.stackable[animal.name]:
                 stats.stack(animal.name)
                 return True
-            for kind in (animal.habitat, "mystic"):
+            for kind in zoo.homes(animal.habitat):
                 if stats.free[kind]:
                     stats.free[kind] -= 1
                     stats.stackable[animal.name] += 1
@@ -413,13 +377,13 @@ class Judge:
                     return True
             return False
         # A large animal needs two neighbouring enclosures: only the row as built can tell.
-        if stats.free[animal.habitat] + stats.free["mystic"] < 2:
+        if sum(stats.free[kind] for kind in zoo.homes(animal.habitat)) < 2:
             return False
         if next(zoo.animal_slots(player, card, self.cards), None) is None:
             return False
+        own, mystic = zoo.homes(animal.habitat)
         for _ in range(2):
-            kind = animal.habitat if stats.free[animal.habitat] else "mystic"
-            stats.free[kind] -= 1
+            stats.free[own if stats.free[own] else mystic] -= 1
         stats.largest_stack = max(stats.largest_stack, 1)
         return True
 
@@ -428,13 +392,13 @@ class Judge:
         stats: Stats, card: Card, ends: tuple[Connector, Connector] | None
     ) -> tuple[Connector, Connector] | None:
         """Counts an enclosure card as built, at the end its path fits; returns the new ends."""
-        stats.add_enclosures(card)
+        stats.build(card)
         if ends is None:
             return None
         left, right = ends
-        if card.enclosures.left == right:
-            return left, card.enclosures.right
-        return card.enclosures.left, right
+        if zoo.meets(card.enclosures, "right", right):
+            return left, zoo.edge(card.enclosures, "right")
+        return zoo.edge(card.enclosures, "left"), right
 
     def _ends(self, player: Player) -> tuple[Connector, Connector] | None:
         """The connectors the two open ends need (None when paths need not connect)."""
@@ -448,7 +412,7 @@ _CONNECTORS: tuple[Connector, ...] = ("upper", "middle", "lower")
 
 def _houses(host: Card, card: Card) -> bool:
     """The host's enclosure side has an enclosure the card's animal may live in."""
-    return any(kind in (card.animal.habitat, "mystic") for kind in (host.enclosures.top, host.enclosures.bottom))
+    return any(zoo.fits(card.animal.habitat, kind) for kind in (host.enclosures.top, host.enclosures.bottom))
 
 
 def _connects(card: Card, ends: tuple[Connector, Connector] | None) -> bool:
@@ -456,7 +420,7 @@ def _connects(card: Card, ends: tuple[Connector, Connector] | None) -> bool:
     if ends is None:
         return True
     left, right = ends
-    return card.enclosures.left == right or card.enclosures.right == left
+    return zoo.meets(card.enclosures, "right", right) or zoo.meets(card.enclosures, "left", left)
 
 
 # ------------------------------------------------------------------------- policy
@@ -494,14 +458,22 @@ class ZooGreedy:
     ) -> list[float]:
         """The estimated final score after each action (`me`: the seat's zoo and cards)."""
         kept = me.kept
-        if view.phase == "drafting":
+        kind = view.prompt.kind
+        if kind == Drafting.kind():
             return [judge.value(me, [*me.picks, _card(a)], kept, ctx) for a in actions]
-        if view.phase == "construction":
-            blob = self._encoder.encode(
-                ZooState(view.mode, Rng(0), view.rounds, [me], [], view.round, phase="construction")
+        if kind == Construction.kind():
+            alone = ZooState(
+                mode=view.mode,
+                rng=Rng(0),
+                rounds=view.rounds,
+                players=[me],
+                draw_pile=[],
+                decisions=[Construction(must=[0])],
+                round=view.round,
             )
+            blob = self._encoder.encode(alone)
             return [self._after(blob, a, judge, ctx) for a in actions]
-        if view.phase == "rewards":
+        if kind == Rewards.kind():
             return [self._rewarded(me, a, kept, judge, ctx) for a in actions]
         return [self._final(me, view, a) for a in actions]
 
@@ -511,7 +483,7 @@ class ZooGreedy:
         player = state.players[0]
         if isinstance(action, Finish):
             return judge.value(player, [], player.kept, ctx)
-        self.engine.apply(state, 0, action)
+        self.engine.perform(state, 0, action)
         return judge.value(player, player.picks, player.kept, ctx)
 
     def _rewarded(self, me: Player, action: Action, kept: int | None, judge: Judge, ctx: Context) -> float:
@@ -532,11 +504,9 @@ def _card(action: Action) -> int:
 
 
 def _gained(player: Player, gain: Gain) -> Player:
-    """A copy of the zoo with a reward added (no value below −3)."""
+    """A copy of the zoo with a reward added (the engine's gain: no value below −3)."""
     copy = Player(values=dict(player.values), row=player.row)
-    for value in VALUES:
-        if gain.get(value):
-            zoo.add(copy, value, gain.get(value))
+    zoo.gain(copy, gain)
     return copy
 
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal, Protocol
 import msgspec
 
 from menagerie.rules.errors import InvalidArgument
+from menagerie.rules.text import Narrator
 
 ResultKind = Literal["win", "loss", "draw"]
 
@@ -134,16 +135,6 @@ class GameInfo(msgspec.Struct, frozen=True):
         return {o.name: setup.options.get(o.name, o.default_value) for o in info.options}
 
 
-class Narration(Protocol):
-    """Who is reading: the engine's words say "you" to the viewer and names to others."""
-
-    viewer: int | None
-
-    def name(self, seat: int) -> str:
-        """The seat's display name."""
-        ...
-
-
 class Engine(Protocol):
     """The rules of one game, as pure functions over its state.
 
@@ -198,15 +189,15 @@ class Engine(Protocol):
         """A full state consistent with `view`, hidden parts sampled from `seed`."""
         ...
 
-    def describe_action(self, view: Any, action: Any, narration: Narration) -> Label:
+    def describe_action(self, view: Any, action: Any, narrator: Narrator) -> Label:
         """The label of one of the viewer's legal actions, from its view."""
         ...
 
-    def describe_event(self, event: Any, narration: Narration) -> str | None:
+    def describe_event(self, event: Any, narrator: Narrator) -> str | None:
         """One sentence for an event as the viewer sees it (None: nothing to read)."""
         ...
 
-    def describe_prompt(self, view: Any, narration: Narration) -> str:
+    def describe_prompt(self, view: Any, narrator: Narrator) -> str:
         """One sentence for the view's prompt: what is being decided, by whom."""
         ...
 

@@ -14,7 +14,7 @@ so they cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -24,6 +24,7 @@ from menagerie.rules.events import GameEvent
 
 S = TypeVar("S")
 A = TypeVar("A")
+E = TypeVar("E", bound=GameEvent)
 
 
 class Decision(msgspec.Struct, kw_only=True, tag_field="decision"):
@@ -69,7 +70,7 @@ class Refusal(msgspec.Struct, frozen=True):
 
 
 @dataclass(frozen=True)
-class Rule(Generic[S, A]):
+class Rule(Generic[S, A, E]):
     """How one kind of action is listed, checked and performed.
 
     name: the rule a refusal names ("Movement", "Spell cards").
@@ -80,15 +81,16 @@ class Rule(Generic[S, A]):
         the action's type and the seat is one of its deciders.
     perform: does it, trusting that it is legal; returns the events.
     canonical: the spelling the options use, for actions that have several.
-    not_now: why the action is refused while another kind of decision is pending.
+    not_now: why the action is refused while another kind of decision is pending (a detail
+        under this rule's name, or a Refusal naming the pending decision's rule).
     """
 
     name: str
     options: Callable[[S, int], Iterable[A]]
     problem: Callable[[S, int, A], str | Refusal | None]
-    perform: Callable[[S, int, A], list[GameEvent]]
+    perform: Callable[[S, int, A], Sequence[E]]
     canonical: Callable[[A], A] | None = None
-    not_now: Callable[[S, int, Decision], str] | None = None
+    not_now: Callable[[S, int, Decision], str | Refusal] | None = None
 
 
 def no_problem(state: Any, seat: int, action: Any) -> None:

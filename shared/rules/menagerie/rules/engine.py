@@ -31,9 +31,10 @@ from menagerie.rules.rng import Rng
 S = TypeVar("S")
 A = TypeVar("A")
 V = TypeVar("V")
+E = TypeVar("E", bound=GameEvent)
 
 
-class RulesEngine(Generic[S, A, V]):
+class RulesEngine(Generic[S, A, V, E]):
     """An engine whose to_act, legal actions and refusals come from its decision stack."""
 
     info: ClassVar[GameInfo]
@@ -43,11 +44,11 @@ class RulesEngine(Generic[S, A, V]):
     event_type: ClassVar[Any]
 
     def __init__(self) -> None:
-        self.rules: dict[type, Rule[S, A]] = self.rulebook()
+        self.rules: dict[type, Rule[S, A, E]] = self.rulebook()
 
     # ------------------------------------------------------------ the game's part
 
-    def rulebook(self) -> dict[type, Rule[S, A]]:
+    def rulebook(self) -> dict[type, Rule[S, A, E]]:
         """One rule per action type."""
         raise NotImplementedError
 
@@ -111,7 +112,7 @@ class RulesEngine(Generic[S, A, V]):
             return Refusal("Actions", f"{type(action).__name__} is not an action of this game")
         if type(action) not in top.accepts:
             detail = rule.not_now(state, seat, top) if rule.not_now else "that is not possible now"
-            return Refusal(rule.name, detail)
+            return detail if isinstance(detail, Refusal) else Refusal(rule.name, detail)
         problem = rule.problem(state, seat, self.canonical(action))
         if problem is None or isinstance(problem, Refusal):
             return problem
@@ -128,9 +129,12 @@ class RulesEngine(Generic[S, A, V]):
         if top is None or (seat not in top.must and seat not in top.may):
             return []
         actions: list[A] = []
-        for action_type in top.accepts:
-            rule = self.rules[action_type]
-            actions += [a for a in rule.options(state, seat) if rule.problem(state, seat, a) is None]
+        # One rule may serve several action types (all spells, say): list its options once.
+        rules = {id(rule): rule for rule in (self.rules[t] for t in top.accepts)}
+        for rule in rules.values():
+            actions += [
+                a for a in rule.options(state, seat) if type(a) in top.accepts and rule.problem(state, seat, a) is None
+            ]
         return actions
 
     def check(self, state: S, seat: int, action: A) -> None:
@@ -139,19 +143,15 @@ class RulesEngine(Generic[S, A, V]):
         if refusal is not None:
             raise IllegalAction(refusal.rule, refusal.detail)
 
-    def apply(self, state: S, seat: int, action: A) -> list[GameEvent]:
+    def apply(self, state: S, seat: int, action: A) -> list[E]:
         """Checks the action, then performs it in place; returns the events."""
         self.check(state, seat, action)
         return self.perform(state, seat, action)
 
-    def perform(self, state: S, seat: int, action: A) -> list[GameEvent]:
+    def perform(self, state: S, seat: int, action: A) -> list[E]:
         """Performs an action known to be legal, unchecked (search, simulation, replays)."""
-        return self.rules[type(action)].perform(state, seat, self.canonical(action))
+        return list(self.rules[type(action)].perform(state, seat, self.canonical(action)))
 
     def determinize(self, view: V, seat: int, seed: int) -> S:
         """A random full state consistent with `view`: its hidden zones shuffled, a fresh Rng."""
-        state = self.state_from_view(view, seat)
-        rng = Rng(seed)
-        permute_hidden(state, seat, rng)
-        state.rng = Rng(rng.next_u64())  # type: ignore[attr-defined]
-        return state
+        return permute_hidden(self.state_from_view(view, seat), seat, Rng(seed))

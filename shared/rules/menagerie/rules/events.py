@@ -49,6 +49,11 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
         """The event's tag, which is also its protobuf oneof member."""
         return str(cls.__struct_config__.tag)
 
+    @property
+    def kind(self) -> str:
+        """This event's tag ("die_rolled")."""
+        return self.kind_name()
+
 
 class PrivateField(msgspec.Struct, frozen=True):
     """A field of an event type that only its owner seat(s) see, and its blank value."""

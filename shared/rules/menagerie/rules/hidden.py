@@ -16,17 +16,19 @@ among its hidden places: a view, a prompt or a public event that changes under i
 leaks hidden information (the property tests' check), and it turns any state
 consistent with a view into a random one (the skeleton of `determinize`).
 
-`None` is never hidden: an empty place is visible as empty.
+`None` is never hidden: an empty place is visible as empty. The match's `Rng` is
+hidden from everyone (it holds every future roll): `permute_hidden` reseeds it.
 """
 
 from __future__ import annotations
 
 import typing
-from collections.abc import MutableSequence
 from functools import cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
+
+from menagerie.rules.rng import Rng
 
 T = TypeVar("T")
 
@@ -68,14 +70,6 @@ class BySeat:
     __slots__ = ()
 
 
-class Shuffler(Protocol):
-    """Anything that shuffles a list in place (the match Rng, random.Random)."""
-
-    def shuffle(self, items: MutableSequence[Any]) -> None:
-        """Shuffles `items` in place."""
-        ...
-
-
 class _FieldPlan(msgspec.Struct, frozen=True):
     name: str
     hidden: Hidden | None
@@ -106,11 +100,16 @@ def hidden_places(state: Any, viewer: int | None) -> dict[str, list[Place]]:
     return places
 
 
+RNG_POOL = "rng"
+
+
 def _walk(value: Any, viewer: int | None, owner: int | None, places: dict[str, list[Place]]) -> None:
     if isinstance(value, msgspec.Struct):
         for field in _plan(type(value)):
             item = getattr(value, field.name)
-            if field.hidden is not None:
+            if isinstance(item, Rng):
+                places.setdefault(RNG_POOL, []).append((value, field.name))
+            elif field.hidden is not None:
                 _collect(value, field.name, item, field.hidden, viewer, owner, places)
             elif field.by_seat:
                 for seat, element in enumerate(item):
@@ -160,9 +159,13 @@ def _set(place: Place, value: Any) -> None:
         setattr(container, key, value)
 
 
-def permute_hidden(state: T, viewer: int | None, rng: Shuffler) -> T:
-    """Shuffles, in place, everything `viewer` cannot see among its pool's hidden places."""
-    for places in hidden_places(state, viewer).values():
+def permute_hidden(state: T, viewer: int | None, rng: Rng) -> T:
+    """Shuffles, in place, everything `viewer` cannot see among its pool's hidden places; reseeds the Rng."""
+    for pool, places in hidden_places(state, viewer).items():
+        if pool == RNG_POOL:
+            for place in places:
+                _set(place, Rng(rng.below(1 << 63), 0))
+            continue
         values = [_get(place) for place in places]
         rng.shuffle(values)
         for place, value in zip(places, values, strict=True):

@@ -10,7 +10,12 @@ from rich.console import RenderableType
 
 
 class GameUI(Protocol):
-    """Drawing and naming for one game."""
+    """Drawing one game's position.
+
+    The words come from the game's engine through the service: each event's header
+    text, the view's prompt text and ListLegalActions' labels. A renderer only draws
+    what the view holds.
+    """
 
     pb2: ModuleType
 
@@ -20,12 +25,4 @@ class GameUI(Protocol):
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
         """The position as `view` shows it."""
-        ...
-
-    def describe_event(self, event: Any, names: dict[int, str], viewer: int | None, view: Any) -> str | None:
-        """One line for an event (None to stay quiet)."""
-        ...
-
-    def describe_action(self, action: Any, view: Any, names: dict[int, str]) -> str:
-        """A label for a legal action."""
         ...

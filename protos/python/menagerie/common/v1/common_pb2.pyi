@@ -309,12 +309,17 @@ class EventHeader(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     TIMEOUT_DECISION_FIELD_NUMBER: _builtins.int
     TIME_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """The match version the event belongs to (one per accepted action)."""
     seat: _builtins.int
     """The seat whose action caused the event; absent for the game itself."""
     timeout_decision: _builtins.bool
     """True when a bot decided for a human seat whose turn timer ran out."""
+    text: _builtins.str
+    """The event in the engine's words, written for the reader ("You rolled 4.");
+    empty when there is nothing worth reading.
+    """
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -324,16 +329,97 @@ class EventHeader(_message.Message):
         seat: _builtins.int | None = ...,
         timeout_decision: _builtins.bool = ...,
         time: _timestamp_pb2.Timestamp | None = ...,
+        text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "time", b"time", "timeout_decision", b"timeout_decision", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat", "text", b"text", "time", b"time", "timeout_decision", b"timeout_decision", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
 
 Global___EventHeader: _TypeAlias = EventHeader  # noqa: Y015
+
+@_typing.final
+class Prompt(_message.Message):
+    """What a match is waiting for: part of every view, the same for every reader
+    but its text.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    STACK_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """The decision's stable id, e.g. "move" or "protego_window"; empty once the match
+    is over ("finished").
+    """
+    actor: _builtins.int
+    """The seat whose action opened this decision, when one did."""
+    text: _builtins.str
+    """What is being decided, by whom, in the engine's words for the reader."""
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Seats that must decide."""
+
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Seats that may decide (a reaction window; passing is a decision too)."""
+
+    @_builtins.property
+    def stack(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The decisions this one interrupted, outermost first."""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        stack: _abc.Iterable[_builtins.str] | None = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "kind", b"kind", "may", b"may", "must", b"must", "stack", b"stack", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___Prompt: _TypeAlias = Prompt  # noqa: Y015
+
+@_typing.final
+class ActionLabel(_message.Message):
+    """How one legal action reads to a person."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TEXT_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    text: _builtins.str
+    """A sentence, e.g. "Move to 12 Diagon Alley"."""
+    code: _builtins.str
+    """A short code a person can type, stable for the same action, e.g. "m12"."""
+    def __init__(
+        self,
+        *,
+        text: _builtins.str = ...,
+        code: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ActionLabel: _TypeAlias = ActionLabel  # noqa: Y015
 
 @_typing.final
 class BotSeat(_message.Message):

@@ -1,4 +1,4 @@
-"""The Beasts engine's data types: actions, state and view (msgspec structs).
+"""The Beasts engine's data types: actions, decisions, events, state and view (msgspec structs).
 
 Field names match the protobuf messages of menagerie.beasts.v1, which is how the
 generic codec translates them.
@@ -6,16 +6,18 @@ generic codec translates them.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
-from menagerie.beasts.engine.data import Board, Colour
-from menagerie.rules.contract import Outcome
+from menagerie.beasts.engine.data import Board, Colour, SpellId
+from menagerie.rules.contract import Outcome, Prompt
+from menagerie.rules.decisions import Decision
+from menagerie.rules.events import GameEvent, SeenBy
+from menagerie.rules.hidden import BySeat, Hidden
 from menagerie.rules.rng import Rng
 
 Mode = Literal["capture", "training"]
-Phase = Literal["roll", "move", "stopped", "finished"]
 
 
 # ----------------------------------------------------------------------------- actions
@@ -72,15 +74,171 @@ class Portkey(msgspec.Struct, frozen=True, tag="portkey", tag_field="kind"):
     space: int
 
 
-Action = Roll | Move | Capture | EndTurn | FelixFelicis | WingardiumLeviosa | Revelio | Accio | Expelliarmus | Portkey
-SPELL_ACTIONS: dict[str, type[msgspec.Struct]] = {
-    "felix_felicis": FelixFelicis,
-    "wingardium_leviosa": WingardiumLeviosa,
-    "revelio": Revelio,
-    "accio": Accio,
-    "expelliarmus": Expelliarmus,
-    "portkey": Portkey,
-}
+SpellAction = FelixFelicis | WingardiumLeviosa | Revelio | Accio | Expelliarmus | Portkey
+Action = Roll | Move | Capture | EndTurn | SpellAction
+SPELL_ACTIONS: tuple[type[SpellAction], ...] = (FelixFelicis, WingardiumLeviosa, Revelio, Accio, Expelliarmus, Portkey)
+
+
+# --------------------------------------------------------------------------- decisions
+# A turn is three decisions of the seat to play, one after the other; spells of the
+# Spell Card Variant are cast during the one their timing names.
+
+
+class RollDie(Decision, tag="roll"):
+    """The seat to play rolls the die (it may cast spells first)."""
+
+    accepts = (Roll, *SPELL_ACTIONS)
+
+
+class ChooseStop(Decision, tag="move"):
+    """The seat to play chooses where to stop, within the steps rolled."""
+
+    accepts = (Move, *SPELL_ACTIONS)
+
+
+class AfterStop(Decision, tag="stopped"):
+    """The seat has stopped: it may capture the creature there, cast spells or end its turn."""
+
+    accepts = (Capture, EndTurn, *SPELL_ACTIONS)
+
+
+TurnDecision = RollDie | ChooseStop | AfterStop
+
+
+# ------------------------------------------------------------------------------ events
+
+
+class ResourceCounts(msgspec.Struct, frozen=True):
+    """Tokens per colour."""
+
+    red: int = 0
+    blue: int = 0
+    yellow: int = 0
+    green: int = 0
+    wild: int = 0
+
+
+class MatchStarted(GameEvent, frozen=True, tag="match_started"):
+    """The tokens are out and the first seat is drawn."""
+
+    first_seat: int
+    supply_size: int
+
+
+class TurnStarted(GameEvent, frozen=True, tag="turn_started"):
+    """A seat's turn begins."""
+
+    seat: int
+    turn: int
+
+
+class SpellDrawn(GameEvent, frozen=True, tag="spell_drawn"):
+    """A seat drew a spell card; only that seat sees which."""
+
+    seat: int
+    reshuffled: bool = False
+    spell: Annotated[SpellId | None, SeenBy("seat")] = None
+
+
+class DieRolled(GameEvent, frozen=True, tag="die_rolled"):
+    """The die was rolled (or rolled again by Felix Felicis)."""
+
+    seat: int
+    value: int
+
+
+class Moved(GameEvent, frozen=True, tag="moved"):
+    """A standee moved (by a roll or a Portkey)."""
+
+    seat: int
+    origin: int
+    destination: int
+
+
+class TokenRevealed(GameEvent, frozen=True, tag="token_revealed"):
+    """A face-down token was turned face up."""
+
+    space: int
+    state: Literal["creature", "resource"]
+    creature: str | None = None
+    colour: Colour | None = None
+
+
+class CreatureCaptured(GameEvent, frozen=True, tag="creature_captured"):
+    """A seat captured a creature (paying its cost in mode II)."""
+
+    seat: int
+    creature: str
+    space: int
+    paid: ResourceCounts
+
+
+class ResourceCollected(GameEvent, frozen=True, tag="resource_collected"):
+    """A seat took a resource token (mode I: set aside for good)."""
+
+    seat: int
+    colour: Colour
+    space: int
+    set_aside: bool = False
+
+
+class TokenPlaced(GameEvent, frozen=True, tag="token_placed"):
+    """A face-down token from the supply was placed on a space."""
+
+    space: int
+
+
+class SpaceLeftEmpty(GameEvent, frozen=True, tag="space_left_empty"):
+    """The supply was empty, so the space stays empty."""
+
+    space: int
+
+
+class SupplyShuffled(GameEvent, frozen=True, tag="supply_shuffled"):
+    """Paid resources went back into the supply, which was shuffled."""
+
+    returned: int
+    size: int
+
+
+class SpellCast(GameEvent, frozen=True, tag="spell_cast"):
+    """A seat cast a spell card."""
+
+    seat: int
+    spell: SpellId
+    space: int | None = None
+    target_seat: int | None = None
+    colour: Colour | None = None
+
+
+class TurnEnded(GameEvent, frozen=True, tag="turn_ended"):
+    """A seat's turn ended."""
+
+    seat: int
+
+
+class MatchFinished(GameEvent, frozen=True, tag="match_finished"):
+    """The match is over."""
+
+    outcome: Outcome
+
+
+Event = (
+    MatchStarted
+    | TurnStarted
+    | SpellDrawn
+    | DieRolled
+    | Moved
+    | TokenRevealed
+    | CreatureCaptured
+    | ResourceCollected
+    | TokenPlaced
+    | SpaceLeftEmpty
+    | SupplyShuffled
+    | SpellCast
+    | TurnEnded
+    | MatchFinished
+)
 
 
 # ------------------------------------------------------------------------------- state
@@ -92,45 +250,36 @@ class Player(msgspec.Struct):
     position: int
     resources: dict[str, int]
     captured: list[str] = []
-    spells: list[str] = []
+    spells: Annotated[list[str], Hidden("spells", owner_sees=True)] = []
 
 
 class BeastsState(msgspec.Struct):
-    """The whole truth of a match, hidden parts included."""
+    """The whole truth of a match, hidden parts included (declared with Hidden)."""
 
     mode: Mode
     spell_cards: bool
     rng: Rng
     # Per space id: the token lying there (a creature id or a colour), or None.
-    tokens: list[str | None]
+    tokens: Annotated[list[str | None], Hidden("tokens", face_up="face_up")]
     face_up: list[bool]
     # Face-down supply; the next token drawn is the last one.
-    supply: list[str]
-    players: list[Player]
+    supply: Annotated[list[str], Hidden("tokens")]
+    players: Annotated[list[Player], BySeat()]
     current: int
-    phase: Phase
+    # The pending decisions, the one the match waits for last.
+    decisions: list[TurnDecision]
     turn: int
     turn_cap: int
     roll: int = 0
     bonus: int = 0
     spells_played: int = 0
-    spell_deck: list[str] = []
+    spell_deck: Annotated[list[str], Hidden("spells")] = []
     spell_discard: list[str] = []
     set_aside: list[str] = []
     outcome: Outcome | None = None
 
 
 # -------------------------------------------------------------------------------- view
-
-
-class ResourceCounts(msgspec.Struct, frozen=True):
-    """Tokens per colour."""
-
-    red: int = 0
-    blue: int = 0
-    yellow: int = 0
-    green: int = 0
-    wild: int = 0
 
 
 class SpaceToken(msgspec.Struct, frozen=True):
@@ -150,6 +299,15 @@ class CreatureCard(msgspec.Struct, frozen=True):
     cost: ResourceCounts
     captured_by: int | None = None
     face_up_on: int | None = None
+
+
+class SpellInfo(msgspec.Struct, frozen=True):
+    """A spell of the deck: its name and when it may be cast."""
+
+    id: SpellId
+    name: str
+    timing: str
+    text: str
 
 
 class PlayerView(msgspec.Struct, frozen=True):
@@ -174,7 +332,7 @@ class BeastsView(msgspec.Struct, frozen=True):
     players: list[PlayerView]
     creatures: list[CreatureCard]
     current_seat: int
-    phase: Phase
+    prompt: Prompt
     roll: int
     steps: int
     spells_played: int
@@ -185,6 +343,6 @@ class BeastsView(msgspec.Struct, frozen=True):
     spell_deck_size: int
     spell_discard: list[str]
     set_aside: ResourceCounts
-    to_act: list[int]
     creatures_to_win: int
+    spell_book: list[SpellInfo]
     outcome: Outcome | None = None

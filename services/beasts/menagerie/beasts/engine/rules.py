@@ -1,56 +1,88 @@
 """The rules of modes I and II of the Fantastic Beasts board game (see RULES.md).
 
-A turn is a short sequence of decisions: roll (spells may be cast first), choose
-where to stop, then — in mode II — capture a creature you can pay for, cast spells
-or end the turn. When ending the turn is the only thing left to do, it ends by
-itself. Every refusal names the rule it enforces.
+A turn is three decisions of the seat to play, kept on the decision stack: roll the
+die (spells may be cast first), choose where to stop, then — in mode II — capture a
+creature you can pay for, cast spells or end the turn. When ending the turn is the
+only thing left to do, it ends by itself. Every refusal names the rule it enforces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, cast
 
-import msgspec
-
 from menagerie.beasts.engine.board import Routes
-from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, load_data
+from menagerie.beasts.engine.costs import cost_of, deficit, pay, resources_of
+from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, SpellId, load_data
 from menagerie.beasts.engine.model import (
+    SPELL_ACTIONS,
     Accio,
     Action,
+    AfterStop,
     BeastsState,
     BeastsView,
     Capture,
+    ChooseStop,
+    CreatureCaptured,
     CreatureCard,
+    DieRolled,
     EndTurn,
+    Event,
     Expelliarmus,
     FelixFelicis,
+    MatchFinished,
+    MatchStarted,
     Mode,
     Move,
+    Moved,
     Player,
     PlayerView,
     Portkey,
+    ResourceCollected,
     ResourceCounts,
     Revelio,
     Roll,
+    RollDie,
+    SpaceLeftEmpty,
     SpaceToken,
+    SpellAction,
+    SpellCast,
+    SpellDrawn,
+    SpellInfo,
+    SupplyShuffled,
+    TokenPlaced,
+    TokenRevealed,
+    TurnDecision,
+    TurnEnded,
+    TurnStarted,
     WingardiumLeviosa,
 )
-from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, ResultKind, SeatResult, ToAct
-from menagerie.rules.errors import IllegalAction
+from menagerie.beasts.engine.text import BeastsText
+from menagerie.rules.contract import (
+    GameInfo,
+    Label,
+    MatchSetup,
+    ModeInfo,
+    OptionInfo,
+    Outcome,
+    ResultKind,
+    SeatResult,
+)
+from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
+from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.shared.engine import Event
+from menagerie.rules.text import Narrator
 
 SPELLS_PER_TURN = 3
 HAND_LIMIT = 5
 STARTING_SPELLS = 2
 ROUND_CAP = 60
 CREATURES_TO_WIN = {"capture": 3, "training": 2}
+DIE_FACES = (1, 2, 3, 4, 5, 6)  # the die: each face equally likely (menagerie.rules.chance.die_outcomes)
+TIMING_WORDS = {"roll": "before rolling", "move": "after rolling, before moving", "stopped": "after stopping"}
 
-SpellAction = FelixFelicis | WingardiumLeviosa | Revelio | Accio | Expelliarmus | Portkey
 
-
-class BeastsEngine:
+class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
     """Modes I (`capture`) and II (`training`, optionally with spell cards)."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -67,17 +99,48 @@ class BeastsEngine:
             ),
         ),
     )
-    state_type: ClassVar[type[Any]] = BeastsState
+    state_type: ClassVar[Any] = BeastsState
     action_type: ClassVar[Any] = Action
-    view_type: ClassVar[type[Any]] = BeastsView
+    view_type: ClassVar[Any] = BeastsView
+    event_type: ClassVar[Any] = Event
 
     def __init__(self, data: GameData | None = None) -> None:
         self.data = data or load_data()
         self.routes = Routes(self.data.board)
         self.creatures = {c.id: c for c in self.data.creatures}
         self.costs = {c.id: ResourceCounts(**c.cost) for c in self.data.creatures}
-        self.spell_names: dict[str, str] = {s.id: s.name for s in self.data.spells}
-        self.spell_timing: dict[str, tuple[str, ...]] = {s.id: s.timing for s in self.data.spells}
+        self.spells = {s.id: s for s in self.data.spells}
+        self.text = BeastsText(self.data)
+        super().__init__()
+
+    def rulebook(self) -> dict[type, Rule[BeastsState, Any, Event]]:
+        """One rule per action: how it is listed, refused and performed."""
+        spell = Rule[BeastsState, Any, Event](
+            "Spell cards", self._spell_options, self._spell_problem, self._cast, not_now=self._spell_not_now
+        )
+        return {
+            Roll: Rule("Rolling", lambda s, seat: [Roll()], no_problem, self._roll, not_now=self._roll_not_now),
+            Move: Rule("Movement", self._move_options, self._move_problem, self._move, not_now=self._move_not_now),
+            Capture: Rule(
+                "Capture",
+                lambda s, seat: [Capture()],
+                self._capture_problem,
+                self._capture,
+                not_now=lambda s, seat, d: "you capture after stopping on the creature's space",
+            ),
+            EndTurn: Rule(
+                "End of turn",
+                lambda s, seat: [EndTurn()],
+                no_problem,
+                lambda s, seat, a: self._end_turn(s),
+                not_now=lambda s, seat, d: "roll the die and move before you end your turn",
+            ),
+            **dict.fromkeys(SPELL_ACTIONS, spell),
+        }
+
+    def out_of_turn(self, state: BeastsState, seat: int, decision: Decision) -> Refusal:
+        """Only the seat to play decides."""
+        return Refusal("Turn order", f"it is seat {state.current}'s turn, not seat {seat}'s")
 
     # ------------------------------------------------------------------ setup
 
@@ -103,11 +166,11 @@ class BeastsEngine:
             supply=tokens,
             players=players,
             current=first,
-            phase="roll",
+            decisions=[],
             turn=0,
             turn_cap=ROUND_CAP * setup.seats,
         )
-        events = [Event("match_started", {"first_seat": first, "supply_size": len(tokens)})]
+        events: list[Event] = [MatchStarted(first_seat=first, supply_size=len(tokens))]
         if spell_cards:
             state.spell_deck = self.data.spell_deck()
             rng.shuffle(state.spell_deck)
@@ -118,91 +181,48 @@ class BeastsEngine:
         events += self._start_turn(state)
         return state, events
 
-    # --------------------------------------------------------------- contract
+    # --------------------------------------------------------------- the turn
 
-    def to_act(self, state: BeastsState) -> ToAct:
-        """The current seat, until the match ends."""
-        return ToAct() if state.outcome else ToAct(must=(state.current,))
+    def _decide(self, state: BeastsState, decision: TurnDecision) -> None:
+        """The seat to play's next decision replaces the one it has just made."""
+        decision.must = [state.current]
+        state.decisions = [decision]
 
-    def outcome(self, state: BeastsState) -> Outcome | None:
-        """The result once the match is over."""
-        return state.outcome
+    def _roll_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
+        return "you have already rolled the die this turn"
 
-    def legal_actions(self, state: BeastsState, seat: int) -> list[Action]:
-        """Every action `seat` may take now."""
-        if state.outcome is not None or seat != state.current:
-            return []
-        player = state.players[seat]
-        actions: list[Action] = []
-        if state.phase == "roll":
-            actions.append(Roll())
-        elif state.phase == "move":
-            actions += [Move(to) for to in self.routes.destinations(player.position, state.roll + state.bonus)]
-        elif state.phase == "stopped":
-            if self._capture_problem(state, seat) is None:
-                actions.append(Capture())
-            actions.append(EndTurn())
-        actions += self._castable(state, seat)
-        return actions
+    def _roll(self, state: BeastsState, seat: int, action: Roll) -> list[Event]:
+        state.roll = state.rng.choice(DIE_FACES)
+        self._decide(state, ChooseStop())
+        return [DieRolled(seat=seat, value=state.roll)]
 
-    def check(self, state: BeastsState, seat: int, action: Action) -> None:
-        """Raises IllegalAction, naming the rule, unless `action` is legal for `seat` now."""
-        if state.outcome is not None:
-            raise IllegalAction("End of the game", "the match is over")
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction("Seats", f"there is no seat {seat}")
-        if seat != state.current:
-            raise IllegalAction("Turn order", f"it is seat {state.current}'s turn, not seat {seat}'s")
-        phase = state.phase
-        if isinstance(action, Roll):
-            if phase != "roll":
-                raise IllegalAction("Rolling", "you have already rolled the die this turn")
-        elif isinstance(action, Move):
-            self._check_move(state, seat, action.to)
-        elif isinstance(action, Capture):
-            problem = self._capture_problem(state, seat)
-            if problem is not None:
-                raise IllegalAction("Capture", problem)
-        elif isinstance(action, EndTurn):
-            if phase != "stopped":
-                raise IllegalAction("End of turn", "roll the die and move before you end your turn")
-        else:
-            self._check_spell(state, seat, action)
+    def _move_options(self, state: BeastsState, seat: int) -> Iterator[Move]:
+        origin = state.players[seat].position
+        return (Move(to) for to in self.routes.destinations(origin, state.roll + state.bonus))
 
-    def apply(self, state: BeastsState, seat: int, action: Action) -> list[Event]:
-        """Validates `action`, then performs it; returns the events."""
-        self.check(state, seat, action)
-        if isinstance(action, Roll):
-            state.roll = state.rng.roll()
-            state.phase = "move"
-            return [Event("die_rolled", {"seat": seat, "value": state.roll})]
-        if isinstance(action, Move):
-            player = state.players[seat]
-            events = [Event("moved", {"seat": seat, "origin": player.position, "destination": action.to})]
-            player.position = action.to
-            return events + self._stop(state, seat)
-        if isinstance(action, Capture):
-            return self._capture(state, seat)
-        if isinstance(action, EndTurn):
-            return self._end_turn(state)
-        return self._cast(state, seat, action)
+    def _move_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
+        if isinstance(decision, RollDie):
+            return "roll the die before you move"
+        return "you have already moved this turn"
 
-    # --------------------------------------------------------------- movement
-
-    def _check_move(self, state: BeastsState, seat: int, to: int) -> None:
-        if state.phase == "roll":
-            raise IllegalAction("Movement", "roll the die before you move")
-        if state.phase != "move":
-            raise IllegalAction("Movement", "you have already moved this turn")
+    def _move_problem(self, state: BeastsState, seat: int, action: Move) -> str | None:
+        to = action.to
         if not 0 <= to < len(state.tokens):
-            raise IllegalAction("Movement", f"there is no space {to}")
+            return f"there is no space {to}"
         origin = state.players[seat].position
         if to == origin:
-            raise IllegalAction("Movement", "you must move at least one step")
+            return "you must move at least one step"
         steps = state.roll + state.bonus
         distance = self.routes.distance[origin][to]
         if distance > steps:
-            raise IllegalAction("Movement", f"space {to} is {distance} steps away; you may move at most {steps}")
+            return f"space {to} is {distance} steps away; you may move at most {steps}"
+        return None
+
+    def _move(self, state: BeastsState, seat: int, action: Move) -> list[Event]:
+        player = state.players[seat]
+        events: list[Event] = [Moved(seat=seat, origin=player.position, destination=action.to)]
+        player.position = action.to
+        return events + self._stop(state, seat)
 
     def _stop(self, state: BeastsState, seat: int) -> list[Event]:
         """Reveal the token where the seat stopped and resolve it."""
@@ -212,7 +232,7 @@ class BeastsEngine:
         events: list[Event] = []
         if token is not None and not state.face_up[space]:
             state.face_up[space] = True
-            events.append(Event("token_revealed", {"space": space, **self._token_fields(token)}))
+            events.append(self._revealed(space, token))
         if token is None:
             if space != self.data.board.start_space:  # the start never holds a token
                 events += self._refill(state, space)
@@ -224,33 +244,31 @@ class BeastsEngine:
                 state.set_aside.append(token)
             else:
                 player.resources[token] += 1
-            events.append(
-                Event("resource_collected", {"seat": seat, "colour": token, "space": space, "set_aside": set_aside})
-            )
+            events.append(ResourceCollected(seat=seat, colour=token, space=space, set_aside=set_aside))
             events += self._refill(state, space)
         elif state.mode == "capture":
             state.tokens[space] = None
             state.face_up[space] = False
             player.captured.append(token)
-            events.append(Event("creature_captured", {"seat": seat, "creature": token, "space": space, "paid": {}}))
+            events.append(CreatureCaptured(seat=seat, creature=token, space=space, paid=ResourceCounts()))
             events += self._refill(state, space)
             finished = self._check_end(state, seat)
             if finished:
                 return events + finished
-        state.phase = "stopped"
+        self._decide(state, AfterStop())
         return events + self._settle(state)
 
     def _refill(self, state: BeastsState, space: int) -> list[Event]:
         if not state.supply:
-            return [Event("space_left_empty", {"space": space})]
+            return [SpaceLeftEmpty(space=space)]
         state.tokens[space] = state.supply.pop()
         state.face_up[space] = False
-        return [Event("token_placed", {"space": space})]
+        return [TokenPlaced(space=space)]
 
     def _settle(self, state: BeastsState) -> list[Event]:
         """Ends the turn by itself once ending it is the only thing left to do."""
         if (
-            state.phase == "stopped"
+            isinstance(self.top(state), AfterStop)
             and state.outcome is None
             and self.legal_actions(state, state.current) == [EndTurn()]
         ):
@@ -259,42 +277,42 @@ class BeastsEngine:
 
     # ---------------------------------------------------------------- capture
 
-    def _capture_problem(self, state: BeastsState, seat: int) -> str | None:
+    def _capture_problem(self, state: BeastsState, seat: int, action: Capture) -> str | None:
         """Why `seat` cannot capture now, or None when it can."""
         if state.mode == "capture":
             return "in mode I a creature is captured as soon as it is revealed"
-        if state.phase != "stopped":
-            return "you capture after stopping on the creature's space"
         player = state.players[seat]
         space = player.position
         token = state.tokens[space]
         if token is None or token in COLOURS or not state.face_up[space]:
             return "there is no face-up creature on your space"
-        shortfall = self._shortfall(player, token)
-        if shortfall:
+        missing = self.shortfall(player.resources, token)
+        if missing:
             creature = self.creatures[token]
-            return f"the {creature.name} needs {_describe(creature.cost)}; you lack {shortfall}"
+            return f"the {creature.name} needs {_describe(creature.cost)}; you lack {missing}"
         return None
 
-    def _shortfall(self, player: Player, creature_id: str) -> str:
-        """What the player cannot pay for the creature, even with wild tokens ('' if they can)."""
+    def shortfall(self, resources: Mapping[str, int], creature_id: str) -> str:
+        """What `resources` cannot pay of the creature's cost, even with wild tokens ('' if they can)."""
         cost = self.creatures[creature_id].cost
-        missing = {c: max(0, n - player.resources[c]) for c, n in cost.items()}
-        wild_needed = sum(missing.values())
-        if wild_needed <= player.resources["wild"]:
+        lacking = deficit(resources_of(resources), cost_of(cost))
+        if not lacking:
             return ""
-        return f"{wild_needed - player.resources['wild']} more token(s) ({_describe(missing)} without wild tokens)"
+        missing = {c: max(0, n - resources.get(c, 0)) for c, n in cost.items()}
+        return f"{lacking} more token(s) ({_describe(missing)} without wild tokens)"
 
-    def _capture(self, state: BeastsState, seat: int) -> list[Event]:
+    def payment(self, resources: Mapping[str, int], creature_id: str) -> dict[str, int]:
+        """The tokens a capture takes (see costs.pay): the cost's own colours first, wild for the rest."""
+        have = resources_of(resources)
+        left = pay(have, cost_of(self.creatures[creature_id].cost))
+        return {colour: before - after for colour, before, after in zip(COLOURS, have, left, strict=True)}
+
+    def _capture(self, state: BeastsState, seat: int, action: Capture) -> list[Event]:
         player = state.players[seat]
         space = player.position
         creature = state.tokens[space]
         assert creature is not None
-        paid = dict.fromkeys(COLOURS, 0)
-        for colour, need in self.creatures[creature].cost.items():
-            own = min(need, player.resources[colour])
-            paid[colour] += own
-            paid["wild"] += need - own
+        paid = self.payment(player.resources, creature)
         returned = []
         for colour, count in paid.items():
             player.resources[colour] -= count
@@ -302,10 +320,12 @@ class BeastsEngine:
         player.captured.append(creature)
         state.tokens[space] = None
         state.face_up[space] = False
-        events = [Event("creature_captured", {"seat": seat, "creature": creature, "space": space, "paid": paid})]
+        events: list[Event] = [
+            CreatureCaptured(seat=seat, creature=creature, space=space, paid=ResourceCounts(**paid)),
+        ]
         state.supply += returned
         state.rng.shuffle(state.supply)
-        events.append(Event("supply_shuffled", {"returned": len(returned), "size": len(state.supply)}))
+        events.append(SupplyShuffled(returned=len(returned), size=len(state.supply)))
         events += self._refill(state, space)
         finished = self._check_end(state, seat)
         return events + (finished or self._end_turn(state))
@@ -314,15 +334,15 @@ class BeastsEngine:
 
     def _start_turn(self, state: BeastsState) -> list[Event]:
         state.turn += 1
-        state.phase = "roll"
         state.roll = state.bonus = state.spells_played = 0
-        events = [Event("turn_started", {"seat": state.current, "turn": state.turn})]
+        self._decide(state, RollDie())
+        events: list[Event] = [TurnStarted(seat=state.current, turn=state.turn)]
         if state.spell_cards:
             events += self._draw_spell(state, state.current)
         return events
 
     def _end_turn(self, state: BeastsState) -> list[Event]:
-        events = [Event("turn_ended", {"seat": state.current})]
+        events: list[Event] = [TurnEnded(seat=state.current)]
         if state.turn >= state.turn_cap:
             return events + self._finish(state, [], f"the turn cap of {state.turn_cap} turns was reached: a draw")
         state.current = (state.current + 1) % len(state.players)
@@ -349,8 +369,8 @@ class BeastsEngine:
             rank = 1 + sum(other > key for other in keys)
             results.append(SeatResult(seat=seat, result=result, score=float(counts[seat]), rank=rank))
         state.outcome = Outcome(seats=results, reason=reason)
-        state.phase = "finished"
-        return [Event("match_finished", {"outcome": msgspec.to_builtins(state.outcome)})]
+        state.decisions = []
+        return [MatchFinished(outcome=state.outcome)]
 
     # ----------------------------------------------------------------- spells
 
@@ -367,114 +387,115 @@ class BeastsEngine:
             reshuffled = True
         card = state.spell_deck.pop()
         hand.append(card)
-        return [Event("spell_drawn", {"seat": seat, "reshuffled": reshuffled}, private={seat: {"spell": card}})]
+        return [SpellDrawn(seat=seat, reshuffled=reshuffled, spell=cast("SpellId", card))]
 
-    def _castable(self, state: BeastsState, seat: int) -> list[Action]:
-        if not state.spell_cards or state.spells_played >= SPELLS_PER_TURN:
-            return []
+    @staticmethod
+    def spell_of(action: SpellAction) -> SpellId:
+        """The spell card an action casts."""
+        return cast("SpellId", type(action).__struct_config__.tag)
+
+    def _spell_options(self, state: BeastsState, seat: int) -> Iterator[Action]:
+        """Every target of every spell in hand (the problem check keeps those castable now)."""
         player = state.players[seat]
-        out: list[Action] = []
-        for spell in sorted(set(player.spells)):
-            if state.phase not in self.spell_timing[spell]:
-                continue
-            if spell == "felix_felicis":
-                out.append(FelixFelicis())
-            elif spell == "wingardium_leviosa":
-                out.append(WingardiumLeviosa())
-            elif spell == "revelio":
-                out += [Revelio(s) for s, t in enumerate(state.tokens) if t is not None and not state.face_up[s]]
-            elif spell == "accio":
-                out += [Accio(s) for s, t in enumerate(state.tokens) if t in COLOURS and state.face_up[s]]
-            elif spell == "expelliarmus":
-                for target, other in enumerate(state.players):
-                    if target != seat:
-                        out += [Expelliarmus(target, c) for c in COLOURS if other.resources[c] > 0]
-            elif spell == "portkey":
-                out += [Portkey(b) for b in BLUE_CIRCLES if b != player.position]
-        return out
+        held = set(player.spells)
+        if "felix_felicis" in held:
+            yield FelixFelicis()
+        if "wingardium_leviosa" in held:
+            yield WingardiumLeviosa()
+        if "revelio" in held:
+            yield from (Revelio(s) for s, t in enumerate(state.tokens) if t is not None and not state.face_up[s])
+        if "accio" in held:
+            yield from (Accio(s) for s, t in enumerate(state.tokens) if t in COLOURS and state.face_up[s])
+        if "expelliarmus" in held:
+            for target, other in enumerate(state.players):
+                if target != seat:
+                    yield from (Expelliarmus(target, c) for c in COLOURS if other.resources[c] > 0)
+        if "portkey" in held:
+            yield from (Portkey(b) for b in BLUE_CIRCLES if b != player.position)
 
-    def _check_spell(self, state: BeastsState, seat: int, action: SpellAction) -> None:
-        spell = type(action).__struct_config__.tag
-        assert isinstance(spell, str)
-        name = self.spell_names[spell]
+    def _spell_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
+        return "spells are cast during your own turn"
+
+    def _spell_problem(self, state: BeastsState, seat: int, action: SpellAction) -> str | Refusal | None:
+        spell = self.spell_of(action)
+        name = self.spells[spell].name
         if not state.spell_cards:
-            raise IllegalAction("Spell cards", "this match is played without the Spell Card Variant")
+            return "this match is played without the Spell Card Variant"
         player = state.players[seat]
         if spell not in player.spells:
-            raise IllegalAction("Spell cards", f"you hold no {name} card")
+            return f"you hold no {name} card"
         if state.spells_played >= SPELLS_PER_TURN:
-            raise IllegalAction("Spell cards", f"you may cast at most {SPELLS_PER_TURN} spells per turn")
-        timing = self.spell_timing[spell]
-        if state.phase not in timing:
-            raise IllegalAction("Spell cards", f"{name} is cast only {_describe_timing(timing)}")
+            return f"you may cast at most {SPELLS_PER_TURN} spells per turn"
+        timing = self.spells[spell].timing
+        top = self.top(state)
+        if top is None or top.kind() not in timing:
+            return f"{name} is cast only {_describe_timing(timing)}"
         if isinstance(action, Revelio):
             s = action.space
             if not 0 <= s < len(state.tokens) or state.tokens[s] is None or state.face_up[s]:
-                raise IllegalAction("Revelio", f"space {s} holds no face-down token")
+                return Refusal("Revelio", f"space {s} holds no face-down token")
         elif isinstance(action, Accio):
             s = action.space
             if not 0 <= s < len(state.tokens) or state.tokens[s] not in COLOURS or not state.face_up[s]:
-                raise IllegalAction("Accio", f"space {s} holds no face-up resource token")
+                return Refusal("Accio", f"space {s} holds no face-up resource token")
         elif isinstance(action, Expelliarmus):
             target = action.target_seat
             if target == seat or not 0 <= target < len(state.players):
-                raise IllegalAction("Expelliarmus", "choose another player's seat")
+                return Refusal("Expelliarmus", "choose another player's seat")
             if state.players[target].resources[action.colour] <= 0:
-                raise IllegalAction("Expelliarmus", f"seat {target} holds no {action.colour} token")
+                return Refusal("Expelliarmus", f"seat {target} holds no {action.colour} token")
         elif isinstance(action, Portkey):
             if action.space not in BLUE_CIRCLES:
-                raise IllegalAction("Portkey", f"space {action.space} is not a blue-circle space")
+                return Refusal("Portkey", f"space {action.space} is not a blue-circle space")
             if action.space == player.position:
-                raise IllegalAction("Portkey", "you are on that space already")
+                return Refusal("Portkey", "you are on that space already")
+        return None
 
     def _cast(self, state: BeastsState, seat: int, action: SpellAction) -> list[Event]:
-        spell = type(action).__struct_config__.tag
-        assert isinstance(spell, str)
+        spell = self.spell_of(action)
         player = state.players[seat]
         player.spells.remove(spell)
         state.spell_discard.append(spell)
         state.spells_played += 1
-        cast: dict[str, Any] = {"seat": seat, "spell": spell}
+        cast_event = SpellCast(seat=seat, spell=spell)
         events: list[Event] = []
         if isinstance(action, FelixFelicis):
-            state.roll = state.rng.roll()
-            events.append(Event("die_rolled", {"seat": seat, "value": state.roll}))
+            state.roll = state.rng.choice(DIE_FACES)
+            events.append(DieRolled(seat=seat, value=state.roll))
         elif isinstance(action, WingardiumLeviosa):
             state.bonus += 2
         elif isinstance(action, Revelio):
-            cast["space"] = action.space
+            cast_event = SpellCast(seat=seat, spell=spell, space=action.space)
             token = state.tokens[action.space]
             assert token is not None
             state.face_up[action.space] = True
-            events.append(Event("token_revealed", {"space": action.space, **self._token_fields(token)}))
+            events.append(self._revealed(action.space, token))
         elif isinstance(action, Accio):
-            cast["space"] = action.space
+            cast_event = SpellCast(seat=seat, spell=spell, space=action.space)
             colour = state.tokens[action.space]
             assert colour is not None
             player.resources[colour] += 1
             state.tokens[action.space] = None
             state.face_up[action.space] = False
-            events.append(
-                Event("resource_collected", {"seat": seat, "colour": colour, "space": action.space, "set_aside": False})
-            )
+            events.append(ResourceCollected(seat=seat, colour=cast("Colour", colour), space=action.space))
             events += self._refill(state, action.space)
         elif isinstance(action, Expelliarmus):
-            cast.update(target_seat=action.target_seat, colour=action.colour)
+            cast_event = SpellCast(seat=seat, spell=spell, target_seat=action.target_seat, colour=action.colour)
             state.players[action.target_seat].resources[action.colour] -= 1
             player.resources[action.colour] += 1
         elif isinstance(action, Portkey):
-            cast["space"] = action.space
-            events.append(Event("moved", {"seat": seat, "origin": player.position, "destination": action.space}))
+            cast_event = SpellCast(seat=seat, spell=spell, space=action.space)
+            events.append(Moved(seat=seat, origin=player.position, destination=action.space))
             player.position = action.space
-        return [Event("spell_cast", cast), *events, *self._settle(state)]
+        return [cast_event, *events, *self._settle(state)]
 
     # ------------------------------------------------------------------- view
 
     @staticmethod
-    def _token_fields(token: str) -> dict[str, str]:
+    def _revealed(space: int, token: str) -> TokenRevealed:
         if token in COLOURS:
-            return {"state": "resource", "colour": token}
-        return {"state": "creature", "creature": token}
+            return TokenRevealed(space=space, state="resource", colour=token)
+        return TokenRevealed(space=space, state="creature", creature=token)
 
     def _space_token(self, state: BeastsState, space: int) -> SpaceToken:
         token = state.tokens[space]
@@ -520,7 +541,7 @@ class BeastsEngine:
                 for c in self.data.creatures
             ],
             current_seat=state.current,
-            phase=state.phase,
+            prompt=self.prompt(state),
             roll=state.roll,
             steps=state.roll + state.bonus,
             spells_played=state.spells_played,
@@ -531,14 +552,16 @@ class BeastsEngine:
             spell_deck_size=len(state.spell_deck),
             spell_discard=list(state.spell_discard),
             set_aside=ResourceCounts(**{c: state.set_aside.count(c) for c in COLOURS}),
-            to_act=list(self.to_act(state).seats()),
             creatures_to_win=CREATURES_TO_WIN[state.mode],
+            spell_book=self._spell_book() if state.spell_cards else [],
             outcome=state.outcome,
         )
 
-    def determinize(self, view: BeastsView, seat: int, seed: int) -> BeastsState:
-        """A full state consistent with `view`: hidden tokens, supply and others' spells sampled."""
-        rng = Rng(seed)
+    def _spell_book(self) -> list[SpellInfo]:
+        return [SpellInfo(s.id, s.name, _describe_timing(s.timing), s.text) for s in self.data.spells]
+
+    def state_from_view(self, view: BeastsView, seat: int) -> BeastsState:
+        """A state consistent with `view`: unseen tokens and spells dealt in catalogue order."""
         unknown = self.data.all_tokens()
         seen: list[str] = []
         for token in view.tokens:
@@ -552,7 +575,6 @@ class BeastsEngine:
         seen += [c for c in COLOURS for _ in range(getattr(view.set_aside, c))]
         for known in seen:
             unknown.remove(known)
-        rng.shuffle(unknown)
         hidden = [t.space for t in view.tokens if t.state == "hidden"]
         if len(unknown) != len(hidden) + view.supply_size:
             raise ValueError("the view's token counts do not add up")
@@ -570,15 +592,20 @@ class BeastsEngine:
             unseen = self.data.spell_deck()
             for spell in [*view.players[seat].spells, *view.spell_discard]:
                 unseen.remove(spell)
-            rng.shuffle(unseen)
             for i, p in enumerate(view.players):
                 if i != seat:
                     hands[i] = [unseen.pop() for _ in range(p.spell_count)]
             deck = unseen
+        kinds: dict[str, type[RollDie] | type[ChooseStop] | type[AfterStop]] = {
+            "roll": RollDie,
+            "move": ChooseStop,
+            "stopped": AfterStop,
+        }
+        decision = kinds.get(view.prompt.kind)
         return BeastsState(
             mode=view.mode,
             spell_cards=view.spell_cards,
-            rng=Rng(rng.next_u64()),
+            rng=Rng(0),
             tokens=tokens,
             face_up=face_up,
             supply=unknown,
@@ -592,7 +619,7 @@ class BeastsEngine:
                 for i, p in enumerate(view.players)
             ],
             current=view.current_seat,
-            phase=view.phase,
+            decisions=[decision(must=list(view.prompt.must))] if decision else [],
             turn=view.turn,
             turn_cap=view.turn_cap,
             roll=view.roll,
@@ -604,12 +631,25 @@ class BeastsEngine:
             outcome=view.outcome,
         )
 
+    # ------------------------------------------------------------------ words
 
-def _describe(counts: Mapping[Colour, int]) -> str:
+    def describe_action(self, view: BeastsView, action: Action, narrator: Narrator) -> Label:
+        """The label of one of the viewer's legal actions."""
+        return self.text.action(view, action, narrator)
+
+    def describe_event(self, event: Event, narrator: Narrator) -> str | None:
+        """One sentence for an event as the reader sees it."""
+        return self.text.event(event, narrator)
+
+    def describe_prompt(self, view: BeastsView, narrator: Narrator) -> str:
+        """What the match waits for, in words."""
+        return self.text.prompt(view, narrator)
+
+
+def _describe(counts: Mapping[Any, int]) -> str:
     parts = [f"{n} {c}" for c, n in counts.items() if n]
     return ", ".join(parts) if parts else "nothing"
 
 
 def _describe_timing(timing: tuple[str, ...]) -> str:
-    words = {"roll": "before rolling", "move": "after rolling, before moving", "stopped": "after stopping"}
-    return " or ".join(words[t] for t in timing)
+    return " or ".join(TIMING_WORDS[t] for t in timing)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from menagerie.beasts.engine import BeastsEngine, BeastsState
 from menagerie.beasts.engine.data import COLOURS
+from menagerie.beasts.engine.model import AfterStop, ChooseStop, RollDie
 from menagerie.rules.contract import MatchSetup
 
 ENGINE = BeastsEngine()
@@ -14,6 +15,7 @@ def new_match(mode: str = "training", seats: int = 3, seed: int = 7, spells: boo
     options = {"spell_cards": "true" if spells else "false"} if mode == "training" else {}
     state, _ = ENGINE.setup(MatchSetup(mode, seats, options), seed)
     state.current = 0
+    state.decisions = [RollDie(must=[0])]
     return state
 
 
@@ -51,7 +53,13 @@ def rolled(state: BeastsState, seat: int, position: int, roll: int) -> None:
     state.current = seat
     state.players[seat].position = position
     state.roll = roll
-    state.phase = "move"
+    state.decisions = [ChooseStop(must=[seat])]
+
+
+def stopped(state: BeastsState, seat: int) -> None:
+    """Seat `seat` has moved and stopped: it may capture, cast spells or end its turn."""
+    state.current = seat
+    state.decisions = [AfterStop(must=[seat])]
 
 
 def all_tokens(state: BeastsState) -> list[str]:

@@ -17,7 +17,7 @@ from bench.arena import run, wilson
 from menagerie.beasts.bots import BeastsGreedy
 from menagerie.beasts.engine import BeastsState
 from menagerie.beasts.engine.model import Action, Capture, EndTurn, Expelliarmus, Move
-from menagerie.beasts.tests.scenarios import ENGINE, give, new_match, place, rolled
+from menagerie.beasts.tests.scenarios import ENGINE, give, new_match, place, rolled, stopped
 from menagerie.rules.bots import RandomPolicy, policy_for
 from menagerie.rules.contract import MatchSetup
 
@@ -34,10 +34,9 @@ def choose(state: BeastsState, seed: int, seat: int = 0, legal: list[Action] | N
 
 def stopped_on(state: BeastsState, seat: int, space: int) -> None:
     """Seat `seat` has just moved onto `space` and must now capture or end its turn."""
-    state.current = seat
+    stopped(state, seat)
     state.players[seat].position = space
     state.roll = 3
-    state.phase = "stopped"
 
 
 def hand(state: BeastsState, seat: int, *spells: str) -> None:

@@ -23,8 +23,7 @@ from menagerie.beasts.engine.model import (
 )
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.rules.contract import MatchSetup
-from menagerie.rules.rng import Rng
-from tests.support.engine_properties import EngineProperties, property_matches
+from tests.support.rules_properties import EngineProperties, property_matches
 
 ENGINE = BeastsEngine()
 
@@ -48,48 +47,7 @@ def candidates(state: BeastsState, seat: int, rng: random.Random) -> Iterator[ob
     yield Expelliarmus(rng.randrange(0, 7), rng.choice(COLOURS))
 
 
-def permute_hidden(state: BeastsState, viewer: int | None, rng: random.Random) -> BeastsState:
-    """The same position with face-down tokens, the supply, unseen spells and the RNG changed."""
-    hidden = [s for s, t in enumerate(state.tokens) if t is not None and not state.face_up[s]]
-    pool = [state.tokens[s] for s in hidden] + state.supply
-    rng.shuffle(pool)
-    for s in hidden:
-        state.tokens[s] = pool.pop()
-    state.supply = [t for t in pool if t is not None]
-    others = [i for i in range(len(state.players)) if i != viewer]
-    spells = state.spell_deck + [c for i in others for c in state.players[i].spells]
-    rng.shuffle(spells)
-    for i in others:
-        count = len(state.players[i].spells)
-        state.players[i].spells = [spells.pop() for _ in range(count)]
-    state.spell_deck = spells
-    state.rng = Rng(rng.getrandbits(64), rng.randrange(1000))
-    return state
-
-
-PROPERTIES = EngineProperties(
-    engine=ENGINE,
-    candidates=candidates,
-    permute_hidden=permute_hidden,
-    view_message=beasts_pb2.View,
-    public_fields={
-        "match_started": {"first_seat", "supply_size"},
-        "turn_started": {"seat", "turn"},
-        "spell_drawn": {"seat", "reshuffled"},
-        "die_rolled": {"seat", "value"},
-        "moved": {"seat", "origin", "destination"},
-        "token_revealed": {"space", "state", "creature", "colour"},
-        "creature_captured": {"seat", "creature", "space", "paid"},
-        "resource_collected": {"seat", "colour", "space", "set_aside"},
-        "token_placed": {"space"},
-        "space_left_empty": {"space"},
-        "supply_shuffled": {"returned", "size"},
-        "spell_cast": {"seat", "spell", "space", "target_seat", "colour"},
-        "turn_ended": {"seat"},
-        "match_finished": {"outcome"},
-    },
-    private_fields={"spell_drawn": {"spell"}},
-)
+PROPERTIES = EngineProperties(engine=ENGINE, candidates=candidates, view_message=beasts_pb2.View)
 
 MODES = {
     "capture": {},

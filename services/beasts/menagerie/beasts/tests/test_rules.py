@@ -7,11 +7,20 @@ from collections import Counter
 import pytest
 
 from menagerie.beasts.engine.data import BLUE_CIRCLES
-from menagerie.beasts.engine.model import Capture, EndTurn, Move, Roll
-from menagerie.beasts.tests.scenarios import ENGINE, all_tokens, give, new_match, place, rolled
+from menagerie.beasts.engine.model import (
+    Capture,
+    CreatureCaptured,
+    EndTurn,
+    Event,
+    MatchStarted,
+    Move,
+    ResourceCounts,
+    Roll,
+    TokenRevealed,
+)
+from menagerie.beasts.tests.scenarios import ENGINE, all_tokens, give, new_match, place, rolled, stopped
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction, InvalidArgument
-from menagerie.shared.engine import Event
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -37,7 +46,7 @@ def test_the_first_seat_is_drawn_and_recorded_in_an_event() -> None:
     for seed in range(60):
         state, events = ENGINE.setup(MatchSetup("capture", 4), seed)
         assert events[0].kind == "match_started"
-        assert events[0].public["first_seat"] == state.current
+        assert isinstance(events[0], MatchStarted) and events[0].first_seat == state.current
         firsts[state.current] += 1
     assert set(firsts) == {0, 1, 2, 3}
 
@@ -69,7 +78,8 @@ def test_a_turn_starts_with_the_die_roll_and_play_proceeds_clockwise() -> None:
         ENGINE.apply(state, 0, Roll())
     ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[0])
     assert state.current == 1
-    assert state.phase == "roll"
+    assert ENGINE.prompt(state).kind == "roll"
+    assert ENGINE.prompt(state).must == [1]
 
 
 def test_the_die_shows_every_face_from_one_to_six() -> None:
@@ -132,7 +142,7 @@ def test_the_token_where_you_stop_is_revealed_and_replaced_from_the_supply() -> 
     supply_before = len(state.supply)
     events = ENGINE.apply(state, 0, Move(20))
     assert kinds(events)[:4] == ["moved", "token_revealed", "resource_collected", "token_placed"]
-    assert events[1].public == {"space": 20, "state": "resource", "colour": "red"}
+    assert events[1] == TokenRevealed(space=20, state="resource", colour="red")
     assert state.players[0].resources["red"] == 1
     assert state.tokens[20] is not None and not state.face_up[20]
     assert len(state.supply) == supply_before - 1
@@ -231,7 +241,7 @@ def test_mode_two_the_thunderbird_needs_the_rulebooks_resources() -> None:
     rolled(state, 0, position=19, roll=1)
     ENGINE.apply(state, 0, Move(20))
     assert state.current == 1  # one green short: nothing to decide, the turn ended
-    state.current, state.phase = 0, "stopped"
+    stopped(state, 0)
     with pytest.raises(IllegalAction, match="Capture: the Thunderbird needs"):
         ENGINE.check(state, 0, Capture())
 
@@ -246,7 +256,8 @@ def test_mode_two_capture_pays_colours_first_then_wild_and_reshuffles_the_supply
     supply_before = len(state.supply)
     events = ENGINE.apply(state, 0, Capture())
     assert kinds(events)[:3] == ["creature_captured", "supply_shuffled", "token_placed"]
-    assert events[0].public["paid"] == {"red": 2, "blue": 3, "yellow": 2, "green": 2, "wild": 1}
+    assert isinstance(events[0], CreatureCaptured)
+    assert events[0].paid == ResourceCounts(red=2, blue=3, yellow=2, green=2, wild=1)
     assert state.players[0].resources == {"red": 0, "blue": 0, "yellow": 0, "green": 0, "wild": 1}
     assert state.players[0].captured == ["thunderbird"]
     assert len(state.supply) == supply_before + 10 - 1

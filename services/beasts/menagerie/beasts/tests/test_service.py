@@ -19,10 +19,10 @@ from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.store.keys import match_keys
 from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import BeastsClient, bearer
+from tests.support.fixtures import TOKEN_SECRET, GameServices
+from tests.support.game_client import GameClient, bearer
 from tests.support.redis_server import stream_entries
-from tests.support.services import ServiceProcess, service_process, stop_process
+from tests.support.services import game_process, stop_process
 from tests.support.stored_match import SHARDS, replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
@@ -31,8 +31,8 @@ ROLL = beasts_pb2.Action(roll=beasts_pb2.Roll())
 ENGINE = BeastsEngine()
 
 
-def test_health_and_reflection(beasts_service: ServiceProcess) -> None:
-    with grpc.insecure_channel(beasts_service.address) as channel:
+def test_health_and_reflection(game_services: GameServices) -> None:
+    with grpc.insecure_channel(game_services["beasts"].address) as channel:
         health = health_pb2_grpc.HealthStub(channel)
         for service in ("", "menagerie.beasts.v1.Beasts", "menagerie.common.v1.Matches"):
             reply = health.Check(health_pb2.HealthCheckRequest(service=service))  # type: ignore[attr-defined]
@@ -45,7 +45,7 @@ def test_health_and_reflection(beasts_service: ServiceProcess) -> None:
     assert {"menagerie.beasts.v1.Beasts", "menagerie.common.v1.Matches", "grpc.health.v1.Health"} <= names
 
 
-def test_describe_game_lists_modes_and_seats(beasts: BeastsClient) -> None:
+def test_describe_game_lists_modes_and_seats(beasts: GameClient) -> None:
     reply = beasts.matches.DescribeGame(matches_pb2.DescribeGameRequest())
     assert reply.game == "beasts"
     modes = {m.mode: m for m in reply.modes}
@@ -54,7 +54,7 @@ def test_describe_game_lists_modes_and_seats(beasts: BeastsClient) -> None:
     assert [o.name for o in modes["training"].options] == ["spell_cards"]
 
 
-def test_concurrent_submits_at_one_version_apply_exactly_once(beasts: BeastsClient, service_token: str) -> None:
+def test_concurrent_submits_at_one_version_apply_exactly_once(beasts: GameClient, service_token: str) -> None:
     rng = random.Random(11)
     pairs = 0
     while pairs < 100:
@@ -74,7 +74,7 @@ def test_concurrent_submits_at_one_version_apply_exactly_once(beasts: BeastsClie
                 )
                 for _ in range(2)
             ]
-            futures = [beasts.beasts.SubmitAction.future(r, metadata=bearer(token)) for r in requests]
+            futures = [beasts.stub.SubmitAction.future(r, metadata=bearer(token)) for r in requests]
             outcomes = []
             for future in futures:
                 try:
@@ -88,7 +88,7 @@ def test_concurrent_submits_at_one_version_apply_exactly_once(beasts: BeastsClie
 
 
 def test_one_stream_entry_and_one_turn_notice_per_accepted_action(
-    beasts: BeastsClient, service_token: str, redis_url: str
+    beasts: GameClient, service_token: str, redis_url: str
 ) -> None:
     match = beasts.create(service_token, mode="capture", seats=2, seed=3)
     rng = random.Random(2)
@@ -107,13 +107,13 @@ def test_one_stream_entry_and_one_turn_notice_per_accepted_action(
     client.close()
 
 
-def watch(beasts: BeastsClient, match_id: str, token: str, from_version: int) -> Iterator[beasts_pb2.WatchResponse]:
+def watch(beasts: GameClient, match_id: str, token: str, from_version: int) -> Iterator[beasts_pb2.WatchResponse]:
     request = beasts_pb2.WatchRequest(match_id=match_id, from_version=from_version)
-    yield from beasts.beasts.Watch(request, metadata=bearer(token), timeout=60)
+    yield from beasts.stub.Watch(request, metadata=bearer(token), timeout=60)
 
 
 def test_watch_resumes_after_a_disconnect_with_no_gap_and_no_duplicate(
-    beasts: BeastsClient, service_token: str, signer: TokenSigner
+    beasts: GameClient, service_token: str, signer: TokenSigner
 ) -> None:
     match = beasts.create(service_token, mode="training", seats=3, options={"spell_cards": "true"})
     rng = random.Random(5)
@@ -121,7 +121,7 @@ def test_watch_resumes_after_a_disconnect_with_no_gap_and_no_duplicate(
         beasts.play_step(match, rng.choice)
     spectator, _ = signer.issue_player("fan", "Fan", 600)
     seen: list[int] = []
-    stream = beasts.beasts.Watch(
+    stream = beasts.stub.Watch(
         beasts_pb2.WatchRequest(match_id=match.match_id, from_version=0), metadata=bearer(spectator), timeout=60
     )
     for response in stream:
@@ -139,7 +139,7 @@ def test_watch_resumes_after_a_disconnect_with_no_gap_and_no_duplicate(
     assert seen == list(range(1, 18))
 
 
-def test_a_live_watcher_sees_every_version_until_the_end(beasts: BeastsClient, service_token: str) -> None:
+def test_a_live_watcher_sees_every_version_until_the_end(beasts: GameClient, service_token: str) -> None:
     match = beasts.create(service_token, mode="capture", seats=2, seed=21)
     versions: list[int] = []
     last_view: list[beasts_pb2.View] = []
@@ -158,11 +158,11 @@ def test_a_live_watcher_sees_every_version_until_the_end(beasts: BeastsClient, s
     final = beasts.summary(match.match_id, match.tokens[0])
     assert final.status == common_pb2.MATCH_STATUS_FINISHED
     assert versions == list(range(1, final.version + 1))
-    assert last_view[-1].phase == beasts_pb2.PHASE_FINISHED
+    assert last_view[-1].prompt.kind == "finished"
 
 
 def test_views_and_events_show_spells_only_to_their_holder(
-    beasts: BeastsClient, service_token: str, signer: TokenSigner
+    beasts: GameClient, service_token: str, signer: TokenSigner
 ) -> None:
     match = beasts.create(service_token, mode="training", seats=3, options={"spell_cards": "true"}, seed=9)
     spectator, _ = signer.issue_player("fan", "Fan", 600)
@@ -183,7 +183,7 @@ def test_views_and_events_show_spells_only_to_their_holder(
 
 
 def test_a_finished_match_replays_from_its_stored_actions(
-    beasts: BeastsClient, service_token: str, redis_url: str
+    beasts: GameClient, service_token: str, redis_url: str
 ) -> None:
     match = beasts.create(service_token, mode="training", seats=4, options={"spell_cards": "true"})
     beasts.play_to_end(match, random.Random(8))
@@ -195,7 +195,7 @@ def test_a_finished_match_replays_from_its_stored_actions(
     client.close()
 
 
-def test_list_and_get_matches(beasts: BeastsClient, service_token: str) -> None:
+def test_list_and_get_matches(beasts: GameClient, service_token: str) -> None:
     created = []
     for _ in range(3):
         created.append(beasts.create(service_token, mode="capture", seats=2))
@@ -221,7 +221,7 @@ def test_list_and_get_matches(beasts: BeastsClient, service_token: str) -> None:
 
 
 def test_a_bot_decides_for_a_human_only_after_the_turn_timer(
-    beasts: BeastsClient, service_token: str, signer: TokenSigner
+    beasts: GameClient, service_token: str, signer: TokenSigner
 ) -> None:
     match = beasts.create(service_token, mode="capture", seats=2, turn_timer=1)
     seat = beasts.summary(match.match_id, service_token).to_act[0]
@@ -239,12 +239,12 @@ def test_a_bot_decides_for_a_human_only_after_the_turn_timer(
 
 
 def test_sigterm_drains_and_exits_cleanly(redis_url: str, service_token: str) -> None:
-    with service_process(
-        "menagerie.beasts.service", redis_url, TOKEN_SECRET, MENAGERIE_LOG_LEVEL="info", MENAGERIE_GRACE_SECONDS="1"
+    with game_process(
+        "beasts", redis_url, TOKEN_SECRET, MENAGERIE_LOG_LEVEL="info", MENAGERIE_GRACE_SECONDS="1"
     ) as service:
-        client = BeastsClient(service.address)
-        match = client.create(service_token, seats=2)
-        stream = client.beasts.Watch(
+        client = GameClient("beasts", service.address)
+        match = client.create(service_token, mode="training", seats=2)
+        stream = client.stub.Watch(
             beasts_pb2.WatchRequest(match_id=match.match_id), metadata=bearer(match.tokens[0]), timeout=30
         )
         next(stream)
@@ -264,9 +264,9 @@ def test_prometheus_metrics_count_rpcs_by_code(redis_url: str, service_token: st
     from tests.support.redis_server import free_port
 
     port = free_port()
-    with service_process("menagerie.beasts.service", redis_url, TOKEN_SECRET, MENAGERIE_METRICS_PORT=str(port)) as svc:
-        client = BeastsClient(svc.address)
-        match = client.create(service_token, seats=2)
+    with game_process("beasts", redis_url, TOKEN_SECRET, MENAGERIE_METRICS_PORT=str(port)) as svc:
+        client = GameClient("beasts", svc.address)
+        match = client.create(service_token, mode="training", seats=2)
         with pytest.raises(grpc.RpcError):
             client.submit(match.match_id, match.tokens[0], beasts_pb2.Action(), 1)
         client.close()

@@ -6,20 +6,24 @@ import pytest
 
 from menagerie.beasts.engine.model import (
     Accio,
+    DieRolled,
     EndTurn,
     Expelliarmus,
     FelixFelicis,
     Move,
+    Moved,
     Portkey,
     Revelio,
     Roll,
+    SpellDrawn,
+    TokenRevealed,
     WingardiumLeviosa,
 )
 from menagerie.beasts.engine.rules import HAND_LIMIT, SPELLS_PER_TURN
 from menagerie.beasts.tests.scenarios import ENGINE, give, new_match, place, rolled
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction
-from menagerie.shared.engine import project_event
+from menagerie.rules.events import project
 
 
 def test_each_player_starts_with_two_spells_and_draws_one_at_the_start_of_each_turn() -> None:
@@ -29,14 +33,13 @@ def test_each_player_starts_with_two_spells_and_draws_one_at_the_start_of_each_t
     assert hands[first] == 3
     assert sorted(hands) == [2, 2, 3]
     assert len(state.spell_deck) == len(ENGINE.data.spell_deck()) - 7
-    draws = [e for e in events if e.kind == "spell_drawn"]
+    draws = [e for e in events if isinstance(e, SpellDrawn)]
     assert len(draws) == 7
     for event in draws:
-        seat = event.public["seat"]
-        assert "spell" not in event.public
-        assert project_event(event, seat)["spell"] in state.players[seat].spells
-        assert "spell" not in project_event(event, (seat + 1) % 3)
-        assert "spell" not in project_event(event, None)
+        seat = event.seat
+        assert project(event, seat).spell in state.players[seat].spells
+        assert project(event, (seat + 1) % 3).spell is None
+        assert project(event, None).spell is None
 
 
 def test_the_deck_holds_the_authored_spells() -> None:
@@ -90,8 +93,8 @@ def test_an_empty_deck_is_refilled_from_the_shuffled_discard_pile() -> None:
     rolled(state, 0, position=19, roll=1)
     state.players[0].spells = []
     events = ENGINE.apply(state, 0, Move(20))
-    drawn = [e for e in events if e.kind == "spell_drawn"]
-    assert drawn and drawn[0].public["reshuffled"] is True
+    drawn = [e for e in events if isinstance(e, SpellDrawn)]
+    assert drawn and drawn[0].reshuffled is True
     assert state.spell_discard == []
     assert len(state.players[1].spells) == 1
 
@@ -104,7 +107,7 @@ def test_felix_felicis_rerolls_after_rolling() -> None:
     ENGINE.apply(state, 0, Roll())
     events = ENGINE.apply(state, 0, FelixFelicis())
     assert [e.kind for e in events] == ["spell_cast", "die_rolled"]
-    assert state.roll == events[1].public["value"]
+    assert isinstance(events[1], DieRolled) and state.roll == events[1].value
     assert state.spell_discard == ["felix_felicis"]
 
 
@@ -123,7 +126,7 @@ def test_revelio_turns_a_token_face_up_for_everyone() -> None:
     state.players[0].spells = ["revelio"]
     place(state, 9, "graphorn")
     events = ENGINE.apply(state, 0, Revelio(9))
-    assert events[1].public == {"space": 9, "state": "creature", "creature": "graphorn"}
+    assert events[1] == TokenRevealed(space=9, state="creature", creature="graphorn")
     for viewer in (None, 1, 2):
         token = next(t for t in ENGINE.view(state, viewer).tokens if t.space == 9)
         assert (token.state, token.creature) == ("creature", "graphorn")
@@ -163,8 +166,8 @@ def test_portkey_travels_to_a_blue_circle_before_rolling() -> None:
     state.players[0].spells = ["portkey", "portkey"]
     events = ENGINE.apply(state, 0, Portkey(16))
     assert state.players[0].position == 16
-    assert events[1].public == {"seat": 0, "origin": 0, "destination": 16}
-    assert state.phase == "roll"
+    assert events[1] == Moved(seat=0, origin=0, destination=16)
+    assert ENGINE.prompt(state).kind == "roll"
     ENGINE.apply(state, 0, Roll())
     with pytest.raises(IllegalAction, match="before rolling"):
         ENGINE.check(state, 0, Portkey(4))
@@ -176,7 +179,7 @@ def test_after_stopping_spells_keep_the_turn_open_until_end_turn() -> None:
     place(state, 20, "green")
     rolled(state, 0, position=19, roll=1)
     ENGINE.apply(state, 0, Move(20))
-    assert state.current == 0 and state.phase == "stopped"
+    assert state.current == 0 and ENGINE.prompt(state).kind == "stopped"
     assert EndTurn() in ENGINE.legal_actions(state, 0)
     ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[0])  # a Revelio; then nothing is left
     assert state.current == 1

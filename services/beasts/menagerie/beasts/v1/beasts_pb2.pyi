@@ -90,33 +90,6 @@ SPELL_EXPELLIARMUS: Spell.ValueType  # 5
 SPELL_PORTKEY: Spell.ValueType  # 6
 Global___Spell: _TypeAlias = Spell  # noqa: Y015
 
-class _Phase:
-    ValueType = _typing.NewType("ValueType", _builtins.int)
-    V: _TypeAlias = ValueType  # noqa: Y015
-
-class _PhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Phase.ValueType], _builtins.type):
-    DESCRIPTOR: _descriptor.EnumDescriptor
-    PHASE_UNSPECIFIED: _Phase.ValueType  # 0
-    PHASE_ROLL: _Phase.ValueType  # 1
-    """The seat to act rolls the die (and may cast spells first)."""
-    PHASE_MOVE: _Phase.ValueType  # 2
-    """The seat to act chooses where to stop."""
-    PHASE_STOPPED: _Phase.ValueType  # 3
-    """The seat has stopped; it may capture a creature here, cast spells or end its turn."""
-    PHASE_FINISHED: _Phase.ValueType  # 4
-
-class Phase(_Phase, metaclass=_PhaseEnumTypeWrapper): ...
-
-PHASE_UNSPECIFIED: Phase.ValueType  # 0
-PHASE_ROLL: Phase.ValueType  # 1
-"""The seat to act rolls the die (and may cast spells first)."""
-PHASE_MOVE: Phase.ValueType  # 2
-"""The seat to act chooses where to stop."""
-PHASE_STOPPED: Phase.ValueType  # 3
-"""The seat has stopped; it may capture a creature here, cast spells or end its turn."""
-PHASE_FINISHED: Phase.ValueType  # 4
-Global___Phase: _TypeAlias = Phase  # noqa: Y015
-
 class _TokenState:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -305,6 +278,38 @@ class CreatureCard(_message.Message):
 Global___CreatureCard: _TypeAlias = CreatureCard  # noqa: Y015
 
 @_typing.final
+class SpellInfo(_message.Message):
+    """A spell of the Spell Card Variant."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    TIMING_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    id: Global___Spell.ValueType
+    name: _builtins.str
+    timing: _builtins.str
+    """When it may be cast, in words ("after rolling, before moving")."""
+    text: _builtins.str
+    """What it does."""
+    def __init__(
+        self,
+        *,
+        id: Global___Spell.ValueType = ...,
+        name: _builtins.str = ...,
+        timing: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "name", b"name", "text", b"text", "timing", b"timing"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SpellInfo: _TypeAlias = SpellInfo  # noqa: Y015
+
+@_typing.final
 class Player(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -355,7 +360,7 @@ class View(_message.Message):
     PLAYERS_FIELD_NUMBER: _builtins.int
     CREATURES_FIELD_NUMBER: _builtins.int
     CURRENT_SEAT_FIELD_NUMBER: _builtins.int
-    PHASE_FIELD_NUMBER: _builtins.int
+    PROMPT_FIELD_NUMBER: _builtins.int
     ROLL_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
     SPELLS_PLAYED_FIELD_NUMBER: _builtins.int
@@ -366,15 +371,14 @@ class View(_message.Message):
     SPELL_DECK_SIZE_FIELD_NUMBER: _builtins.int
     SPELL_DISCARD_FIELD_NUMBER: _builtins.int
     SET_ASIDE_FIELD_NUMBER: _builtins.int
-    TO_ACT_FIELD_NUMBER: _builtins.int
     CREATURES_TO_WIN_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    SPELL_BOOK_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     spell_cards: _builtins.bool
     viewer: _builtins.int
     """The seat this view is for; absent for a spectator."""
     current_seat: _builtins.int
-    phase: Global___Phase.ValueType
     roll: _builtins.int
     """The die as rolled (after any Felix Felicis); 0 before the roll."""
     steps: _builtins.int
@@ -395,15 +399,21 @@ class View(_message.Message):
     @_builtins.property
     def creatures(self) -> _containers.RepeatedCompositeFieldContainer[Global___CreatureCard]: ...
     @_builtins.property
+    def prompt(self) -> _common_pb2.Prompt:
+        """What the match waits for, by whom (replaces phase and to_act)."""
+
+    @_builtins.property
     def spell_discard(self) -> _containers.RepeatedScalarFieldContainer[Global___Spell.ValueType]: ...
     @_builtins.property
     def set_aside(self) -> Global___ResourceCounts:
         """Mode I: resources set aside, per colour."""
 
     @_builtins.property
-    def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
-    @_builtins.property
     def outcome(self) -> _common_pb2.Outcome: ...
+    @_builtins.property
+    def spell_book(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpellInfo]:
+        """The spells of the deck (Spell Card Variant only): names and when they are cast."""
+
     def __init__(
         self,
         *,
@@ -415,7 +425,7 @@ class View(_message.Message):
         players: _abc.Iterable[Global___Player] | None = ...,
         creatures: _abc.Iterable[Global___CreatureCard] | None = ...,
         current_seat: _builtins.int = ...,
-        phase: Global___Phase.ValueType = ...,
+        prompt: _common_pb2.Prompt | None = ...,
         roll: _builtins.int = ...,
         steps: _builtins.int = ...,
         spells_played: _builtins.int = ...,
@@ -426,13 +436,13 @@ class View(_message.Message):
         spell_deck_size: _builtins.int = ...,
         spell_discard: _abc.Iterable[Global___Spell.ValueType] | None = ...,
         set_aside: Global___ResourceCounts | None = ...,
-        to_act: _abc.Iterable[_builtins.int] | None = ...,
         creatures_to_win: _builtins.int = ...,
         outcome: _common_pb2.Outcome | None = ...,
+        spell_book: _abc.Iterable[Global___SpellInfo] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "outcome", b"outcome", "set_aside", b"set_aside", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "outcome", b"outcome", "prompt", b"prompt", "set_aside", b"set_aside", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "mode", b"mode", "outcome", b"outcome", "phase", b"phase", "players", b"players", "roll", b"roll", "set_aside", b"set_aside", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "to_act", b"to_act", "tokens", b"tokens", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "mode", b"mode", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "roll", b"roll", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "tokens", b"tokens", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
@@ -1186,18 +1196,24 @@ class ListLegalActionsResponse(_message.Message):
 
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
+    LABELS_FIELD_NUMBER: _builtins.int
     view_version: _builtins.int
     @_builtins.property
     def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Action]: ...
+    @_builtins.property
+    def labels(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ActionLabel]:
+        """One label per action, in the same order."""
+
     def __init__(
         self,
         *,
         view_version: _builtins.int = ...,
         actions: _abc.Iterable[Global___Action] | None = ...,
+        labels: _abc.Iterable[_common_pb2.ActionLabel] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "view_version", b"view_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "labels", b"labels", "view_version", b"view_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -10,14 +10,20 @@ import tomllib
 from collections import Counter
 from functools import cache
 from importlib import resources
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import msgspec
 
-Face = Literal["protect", "capture", "distract", "insight", "wild", "reaction"]
+# The faces of the dice, written once: the board's four symbols, the black dice's wild
+# face, and the teal die's beast-reaction face. Every list of faces derives from these.
 Symbol = Literal["protect", "capture", "distract", "insight"]
+PoolFace = Literal[Symbol, "wild"]  # a face a die to assign may show
+Face = Literal[PoolFace, "reaction"]
+SYMBOLS: tuple[Symbol, ...] = get_args(Symbol)
+POOL_FACES: tuple[PoolFace, ...] = get_args(PoolFace)
+FACES: tuple[Face, ...] = get_args(Face)
 ActionName = Literal["protect", "capture_1", "distract", "insight", "capture_3"]
-ACTIONS: tuple[ActionName, ...] = ("protect", "capture_1", "distract", "insight", "capture_3")
+ACTIONS: tuple[ActionName, ...] = get_args(ActionName)
 # The face that activates each action.
 ACTIVATED_BY: dict[str, Symbol] = {
     "protect": "protect",
@@ -26,7 +32,8 @@ ACTIVATED_BY: dict[str, Symbol] = {
     "insight": "insight",
     "capture_3": "capture",
 }
-SYMBOLS: tuple[Symbol, ...] = ("protect", "capture", "distract", "insight")
+# Spaces each capture action moves the beast toward the suitcase.
+CAPTURE_STEPS: dict[str, int] = {"capture_1": 1, "capture_3": 3}
 DIE_COUNT = 6
 BEASTS_PER_LEVEL = 4
 INSIGHT_CARDS = 30
@@ -109,7 +116,7 @@ class Beast(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     to_escape: Amount
     black_dice: Annotated[int, msgspec.Meta(ge=0, le=5)]
     teal: bool
-    faces: dict[Literal["protect", "capture", "distract", "insight", "wild"], FaceEffect]
+    faces: dict[PoolFace, FaceEffect]
     reaction: Reaction
 
 
@@ -118,7 +125,7 @@ class InsightCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     id: int
     kind: Literal["die", "reroll", "muffliato", "protego"]
-    face: Literal["protect", "capture", "distract", "insight", "wild"] | None = None
+    face: PoolFace | None = None
     dice: Literal[1, 2] = 1
 
     def __post_init__(self) -> None:

@@ -2,23 +2,24 @@
 
 A turn: the active player's dice are rolled (up to three times, keeping any), other
 players may help with dice cards, the active player Readies, Sets and Activates actions
-on the boards, then the beast reacts with its own roll. Reaction windows let any player
-holding an applicable insight card act: after each of the active player's rolls
-(Reroll), before the beast rolls (Muffliato) and between the beast's roll and its
-resolution (Protego). A seat in a window may act; passing closes the window for it.
+on the boards, then the beast reacts with its own roll. The pending decisions are kept
+on a stack (model.py): the active player's rolling or assigning, and over them the
+reaction windows where any player holding an applicable insight card may act — after
+each of the active player's rolls (Reroll), before assigning (dice cards), before the
+beast rolls (Muffliato) and between the beast's roll and its resolution (Protego). A
+seat in a window may play or pass; passing takes it out of the window, and once the
+window is empty it pops and the turn goes on from the decision underneath.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
-from typing import Any, ClassVar, cast
-
-import msgspec
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, ClassVar, Literal, cast, get_args
 
 from menagerie.pursuit.engine.data import (
     ACTIONS,
     ACTIVATED_BY,
+    CAPTURE_STEPS,
     ActionName,
     Beast,
     Character,
@@ -27,54 +28,121 @@ from menagerie.pursuit.engine.data import (
     PursuitData,
     load_data,
 )
+from menagerie.pursuit.engine.dice import (
+    MUFFLIATO_DICE,
+    beast_dice,
+    canonical_reroll,
+    die_effect,
+    harms,
+    pattern_dice,
+    reroll_choices,
+    roll_die,
+    spent_die,
+    usable,
+)
 from menagerie.pursuit.engine.model import (
+    WINDOWS,
     Action,
+    ActionActivated,
+    ActionReadied,
+    ActionSet,
     Activate,
     Activation,
+    AssignEnded,
+    Assigning,
+    AssignStarted,
+    BeastAboutToRoll,
+    BeastAppeared,
+    BeastCaptured,
+    BeastEscaped,
+    BeastMoved,
+    BeastReacted,
+    BeastRolled,
     BeastTrack,
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
     CharacterView,
     Color,
     Contribute,
+    DeckEmpty,
+    DeckReshuffled,
+    DiceRolled,
     Die,
     Difficulty,
     Discard,
+    DiscardDown,
     EndAssign,
+    Event,
+    HelpWindow,
+    MatchFinished,
+    MatchStarted,
+    MuffliatoWindow,
     Pass,
+    Passed,
     PlayDieCard,
     Player,
+    PlayerHurt,
     PlayerView,
     PlayMuffliato,
     PlayProtego,
     PlayReroll,
     PoolDie,
+    ProtegoWindow,
     PursuitState,
     PursuitView,
     Ready,
     Reroll,
+    RerollWindow,
+    Rolling,
+    RollingStopped,
     SetAction,
+    ShieldGained,
+    ShieldLost,
     StopRolling,
+    TurnDecision,
+    TurnStarted,
+    Window,
 )
-from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, ResultKind, SeatResult, ToAct
-from menagerie.rules.errors import IllegalAction
+from menagerie.pursuit.engine.text import (
+    ACTION_NAMES,
+    CARDS,
+    PursuitText,
+    beast_card_text,
+    beast_die_text,
+    card_book,
+)
+from menagerie.rules.contract import (
+    GameInfo,
+    Label,
+    MatchSetup,
+    ModeInfo,
+    OptionInfo,
+    Outcome,
+    ResultKind,
+    SeatResult,
+)
+from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
+from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.shared.engine import Event
+from menagerie.rules.text import Narrator
 
 HEALTH = 10
 HAND_LIMIT = 3
 BEASTS_TO_WIN = 5
 TURN_CAP = 300
-MUFFLIATO_DICE = 2
 STACKS: dict[str, tuple[int, ...]] = {
     # Levels of the beasts stacked face up, top first.
     "easy": (1, 2, 2, 3, 3),
     "normal": (1, 2, 3, 3, 3),
     "hard": (1, 2, 3, 3, 3, 3),
 }
+DECISIONS: dict[str, type[TurnDecision]] = {d.kind(): d for d in get_args(TurnDecision)}
 
-_builtins = msgspec.to_builtins
+PursuitRule = Rule[PursuitState, Any, Event]
 
 
-class PursuitEngine:
+class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
     """The cooperative dice game, difficulty `easy`, `normal` or `hard`."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -95,15 +163,102 @@ class PursuitEngine:
             ),
         ),
     )
-    state_type: ClassVar[type[Any]] = PursuitState
+    state_type: ClassVar[Any] = PursuitState
     action_type: ClassVar[Any] = Action
-    view_type: ClassVar[type[Any]] = PursuitView
+    view_type: ClassVar[Any] = PursuitView
+    event_type: ClassVar[Any] = Event
 
     def __init__(self, data: PursuitData | None = None) -> None:
         self.data = data or load_data()
         self.beasts = {b.id: b for b in self.data.beasts}
         self.cards = {c.id: c for c in self.data.cards}
         self.characters = {c.id: c for c in self.data.characters}
+        self.text = PursuitText(self.data.beasts)
+        # What happens once a window is empty: the turn goes on from the decision underneath.
+        self._after: dict[type[Window], Callable[[PursuitState], list[Event]]] = {
+            RerollWindow: self._keep_rolling,
+            HelpWindow: lambda state: [AssignStarted(seat=state.active)],
+            MuffliatoWindow: self._beast_roll,
+            ProtegoWindow: self._beast_resolve,
+        }
+        super().__init__()
+
+    def rulebook(self) -> dict[type, PursuitRule]:
+        """One rule per action: how it is listed, refused and performed."""
+        not_now = self._not_now
+        return {
+            Reroll: PursuitRule(
+                "Rolling", self._reroll_options, self._reroll_problem, self._reroll, canonical_reroll, not_now=not_now
+            ),
+            StopRolling: PursuitRule(
+                "Rolling", lambda s, seat: [StopRolling()], no_problem, self._stop, not_now=not_now
+            ),
+            PlayReroll: PursuitRule(
+                "Insight cards",
+                lambda s, seat: [PlayReroll(c) for c in self._held(s.players[seat], "reroll")],
+                lambda s, seat, a: self._card_problem(s, seat, a.card, "reroll"),
+                self._play_reroll,
+                not_now=not_now,
+            ),
+            Contribute: PursuitRule(
+                "Insight cards",
+                lambda s, seat: [Contribute(c) for c in self._held(s.players[seat], "die")],
+                lambda s, seat, a: self._card_problem(s, seat, a.card, "die"),
+                self._contribute,
+                not_now=not_now,
+            ),
+            Pass: PursuitRule("Insight cards", lambda s, seat: [Pass()], no_problem, self._pass, not_now=not_now),
+            Ready: PursuitRule("Ready", self._ready_options, self._ready_problem, self._ready, not_now=not_now),
+            SetAction: PursuitRule("Set", self._set_options, self._set_problem, self._set, not_now=not_now),
+            Activate: PursuitRule(
+                "Activate",
+                self._activate_options,
+                lambda s, seat, a: self._activation_problem(s, a.seat, a.action),
+                self._activate,
+                not_now=not_now,
+            ),
+            PlayDieCard: PursuitRule(
+                "Insight cards",
+                lambda s, seat: [PlayDieCard(c) for c in self._held(s.players[seat], "die")],
+                lambda s, seat, a: self._card_problem(s, seat, a.card, "die"),
+                self._play_die_card,
+                not_now=not_now,
+            ),
+            EndAssign: PursuitRule("Assign", lambda s, seat: [EndAssign()], no_problem, self._end, not_now=not_now),
+            Discard: PursuitRule(
+                "Hand limit",
+                lambda s, seat: [Discard(c) for c in self._distinct(s.players[seat].hand)],
+                lambda s, seat, a: self._card_problem(s, seat, a.card, None),
+                self._discard,
+                not_now=not_now,
+            ),
+            PlayMuffliato: PursuitRule(
+                "Insight cards",
+                lambda s, seat: [PlayMuffliato(c) for c in self._held(s.players[seat], "muffliato")],
+                lambda s, seat, a: self._card_problem(s, seat, a.card, "muffliato"),
+                self._play_muffliato,
+                not_now=not_now,
+            ),
+            PlayProtego: PursuitRule(
+                "Insight cards", self._protego_options, self._protego_problem, self._play_protego, not_now=not_now
+            ),
+        }
+
+    def out_of_turn(self, state: PursuitState, seat: int, decision: Decision) -> Refusal:
+        """A window admits only the seats in it; otherwise it is the active player's turn."""
+        if isinstance(decision, WINDOWS):
+            return Refusal("Insight cards", f"seat {seat} has no card to play in this window")
+        return Refusal("Turn order", f"it is seat {state.active}'s turn, not seat {seat}'s")
+
+    def _not_now(self, state: PursuitState, seat: int, decision: Decision) -> Refusal:
+        """The pending decision's rule, and what it allows instead."""
+        if isinstance(decision, WINDOWS):
+            return Refusal("Insight cards", "in this window you may only play an applicable insight card or pass")
+        if isinstance(decision, DiscardDown):
+            return Refusal("Hand limit", f"discard one of your cards first: you may hold {HAND_LIMIT}")
+        if isinstance(decision, Rolling):
+            return Refusal("Rolling", "roll again, stop rolling, or play a Reroll card")
+        return Refusal("Assign", "that is not something you can do while assigning dice")
 
     # ------------------------------------------------------------------ setup
 
@@ -135,152 +290,16 @@ class PursuitEngine:
             deck=deck,
             active=first,
         )
-        events = [Event("match_started", {"first_seat": first, "beasts": stack})]
+        events: list[Event] = [MatchStarted(first_seat=first, beasts=stack)]
         for seat, player in enumerate(players):
-            events.append(self._drawn_event(seat, player.hand[0]))
+            events.append(CardDrawn(seat=seat, card=self.cards[player.hand[0]]))
         return state, events + self._start_turn(state)
-
-    # --------------------------------------------------------------- contract
-
-    def to_act(self, state: PursuitState) -> ToAct:
-        """The active player's decision, or the seats of an open window, or those over the hand limit."""
-        if state.outcome is not None:
-            return ToAct()
-        if state.window:
-            return ToAct(may=tuple(state.window))
-        if state.phase == "discard":
-            return ToAct(must=tuple(s for s, p in enumerate(state.players) if len(p.hand) > HAND_LIMIT))
-        if state.phase in ("roll", "assign"):
-            return ToAct(must=(state.active,))
-        return ToAct()
-
-    def outcome(self, state: PursuitState) -> Outcome | None:
-        """The team's result once the match is over."""
-        return state.outcome
-
-    def legal_actions(self, state: PursuitState, seat: int) -> list[Action]:
-        """Every action `seat` may take now."""
-        if seat not in self.to_act(state).seats():
-            return []
-        player = state.players[seat]
-        if state.window:
-            return [*self._window_plays(state, seat), Pass()]
-        if state.phase == "discard":
-            return [Discard(c) for c in _distinct_cards(player.hand, self.cards)]
-        if state.phase == "roll":
-            actions: list[Action] = [StopRolling()]
-            if state.rolls < state.roll_limit:
-                actions += self._rerolls(state)
-            actions += [PlayReroll(c) for c in self._held(player, "reroll")]
-            return actions
-        actions = [Ready(a) for a in ACTIONS if a not in player.ready and self._pattern_dice(state, a) is not None]
-        for action in ACTIONS:
-            if action in player.ready and action not in player.set:
-                actions += [SetAction(action, face) for face in self._faces(state, seat)]
-        for target in range(len(state.players)):
-            for action in ACTIONS:
-                if self._activation_problem(state, target, action) is None:
-                    actions.append(Activate(target, action))
-        actions += [PlayDieCard(c) for c in self._held(player, "die")]
-        actions.append(EndAssign())
-        return actions
-
-    def check(self, state: PursuitState, seat: int, action: Action) -> None:
-        """Raises IllegalAction, naming the rule, unless `action` is legal for `seat` now."""
-        if state.outcome is not None:
-            raise IllegalAction("End of the game", "the match is over")
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction("Seats", f"there is no seat {seat}")
-        to_act = self.to_act(state)
-        if seat not in to_act.seats():
-            if state.window:
-                raise IllegalAction("Insight cards", f"seat {seat} has no card to play in this window")
-            raise IllegalAction("Turn order", f"it is seat {state.active}'s turn, not seat {seat}'s")
-        if canonical_action(action) not in self.legal_actions(state, seat):
-            raise IllegalAction(*self._refusal(state, seat, action))
-
-    def _refusal(self, state: PursuitState, seat: int, action: Action) -> tuple[str, str]:
-        """The rule an action breaks (the legal list is exact: anything else is refused)."""
-        player = state.players[seat]
-        card = getattr(action, "card", None)
-        if card is not None and card not in player.hand:
-            return "Insight cards", f"you hold no insight card {card}"
-        if state.window:
-            return "Insight cards", "in this window you may only play an applicable insight card or pass"
-        if state.phase == "discard":
-            return "Hand limit", f"discard one of your cards first: you may hold {HAND_LIMIT}"
-        if state.phase == "roll":
-            if isinstance(action, Reroll):
-                if state.rolls >= state.roll_limit:
-                    return "Rolling", f"you have rolled {state.rolls} times: keep the dice"
-                return "Rolling", "keep only dice you rolled, and roll at least one again"
-            return "Rolling", "roll again, stop rolling, or play a Reroll card"
-        if isinstance(action, Ready):
-            if action.action in player.ready:
-                return "Ready", f"your {action.action} action is Ready already"
-            pattern = " ".join(self._character(state, seat).ready[action.action])
-            return "Ready", f"readying {action.action} takes {pattern} at once (wild counts as any face)"
-        if isinstance(action, SetAction):
-            if action.action not in player.ready:
-                return "Set", f"Ready {action.action} before you Set it"
-            if action.action in player.set:
-                return "Set", f"your {action.action} action is Set already"
-            return "Set", f"you have no {action.face} die to Set it with"
-        if isinstance(action, Activate):
-            problem = self._activation_problem(state, action.seat, action.action)
-            return "Activate", problem or "that activation is not possible"
-        return "Assign", "that is not something you can do while assigning dice"
-
-    def apply(self, state: PursuitState, seat: int, action: Action) -> list[Event]:
-        """Validates `action`, then performs it; returns the events."""
-        self.check(state, seat, action)
-        action = canonical_action(action)
-        if isinstance(action, Pass):
-            state.window.remove(seat)
-            events = [Event("passed", {"seat": seat}, affects=(seat,))]
-            return events + self._after_window(state)
-        if isinstance(action, Reroll):
-            return self._reroll(state, action)
-        if isinstance(action, StopRolling):
-            return self._stop_rolling(state)
-        if isinstance(action, PlayReroll):
-            events = self._play(state, seat, action.card)
-            state.roll_limit += 1
-            return events + self._refresh_window(state, seat)
-        if isinstance(action, Contribute | PlayDieCard):
-            events = self._play(state, seat, action.card)
-            card = self.cards[action.card]
-            assert card.face is not None
-            state.pool += [PoolDie(card.face, "black", card.id) for _ in range(card.dice)]
-            return events + (self._refresh_window(state, seat) if isinstance(action, Contribute) else [])
-        if isinstance(action, Ready):
-            return self._ready(state, seat, action.action)
-        if isinstance(action, SetAction):
-            die = self._take(state, seat, action.face, exact=True)
-            state.players[seat].set.append(action.action)
-            fields = {"seat": seat, "action": action.action, "face": die.face}
-            return [Event("action_set", fields)]
-        if isinstance(action, Activate):
-            return self._activate(state, action)
-        if isinstance(action, EndAssign):
-            return self._end_assign(state)
-        if isinstance(action, Discard):
-            return self._discard(state, seat, action.card)
-        if isinstance(action, PlayMuffliato):
-            events = self._play(state, seat, action.card)
-            state.muffled += MUFFLIATO_DICE
-            return events + self._refresh_window(state, seat)
-        assert isinstance(action, PlayProtego)
-        events = self._play(state, seat, action.card)
-        index = next(i for i, d in enumerate(state.beast_dice) if d.face == action.face and i not in state.ignored)
-        state.ignored.append(index)
-        return events + self._refresh_window(state, seat)
 
     # ----------------------------------------------------------------- rolling
 
     def _start_turn(self, state: PursuitState) -> list[Event]:
         state.turn += 1
-        state.phase = "roll"
+        state.decisions = [Rolling(must=[state.active])]
         state.rolls = 0
         state.roll_limit = 3
         state.pool = []
@@ -291,49 +310,48 @@ class PursuitEngine:
         state.ignored = []
         state.dice = [Die("black", "wild") for _ in range(self.data.dice.black.count)] + [Die("teal", "protect")]
         state.kept = [False] * len(state.dice)
-        events = [Event("turn_started", {"seat": state.active, "turn": state.turn})]
+        events: list[Event] = [TurnStarted(seat=state.active, turn=state.turn)]
         return events + self._roll(state)
 
     def _roll(self, state: PursuitState) -> list[Event]:
-        """Rolls every die not kept; a beast-reaction face is resolved at once."""
+        """Rolls every die not kept; a beast-reaction face is resolved at once; then the Reroll window."""
         state.rolls += 1
         for die, kept in zip(state.dice, state.kept, strict=True):
             if not kept:
-                faces = self.data.dice.teal.faces if die.color == "teal" else self.data.dice.black.faces
-                die.face = state.rng.choice(faces)
-        fields = {"seat": state.active, "roll": state.rolls, "dice": _builtins(state.dice), "kept": list(state.kept)}
-        events = [Event("dice_rolled", fields)]
+                die.face = roll_die(state.rng, self.data.dice, die.color)
+        events: list[Event] = [
+            DiceRolled(seat=state.active, roll=state.rolls, dice=_dice(state.dice), kept=list(state.kept))
+        ]
         if any(d.face == "reaction" and not k for d, k in zip(state.dice, state.kept, strict=True)):
             events += self._react(state, "roll")
             if state.outcome is not None:
                 return events
-        state.window = self._holders(state, "reroll", exclude=state.active)
-        if (
-            state.rolls >= state.roll_limit
-            and not state.window
-            and not self._held(state.players[state.active], "reroll")
-        ):
-            return events + self._stop_rolling(state)
-        return events
+        if self._open(state, RerollWindow(may=self._holders(state, "reroll", exclude=state.active))):
+            return events
+        return events + self._keep_rolling(state)
 
-    def _rerolls(self, state: PursuitState) -> list[Action]:
-        """Every distinct choice of dice to keep (identical faces are one choice)."""
-        black = Counter(d.face for d in state.dice if d.color == "black")
-        faces = sorted(black)
-        options: list[Action] = []
-        for counts in itertools.product(*(range(black[f] + 1) for f in faces)):
-            keep = tuple(f for f, n in zip(faces, counts, strict=True) for _ in range(n))
-            for keep_teal in (False, True):
-                if len(keep) + keep_teal < len(state.dice):
-                    options.append(Reroll(keep, keep_teal))
-        return options
+    def _keep_rolling(self, state: PursuitState) -> list[Event]:
+        """The active player rolls on; with no roll and no Reroll card left, the dice are kept."""
+        if state.rolls >= state.roll_limit and not self._held(state.players[state.active], "reroll"):
+            return self._stop_rolling(state)
+        return []
 
-    def _reroll(self, state: PursuitState, action: Reroll) -> list[Event]:
-        wanted = Counter(action.keep)
+    def _reroll_options(self, state: PursuitState, seat: int) -> list[Reroll]:
+        return reroll_choices(state.dice) if state.rolls < state.roll_limit else []
+
+    def _reroll_problem(self, state: PursuitState, seat: int, action: Reroll) -> str | None:
+        if state.rolls >= state.roll_limit:
+            return f"you have rolled {state.rolls} times: keep the dice"
+        if action not in reroll_choices(state.dice):
+            return "keep only dice you rolled, and roll at least one again"
+        return None
+
+    def _reroll(self, state: PursuitState, seat: int, action: Reroll) -> list[Event]:
+        wanted = {face: action.keep.count(face) for face in action.keep}
         for index, die in enumerate(state.dice):
             if die.color == "teal":
                 state.kept[index] = action.keep_teal
-            elif wanted[die.face] > 0:
+            elif wanted.get(die.face, 0) > 0:
                 wanted[die.face] -= 1
                 state.kept[index] = True
             else:
@@ -341,134 +359,180 @@ class PursuitEngine:
         return self._roll(state)
 
     def _stop_rolling(self, state: PursuitState) -> list[Event]:
+        """The dice as they lie are the pool to assign; the help window opens before assigning."""
         state.pool = [PoolDie(d.face, d.color) for d in state.dice if d.face != "reaction"]
-        state.phase = "help"
-        events = [Event("rolling_stopped", {"seat": state.active, "dice": _builtins(state.dice)})]
-        state.window = self._holders(state, "die", exclude=state.active)
-        if not state.window:
-            state.phase = "assign"
+        state.decisions[-1] = Assigning(must=[state.active])
+        events: list[Event] = [RollingStopped(seat=state.active, dice=_dice(state.dice))]
+        self._open(state, HelpWindow(may=self._holders(state, "die", exclude=state.active)))
         return events
+
+    def _stop(self, state: PursuitState, seat: int, action: StopRolling) -> list[Event]:
+        return self._stop_rolling(state)
+
+    def _play_reroll(self, state: PursuitState, seat: int, action: PlayReroll) -> list[Event]:
+        events = self._play(state, seat, action.card)
+        state.roll_limit += 1
+        return events + self._played(state, seat)
 
     # --------------------------------------------------------------- windows
 
+    def _open(self, state: PursuitState, window: Window) -> bool:
+        """Pushes the window when someone may act in it; False (nothing pushed) when nobody may."""
+        if not window.may:
+            return False
+        window.actor = state.active
+        state.decisions.append(window)
+        return True
+
     def _held(self, player: Player, kind: str) -> list[int]:
         """The player's cards of `kind`, one per distinct card (identical cards are one choice)."""
-        return _distinct_cards([c for c in player.hand if self.cards[c].kind == kind], self.cards)
+        return self._distinct([c for c in player.hand if self.cards[c].kind == kind])
+
+    def _distinct(self, cards: Iterable[int]) -> list[int]:
+        """One card per kind of card (identical cards are one choice): the lowest id of each."""
+        seen: dict[tuple[str, str | None, int], int] = {}
+        for card in sorted(cards):
+            info = self.cards[card]
+            seen.setdefault((info.kind, info.face, info.dice), card)
+        return sorted(seen.values())
 
     def _holders(self, state: PursuitState, kind: str, exclude: int | None = None) -> list[int]:
         return [s for s, p in enumerate(state.players) if s != exclude and self._held(p, kind)]
 
-    def _window_kind(self, state: PursuitState) -> str:
-        return {"roll": "reroll", "help": "die", "before_beast": "muffliato", "beast": "protego"}[state.phase]
+    def _card_problem(self, state: PursuitState, seat: int, card: int, kind: str | None) -> str | Refusal | None:
+        """Why `seat` cannot play (or discard, kind None) insight card `card` now."""
+        hand = state.players[seat].hand
+        if card not in hand:
+            return Refusal("Insight cards", f"you hold no insight card {card}")
+        info = self.cards[card]
+        if kind is not None and info.kind != kind:
+            return f"card #{card} is not {_a_card(kind)}"
+        first = min(c for c in hand if _same_card(self.cards[c], info))
+        if card != first:
+            return f"card #{card} is the same as #{first}: identical cards are one choice"
+        return None
 
     def _window_plays(self, state: PursuitState, seat: int) -> list[Action]:
-        player = state.players[seat]
-        kind = self._window_kind(state)
-        if kind == "reroll":
-            return [PlayReroll(c) for c in self._held(player, kind)]
-        if kind == "die":
-            return [Contribute(c) for c in self._held(player, kind)]
-        if kind == "muffliato":
-            return [PlayMuffliato(c) for c in self._held(player, kind)]
-        faces = sorted(
-            {d.face for i, d in enumerate(state.beast_dice) if i not in state.ignored and self._harms(state, d)}
-        )
-        return [PlayProtego(c, f) for c in self._held(player, kind) for f in faces]
+        """What `seat` could still play in the open window."""
+        window = self.top(state)
+        assert isinstance(window, WINDOWS)
+        rule = self.rules[window.accepts[0]]  # a window accepts its card, then Pass
+        return [a for a in rule.options(state, seat) if rule.problem(state, seat, a) is None]
 
-    def _refresh_window(self, state: PursuitState, seat: int) -> list[Event]:
-        """After a card is played: the seat stays in the window while it can still play one."""
-        if seat in state.window and not self._window_plays(state, seat):
-            state.window.remove(seat)
-        return self._after_window(state)
+    def _played(self, state: PursuitState, seat: int) -> list[Event]:
+        """After a card is played: in a window, the seat stays while it can play another; an empty window closes."""
+        window = self.top(state)
+        if not isinstance(window, WINDOWS):
+            return []
+        if not self._window_plays(state, seat):
+            window.done(seat)
+        return self._close_if_empty(state)
 
-    def _after_window(self, state: PursuitState) -> list[Event]:
-        """Moves the turn on once nobody is left in the open window."""
-        if state.window:
+    def _pass(self, state: PursuitState, seat: int, action: Pass) -> list[Event]:
+        window = self.top(state)
+        assert window is not None
+        window.done(seat)
+        events: list[Event] = [Passed(seat=seat)]
+        return events + self._close_if_empty(state)
+
+    def _close_if_empty(self, state: PursuitState) -> list[Event]:
+        """Pops the open window once nobody is left in it; the turn goes on from underneath."""
+        window = self.top(state)
+        if not isinstance(window, WINDOWS) or not window.settled():
             return []
-        if state.phase == "roll":
-            if state.rolls >= state.roll_limit and not self._held(state.players[state.active], "reroll"):
-                return self._stop_rolling(state)
-            return []
-        if state.phase == "help":
-            state.phase = "assign"
-            return [Event("assigning", {"seat": state.active})]
-        if state.phase == "before_beast":
-            return self._beast_roll(state)
-        if state.phase == "beast":
-            return self._beast_resolve(state)
-        return []
+        state.decisions.pop()
+        return self._after[type(window)](state)
 
     def _play(self, state: PursuitState, seat: int, card: int) -> list[Event]:
         state.players[seat].hand.remove(card)
         state.discard.append(card)
-        return [Event("card_played", {"seat": seat, "card": _builtins(self.cards[card])})]
+        return [CardPlayed(seat=seat, card=self.cards[card])]
+
+    def _card_dice(self, state: PursuitState, card: int) -> None:
+        info = self.cards[card]
+        assert info.face is not None
+        state.pool += [PoolDie(info.face, "black", info.id) for _ in range(info.dice)]
+
+    def _contribute(self, state: PursuitState, seat: int, action: Contribute) -> list[Event]:
+        events = self._play(state, seat, action.card)
+        self._card_dice(state, action.card)
+        return events + self._played(state, seat)
 
     # --------------------------------------------------------------- assigning
 
     def _character(self, state: PursuitState, seat: int) -> Character:
         return self.characters[state.players[seat].character]
 
-    def _usable(self, state: PursuitState, die: PoolDie, board: int) -> bool:
-        """A dice card's second die must go on the board its first one went to."""
-        return die.card == 0 or state.card_boards.get(die.card, board) == board
-
-    def _find(self, state: PursuitState, face: str, board: int, exact: bool = False) -> int | None:
-        """The die to use for `face` on `board`: a matching face first, else a wild; rolled dice first."""
-        order = sorted(range(len(state.pool)), key=lambda i: state.pool[i].card != 0)
-        for index in order:
-            if state.pool[index].face == face and self._usable(state, state.pool[index], board):
-                return index
-        if exact:
-            return None
-        for index in order:
-            if state.pool[index].face == "wild" and self._usable(state, state.pool[index], board):
-                return index
-        return None
-
-    def _take(self, state: PursuitState, board: int, face: str, exact: bool = False) -> PoolDie:
-        index = self._find(state, face, board, exact)
-        assert index is not None
-        die = state.pool.pop(index)
-        if die.card:
-            state.card_boards[die.card] = board
-        return die
-
     def _faces(self, state: PursuitState, seat: int) -> list[Face]:
-        return sorted({d.face for d in state.pool if self._usable(state, d, seat)})
+        return sorted({d.face for d in state.pool if usable(d, seat, state.card_boards)})
 
     def _pattern_dice(self, state: PursuitState, action: ActionName) -> list[int] | None:
         """Dice (pool indexes) that Ready `action` on the active board, or None if they are missing."""
-        board = state.active
-        pattern = self._character(state, board).ready[action]
-        free = [i for i, d in enumerate(state.pool) if self._usable(state, d, board)]
-        free.sort(key=lambda i: state.pool[i].card != 0)
-        chosen: list[int] = []
-        for face in pattern:
-            match = next((i for i in free if i not in chosen and state.pool[i].face == face), None)
-            if match is None:
-                match = next((i for i in free if i not in chosen and state.pool[i].face == "wild"), None)
-            if match is None:
-                return None
-            chosen.append(match)
-        return chosen
+        pattern = self._character(state, state.active).ready[action]
+        return pattern_dice(state.pool, state.card_boards, state.active, pattern)
 
-    def _ready(self, state: PursuitState, seat: int, action: ActionName) -> list[Event]:
-        chosen = self._pattern_dice(state, action)
+    def _ready_options(self, state: PursuitState, seat: int) -> Iterator[Ready]:
+        return (Ready(a) for a in ACTIONS if a not in state.players[seat].ready)
+
+    def _ready_problem(self, state: PursuitState, seat: int, action: Ready) -> str | None:
+        if action.action in state.players[seat].ready:
+            return f"your {action.action} action is Ready already"
+        if self._pattern_dice(state, action.action) is None:
+            pattern = " ".join(self._character(state, seat).ready[action.action])
+            return f"readying {action.action} takes {pattern} at once (wild counts as any face)"
+        return None
+
+    def _ready(self, state: PursuitState, seat: int, action: Ready) -> list[Event]:
+        chosen = self._pattern_dice(state, action.action)
         assert chosen is not None
         for index in chosen:
             if state.pool[index].card:
                 state.card_boards[state.pool[index].card] = seat
         used = [state.pool[i] for i in chosen]
         state.pool = [d for i, d in enumerate(state.pool) if i not in chosen]
-        state.players[seat].ready.append(action)
-        return [Event("action_readied", {"seat": seat, "action": action, "dice": _builtins(used)})]
+        state.players[seat].ready.append(action.action)
+        return [ActionReadied(seat=seat, action=action.action, dice=[PoolDie(d.face, d.color, d.card) for d in used])]
+
+    def _set_options(self, state: PursuitState, seat: int) -> list[SetAction]:
+        player = state.players[seat]
+        return [
+            SetAction(action, face)
+            for action in ACTIONS
+            if action in player.ready and action not in player.set
+            for face in self._faces(state, seat)
+        ]
+
+    def _set_problem(self, state: PursuitState, seat: int, action: SetAction) -> str | None:
+        player = state.players[seat]
+        if action.action not in player.ready:
+            return f"Ready {action.action} before you Set it"
+        if action.action in player.set:
+            return f"your {action.action} action is Set already"
+        if action.face not in self._faces(state, seat):
+            return f"you have no {action.face} die to Set it with"
+        return None
+
+    def _set(self, state: PursuitState, seat: int, action: SetAction) -> list[Event]:
+        die = self._take(state, seat, action.face, exact=True)
+        state.players[seat].set.append(action.action)
+        return [ActionSet(seat=seat, action=action.action, face=die.face)]
+
+    def _take(self, state: PursuitState, board: int, face: str, exact: bool = False) -> PoolDie:
+        """Takes the die an activation (or Set) on `board` spends."""
+        index = spent_die(state.pool, state.card_boards, face, board, exact)
+        assert index is not None
+        die = state.pool.pop(index)
+        if die.card:
+            state.card_boards[die.card] = board
+        return die
+
+    def _activate_options(self, state: PursuitState, seat: int) -> list[Activate]:
+        return [Activate(target, action) for target in range(len(state.players)) for action in ACTIONS]
 
     def _activation_problem(self, state: PursuitState, target: int, action: str) -> str | None:
         """Why the active player cannot activate `action` on `target`'s board now (None if it can)."""
         if not 0 <= target < len(state.players):
             return f"there is no seat {target}"
-        if state.phase != "assign":
-            return "dice are activated in the Assign phase"
         board = state.players[target]
         if action not in board.ready or action not in board.set:
             return f"the {action} action of seat {target} is not Ready and Set"
@@ -476,59 +540,72 @@ class PursuitEngine:
             return f"Set your own {action} action before you place dice on other players' boards"
         if any(a.seat == target and a.action == action for a in state.activations):
             return f"the {action} space of seat {target} was activated this turn already"
-        if self._find(state, ACTIVATED_BY[action], target) is None:
-            return f"you have no {ACTIVATED_BY[action]} die (or wild) for that board"
+        face = ACTIVATED_BY[action]
+        if spent_die(state.pool, state.card_boards, face, target) is None:
+            return f"you have no {face} die (or wild) for that board"
         return None
 
-    def _activate(self, state: PursuitState, action: Activate) -> list[Event]:
+    def _activate(self, state: PursuitState, seat: int, action: Activate) -> list[Event]:
         die = self._take(state, action.seat, ACTIVATED_BY[action.action])
         color: Color = "teal" if die.color == "teal" else "black"
         state.activations.append(Activation(action.seat, action.action, color))
-        fields = {"seat": state.active, "target": action.seat, "action": action.action, "face": die.face}
-        return [Event("action_activated", fields)]
+        return [ActionActivated(seat=state.active, target=action.seat, action=action.action, face=die.face)]
+
+    def _play_die_card(self, state: PursuitState, seat: int, action: PlayDieCard) -> list[Event]:
+        events = self._play(state, seat, action.card)
+        self._card_dice(state, action.card)
+        return events
+
+    def _end(self, state: PursuitState, seat: int, action: EndAssign) -> list[Event]:
+        return self._end_assign(state)
 
     def _end_assign(self, state: PursuitState) -> list[Event]:
         """The activated actions take effect, in the order they were activated."""
-        events = [Event("assign_ended", {"seat": state.active})]
+        events: list[Event] = [AssignEnded(seat=state.active)]
         for activation in state.activations:
             player = state.players[activation.seat]
             if activation.action == "protect":
                 player.shields += 1
-                events.append(Event("shield_gained", {"seat": activation.seat, "shields": player.shields}))
-            elif activation.action in ("capture_1", "capture_3"):
-                events += self._move_beast(state, 1 if activation.action == "capture_1" else 3)
+                events.append(ShieldGained(seat=activation.seat, shields=player.shields))
+            elif activation.action in CAPTURE_STEPS:
+                events += self._move_beast(state, CAPTURE_STEPS[activation.action])
                 if state.outcome is not None:
                     return events
             elif activation.action == "insight":
                 events += self._draw(state, activation.seat)
         state.pool = []
-        if any(len(p.hand) > HAND_LIMIT for p in state.players):
-            state.phase = "discard"
+        state.decisions.pop()
+        over = self._over_the_limit(state)
+        if over:
+            state.decisions.append(DiscardDown(must=over, actor=state.active))
             return events
         return events + self._before_beast(state)
+
+    def _over_the_limit(self, state: PursuitState) -> list[int]:
+        return [s for s, p in enumerate(state.players) if len(p.hand) > HAND_LIMIT]
 
     def _draw(self, state: PursuitState, seat: int) -> list[Event]:
         events: list[Event] = []
         if not state.deck:
             if not state.discard:
-                return [Event("deck_empty", {"seat": seat})]
+                return [DeckEmpty(seat=seat)]
             state.deck, state.discard = state.discard, []
             state.rng.shuffle(state.deck)
-            events.append(Event("deck_reshuffled", {"size": len(state.deck)}))
+            events.append(DeckReshuffled(size=len(state.deck)))
         card = state.deck.pop()
         state.players[seat].hand.append(card)
-        return [*events, self._drawn_event(seat, card)]
+        return [*events, CardDrawn(seat=seat, card=self.cards[card])]
 
-    def _drawn_event(self, seat: int, card: int) -> Event:
-        return Event("card_drawn", {"seat": seat}, private={seat: {"card": _builtins(self.cards[card])}})
-
-    def _discard(self, state: PursuitState, seat: int, card: int) -> list[Event]:
+    def _discard(self, state: PursuitState, seat: int, action: Discard) -> list[Event]:
         player = state.players[seat]
-        player.hand.remove(card)
-        state.discard.append(card)
-        events = [Event("card_discarded", {"seat": seat, "card": _builtins(self.cards[card])}, affects=(seat,))]
-        if any(len(p.hand) > HAND_LIMIT for p in state.players):
+        player.hand.remove(action.card)
+        state.discard.append(action.card)
+        events: list[Event] = [CardDiscarded(seat=seat, card=self.cards[action.card])]
+        decision = state.decisions[-1]
+        decision.must = self._over_the_limit(state)
+        if decision.must:
             return events
+        state.decisions.pop()
         return events + self._before_beast(state)
 
     # ------------------------------------------------------------------ beast
@@ -537,38 +614,51 @@ class PursuitEngine:
         return self.beasts[state.beast]
 
     def _before_beast(self, state: PursuitState) -> list[Event]:
-        state.phase = "before_beast"
-        state.window = self._holders(state, "muffliato")
-        if state.window:
-            return [Event("beast_about_to_roll", {"beast": state.beast})]
+        if self._open(state, MuffliatoWindow(may=self._holders(state, "muffliato"))):
+            return [BeastAboutToRoll(beast=state.beast)]
         return self._beast_roll(state)
 
-    def _beast_roll(self, state: PursuitState) -> list[Event]:
-        """The active player rolls the beast's dice: its card's dice, less distracted and muffled ones.
+    def _play_muffliato(self, state: PursuitState, seat: int, action: PlayMuffliato) -> list[Event]:
+        events = self._play(state, seat, action.card)
+        state.muffled += MUFFLIATO_DICE
+        return events + self._played(state, seat)
 
-        Each die on a Distract space is one die the beast cannot roll: a black (or card)
-        die takes one black die from its roll, the teal die takes the teal one.
-        """
-        beast = self._beast(state)
-        distracted = [a.color for a in state.activations if a.action == "distract"]
-        black = max(0, beast.black_dice - distracted.count("black") - state.muffled)
-        teal = beast.teal and "teal" not in distracted
-        state.beast_dice = [Die("black", state.rng.choice(self.data.dice.black.faces)) for _ in range(black)]
+    def _beast_roll(self, state: PursuitState) -> list[Event]:
+        """The active player rolls the beast's dice: its card's dice, less distracted and muffled ones."""
+        black, teal = beast_dice(self._beast(state), state.activations, state.muffled)
+        colors: list[Color] = ["black" for _ in range(black)]
         if teal:
-            state.beast_dice.append(Die("teal", state.rng.choice(self.data.dice.teal.faces)))
+            colors.append("teal")
+        state.beast_dice = [Die(color, roll_die(state.rng, self.data.dice, color)) for color in colors]
         state.ignored = []
-        state.phase = "beast"
-        fields = {"beast": state.beast, "dice": _builtins(state.beast_dice), "distracted": len(distracted)}
-        events = [Event("beast_rolled", fields)]
-        state.window = [s for s in self._holders(state, "protego") if self._window_plays(state, s)]
-        if state.window:
+        distracted = sum(1 for a in state.activations if a.action == "distract")
+        events: list[Event] = [BeastRolled(beast=state.beast, dice=_dice(state.beast_dice), distracted=distracted)]
+        holders = self._holders(state, "protego") if self._harmful_faces(state) else []
+        if self._open(state, ProtegoWindow(may=holders)):
             return events
         return events + self._beast_resolve(state)
 
-    def _harms(self, state: PursuitState, die: Die) -> bool:
-        if die.face == "reaction":
-            return True
-        return die.face in self._beast(state).faces
+    def _harmful_faces(self, state: PursuitState) -> list[Face]:
+        """The faces of the beast's roll, not ignored, that may do something (Protego's targets)."""
+        beast = self._beast(state)
+        live = (d.face for i, d in enumerate(state.beast_dice) if i not in state.ignored)
+        return sorted({face for face in live if harms(beast, face)})
+
+    def _protego_options(self, state: PursuitState, seat: int) -> list[PlayProtego]:
+        faces = self._harmful_faces(state)
+        return [PlayProtego(c, f) for c in self._held(state.players[seat], "protego") for f in faces]
+
+    def _protego_problem(self, state: PursuitState, seat: int, action: PlayProtego) -> str | Refusal | None:
+        problem = self._card_problem(state, seat, action.card, "protego")
+        if problem is None and action.face not in self._harmful_faces(state):
+            return f"no die of the beast's roll that may do harm shows {action.face}"
+        return problem
+
+    def _play_protego(self, state: PursuitState, seat: int, action: PlayProtego) -> list[Event]:
+        events = self._play(state, seat, action.card)
+        index = next(i for i, d in enumerate(state.beast_dice) if d.face == action.face and i not in state.ignored)
+        state.ignored.append(index)
+        return events + self._played(state, seat)
 
     def _beast_resolve(self, state: PursuitState) -> list[Event]:
         """Each die the beast rolled (and nobody ignored) takes effect; then the next turn."""
@@ -577,11 +667,9 @@ class PursuitEngine:
         for index, die in enumerate(state.beast_dice):
             if index in state.ignored or state.outcome is not None:
                 continue
-            if die.face == "reaction":
+            effect = die_effect(beast, die.face)
+            if effect.reacts:
                 events += self._react(state, "beast")
-                continue
-            effect = beast.faces.get(die.face)
-            if effect is None:
                 continue
             if effect.escape:
                 events += self._move_beast(state, -effect.escape)
@@ -594,15 +682,15 @@ class PursuitEngine:
         state.active = (state.active + 1) % len(state.players)
         return events + self._start_turn(state)
 
-    def _react(self, state: PursuitState, when: str) -> list[Event]:
+    def _react(self, state: PursuitState, when: Literal["roll", "beast"]) -> list[Event]:
         """The beast's own reaction (the teal die's reaction face)."""
         reaction = self._beast(state).reaction
-        events = [Event("beast_reacted", {"beast": state.beast, "when": when})]
+        events: list[Event] = [BeastReacted(beast=state.beast, when=when)]
         if reaction.strip_shields:
             for seat, player in enumerate(state.players):
                 if player.shields:
                     player.shields -= 1
-                    events.append(Event("shield_lost", {"seat": seat, "shields": player.shields}))
+                    events.append(ShieldLost(seat=seat, shields=player.shields))
         if reaction.escape:
             events += self._move_beast(state, -reaction.escape)
         if reaction.attack and state.outcome is None:
@@ -619,7 +707,7 @@ class PursuitEngine:
         absorbed = min(player.shields, damage)
         player.shields -= absorbed
         player.health = max(0, player.health - (damage - absorbed))
-        events = [Event("player_hurt", {"seat": seat, "health": player.health, "shields": player.shields})]
+        events: list[Event] = [PlayerHurt(seat=seat, health=player.health, shields=player.shields)]
         if player.health == 0:
             events += self._finish(state, False, f"seat {seat} was stunned by the {self._beast(state).name}")
         return events
@@ -629,50 +717,53 @@ class PursuitEngine:
         beast = self._beast(state)
         length = beast.to_escape + beast.to_suitcase
         state.position = min(length, state.position + steps)
-        events = [Event("beast_moved", {"beast": state.beast, "position": state.position, "steps": steps})]
+        events: list[Event] = [BeastMoved(beast=state.beast, position=state.position, steps=steps)]
         if state.position >= length:
             state.captured.append(state.beast)
-            events.append(Event("beast_captured", {"beast": state.beast}))
+            events.append(BeastCaptured(beast=state.beast))
             if len(state.captured) >= BEASTS_TO_WIN:
                 return events + self._finish(state, True, f"{BEASTS_TO_WIN} beasts are back in the suitcase")
             return events + self._next_beast(state)
         if state.position < 0:
             state.escaped.append(state.beast)
-            events.append(Event("beast_escaped", {"beast": state.beast}))
-            if len(state.escaped) > self._escapes_allowed(state):
+            events.append(BeastEscaped(beast=state.beast))
+            if len(state.escaped) > self.escapes_allowed(state.difficulty):
                 return events + self._finish(state, False, f"the {beast.name} escaped: too many beasts got away")
             return events + self._next_beast(state)
         return events
 
-    def _escapes_allowed(self, state: PursuitState) -> int:
-        return len(STACKS[state.difficulty]) - BEASTS_TO_WIN
+    @staticmethod
+    def escapes_allowed(difficulty: str) -> int:
+        """How many beasts may escape before the team loses."""
+        return len(STACKS[difficulty]) - BEASTS_TO_WIN
 
     def _next_beast(self, state: PursuitState) -> list[Event]:
         state.beast = state.beasts.pop(0)
         state.position = self._beast(state).to_escape
-        return [Event("beast_appeared", {"beast": state.beast, "position": state.position})]
+        return [BeastAppeared(beast=state.beast, position=state.position)]
 
     def _finish(self, state: PursuitState, won: bool, reason: str) -> list[Event]:
         """One result for the whole team."""
         result: ResultKind = "win" if won else "loss"
         seats = [SeatResult(seat, result, float(len(state.captured)), 1) for seat in range(len(state.players))]
         state.outcome = Outcome(seats=seats, reason=reason)
-        state.phase = "finished"
-        state.window = []
-        return [Event("match_finished", {"outcome": _builtins(state.outcome)})]
+        state.decisions = []
+        return [MatchFinished(outcome=state.outcome)]
 
     # -------------------------------------------------------------------- view
 
     def view(self, state: PursuitState, seat: int | None) -> PursuitView:
         """Everything but the deck's order, the other players' cards and the RNG."""
         beast = self._beast(state)
+        black, teal = beast_dice(beast, state.activations, state.muffled)
+        stack = [state.beast, *state.beasts, *state.captured, *state.escaped]
         return PursuitView(
             difficulty=state.difficulty,
             viewer=seat,
             players=[
                 PlayerView(
                     seat=i,
-                    character=CharacterView.of(self.characters[p.character]),
+                    character=CharacterView.of(self.characters[p.character], ACTION_NAMES),
                     health=p.health,
                     shields=p.shields,
                     ready=list(p.ready),
@@ -684,35 +775,38 @@ class PursuitEngine:
             ],
             active=state.active,
             turn=state.turn,
-            phase=state.phase,
-            track=BeastTrack(beast, state.position, beast.to_escape + beast.to_suitcase),
+            prompt=self.prompt(state),
+            track=BeastTrack(beast, state.position, beast.to_escape + beast.to_suitcase, beast_card_text(beast)),
             beasts_to_come=[self.beasts[b] for b in state.beasts],
             captured=list(state.captured),
             escaped=list(state.escaped),
-            escapes_allowed=self._escapes_allowed(state),
-            dice=[Die(d.color, d.face) for d in state.dice],
+            beast_names={b: self.beasts[b].name for b in stack},
+            escapes_allowed=self.escapes_allowed(state.difficulty),
+            beasts_to_win=BEASTS_TO_WIN,
+            dice=_dice(state.dice),
             kept=list(state.kept),
             rolls=state.rolls,
             roll_limit=state.roll_limit,
             pool=[PoolDie(d.face, d.color, d.card) for d in state.pool],
             card_boards=dict(state.card_boards),
             activations=list(state.activations),
-            window=list(state.window),
             muffled=state.muffled,
-            beast_dice=[Die(d.color, d.face) for d in state.beast_dice],
+            beast_black_dice=black,
+            beast_teal_die=teal,
+            beast_dice=_dice(state.beast_dice),
+            beast_die_effects=[beast_die_text(beast, d.face) for d in state.beast_dice],
             ignored=list(state.ignored),
             deck_size=len(state.deck),
             discard=[self.cards[c] for c in state.discard],
-            to_act=list(self.to_act(state).seats()),
+            hand_limit=HAND_LIMIT,
+            card_book=card_book(),
             outcome=state.outcome,
         )
 
-    def determinize(self, view: PursuitView, seat: int, seed: int) -> PursuitState:
-        """A full state consistent with `view`: the deck and the other players' cards sampled."""
-        rng = Rng(seed)
-        known = [c.id for c in view.players[seat].hand] + [c.id for c in view.discard]
+    def state_from_view(self, view: PursuitView, seat: int) -> PursuitState:
+        """A state consistent with `view`: the cards `seat` has not seen dealt in catalogue order."""
+        known = {c.id for c in view.players[seat].hand} | {c.id for c in view.discard}
         unseen = [c.id for c in self.data.cards if c.id not in known]
-        rng.shuffle(unseen)
         players = []
         for p in view.players:
             hand = [c.id for c in p.hand] if p.seat == seat else [unseen.pop() for _ in range(p.hand_size)]
@@ -726,27 +820,28 @@ class PursuitEngine:
                     hand=hand,
                 )
             )
+        if len(unseen) != view.deck_size:
+            raise ValueError("the view's card counts do not add up")
         return PursuitState(
             difficulty=view.difficulty,
-            rng=Rng(rng.next_u64()),
+            rng=Rng(0),
             players=players,
             beasts=[b.id for b in view.beasts_to_come],
             beast=view.track.beast.id,
             position=view.track.position,
             deck=unseen,
             active=view.active,
+            decisions=self._decisions_of(view),
             turn=view.turn,
-            phase=view.phase,
-            dice=[Die(d.color, d.face) for d in view.dice],
+            dice=_dice(view.dice),
             kept=list(view.kept),
             rolls=view.rolls,
             roll_limit=view.roll_limit,
             pool=[PoolDie(d.face, d.color, d.card) for d in view.pool],
             card_boards=dict(view.card_boards),
             activations=list(view.activations),
-            window=list(view.window),
             muffled=view.muffled,
-            beast_dice=[Die(d.color, d.face) for d in view.beast_dice],
+            beast_dice=_dice(view.beast_dice),
             ignored=list(view.ignored),
             discard=[c.id for c in view.discard],
             captured=list(view.captured),
@@ -754,18 +849,43 @@ class PursuitEngine:
             outcome=view.outcome,
         )
 
+    @staticmethod
+    def _decisions_of(view: PursuitView) -> list[TurnDecision]:
+        """The decision stack the prompt shows: the active player's decisions under the top one."""
+        prompt = view.prompt
+        if prompt.kind not in DECISIONS:
+            return []
+        below = [DECISIONS[kind](must=[view.active]) for kind in prompt.stack]
+        top = DECISIONS[prompt.kind](must=list(prompt.must), may=list(prompt.may), actor=prompt.actor)
+        return [*below, top]
 
-def canonical_action(action: Action) -> Action:
-    """The same action as the legal list spells it: the faces a Reroll keeps, in order."""
-    if isinstance(action, Reroll):
-        return Reroll(tuple(sorted(action.keep)), action.keep_teal)
-    return action
+    # ------------------------------------------------------------------ words
+
+    def describe_action(self, view: PursuitView, action: Action, narrator: Narrator) -> Label:
+        """The label of one of the viewer's legal actions."""
+        return self.text.action(view, action, narrator)
+
+    def describe_event(self, event: Event, narrator: Narrator) -> str | None:
+        """One sentence for an event as the reader sees it."""
+        return self.text.event(event, narrator)
+
+    def describe_prompt(self, view: PursuitView, narrator: Narrator) -> str:
+        """What the match waits for, in words."""
+        return self.text.prompt(view, narrator)
 
 
-def _distinct_cards(cards: list[int], catalogue: dict[int, InsightCard]) -> list[int]:
-    """One card per kind of card (identical cards are one choice): the lowest id of each."""
-    seen: dict[tuple[str, str | None, int], int] = {}
-    for card in sorted(cards):
-        info = catalogue[card]
-        seen.setdefault((info.kind, info.face, info.dice), card)
-    return sorted(seen.values())
+def _dice(dice: Iterable[Die]) -> list[Die]:
+    """A copy of the dice (states and views must not share them)."""
+    return [Die(d.color, d.face) for d in dice]
+
+
+def _a_card(kind: str) -> str:
+    """ "a Reroll card", "a dice card"."""
+    if kind == "die":
+        return "a dice card"
+    return f"a {CARDS[kind].name} card"  # type: ignore[index]
+
+
+def _same_card(a: InsightCard, b: InsightCard) -> bool:
+    """Identical cards (all but the id) are one choice."""
+    return (a.kind, a.face, a.dice) == (b.kind, b.face, b.dice)

@@ -13,7 +13,7 @@ import msgspec
 
 from menagerie.pursuit.engine import PursuitEngine, PursuitState
 from menagerie.pursuit.engine.data import ActionName, Dice, Face, FaceEffect, PursuitData, Reaction, load_data
-from menagerie.pursuit.engine.model import Color, PoolDie
+from menagerie.pursuit.engine.model import WINDOWS, Assigning, Color, PoolDie
 from menagerie.rules.contract import MatchSetup
 
 ENGINE = PursuitEngine()
@@ -69,14 +69,13 @@ def empty_hands(state: PursuitState) -> PursuitState:
     for player in state.players:
         state.deck += player.hand
         player.hand = []
-    state.window = []
+    state.decisions = [d for d in state.decisions if not isinstance(d, WINDOWS)]
     return state
 
 
 def assigning(state: PursuitState, faces: list[str], teal: str | None = None) -> PursuitState:
-    """Jumps to the active player's Assign phase with these dice (black, then the teal one)."""
-    state.phase = "assign"
-    state.window = []
+    """Jumps to the active player's Assign decision with these dice (black, then the teal one)."""
+    state.decisions = [Assigning(must=[state.active])]
     dice: list[tuple[str, Color]] = [(f, "black") for f in faces]
     if teal is not None:
         dice.append((teal, "teal"))

@@ -18,17 +18,27 @@ from menagerie.pursuit.engine.data import ACTIONS
 from menagerie.pursuit.engine.model import (
     Action,
     Activate,
+    Assigning,
     Contribute,
     Die,
     Discard,
+    DiscardDown,
+    HelpWindow,
+    MuffliatoWindow,
     Pass,
     PlayMuffliato,
     PlayProtego,
     PoolDie,
+    ProtegoWindow,
     Reroll,
+    RerollWindow,
+    Rolling,
+    TurnDecision,
 )
 from menagerie.rules.bots import RandomPolicy, policy_for
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.hidden import permute_hidden
+from menagerie.rules.rng import Rng
 
 ENGINE = PursuitEngine()
 GREEDY = PursuitGreedy(ENGINE.data)
@@ -79,9 +89,14 @@ def chasing(state: PursuitState, beast: str, position: int) -> None:
     state.beast, state.position = beast, position
 
 
+def deciding(state: PursuitState, active: int, *decisions: TurnDecision) -> None:
+    """It is `active`'s turn and the match waits for these decisions (the last on top)."""
+    state.active, state.decisions = active, list(decisions)
+
+
 def assigning(state: PursuitState, seat: int, faces: list[str]) -> None:
     """Seat `seat` has stopped rolling and may assign these dice."""
-    state.active, state.phase, state.window = seat, "assign", []
+    deciding(state, seat, Assigning(must=[seat]))
     state.pool = [PoolDie(face, "black") for face in faces]  # type: ignore[arg-type]
 
 
@@ -116,7 +131,7 @@ def test_gives_a_shield_die_to_the_active_player_low_on_health(
     board(state, 0, ("protect",), health=health, shields=shields)
     shield = card("die", "protect")
     hand(state, 1, shield)
-    state.active, state.phase, state.window = 0, "help", [1]
+    deciding(state, 0, Assigning(must=[0]), HelpWindow(may=[1], actor=0))
     state.pool = [PoolDie("capture", "black"), PoolDie("insight", "black")]
     assert choose(state, 1, seed) == (Contribute(shield) if helps else Pass())
 
@@ -125,7 +140,8 @@ def test_gives_a_shield_die_to_the_active_player_low_on_health(
 def test_keeps_the_dice_that_ready_an_action(seed: int) -> None:
     # Newt Readies Capture 3 with three capture dice: keep them, roll the others again.
     state = new_match(seed)
-    state.active, state.phase, state.window, state.rolls = 0, "roll", [], 1
+    deciding(state, 0, Rolling(must=[0]))
+    state.rolls = 1
     state.dice = [Die("black", f) for f in ("capture", "insight", "capture", "distract", "capture")]
     state.dice.append(Die("teal", "protect"))
     state.kept = [False] * 6
@@ -143,7 +159,7 @@ def test_protego_ignores_the_face_that_would_lose_the_match(seed: int, health: i
     board(state, 0, health=health)
     protego = card("protego")
     hand(state, 1, protego)
-    state.active, state.phase, state.window = 0, "beast", [1]
+    deciding(state, 0, ProtegoWindow(may=[1], actor=0))
     state.beast_dice = [Die("black", "capture"), Die("black", "wild")]
     assert choose(state, 1, seed) == PlayProtego(protego, face)  # type: ignore[arg-type]
 
@@ -157,7 +173,7 @@ def test_muffliato_when_the_beast_threatens_to_escape(seed: int, beast: str, pos
     chasing(state, beast, position)
     muffliato = card("muffliato")
     hand(state, 1, muffliato)
-    state.active, state.phase, state.window = 0, "before_beast", [1]
+    deciding(state, 0, MuffliatoWindow(may=[1], actor=0))
     assert choose(state, 1, seed) == (PlayMuffliato(muffliato) if plays else Pass())
 
 
@@ -166,7 +182,7 @@ def test_discards_the_card_worth_least(seed: int) -> None:
     state = new_match(seed)
     die, reroll, muffliato, protego = card("die", "distract"), card("reroll"), card("muffliato"), card("protego")
     hand(state, 1, protego, die, muffliato, reroll)
-    state.phase, state.window = "discard", []
+    deciding(state, state.active, DiscardDown(must=[1], actor=state.active))
     assert choose(state, 1, seed) == Discard(die)
 
 
@@ -175,7 +191,8 @@ def test_holds_a_reroll_card_while_the_active_player_may_still_roll(seed: int) -
     state = new_match(seed)
     reroll = card("reroll")
     hand(state, 1, reroll)
-    state.active, state.phase, state.window, state.rolls = 0, "roll", [1], 1
+    deciding(state, 0, Rolling(must=[0]), RerollWindow(may=[1], actor=0))
+    state.rolls = 1
     assert choose(state, 1, seed) == Pass()
 
 
@@ -186,7 +203,7 @@ def test_passes_when_its_dice_card_would_not_help(seed: int) -> None:
     board(state, 0)
     extra = card("die", "distract")
     hand(state, 1, extra)
-    state.active, state.phase, state.window = 0, "help", [1]
+    deciding(state, 0, Assigning(must=[0]), HelpWindow(may=[1], actor=0))
     state.pool = [PoolDie("protect", "black"), PoolDie("insight", "black")]
     assert choose(state, 1, seed) == Pass()
 
@@ -225,13 +242,7 @@ def test_never_reads_hidden_state() -> None:
     seen = 0
     for seed in range(2):
         for state, seat in greedy_positions(seed):
-            other = clone(state)
-            others = [p for s, p in enumerate(other.players) if s != seat]
-            pool = other.deck + [c for p in others for c in p.hand]
-            random.Random(seed).shuffle(pool)
-            for p in others:
-                p.hand = [pool.pop() for _ in p.hand]
-            other.deck = pool
+            other = permute_hidden(clone(state), seat, Rng(seed))
             assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
             legal = ENGINE.legal_actions(state, seat)
             view, other_view = ENGINE.view(state, seat), ENGINE.view(other, seat)

@@ -12,9 +12,11 @@ from menagerie.pursuit.engine.data import Face, Reaction
 from menagerie.pursuit.engine.model import (
     Activate,
     Activation,
+    BeastRolled,
     Contribute,
     Discard,
     EndAssign,
+    Event,
     Pass,
     PlayDieCard,
     PlayMuffliato,
@@ -23,6 +25,7 @@ from menagerie.pursuit.engine.model import (
     Ready,
     Reroll,
     SetAction,
+    ShieldLost,
     StopRolling,
 )
 from menagerie.pursuit.engine.rules import HAND_LIMIT, HEALTH, STACKS
@@ -40,7 +43,6 @@ from menagerie.pursuit.tests.scenarios import (
 )
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction, InvalidArgument
-from menagerie.shared.engine import Event
 
 
 def refused(state: PursuitState, seat: int, action: object, rule: str, engine: PursuitEngine = ENGINE) -> str:
@@ -65,13 +67,18 @@ def end_assign(state: PursuitState, engine: PursuitEngine = ENGINE) -> list[Even
 
 def beast_roll(events: list[Event]) -> Counter[str]:
     """The colours of the dice the beast rolled, from the events."""
-    rolled = next(e for e in events if e.kind == "beast_rolled")
-    return Counter(d["color"] for d in rolled.public["dice"])
+    rolled = next(e for e in events if isinstance(e, BeastRolled))
+    return Counter(d.color for d in rolled.dice)
 
 
-def phase(state: PursuitState) -> str:
-    """The phase, read afresh (an assert on `state.phase` would narrow its type for the rest of a test)."""
-    return state.phase
+def kind(state: PursuitState, engine: PursuitEngine = ENGINE) -> str:
+    """The kind of decision the match waits for (its prompt)."""
+    return engine.prompt(state).kind
+
+
+def may(state: PursuitState, engine: PursuitEngine = ENGINE) -> list[int]:
+    """The seats in the open reaction window."""
+    return engine.prompt(state).may
 
 
 def far_from_escape(state: PursuitState, engine: PursuitEngine) -> None:
@@ -130,7 +137,7 @@ def test_unknown_difficulty_is_refused() -> None:
 
 def test_the_first_roll_is_made_for_the_active_player() -> None:
     state = empty_hands(new_match())
-    assert state.phase == "roll" and state.rolls == 1
+    assert kind(state) == "roll" and state.rolls == 1
     assert [d.color for d in state.dice] == ["black"] * 5 + ["teal"]
     assert ENGINE.to_act(state).must == (state.active,)
 
@@ -170,7 +177,7 @@ def test_the_third_roll_is_kept() -> None:
     ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
     ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
     assert state.rolls == 3
-    assert state.phase == "assign", "after the third roll the dice are assigned"
+    assert kind(state) == "assign", "after the third roll the dice are assigned"
     assert len(state.pool) == 6 - sum(d.face == "reaction" for d in state.dice)
 
 
@@ -179,7 +186,7 @@ def test_a_fourth_roll_is_refused() -> None:
     ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
     give(state, state.active, card("reroll"))  # so the roll phase stays open after roll 3
     ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
-    assert state.phase == "roll" and state.rolls == 3
+    assert kind(state) == "roll" and state.rolls == 3
     refused(state, state.active, Reroll((), keep_teal=False), "Rolling")
 
 
@@ -205,7 +212,7 @@ def test_a_reroll_card_gives_the_active_player_one_more_roll() -> None:
     assert state.roll_limit == 4 and reroll in state.discard
     for _ in range(3):
         ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
-    assert state.rolls == 4 and state.phase == "assign"
+    assert state.rolls == 4 and kind(state) == "assign"
 
 
 def test_a_beast_reaction_rolled_by_the_player_resolves_at_once() -> None:
@@ -237,14 +244,14 @@ def test_other_players_holding_a_reroll_card_get_a_window_after_each_roll() -> N
     helper, bystander = (state.active + 1) % 3, (state.active + 2) % 3
     give(state, helper, card("reroll"))
     ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
-    assert state.window == [helper]
+    assert kind(state) == "reroll_window" and may(state) == [helper]
     to_act = ENGINE.to_act(state)
     assert to_act.may == (helper,) and to_act.must == ()
     assert Pass() in ENGINE.legal_actions(state, helper)
     refused(state, bystander, Pass(), "Insight cards")
     refused(state, state.active, StopRolling(), "Insight cards")
     ENGINE.apply(state, helper, Pass())
-    assert state.window == [] and ENGINE.to_act(state).must == (state.active,)
+    assert kind(state) == "roll" and ENGINE.to_act(state).must == (state.active,)
 
 
 def test_a_helpers_reroll_card_adds_a_roll_for_the_active_player() -> None:
@@ -254,7 +261,7 @@ def test_a_helpers_reroll_card_adds_a_roll_for_the_active_player() -> None:
     give(state, helper, reroll)
     ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
     ENGINE.apply(state, helper, PlayReroll(reroll))
-    assert state.roll_limit == 4 and state.window == []
+    assert state.roll_limit == 4 and kind(state) == "roll"
     assert reroll not in state.players[helper].hand
 
 
@@ -264,9 +271,9 @@ def test_other_players_may_give_dice_cards_to_help_the_active_player() -> None:
     capture = card("die", "capture")
     give(state, helper, capture)
     ENGINE.apply(state, state.active, StopRolling())
-    assert state.phase == "help" and state.window == [helper]
+    assert kind(state) == "help_window" and may(state) == [helper]
     ENGINE.apply(state, helper, Contribute(capture))
-    assert phase(state) == "assign"
+    assert kind(state) == "assign"
     assert [d.face for d in state.pool if d.card == capture] == ["capture"]
 
 
@@ -277,10 +284,48 @@ def test_passing_closes_the_window_only_for_that_seat() -> None:
     give(state, second, card("die", "protect"))
     ENGINE.apply(state, state.active, StopRolling())
     ENGINE.apply(state, first, Pass())
-    assert state.window == [second] and state.phase == "help"
+    assert may(state) == [second] and kind(state) == "help_window"
     refused(state, first, Pass(), "Insight cards")
     ENGINE.apply(state, second, Pass())
-    assert phase(state) == "assign"
+    assert kind(state) == "assign"
+
+
+def test_a_window_opens_over_the_decision_it_interrupts_and_closes_back_to_it() -> None:
+    state = empty_hands(new_match(seed=9))
+    active, helper = state.active, (state.active + 1) % 3
+    give(state, helper, card("reroll"), card("die", "capture"))
+    ENGINE.apply(state, active, Reroll((), keep_teal=False))
+    prompt = ENGINE.prompt(state)
+    assert (prompt.kind, prompt.stack, prompt.may, prompt.actor) == ("reroll_window", ["roll"], [helper], active)
+    ENGINE.apply(state, helper, Pass())
+    assert ENGINE.prompt(state).kind == "roll" and ENGINE.prompt(state).stack == []
+    ENGINE.apply(state, active, StopRolling())
+    prompt = ENGINE.prompt(state)
+    assert (prompt.kind, prompt.stack, prompt.may) == ("help_window", ["assign"], [helper])
+    ENGINE.apply(state, helper, Pass())
+    assert ENGINE.prompt(state).kind == "assign" and ENGINE.prompt(state).must == [active]
+
+
+def test_a_seat_stays_in_the_window_while_it_holds_another_card_to_play() -> None:
+    state = empty_hands(new_match(seed=9))
+    helper = (state.active + 1) % 3
+    capture, protect = card("die", "capture"), card("die", "protect")
+    give(state, helper, capture, protect)
+    ENGINE.apply(state, state.active, StopRolling())
+    ENGINE.apply(state, helper, Contribute(capture))
+    assert kind(state) == "help_window" and may(state) == [helper]
+    ENGINE.apply(state, helper, Contribute(protect))
+    assert kind(state) == "assign"
+
+
+def test_identical_cards_are_one_choice() -> None:
+    state = empty_hands(new_match(seed=8))
+    helper = (state.active + 1) % 3
+    first, second = sorted(c.id for c in ENGINE.data.cards if c.kind == "reroll")[:2]
+    give(state, helper, second, first)
+    ENGINE.apply(state, state.active, Reroll((), keep_teal=False))
+    assert ENGINE.legal_actions(state, helper) == [PlayReroll(first), Pass()]
+    assert "identical cards are one choice" in refused(state, helper, PlayReroll(second), "Insight cards")
 
 
 # -------------------------------------------------------------------- ready, set
@@ -431,7 +476,7 @@ def test_assigning_dice_is_not_forced() -> None:
     position = state.position
     assert EndAssign() in engine.legal_actions(state, seat)
     finish_assign(state, engine)
-    assert state.active == (seat + 1) % 3 and state.phase == "roll"
+    assert state.active == (seat + 1) % 3 and kind(state, engine) == "roll"
     assert state.position == position
 
 
@@ -484,10 +529,10 @@ def test_a_fourth_card_must_be_discarded() -> None:
     assigning(state, ["insight"])
     engine.apply(state, seat, Activate(seat, "insight"))
     finish_assign(state, engine)
-    assert state.phase == "discard" and len(state.players[seat].hand) == HAND_LIMIT + 1
+    assert kind(state, engine) == "discard" and len(state.players[seat].hand) == HAND_LIMIT + 1
     assert engine.to_act(state).must == (seat,)
     assert all(isinstance(a, Discard) for a in engine.legal_actions(state, seat))
-    refused(state, seat, EndAssign(), "Hand limit")
+    assert "discard one of your cards first" in refused(state, seat, EndAssign(), "Hand limit", engine)
     engine.apply(state, seat, Discard(held[0]))
     assert len(state.players[seat].hand) == HAND_LIMIT and held[0] in state.discard
     assert state.active == (seat + 1) % 3, "the beast reacted and the turn moved on"
@@ -564,7 +609,7 @@ def test_muffliato_makes_the_beast_roll_two_fewer_black_dice() -> None:
     assigning(state, [])
     far_from_escape(state, engine)
     finish_assign(state, engine)
-    assert state.phase == "before_beast" and state.window == [helper]
+    assert kind(state, engine) == "muffliato_window" and may(state, engine) == [helper]
     position = state.position
     engine.apply(state, helper, PlayMuffliato(muffliato))
     assert state.position == position - 1, "one black die left, moving the beast one space away"
@@ -578,7 +623,7 @@ def test_protego_ignores_one_harmful_face_of_the_beasts_roll() -> None:
     give(state, helper, protego)
     assigning(state, [])
     finish_assign(state, engine)
-    assert state.phase == "beast" and state.window == [helper]
+    assert kind(state, engine) == "protego_window" and may(state, engine) == [helper]
     faces = {a.face for a in engine.legal_actions(state, helper) if isinstance(a, PlayProtego)}
     assert faces == {d.face for d in state.beast_dice}
     engine.apply(state, helper, PlayProtego(protego, state.beast_dice[0].face))
@@ -604,7 +649,7 @@ def test_a_shield_stripping_reaction_takes_one_shield_from_every_player() -> Non
         player.shields = shields
     assigning(state, [])
     events = this_turn(end_assign(state, engine))
-    assert [e.public["seat"] for e in events if e.kind == "shield_lost"] == [0, 1]
+    assert [e.seat for e in events if isinstance(e, ShieldLost)] == [0, 1]
 
 
 def test_a_stunned_player_loses_the_game_for_the_whole_team() -> None:
@@ -672,4 +717,4 @@ def test_after_the_beast_the_next_player_rolls() -> None:
     assigning(state, [])
     finish_assign(state, engine)
     assert state.active == (seat + 1) % 3 and state.turn == turn + 1
-    assert state.phase == "roll" and state.rolls == 1 and state.pool == []
+    assert kind(state, engine) == "roll" and state.rolls == 1 and state.pool == []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -13,8 +12,8 @@ from menagerie.common.v1 import common_pb2
 from menagerie.pursuit.engine import Action, PursuitEngine, PursuitState
 from menagerie.pursuit.v1 import pursuit_pb2
 from menagerie.shared.tokens import TokenSigner
-from tests.support.game_client import Match, PursuitClient
-from tests.support.services import ServiceProcess
+from tests.support.fixtures import GameClients
+from tests.support.game_client import GameClient, Match
 from tests.support.stored_match import replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
@@ -23,24 +22,22 @@ NORMAL = {"difficulty": "normal"}
 
 
 @pytest.fixture
-def pursuit(pursuit_service: ServiceProcess) -> Iterator[PursuitClient]:
-    client = PursuitClient(pursuit_service.address)
-    yield client
-    client.close()
+def pursuit(game_client: GameClients) -> GameClient:
+    return game_client("pursuit")
 
 
-def create(pursuit: PursuitClient, service_token: str, seats: int = 3, seed: int = 1) -> Match:
+def create(pursuit: GameClient, service_token: str, seats: int = 3, seed: int = 1) -> Match:
     return pursuit.create(service_token, mode="coop", seats=seats, options=NORMAL, seed=seed)
 
 
-def first_window(pursuit: PursuitClient, match: Match, service_token: str, rng: random.Random) -> list[int]:
+def first_window(pursuit: GameClient, match: Match, service_token: str, rng: random.Random) -> list[int]:
     """Plays random moves until a reaction window is open; returns the seats in it."""
     for _ in range(2_000):
         summary = pursuit.summary(match.match_id, service_token)
         assert summary.status != common_pb2.MATCH_STATUS_FINISHED, "no window opened in a whole match"
         view = pursuit.view(match.match_id, match.tokens[0]).view
-        if view.window:
-            return list(view.window)
+        if view.prompt.may:
+            return list(view.prompt.may)
         seat = summary.to_act[0]
         legal = pursuit.legal(match.match_id, match.tokens[seat])
         pursuit.submit(match.match_id, match.tokens[seat], rng.choice(legal.actions), legal.view_version)
@@ -48,7 +45,7 @@ def first_window(pursuit: PursuitClient, match: Match, service_token: str, rng: 
 
 
 def test_the_active_players_first_roll_is_made_and_each_seat_sees_only_its_own_card(
-    pursuit: PursuitClient, service_token: str, signer: TokenSigner
+    pursuit: GameClient, service_token: str, signer: TokenSigner
 ) -> None:
     match = create(pursuit, service_token)
     views = {seat: pursuit.view(match.match_id, token).view for seat, token in match.tokens.items()}
@@ -61,7 +58,7 @@ def test_the_active_players_first_roll_is_made_and_each_seat_sees_only_its_own_c
     assert all(not p.hand for p in pursuit.view(match.match_id, spectator).view.players)
 
 
-def test_a_reaction_window_admits_only_the_seats_in_it(pursuit: PursuitClient, service_token: str) -> None:
+def test_a_reaction_window_admits_only_the_seats_in_it(pursuit: GameClient, service_token: str) -> None:
     match = create(pursuit, service_token, seats=4, seed=5)
     window = first_window(pursuit, match, service_token, random.Random(5))
     summary = pursuit.summary(match.match_id, service_token)
@@ -79,10 +76,10 @@ def test_a_reaction_window_admits_only_the_seats_in_it(pursuit: PursuitClient, s
         legal = pursuit.legal(match.match_id, match.tokens[seat])
         assert passing in legal.actions
         pursuit.submit(match.match_id, match.tokens[seat], passing, legal.view_version)
-    assert not set(window) & set(pursuit.view(match.match_id, match.tokens[0]).view.window)
+    assert not set(window) & set(pursuit.view(match.match_id, match.tokens[0]).view.prompt.may)
 
 
-def test_bad_moves_name_the_rule_and_change_nothing(pursuit: PursuitClient, service_token: str) -> None:
+def test_bad_moves_name_the_rule_and_change_nothing(pursuit: GameClient, service_token: str) -> None:
     match = create(pursuit, service_token, seed=2)
     summary = pursuit.summary(match.match_id, service_token)
     active = summary.to_act[0]
@@ -102,7 +99,7 @@ def test_bad_moves_name_the_rule_and_change_nothing(pursuit: PursuitClient, serv
     with pytest.raises(grpc.RpcError) as too_soon:
         pursuit.submit(match.match_id, token, end_assign, legal.view_version)
     assert too_soon.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert (too_soon.value.details() or "").startswith("Rolling: ")
+    assert too_soon.value.details() == "Rolling: roll again, stop rolling, or play a Reroll card"
 
     unknown_face = pursuit_pb2.Action(reroll=pursuit_pb2.Reroll(keep=[pursuit_pb2.FACE_UNSPECIFIED]))
     with pytest.raises(grpc.RpcError) as malformed:
@@ -123,7 +120,7 @@ def test_bad_moves_name_the_rule_and_change_nothing(pursuit: PursuitClient, serv
 
 
 def test_a_whole_match_through_the_service_replays_from_its_actions(
-    pursuit: PursuitClient, service_token: str, redis_url: str
+    pursuit: GameClient, service_token: str, redis_url: str
 ) -> None:
     match = create(pursuit, service_token, seats=3, seed=11)
     summary = pursuit.play_to_end(match, random.Random(3))

@@ -41,45 +41,6 @@ DIFFICULTY_HARD: Difficulty.ValueType  # 3
 """One more level-3 beast: the team may let one escape."""
 Global___Difficulty: _TypeAlias = Difficulty  # noqa: Y015
 
-class _Phase:
-    ValueType = _typing.NewType("ValueType", _builtins.int)
-    V: _TypeAlias = ValueType  # noqa: Y015
-
-class _PhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Phase.ValueType], _builtins.type):
-    DESCRIPTOR: _descriptor.EnumDescriptor
-    PHASE_UNSPECIFIED: _Phase.ValueType  # 0
-    PHASE_ROLL: _Phase.ValueType  # 1
-    """The active player rolls (up to three times; a Reroll card adds one)."""
-    PHASE_HELP: _Phase.ValueType  # 2
-    """The other players may lend the active player dice cards."""
-    PHASE_ASSIGN: _Phase.ValueType  # 3
-    """The active player Readies, Sets and Activates actions."""
-    PHASE_DISCARD: _Phase.ValueType  # 4
-    """Players over the hand limit discard."""
-    PHASE_BEFORE_BEAST: _Phase.ValueType  # 5
-    """Anyone may play Muffliato before the beast rolls."""
-    PHASE_BEAST: _Phase.ValueType  # 6
-    """The beast has rolled; anyone may play Protego before it takes effect."""
-    PHASE_FINISHED: _Phase.ValueType  # 7
-
-class Phase(_Phase, metaclass=_PhaseEnumTypeWrapper): ...
-
-PHASE_UNSPECIFIED: Phase.ValueType  # 0
-PHASE_ROLL: Phase.ValueType  # 1
-"""The active player rolls (up to three times; a Reroll card adds one)."""
-PHASE_HELP: Phase.ValueType  # 2
-"""The other players may lend the active player dice cards."""
-PHASE_ASSIGN: Phase.ValueType  # 3
-"""The active player Readies, Sets and Activates actions."""
-PHASE_DISCARD: Phase.ValueType  # 4
-"""Players over the hand limit discard."""
-PHASE_BEFORE_BEAST: Phase.ValueType  # 5
-"""Anyone may play Muffliato before the beast rolls."""
-PHASE_BEAST: Phase.ValueType  # 6
-"""The beast has rolled; anyone may play Protego before it takes effect."""
-PHASE_FINISHED: Phase.ValueType  # 7
-Global___Phase: _TypeAlias = Phase  # noqa: Y015
-
 class _Face:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -259,13 +220,19 @@ Global___InsightCard: _TypeAlias = InsightCard  # noqa: Y015
 
 @_typing.final
 class ReadyPattern(_message.Message):
-    """The faces that Ready one action of a board."""
+    """One action of a board: the faces that Ready it, the face that activates it."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     ACTION_FIELD_NUMBER: _builtins.int
     FACES_FIELD_NUMBER: _builtins.int
+    ACTIVATED_BY_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
     action: Global___ActionName.ValueType
+    activated_by: Global___Face.ValueType
+    """The face of the one die that activates it once it is Ready and Set (or a wild)."""
+    name: _builtins.str
+    """Its name on the board ("Capture 3")."""
     @_builtins.property
     def faces(self) -> _containers.RepeatedScalarFieldContainer[Global___Face.ValueType]: ...
     def __init__(
@@ -273,10 +240,12 @@ class ReadyPattern(_message.Message):
         *,
         action: Global___ActionName.ValueType = ...,
         faces: _abc.Iterable[Global___Face.ValueType] | None = ...,
+        activated_by: Global___Face.ValueType = ...,
+        name: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "faces", b"faces"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "activated_by", b"activated_by", "faces", b"faces", "name", b"name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -431,9 +400,12 @@ class BeastTrack(_message.Message):
     BEAST_FIELD_NUMBER: _builtins.int
     POSITION_FIELD_NUMBER: _builtins.int
     LENGTH_FIELD_NUMBER: _builtins.int
+    CARD_TEXT_FIELD_NUMBER: _builtins.int
     position: _builtins.int
     """Spaces from the far end: the beast escapes below 0 and is captured at `length`."""
     length: _builtins.int
+    card_text: _builtins.str
+    """The beast card in words: its dice and what each face does."""
     @_builtins.property
     def beast(self) -> Global___Beast: ...
     def __init__(
@@ -442,14 +414,42 @@ class BeastTrack(_message.Message):
         beast: Global___Beast | None = ...,
         position: _builtins.int = ...,
         length: _builtins.int = ...,
+        card_text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["beast", b"beast"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["beast", b"beast", "length", b"length", "position", b"position"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["beast", b"beast", "card_text", b"card_text", "length", b"length", "position", b"position"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___BeastTrack: _TypeAlias = BeastTrack  # noqa: Y015
+
+@_typing.final
+class CardInfo(_message.Message):
+    """A kind of insight card: its name and what playing it does."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    kind: Global___CardKind.ValueType
+    name: _builtins.str
+    text: _builtins.str
+    def __init__(
+        self,
+        *,
+        kind: Global___CardKind.ValueType = ...,
+        name: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "name", b"name", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CardInfo: _TypeAlias = CardInfo  # noqa: Y015
 
 @_typing.final
 class Activation(_message.Message):
@@ -527,6 +527,26 @@ class View(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     @_typing.final
+    class BeastNamesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
     class CardBoardsEntry(_message.Message):
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -551,12 +571,14 @@ class View(_message.Message):
     PLAYERS_FIELD_NUMBER: _builtins.int
     ACTIVE_FIELD_NUMBER: _builtins.int
     TURN_FIELD_NUMBER: _builtins.int
-    PHASE_FIELD_NUMBER: _builtins.int
+    PROMPT_FIELD_NUMBER: _builtins.int
     TRACK_FIELD_NUMBER: _builtins.int
     BEASTS_TO_COME_FIELD_NUMBER: _builtins.int
     CAPTURED_FIELD_NUMBER: _builtins.int
     ESCAPED_FIELD_NUMBER: _builtins.int
+    BEAST_NAMES_FIELD_NUMBER: _builtins.int
     ESCAPES_ALLOWED_FIELD_NUMBER: _builtins.int
+    BEASTS_TO_WIN_FIELD_NUMBER: _builtins.int
     DICE_FIELD_NUMBER: _builtins.int
     KEPT_FIELD_NUMBER: _builtins.int
     ROLLS_FIELD_NUMBER: _builtins.int
@@ -564,26 +586,39 @@ class View(_message.Message):
     POOL_FIELD_NUMBER: _builtins.int
     CARD_BOARDS_FIELD_NUMBER: _builtins.int
     ACTIVATIONS_FIELD_NUMBER: _builtins.int
-    WINDOW_FIELD_NUMBER: _builtins.int
     MUFFLED_FIELD_NUMBER: _builtins.int
+    BEAST_BLACK_DICE_FIELD_NUMBER: _builtins.int
+    BEAST_TEAL_DIE_FIELD_NUMBER: _builtins.int
     BEAST_DICE_FIELD_NUMBER: _builtins.int
+    BEAST_DIE_EFFECTS_FIELD_NUMBER: _builtins.int
     IGNORED_FIELD_NUMBER: _builtins.int
     DECK_SIZE_FIELD_NUMBER: _builtins.int
     DISCARD_FIELD_NUMBER: _builtins.int
-    TO_ACT_FIELD_NUMBER: _builtins.int
+    HAND_LIMIT_FIELD_NUMBER: _builtins.int
+    CARD_BOOK_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     difficulty: Global___Difficulty.ValueType
     viewer: _builtins.int
     active: _builtins.int
     turn: _builtins.int
-    phase: Global___Phase.ValueType
     escapes_allowed: _builtins.int
+    beasts_to_win: _builtins.int
+    """Beasts in the suitcase that win the match."""
     rolls: _builtins.int
     roll_limit: _builtins.int
     muffled: _builtins.int
+    beast_black_dice: _builtins.int
+    """The dice the beast rolls this turn, after Distract and Muffliato."""
+    beast_teal_die: _builtins.bool
     deck_size: _builtins.int
+    hand_limit: _builtins.int
+    """Cards a player may hold; one more must be discarded."""
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerView]: ...
+    @_builtins.property
+    def prompt(self) -> _common_pb2.Prompt:
+        """What the match waits for, by whom (replaces phase, window and to_act)."""
+
     @_builtins.property
     def track(self) -> Global___BeastTrack: ...
     @_builtins.property
@@ -592,6 +627,10 @@ class View(_message.Message):
     def captured(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
     def escaped(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def beast_names(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Every beast of the match's stack: id -> name."""
+
     @_builtins.property
     def dice(self) -> _containers.RepeatedCompositeFieldContainer[Global___Die]: ...
     @_builtins.property
@@ -605,15 +644,19 @@ class View(_message.Message):
     @_builtins.property
     def activations(self) -> _containers.RepeatedCompositeFieldContainer[Global___Activation]: ...
     @_builtins.property
-    def window(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
-    @_builtins.property
     def beast_dice(self) -> _containers.RepeatedCompositeFieldContainer[Global___Die]: ...
+    @_builtins.property
+    def beast_die_effects(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What each die of the beast's roll does, in words."""
+
     @_builtins.property
     def ignored(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def discard(self) -> _containers.RepeatedCompositeFieldContainer[Global___InsightCard]: ...
     @_builtins.property
-    def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def card_book(self) -> _containers.RepeatedCompositeFieldContainer[Global___CardInfo]:
+        """Every kind of insight card and what it does."""
+
     @_builtins.property
     def outcome(self) -> _common_pb2.Outcome: ...
     def __init__(
@@ -624,12 +667,14 @@ class View(_message.Message):
         players: _abc.Iterable[Global___PlayerView] | None = ...,
         active: _builtins.int = ...,
         turn: _builtins.int = ...,
-        phase: Global___Phase.ValueType = ...,
+        prompt: _common_pb2.Prompt | None = ...,
         track: Global___BeastTrack | None = ...,
         beasts_to_come: _abc.Iterable[Global___Beast] | None = ...,
         captured: _abc.Iterable[_builtins.str] | None = ...,
         escaped: _abc.Iterable[_builtins.str] | None = ...,
+        beast_names: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         escapes_allowed: _builtins.int = ...,
+        beasts_to_win: _builtins.int = ...,
         dice: _abc.Iterable[Global___Die] | None = ...,
         kept: _abc.Iterable[_builtins.bool] | None = ...,
         rolls: _builtins.int = ...,
@@ -637,18 +682,21 @@ class View(_message.Message):
         pool: _abc.Iterable[Global___PoolDie] | None = ...,
         card_boards: _abc.Mapping[_builtins.int, _builtins.int] | None = ...,
         activations: _abc.Iterable[Global___Activation] | None = ...,
-        window: _abc.Iterable[_builtins.int] | None = ...,
         muffled: _builtins.int = ...,
+        beast_black_dice: _builtins.int = ...,
+        beast_teal_die: _builtins.bool = ...,
         beast_dice: _abc.Iterable[Global___Die] | None = ...,
+        beast_die_effects: _abc.Iterable[_builtins.str] | None = ...,
         ignored: _abc.Iterable[_builtins.int] | None = ...,
         deck_size: _builtins.int = ...,
         discard: _abc.Iterable[Global___InsightCard] | None = ...,
-        to_act: _abc.Iterable[_builtins.int] | None = ...,
+        hand_limit: _builtins.int = ...,
+        card_book: _abc.Iterable[Global___CardInfo] | None = ...,
         outcome: _common_pb2.Outcome | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "outcome", b"outcome", "track", b"track", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "outcome", b"outcome", "prompt", b"prompt", "track", b"track", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "activations", b"activations", "active", b"active", "beast_dice", b"beast_dice", "beasts_to_come", b"beasts_to_come", "captured", b"captured", "card_boards", b"card_boards", "deck_size", b"deck_size", "dice", b"dice", "difficulty", b"difficulty", "discard", b"discard", "escaped", b"escaped", "escapes_allowed", b"escapes_allowed", "ignored", b"ignored", "kept", b"kept", "muffled", b"muffled", "outcome", b"outcome", "phase", b"phase", "players", b"players", "pool", b"pool", "roll_limit", b"roll_limit", "rolls", b"rolls", "to_act", b"to_act", "track", b"track", "turn", b"turn", "viewer", b"viewer", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "activations", b"activations", "active", b"active", "beast_black_dice", b"beast_black_dice", "beast_dice", b"beast_dice", "beast_die_effects", b"beast_die_effects", "beast_names", b"beast_names", "beast_teal_die", b"beast_teal_die", "beasts_to_come", b"beasts_to_come", "beasts_to_win", b"beasts_to_win", "captured", b"captured", "card_boards", b"card_boards", "card_book", b"card_book", "deck_size", b"deck_size", "dice", b"dice", "difficulty", b"difficulty", "discard", b"discard", "escaped", b"escaped", "escapes_allowed", b"escapes_allowed", "hand_limit", b"hand_limit", "ignored", b"ignored", "kept", b"kept", "muffled", b"muffled", "outcome", b"outcome", "players", b"players", "pool", b"pool", "prompt", b"prompt", "roll_limit", b"roll_limit", "rolls", b"rolls", "track", b"track", "turn", b"turn", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
@@ -1752,18 +1800,24 @@ class ListLegalActionsResponse(_message.Message):
 
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
+    LABELS_FIELD_NUMBER: _builtins.int
     view_version: _builtins.int
     @_builtins.property
     def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Action]: ...
+    @_builtins.property
+    def labels(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ActionLabel]:
+        """One label per action, in the same order."""
+
     def __init__(
         self,
         *,
         view_version: _builtins.int = ...,
         actions: _abc.Iterable[Global___Action] | None = ...,
+        labels: _abc.Iterable[_common_pb2.ActionLabel] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "view_version", b"view_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "labels", b"labels", "view_version", b"view_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

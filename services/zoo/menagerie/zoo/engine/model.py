@@ -1,4 +1,4 @@
-"""Fantasy Zoo's data types: actions, state and view (msgspec structs).
+"""Fantasy Zoo's data types: actions, decisions, events, state and view (msgspec structs).
 
 Field names match the protobuf messages of menagerie.zoo.v1, which is how the generic
 codec translates them.
@@ -6,16 +6,18 @@ codec translates them.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
-from menagerie.rules.contract import Outcome
+from menagerie.rules.contract import Outcome, Prompt
+from menagerie.rules.decisions import Decision
+from menagerie.rules.events import GameEvent, SeenBy
+from menagerie.rules.hidden import BySeat, Hidden
 from menagerie.rules.rng import Rng
-from menagerie.zoo.engine.data import Card, Enclosures, EnclosureType, OpenGoal, SecretGoal, ValueName
+from menagerie.zoo.engine.data import Card, Connector, Enclosures, EnclosureType, Gain, OpenGoal, SecretGoal, ValueName
 
 Mode = Literal["beginner", "advanced"]
-Phase = Literal["drafting", "construction", "rewards", "secret_goals", "finished"]
 Level = Literal["top", "bottom"]
 End = Literal["left", "right"]
 
@@ -71,6 +73,203 @@ class ChooseSecretGoal(msgspec.Struct, frozen=True, tag="choose_secret_goal", ta
 Action = Pick | Build | Place | Keep | Finish | ChooseReward | ChooseSecretGoal
 
 
+# --------------------------------------------------------------------------- decisions
+# Every phase is simultaneous: one decision whose `must` lists the seats still to decide
+# (a seat leaves it once it has decided); when it is empty the next phase replaces it.
+
+
+class Drafting(Decision, tag="drafting"):
+    """Every seat that has not picked this pass picks a card from the hand in front of it."""
+
+    accepts = (Pick,)
+
+
+class Construction(Decision, tag="construction"):
+    """Every seat that has not finished builds, places and keeps its picked cards."""
+
+    accepts = (Build, Place, Keep, Finish)
+
+
+class Rewards(Decision, tag="rewards"):
+    """Seats that met an open goal together each choose one of its rewards."""
+
+    accepts = (ChooseReward,)
+
+
+class SecretGoals(Decision, tag="secret_goals"):
+    """Seats that met both secret goals choose the one that scores."""
+
+    accepts = (ChooseSecretGoal,)
+
+
+ZooDecision = Drafting | Construction | Rewards | SecretGoals
+
+
+# ------------------------------------------------------------------------------ events
+
+
+class Values(msgspec.Struct, frozen=True):
+    """The three zoo values."""
+
+    dangerous: int
+    cute: int
+    rare: int
+
+
+class SecretGoalsDealt(GameEvent, frozen=True, tag="secret_goals_dealt"):
+    """A seat was dealt its two secret goals; only that seat sees which."""
+
+    seat: int
+    goals: Annotated[list[SecretGoal] | None, SeenBy("seat")] = None
+
+
+class OpenGoalsRevealed(GameEvent, frozen=True, tag="open_goals_revealed"):
+    """The open goals of the match were revealed."""
+
+    goals: list[OpenGoal]
+
+
+class RoundStarted(GameEvent, frozen=True, tag="round_started"):
+    """A round (of `rounds`) begins with drafting."""
+
+    round: int
+    rounds: int
+
+
+class CardsDealt(GameEvent, frozen=True, tag="cards_dealt"):
+    """Cards were dealt to a seat; only that seat learns which."""
+
+    seat: int
+    count: int
+    cards: Annotated[list[Card] | None, SeenBy("seat")] = None
+
+
+class CardPicked(GameEvent, frozen=True, tag="card_picked"):
+    """A seat picked a card; only that seat sees which."""
+
+    concerns = "seat"
+    seat: int
+    card: Annotated[Card | None, SeenBy("seat")] = None
+
+
+class HandsPassed(GameEvent, frozen=True, tag="hands_passed"):
+    """Every hand moved one seat to the left."""
+
+    pick: int
+
+
+class HandReceived(GameEvent, frozen=True, tag="hand_received"):
+    """The hand a seat received; only that seat sees it."""
+
+    concerns = "seat"
+    seat: int
+    cards: Annotated[list[Card] | None, SeenBy("seat")] = None
+
+
+class ConstructionStarted(GameEvent, frozen=True, tag="construction_started"):
+    """Drafting is over: everyone plays their picked cards."""
+
+    round: int
+
+
+class EnclosureBuilt(GameEvent, frozen=True, tag="enclosure_built"):
+    """A seat built an enclosure card at an open end of its row."""
+
+    concerns = "seat"
+    seat: int
+    card: Card
+    position: int
+
+
+class AnimalPlaced(GameEvent, frozen=True, tag="animal_placed"):
+    """A seat placed an animal; `values` are its values after the animal's effect."""
+
+    concerns = "seat"
+    seat: int
+    card: Card
+    position: int
+    level: Level
+    values: Values
+
+
+class CardKept(GameEvent, frozen=True, tag="card_kept"):
+    """A seat set a card aside for the next round; only that seat sees which."""
+
+    concerns = "seat"
+    seat: int
+    card: Annotated[Card | None, SeenBy("seat")] = None
+
+
+class ConstructionFinished(GameEvent, frozen=True, tag="construction_finished"):
+    """A seat finished this round's construction, discarding the rest face up."""
+
+    concerns = "seat"
+    seat: int
+    discarded: list[Card]
+
+
+class GoalMet(GameEvent, frozen=True, tag="goal_met"):
+    """An open goal was met at the end of a round's construction."""
+
+    goal: int
+    seats: list[int]
+
+
+class RewardTaken(GameEvent, frozen=True, tag="reward_taken"):
+    """A seat took an open goal's reward."""
+
+    concerns = "seat"
+    seat: int
+    goal: int
+    gain: Gain
+    values: Values
+
+
+class SecretGoalsRevealed(GameEvent, frozen=True, tag="secret_goals_revealed"):
+    """A seat's secret goals were revealed at the end, with those it met."""
+
+    seat: int
+    goals: list[SecretGoal]
+    met: list[int]
+
+
+class SecretGoalScored(GameEvent, frozen=True, tag="secret_goal_scored"):
+    """A seat scored one of its secret goals."""
+
+    concerns = "seat"
+    seat: int
+    goal: int
+    gain: Gain
+    values: Values
+
+
+class MatchFinished(GameEvent, frozen=True, tag="match_finished"):
+    """The match is over."""
+
+    outcome: Outcome
+
+
+Event = (
+    SecretGoalsDealt
+    | OpenGoalsRevealed
+    | RoundStarted
+    | CardsDealt
+    | CardPicked
+    | HandsPassed
+    | HandReceived
+    | ConstructionStarted
+    | EnclosureBuilt
+    | AnimalPlaced
+    | CardKept
+    | ConstructionFinished
+    | GoalMet
+    | RewardTaken
+    | SecretGoalsRevealed
+    | SecretGoalScored
+    | MatchFinished
+)
+
+
 # ------------------------------------------------------------------------------- state
 
 
@@ -97,49 +296,46 @@ class Placed(msgspec.Struct):
 
 
 class Player(msgspec.Struct):
-    """One seat: its zoo, values, cards and pending decisions."""
+    """One seat: its zoo, values, cards and choices (hidden parts declared with Hidden)."""
 
     values: dict[str, int]
     row: list[Placed] = []
-    hand: list[int] = []
-    picks: list[int] = []
-    kept: int | None = None
-    picked: bool = False
-    finished: bool = False
-    passed: list[int] = []
-    secret_goals: list[int] = []
+    hand: Annotated[list[int], Hidden("cards", owner_sees=True)] = []
+    # The cards to play this round: picks, and the card kept from the last round.
+    picks: Annotated[list[int], Hidden("cards", owner_sees=True)] = []
+    # Whether a card is kept is public (None is never hidden); which card is not.
+    kept: Annotated[int | None, Hidden("cards", owner_sees=True)] = None
+    # Cards this seat saw and passed on this round.
+    passed: Annotated[list[int], Hidden("passed", owner_sees=True)] = []
+    secret_goals: Annotated[list[int], Hidden("goals", owner_sees=True, revealed="goals_revealed")] = []
+    goals_revealed: bool = False
     reward_choices: list[int] = []
     secret_goal_choices: list[int] = []
     scored_secret_goal: int | None = None
 
 
 class ZooState(msgspec.Struct):
-    """The whole truth of a match, hidden parts included."""
+    """The whole truth of a match, hidden parts included (declared with Hidden)."""
 
     mode: Mode
     rng: Rng
     rounds: int
-    players: list[Player]
-    # Face down; the next card dealt is the last one (its enclosure side is visible).
-    draw_pile: list[int]
+    players: Annotated[list[Player], BySeat()]
+    # Face down; the next card dealt is the last one, whose enclosure side is visible.
+    draw_pile: Annotated[list[int], Hidden("cards", except_last=1)]
+    # The pending decisions, the one the match waits for last.
+    decisions: list[ZooDecision] = []
     round: int = 0
-    phase: Phase = "drafting"
     pick: int = 0
     discards: list[int] = []
     open_goals: list[int] = []
     open_in_play: list[int] = []
+    # The secret goals nobody was dealt (advanced mode): they stay in the box, unseen.
+    secret_goal_box: Annotated[list[int], Hidden("goals")] = []
     outcome: Outcome | None = None
 
 
 # -------------------------------------------------------------------------------- view
-
-
-class Values(msgspec.Struct, frozen=True):
-    """The three zoo values."""
-
-    dangerous: int
-    cute: int
-    rare: int
 
 
 class EnclosureView(msgspec.Struct, frozen=True):
@@ -159,6 +355,15 @@ class PlacedCard(msgspec.Struct, frozen=True):
     bottom: EnclosureView
 
 
+class OpenEnd(msgspec.Struct, frozen=True):
+    """An open end of a row: where a card built there goes and the path it must meet."""
+
+    end: End
+    position: int
+    # The connector a card built here must meet with its inner edge (None: paths need not connect).
+    connector: Connector | None = None
+
+
 class PlayerZoo(msgspec.Struct, frozen=True):
     """One player's public zoo; secret goals only for the player (or once revealed)."""
 
@@ -166,6 +371,8 @@ class PlayerZoo(msgspec.Struct, frozen=True):
     row: list[PlacedCard]
     values: Values
     score: int
+    # The two values the score multiplies (negatives count as 0), the higher first.
+    score_factors: list[int]
     animals: int
     hand_size: int
     picked: int
@@ -175,6 +382,7 @@ class PlayerZoo(msgspec.Struct, frozen=True):
     keeps_a_card: bool
     reward_choices: list[int]
     secret_goal_choices: list[int]
+    ends: list[OpenEnd]
 
 
 class OpenGoalState(msgspec.Struct, frozen=True):
@@ -184,6 +392,18 @@ class OpenGoalState(msgspec.Struct, frozen=True):
     open: bool
 
 
+class Preview(msgspec.Struct, frozen=True):
+    """What one of the viewer's cards would do if its animal were placed now (anywhere it fits)."""
+
+    card: int
+    # What a count effect would count, the animal itself included.
+    count: int | None = None
+    # Whether a conditional effect would apply (always True for the others).
+    applies: bool = True
+    # The change to the values (None for exchange and choose-one effects: it is the player's choice).
+    change: Values | None = None
+
+
 class ZooView(msgspec.Struct, frozen=True):
     """Exactly what one seat (or a spectator) may know."""
 
@@ -191,7 +411,6 @@ class ZooView(msgspec.Struct, frozen=True):
     viewer: int | None
     round: int
     rounds: int
-    phase: Phase
     pick: int
     zoos: list[PlayerZoo]
     hand: list[Card]
@@ -202,5 +421,9 @@ class ZooView(msgspec.Struct, frozen=True):
     draw_pile_size: int
     draw_pile_top: Enclosures | None
     discards: list[Card]
-    to_act: list[int]
+    prompt: Prompt
+    # One per card among the viewer's picks.
+    previews: list[Preview] = []
+    # The character sheet's connector on both edges (None: paths need not connect).
+    sheet_connector: Connector | None = None
     outcome: Outcome | None = None

@@ -1,47 +1,52 @@
 """The rules of Fantasy Zoo, beginner and advanced modes (see RULES.md).
 
-Every phase is simultaneous: to_act lists every seat that still has to pick, build,
-choose a reward or choose a secret goal. An action by one seat concerns only that seat
-(its events say so), so the others' picks land at the same moment; the events that
-move the whole table on (hands passed, a new phase) concern everyone.
+Every phase is simultaneous and is one decision on the stack: drafting, construction,
+choosing rewards of open goals met together, choosing the secret goal that scores. Its
+`must` lists the seats still to decide; a seat leaves it once it has decided, and when
+nobody is left the next phase replaces it. An action by one seat concerns only that
+seat (its events say so), so the others' picks land at the same moment; the events
+that move the whole table on (hands passed, a new phase) concern everyone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar, cast
 
-import msgspec
-
-from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, Outcome, ResultKind, SeatResult, ToAct
-from menagerie.rules.errors import IllegalAction
+from menagerie.rules.contract import GameInfo, Label, MatchSetup, ModeInfo, Outcome, ResultKind, SeatResult
+from menagerie.rules.decisions import Decision, Refusal, Rule
+from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.shared.engine import Event
+from menagerie.rules.text import Narrator
 from menagerie.zoo.engine import zoo
-from menagerie.zoo.engine.data import (
-    VALUES,
-    Card,
-    ChooseOne,
-    Exchange,
-    Gain,
-    IfCountAtLeast,
-    IfValueAtMost,
-    PerCount,
-    Plain,
-    ValueName,
-    ZooData,
-    load_data,
-)
+from menagerie.zoo.engine.data import VALUES, Card, ChooseOne, Exchange, Gain, ValueName, ZooData, load_data
 from menagerie.zoo.engine.model import (
     Action,
+    AnimalPlaced,
     Build,
+    CardKept,
+    CardPicked,
+    CardsDealt,
     ChooseReward,
     ChooseSecretGoal,
+    Construction,
+    ConstructionFinished,
+    ConstructionStarted,
+    Drafting,
     Enclosure,
+    EnclosureBuilt,
     EnclosureView,
     End,
+    Event,
     Finish,
+    GoalMet,
+    HandReceived,
+    HandsPassed,
     Keep,
+    MatchFinished,
     Mode,
+    OpenEnd,
+    OpenGoalsRevealed,
     OpenGoalState,
     Pick,
     Place,
@@ -49,20 +54,29 @@ from menagerie.zoo.engine.model import (
     PlacedCard,
     Player,
     PlayerZoo,
+    Preview,
+    Rewards,
+    RewardTaken,
+    RoundStarted,
+    SecretGoals,
+    SecretGoalScored,
+    SecretGoalsDealt,
+    SecretGoalsRevealed,
     Values,
+    ZooDecision,
     ZooState,
     ZooView,
 )
+from menagerie.zoo.engine.text import ZooText
 
-ENDS: tuple[End, End] = ("left", "right")
+ENDS = zoo.ENDS
 HAND_SIZE = 4
 SECRET_GOALS_EACH = 2
 OPEN_GOALS_SHOWN = 6
+DECISIONS: dict[str, type[ZooDecision]] = {d.kind(): d for d in (Drafting, Construction, Rewards, SecretGoals)}
 
-_builtins = msgspec.to_builtins
 
-
-class ZooEngine:
+class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
     """Fantasy Zoo: `beginner` (no goal cards, paths need not connect) and `advanced`."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -73,15 +87,73 @@ class ZooEngine:
             ModeInfo("advanced", "Advanced: open and secret goals, paths must connect", 2, 6),
         ),
     )
-    state_type: ClassVar[type[Any]] = ZooState
+    state_type: ClassVar[Any] = ZooState
     action_type: ClassVar[Any] = Action
-    view_type: ClassVar[type[Any]] = ZooView
+    view_type: ClassVar[Any] = ZooView
+    event_type: ClassVar[Any] = Event
 
     def __init__(self, data: ZooData | None = None) -> None:
         self.data = data or load_data()
         self.cards = {c.id: c for c in self.data.cards}
         self.secret_goals = {g.id: g for g in self.data.secret_goals}
         self.open_goals = {g.id: g for g in self.data.open_goals}
+        self.text = ZooText(self.data)
+        super().__init__()
+
+    def rulebook(self) -> dict[type, Rule[ZooState, Any, Event]]:
+        """One rule per action: how it is listed, refused and performed."""
+        construction = Rule[ZooState, Any, Event](
+            "Construction",
+            self._construction_options,
+            self._construction_problem,
+            self._construct,
+            not_now=lambda s, seat, d: "cards are played only in the construction phase",
+        )
+        return {
+            Pick: Rule(
+                "Drafting",
+                lambda s, seat: [Pick(c) for c in s.players[seat].hand],
+                self._pick_problem,
+                self._pick,
+                not_now=lambda s, seat, d: "cards are picked only while drafting",
+            ),
+            **dict.fromkeys((Build, Place, Keep, Finish), construction),
+            ChooseReward: Rule(
+                "Open goals",
+                lambda s, seat: [ChooseReward(g, o) for g in s.players[seat].reward_choices[:1] for o in (0, 1)],
+                self._reward_problem,
+                self._choose_reward,
+                not_now=lambda s, seat, d: "you have no open-goal reward to choose now",
+            ),
+            ChooseSecretGoal: Rule(
+                "Secret goals",
+                lambda s, seat: [ChooseSecretGoal(g) for g in s.players[seat].secret_goal_choices],
+                self._secret_goal_problem,
+                self._choose_secret_goal,
+                not_now=lambda s, seat, d: "you have no secret goal to choose now",
+            ),
+        }
+
+    def out_of_turn(self, state: ZooState, seat: int, decision: Decision) -> Refusal:
+        """A seat that has decided waits for the others."""
+        if isinstance(decision, Drafting):
+            return Refusal("Drafting", "you have picked this pass already; wait until the others have")
+        if isinstance(decision, Construction):
+            return Refusal("Construction", "you have finished this round's construction")
+        if isinstance(decision, Rewards):
+            return Refusal("Open goals", "you have no open-goal reward to choose")
+        return Refusal("Secret goals", "you have no secret goal to choose now")
+
+    def _decide(self, state: ZooState, decision: ZooDecision) -> None:
+        """The next phase replaces the one everyone has decided."""
+        state.decisions = [decision]
+
+    def _decided(self, state: ZooState, seat: int) -> bool:
+        """`seat` has decided this phase; True once everyone has."""
+        top = self.top(state)
+        assert top is not None
+        top.done(seat)
+        return top.settled()
 
     # ------------------------------------------------------------------ setup
 
@@ -105,139 +177,43 @@ class ZooEngine:
             rng.shuffle(secret)
             for seat, player in enumerate(players):
                 player.secret_goals = [secret.pop() for _ in range(SECRET_GOALS_EACH)]
-                goals = [_builtins(self.secret_goals[g]) for g in player.secret_goals]
-                events.append(Event("secret_goals_dealt", {"seat": seat}, private={seat: {"goals": goals}}))
+                goals = [self.secret_goals[g] for g in player.secret_goals]
+                events.append(SecretGoalsDealt(seat=seat, goals=goals))
+            state.secret_goal_box = secret
             shown = [g.id for g in self.data.open_goals]
             rng.shuffle(shown)
             state.open_goals = shown[:OPEN_GOALS_SHOWN]
             state.open_in_play = list(state.open_goals)
-            events.append(
-                Event("open_goals_revealed", {"goals": [_builtins(self.open_goals[g]) for g in state.open_goals]})
-            )
+            events.append(OpenGoalsRevealed(goals=[self.open_goals[g] for g in state.open_goals]))
         return state, events + self._start_round(state)
-
-    # --------------------------------------------------------------- contract
-
-    def to_act(self, state: ZooState) -> ToAct:
-        """Everyone with something left to decide in the current phase."""
-        players = state.players
-        if state.phase == "drafting":
-            seats = [s for s, p in enumerate(players) if not p.picked]
-        elif state.phase == "construction":
-            seats = [s for s, p in enumerate(players) if not p.finished]
-        elif state.phase == "rewards":
-            seats = [s for s, p in enumerate(players) if p.reward_choices]
-        elif state.phase == "secret_goals":
-            seats = [s for s, p in enumerate(players) if p.secret_goal_choices]
-        else:
-            seats = []
-        return ToAct(must=tuple(seats))
-
-    def outcome(self, state: ZooState) -> Outcome | None:
-        """The result once the match is over."""
-        return state.outcome
-
-    def legal_actions(self, state: ZooState, seat: int) -> list[Action]:
-        """Every action `seat` may take now."""
-        if seat not in self.to_act(state).must:
-            return []
-        player = state.players[seat]
-        if state.phase == "drafting":
-            return [Pick(c) for c in player.hand]
-        if state.phase == "rewards":
-            return [ChooseReward(g, option) for g in player.reward_choices[:1] for option in (0, 1)]
-        if state.phase == "secret_goals":
-            return [ChooseSecretGoal(g) for g in player.secret_goal_choices]
-        actions: list[Action] = []
-        for card_id in player.picks:
-            card = self.cards[card_id]
-            for end in ENDS:
-                if self._connects(state, player, card, end):
-                    actions.append(Build(card_id, end))
-            for position, level in zoo.animal_slots(player, card, self.cards):
-                for increase, decrease in self._choices(card):
-                    actions.append(Place(card_id, position, level, increase, decrease))
-        if player.kept is None:
-            actions += [Keep(c) for c in player.picks]
-        actions.append(Finish())
-        return actions
-
-    def check(self, state: ZooState, seat: int, action: Action) -> None:
-        """Raises IllegalAction, naming the rule, unless `action` is legal for `seat` now."""
-        if state.outcome is not None:
-            raise IllegalAction("End of the game", "the match is over")
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction("Seats", f"there is no seat {seat}")
-        player = state.players[seat]
-        if isinstance(action, Pick):
-            self._check_pick(state, player, action)
-        elif isinstance(action, (Build, Place, Keep, Finish)):
-            self._check_construction(state, player, action)
-        elif isinstance(action, ChooseReward):
-            if state.phase != "rewards" or action.goal not in player.reward_choices:
-                raise IllegalAction("Open goals", f"you have no reward of goal {action.goal} to choose")
-            if action.goal != player.reward_choices[0]:
-                raise IllegalAction("Open goals", f"choose the reward of goal {player.reward_choices[0]} first")
-            if action.option not in (0, 1):
-                raise IllegalAction("Open goals", "choose reward 0 or 1")
-        elif isinstance(action, ChooseSecretGoal):
-            if state.phase != "secret_goals" or not player.secret_goal_choices:
-                raise IllegalAction("Secret goals", "you have no secret goal to choose now")
-            if action.goal not in player.secret_goal_choices:
-                raise IllegalAction("Secret goals", f"goal {action.goal} is not one of the secret goals you met")
-
-    def apply(self, state: ZooState, seat: int, action: Action) -> list[Event]:
-        """Validates `action`, then performs it; returns the events."""
-        self.check(state, seat, action)
-        if isinstance(action, Pick):
-            return self._pick(state, seat, action.card)
-        if isinstance(action, Build):
-            return self._build(state, seat, action)
-        if isinstance(action, Place):
-            return self._place(state, seat, action)
-        if isinstance(action, Keep):
-            return self._keep(state, seat, action.card)
-        if isinstance(action, Finish):
-            return self._finish(state, seat)
-        if isinstance(action, ChooseReward):
-            return self._choose_reward(state, seat, action)
-        return self._choose_secret_goal(state, seat, action.goal)
 
     # ---------------------------------------------------------------- drafting
 
     def _start_round(self, state: ZooState) -> list[Event]:
         state.round += 1
-        state.phase = "drafting"
         state.pick = 1
-        events = [Event("round_started", {"round": state.round})]
+        seats = list(range(len(state.players)))
+        self._decide(state, Drafting(must=seats))
+        events: list[Event] = [RoundStarted(round=state.round, rounds=state.rounds)]
         for seat, player in enumerate(state.players):
             player.picks = [player.kept] if player.kept is not None else []
             player.kept = None
-            player.finished = False
-            player.picked = False
             player.passed = []
             player.hand = [state.draw_pile.pop() for _ in range(HAND_SIZE)]
-            dealt = [_builtins(self.cards[c]) for c in player.hand]
-            events.append(Event("cards_dealt", {"seat": seat, "count": HAND_SIZE}, private={seat: {"cards": dealt}}))
+            events.append(CardsDealt(seat=seat, count=HAND_SIZE, cards=[self.cards[c] for c in player.hand]))
         return events
 
-    def _check_pick(self, state: ZooState, player: Player, action: Pick) -> None:
-        if state.phase != "drafting":
-            raise IllegalAction("Drafting", "cards are picked only while drafting")
-        if player.picked:
-            raise IllegalAction("Drafting", "you have picked this pass already; wait until the others have")
-        if action.card not in player.hand:
-            raise IllegalAction("Drafting", f"card {action.card} is not in the hand in front of you")
+    def _pick_problem(self, state: ZooState, seat: int, action: Pick) -> str | None:
+        if action.card not in state.players[seat].hand:
+            return f"card {action.card} is not in the hand in front of you"
+        return None
 
-    def _pick(self, state: ZooState, seat: int, card: int) -> list[Event]:
+    def _pick(self, state: ZooState, seat: int, action: Pick) -> list[Event]:
         player = state.players[seat]
-        player.hand.remove(card)
-        player.picks.append(card)
-        player.picked = True
-        events = [
-            Event("card_picked", {"seat": seat}, private={seat: {"card": _builtins(self.cards[card])}}, affects=(seat,))
-        ]
-        if all(p.picked for p in state.players):
+        player.hand.remove(action.card)
+        player.picks.append(action.card)
+        events: list[Event] = [CardPicked(seat=seat, card=self.cards[action.card])]
+        if self._decided(state, seat):
             events += self._pass_hands(state)
         return events
 
@@ -248,39 +224,36 @@ class ZooEngine:
         for seat, player in enumerate(players):
             player.passed += hands[seat]
             player.hand = hands[seat - 1]
-            player.picked = False
         state.pick += 1
         if all(len(p.hand) == 0 for p in players):
             return self._start_construction(state)
-        private = {s: {"hand": [_builtins(self.cards[c]) for c in p.hand]} for s, p in enumerate(players)}
-        events = [Event("hands_passed", {"pick": state.pick}, private=private)]
+        self._decide(state, Drafting(must=list(range(len(players)))))
+        events: list[Event] = [HandsPassed(pick=state.pick)]
+        events += [HandReceived(seat=s, cards=[self.cards[c] for c in p.hand]) for s, p in enumerate(players)]
         if all(len(p.hand) == 1 for p in players):
             for seat, player in enumerate(players):
                 card = player.hand.pop()
                 player.picks.append(card)
-                player.picked = True
-                events.append(
-                    Event("card_picked", {"seat": seat}, private={seat: {"card": _builtins(self.cards[card])}})
-                )
+                events.append(CardPicked(seat=seat, card=self.cards[card]))
             events += self._pass_hands(state)
         return events
 
     # ------------------------------------------------------------ construction
 
     def _start_construction(self, state: ZooState) -> list[Event]:
-        state.phase = "construction"
+        self._decide(state, Construction(must=list(range(len(state.players)))))
         for player in state.players:
             player.passed = []
-        return [Event("construction_started", {"round": state.round})]
+        return [ConstructionStarted(round=state.round)]
 
     def _connects(self, state: ZooState, player: Player, card: Card, end: End) -> bool:
+        """The card may be built at `end`: always in beginner mode, else its path must meet the row's."""
         if state.mode == "beginner":
             return True
-        needed = zoo.end_connector(player, end, self.cards)
-        edge = card.enclosures.left if end == "right" else card.enclosures.right
-        return edge == needed
+        return zoo.meets(card.enclosures, end, zoo.end_connector(player, end, self.cards))
 
-    def _choices(self, card: Card) -> list[tuple[ValueName | None, ValueName | None]]:
+    def choices(self, card: Card) -> list[tuple[ValueName | None, ValueName | None]]:
+        """The (increase, decrease) choices a placement of the card's animal names."""
         effect = card.animal.effect
         if isinstance(effect, Exchange):
             return [(up, down) for up in VALUES for down in VALUES if up != down]
@@ -288,51 +261,64 @@ class ZooEngine:
             return [(option, None) for option in effect.options]
         return [(None, None)]
 
-    def _check_construction(self, state: ZooState, player: Player, action: Build | Place | Keep | Finish) -> None:
-        if state.phase != "construction":
-            raise IllegalAction("Construction", "cards are played only in the construction phase")
-        if player.finished:
-            raise IllegalAction("Construction", "you have finished this round's construction")
+    def _construction_options(self, state: ZooState, seat: int) -> Iterator[Action]:
+        """Per picked card: builds at either end and placements; then keeping a card, and finishing."""
+        player = state.players[seat]
+        for card_id in player.picks:
+            card = self.cards[card_id]
+            for end in ENDS:
+                yield Build(card_id, end)
+            for position, level in zoo.animal_slots(player, card, self.cards):
+                for increase, decrease in self.choices(card):
+                    yield Place(card_id, position, level, increase, decrease)
+        yield from (Keep(c) for c in player.picks)
+        yield Finish()
+
+    def _construction_problem(
+        self, state: ZooState, seat: int, action: Build | Place | Keep | Finish
+    ) -> str | Refusal | None:
         if isinstance(action, Finish):
-            return
+            return None
+        player = state.players[seat]
         if action.card not in player.picks:
-            raise IllegalAction("Construction", f"card {action.card} is not among the cards you picked")
+            return f"card {action.card} is not among the cards you picked"
         card = self.cards[action.card]
         if isinstance(action, Keep):
             if player.kept is not None:
-                raise IllegalAction("Keeping a card", "you may keep only one card for the next round")
-        elif isinstance(action, Build):
+                return Refusal("Keeping a card", "you may keep only one card for the next round")
+            return None
+        if isinstance(action, Build):
             if not self._connects(state, player, card, action.end):
                 needed = zoo.end_connector(player, action.end, self.cards)
-                edge = card.enclosures.left if action.end == "right" else card.enclosures.right
-                raise IllegalAction(
+                edge = zoo.edge(card.enclosures, zoo.opposite(action.end))
+                return Refusal(
                     "Paths",
                     f"the {action.end} end needs a path at the {needed}; this card's edge has it at the {edge}",
                 )
-        else:
-            self._check_place(player, card, action)
+            return None
+        return self._place_problem(player, card, action)
 
-    def _check_place(self, player: Player, card: Card, action: Place) -> None:
+    def _place_problem(self, player: Player, card: Card, action: Place) -> Refusal | None:
         animal = card.animal
         slot = (action.position, action.level)
         if slot not in set(zoo.animal_slots(player, card, self.cards)):
             placed = zoo.card_at(player, action.position)
             if placed is None:
-                raise IllegalAction("Placing animals", f"there is no enclosure card at position {action.position}")
+                return Refusal("Placing animals", f"there is no enclosure card at position {action.position}")
             here = placed.level(action.level)
-            if not zoo.fits(animal.habitat, here):
-                raise IllegalAction(
+            if not zoo.fits(animal.habitat, here.type):
+                return Refusal(
                     "Placing animals",
                     f"the {animal.name} lives in the {animal.habitat}, not in a {here.type} enclosure",
                 )
             if animal.size == "large":
-                raise IllegalAction(
+                return Refusal(
                     "Large animals",
                     f"the {animal.name} needs two neighbouring free {animal.habitat} (or mystic) enclosures "
                     "on the same level, this one and the next to the right",
                 )
-            raise IllegalAction("Placing animals", "different animals never share an enclosure")
-        if (action.increase, action.decrease) not in self._choices(card):
+            return Refusal("Placing animals", "different animals never share an enclosure")
+        if (action.increase, action.decrease) not in self.choices(card):
             effect = card.animal.effect
             if isinstance(effect, Exchange):
                 detail = "name two different values: one to increase and one to decrease"
@@ -340,7 +326,17 @@ class ZooEngine:
                 detail = f"choose to increase {effect.options[0]} or {effect.options[1]}"
             else:
                 detail = "this animal's effect has no choice to make"
-            raise IllegalAction("Animal effects", detail)
+            return Refusal("Animal effects", detail)
+        return None
+
+    def _construct(self, state: ZooState, seat: int, action: Build | Place | Keep | Finish) -> list[Event]:
+        if isinstance(action, Build):
+            return self._build(state, seat, action)
+        if isinstance(action, Place):
+            return self._place(state, seat, action)
+        if isinstance(action, Keep):
+            return self._keep(state, seat, action.card)
+        return self._finish(state, seat)
 
     def _build(self, state: ZooState, seat: int, action: Build) -> list[Event]:
         player = state.players[seat]
@@ -351,13 +347,15 @@ class ZooEngine:
             Placed(position, action.card, Enclosure(card.enclosures.top), Enclosure(card.enclosures.bottom))
         )
         player.row.sort(key=lambda p: p.position)
-        return [
-            Event("enclosure_built", {"seat": seat, "card": _builtins(card), "position": position}, affects=(seat,))
-        ]
+        return [EnclosureBuilt(seat=seat, card=card, position=position)]
 
     def _place(self, state: ZooState, seat: int, action: Place) -> list[Event]:
+        """Houses the animal, then applies its effect (counts include the animal just placed)."""
         player = state.players[seat]
         card = self.cards[action.card]
+        change = zoo.effect_change(
+            card, zoo.Counts.of(player, self.cards), player.values, action.increase, action.decrease
+        )
         player.picks.remove(action.card)
         placed = zoo.card_at(player, action.position)
         assert placed is not None
@@ -369,69 +367,26 @@ class ZooEngine:
             assert neighbour is not None
             neighbour.level(action.level).animals.append(action.card)
             neighbour.level(action.level).large = True
-        self._effect(player, card, action)
-        fields = {
-            "seat": seat,
-            "card": _builtins(card),
-            "position": action.position,
-            "level": action.level,
-            "values": dict(player.values),
-        }
-        return [Event("animal_placed", fields, affects=(seat,))]
-
-    def _effect(self, player: Player, card: Card, action: Place) -> None:
-        """The animal's effect, applied at once (counts include the animal just placed)."""
-        effect = card.animal.effect
-        if isinstance(effect, Plain):
-            self._gain(player, effect.gain)
-        elif isinstance(effect, IfValueAtMost):
-            if player.values[effect.value] <= effect.at_most:
-                self._gain(player, effect.gain)
-        elif isinstance(effect, IfCountAtLeast):
-            if self._count(player, effect.count.of, effect.count.type) >= effect.at_least:
-                self._gain(player, effect.gain)
-        elif isinstance(effect, PerCount):
-            zoo.add(player, effect.value, effect.per * self._count(player, effect.count.of, effect.count.type))
-        elif isinstance(effect, Exchange):
-            assert action.increase is not None and action.decrease is not None
-            zoo.add(player, action.decrease, -1)
-            zoo.add(player, action.increase, 1)
-        else:
-            assert action.increase is not None
-            zoo.add(player, action.increase, 1)
-
-    def _count(self, player: Player, of: str, kind: Any) -> int:
-        if of == "animals":
-            return zoo.count_animals(player, self.cards, kind)
-        return zoo.count_enclosures(player, kind)
-
-    @staticmethod
-    def _gain(player: Player, gain: Gain) -> None:
-        for value in VALUES:
-            if gain.get(value):
-                zoo.add(player, value, gain.get(value))
+        zoo.apply_change(player, change)
+        return [
+            AnimalPlaced(
+                seat=seat, card=card, position=action.position, level=action.level, values=Values(**player.values)
+            )
+        ]
 
     def _keep(self, state: ZooState, seat: int, card: int) -> list[Event]:
         player = state.players[seat]
         player.picks.remove(card)
         player.kept = card
-        return [
-            Event("card_kept", {"seat": seat}, private={seat: {"card": _builtins(self.cards[card])}}, affects=(seat,))
-        ]
-
-    def _secret_card(self, kind: str, seat: int, card: int) -> Event:
-        """An event everyone sees happen, while only `seat` sees the card."""
-        return Event(kind, {"seat": seat}, private={seat: {"card": _builtins(self.cards[card])}}, affects=(seat,))
+        return [CardKept(seat=seat, card=self.cards[card])]
 
     def _finish(self, state: ZooState, seat: int) -> list[Event]:
         player = state.players[seat]
         discarded = player.picks
         player.picks = []
-        player.finished = True
         state.discards += discarded
-        fields = {"seat": seat, "discarded": [_builtins(self.cards[c]) for c in discarded]}
-        events = [Event("construction_finished", fields, affects=(seat,))]
-        if all(p.finished for p in state.players):
+        events: list[Event] = [ConstructionFinished(seat=seat, discarded=[self.cards[c] for c in discarded])]
+        if self._decided(state, seat):
             events += self._end_construction(state)
         return events
 
@@ -447,7 +402,7 @@ class ZooEngine:
             if not seats:
                 continue
             state.open_in_play.remove(goal)
-            events.append(Event("goal_met", {"goal": goal, "seats": seats}))
+            events.append(GoalMet(goal=goal, seats=seats))
             rewards = self.open_goals[goal].rewards
             if len(seats) == 1:
                 for option in (0, 1):
@@ -455,8 +410,9 @@ class ZooEngine:
             else:
                 for seat in seats:
                     state.players[seat].reward_choices.append(goal)
-        if any(p.reward_choices for p in state.players):
-            state.phase = "rewards"
+        choosing = [s for s, p in enumerate(state.players) if p.reward_choices]
+        if choosing:
+            self._decide(state, Rewards(must=choosing))
             return events
         return events + self._end_round(state)
 
@@ -465,17 +421,26 @@ class ZooEngine:
         card = self.open_goals[goal]
         return [s for s, p in enumerate(state.players) if zoo.measure(p, card.metric, self.cards) >= card.at_least]
 
-    def _reward(self, state: ZooState, seat: int, goal: int, gain: Gain) -> list[Event]:
+    def _reward(self, state: ZooState, seat: int, goal: int, reward: Gain) -> list[Event]:
         player = state.players[seat]
-        self._gain(player, gain)
-        fields = {"seat": seat, "goal": goal, "gain": _builtins(gain), "values": dict(player.values)}
-        return [Event("reward_taken", fields, affects=(seat,))]
+        zoo.gain(player, reward)
+        return [RewardTaken(seat=seat, goal=goal, gain=reward, values=Values(**player.values))]
+
+    def _reward_problem(self, state: ZooState, seat: int, action: ChooseReward) -> str | None:
+        choices = state.players[seat].reward_choices
+        if action.goal not in choices:
+            return f"you have no reward of goal {action.goal} to choose"
+        if action.goal != choices[0]:
+            return f"choose the reward of goal {choices[0]} first"
+        if action.option not in (0, 1):
+            return "choose reward 0 or 1"
+        return None
 
     def _choose_reward(self, state: ZooState, seat: int, action: ChooseReward) -> list[Event]:
         player = state.players[seat]
         player.reward_choices.remove(action.goal)
         events = self._reward(state, seat, action.goal, self.open_goals[action.goal].rewards[action.option])
-        if not any(p.reward_choices for p in state.players):
+        if not player.reward_choices and self._decided(state, seat):
             events += self._end_round(state)
         return events
 
@@ -495,14 +460,16 @@ class ZooEngine:
             }
             for seat, player in enumerate(state.players):
                 met = [g for g in player.secret_goals if _strictly_most(measures[g], seat)]
-                goals = [_builtins(self.secret_goals[g]) for g in player.secret_goals]
-                events.append(Event("secret_goals_revealed", {"seat": seat, "goals": goals, "met": met}))
+                player.goals_revealed = True
+                goals = [self.secret_goals[g] for g in player.secret_goals]
+                events.append(SecretGoalsRevealed(seat=seat, goals=goals, met=met))
                 if len(met) == 1:
                     events += self._score_secret(state, seat, met[0])
                 elif len(met) > 1:
                     player.secret_goal_choices = met
-            if any(p.secret_goal_choices for p in state.players):
-                state.phase = "secret_goals"
+            choosing = [s for s, p in enumerate(state.players) if p.secret_goal_choices]
+            if choosing:
+                self._decide(state, SecretGoals(must=choosing))
                 return events
         return events + self._finish_game(state)
 
@@ -510,14 +477,18 @@ class ZooEngine:
         player = state.players[seat]
         player.scored_secret_goal = goal
         reward = self.secret_goals[goal].reward
-        self._gain(player, reward)
-        fields = {"seat": seat, "goal": goal, "gain": _builtins(reward), "values": dict(player.values)}
-        return [Event("secret_goal_scored", fields, affects=(seat,))]
+        zoo.gain(player, reward)
+        return [SecretGoalScored(seat=seat, goal=goal, gain=reward, values=Values(**player.values))]
 
-    def _choose_secret_goal(self, state: ZooState, seat: int, goal: int) -> list[Event]:
+    def _secret_goal_problem(self, state: ZooState, seat: int, action: ChooseSecretGoal) -> str | None:
+        if action.goal not in state.players[seat].secret_goal_choices:
+            return f"goal {action.goal} is not one of the secret goals you met"
+        return None
+
+    def _choose_secret_goal(self, state: ZooState, seat: int, action: ChooseSecretGoal) -> list[Event]:
         state.players[seat].secret_goal_choices = []
-        events = self._score_secret(state, seat, goal)
-        if not any(p.secret_goal_choices for p in state.players):
+        events = self._score_secret(state, seat, action.goal)
+        if self._decided(state, seat):
             events += self._finish_game(state)
         return events
 
@@ -537,10 +508,22 @@ class ZooEngine:
         if everyone:
             reason = f"everyone ties with {best[0]} points and {best[1]} animals"
         state.outcome = Outcome(seats=results, reason=reason)
-        state.phase = "finished"
-        return [Event("match_finished", {"outcome": _builtins(state.outcome)})]
+        state.decisions = []
+        return [MatchFinished(outcome=state.outcome)]
 
     # -------------------------------------------------------------------- view
+
+    def preview(self, player: Player, card: Card) -> Preview:
+        """What placing the card's animal would do now (the same anywhere it fits): the engine's own counting."""
+        counts = zoo.Counts.of(player, self.cards)
+        choice = (None, None) not in self.choices(card)
+        change = None if choice else Values(*zoo.effect_change(card, counts, player.values))
+        return Preview(
+            card=card.id,
+            count=zoo.effect_count(card, counts),
+            applies=zoo.effect_applies(card, counts, player.values),
+            change=change,
+        )
 
     def view(self, state: ZooState, seat: int | None) -> ZooView:
         """What `seat` (None: a spectator) may know: never another hand, pick, kept card or unrevealed goal."""
@@ -551,7 +534,6 @@ class ZooEngine:
             viewer=seat,
             round=state.round,
             rounds=state.rounds,
-            phase=state.phase,
             pick=state.pick,
             zoos=[self._zoo_view(state, s, seat) for s in range(len(state.players))],
             hand=[self.cards[c] for c in mine.hand] if mine else [],
@@ -562,7 +544,9 @@ class ZooEngine:
             draw_pile_size=len(state.draw_pile),
             draw_pile_top=top,
             discards=[self.cards[c] for c in state.discards],
-            to_act=list(self.to_act(state).seats()),
+            prompt=self.prompt(state),
+            previews=[self.preview(mine, self.cards[c]) for c in mine.picks] if mine else [],
+            sheet_connector=zoo.SHEET_CONNECTOR if state.mode == "advanced" else None,
             outcome=state.outcome,
         )
 
@@ -571,26 +555,43 @@ class ZooEngine:
             return EnclosureView(e.type, [self.cards[a] for a in e.animals], e.large)
 
         player = state.players[seat]
-        revealed = seat == viewer or state.phase in ("secret_goals", "finished")
+        top = self.top(state)
+        building = isinstance(top, Drafting) or (isinstance(top, Construction) and seat in top.must)
+        advanced = state.mode == "advanced"
         return PlayerZoo(
             seat=seat,
             row=[PlacedCard(p.position, self.cards[p.card], enclosure(p.top), enclosure(p.bottom)) for p in player.row],
             values=Values(**player.values),
             score=zoo.score(player.values),
+            score_factors=list(zoo.score_factors(player.values)),
             animals=len(zoo.animals(player)),
             hand_size=len(player.hand),
             picked=len(player.picks),
-            finished=player.finished,
-            secret_goals=[self.secret_goals[g] for g in player.secret_goals] if revealed else [],
+            finished=not building,
+            secret_goals=[self.secret_goals[g] for g in player.secret_goals]
+            if seat == viewer or player.goals_revealed
+            else [],
             scored_secret_goal=player.scored_secret_goal,
             keeps_a_card=player.kept is not None,
             reward_choices=list(player.reward_choices),
             secret_goal_choices=list(player.secret_goal_choices),
+            ends=[
+                OpenEnd(
+                    end=end,
+                    position=zoo.end_position(player, end),
+                    connector=zoo.end_connector(player, end, self.cards) if advanced else None,
+                )
+                for end in ENDS
+            ],
         )
 
-    def determinize(self, view: ZooView, seat: int, seed: int) -> ZooState:
-        """A full state consistent with `view`: others' hands, picks, kept cards and goals, and the pile, sampled."""
-        rng = Rng(seed)
+    def state_from_view(self, view: ZooView, seat: int) -> ZooState:
+        """A state consistent with `view`: unseen cards and goals dealt in catalogue order.
+
+        The others' hands, picks and kept cards and the face-down pile take the cards the
+        seat has not seen where they lie (the pile's top: one with the enclosure side it
+        shows); the others' unrevealed secret goals and the box take the unseen goals.
+        """
         known = {c.id for c in (*view.hand, *view.picks, *view.discards)}
         if view.kept is not None:
             known.add(view.kept.id)
@@ -599,26 +600,24 @@ class ZooEngine:
                 known.add(placed.card.id)
                 known.update(a.id for a in (*placed.top.animals, *placed.bottom.animals))
         unknown = [c.id for c in self.data.cards if c.id not in known]
-        rng.shuffle(unknown)
         pile: list[int] = []
         if view.draw_pile_top is not None:
             top = next(c for c in unknown if self.cards[c].enclosures == view.draw_pile_top)
             unknown.remove(top)
             pile = [top]
-        revealed = {g.id for z in view.zoos for g in z.secret_goals}
-        unseen_goals = [g.id for g in self.data.secret_goals if g.id not in revealed]
-        rng.shuffle(unseen_goals)
+        shown = {g.id for z in view.zoos for g in z.secret_goals}
+        unseen_goals = [g.id for g in self.data.secret_goals if g.id not in shown]
+        revealed = any(z.secret_goals for z in view.zoos if z.seat != seat)
         players = []
         for z in view.zoos:
             own = z.seat == seat
-            hidden = z.hand_size + z.picked + (1 if z.keeps_a_card and not own else 0)
             if own:
                 hand, picks = [c.id for c in view.hand], [c.id for c in view.picks]
                 kept = view.kept.id if view.kept is not None else None
             else:
-                sampled = [unknown.pop() for _ in range(hidden)]
-                hand, picks = sampled[: z.hand_size], sampled[z.hand_size : z.hand_size + z.picked]
-                kept = sampled[-1] if z.keeps_a_card else None
+                hand = [unknown.pop() for _ in range(z.hand_size)]
+                picks = [unknown.pop() for _ in range(z.picked)]
+                kept = unknown.pop() if z.keeps_a_card else None
             goals = [g.id for g in z.secret_goals]
             if view.mode == "advanced" and not goals:
                 goals = [unseen_goals.pop() for _ in range(SECRET_GOALS_EACH)]
@@ -637,30 +636,44 @@ class ZooEngine:
                     hand=hand,
                     picks=picks,
                     kept=kept,
-                    picked=view.phase == "drafting" and z.seat not in view.to_act,
-                    finished=z.finished,
                     passed=[c.id for c in view.passed] if own else [],
                     secret_goals=goals,
+                    goals_revealed=revealed,
                     reward_choices=list(z.reward_choices),
                     secret_goal_choices=list(z.secret_goal_choices),
                     scored_secret_goal=z.scored_secret_goal,
                 )
             )
-        pile = unknown[: view.draw_pile_size - len(pile)] + pile
+        decision = DECISIONS.get(view.prompt.kind)
         return ZooState(
             mode=view.mode,
-            rng=Rng(rng.next_u64()),
+            rng=Rng(0),
             rounds=view.rounds,
             players=players,
-            draw_pile=pile,
+            draw_pile=unknown[: view.draw_pile_size - len(pile)] + pile,
+            decisions=[decision(must=list(view.prompt.must))] if decision else [],
             round=view.round,
-            phase=view.phase,
             pick=view.pick,
             discards=[c.id for c in view.discards],
             open_goals=[g.goal.id for g in view.open_goals],
             open_in_play=[g.goal.id for g in view.open_goals if g.open],
+            secret_goal_box=unseen_goals,
             outcome=view.outcome,
         )
+
+    # ------------------------------------------------------------------ words
+
+    def describe_action(self, view: ZooView, action: Action, narrator: Narrator) -> Label:
+        """The label of one of the viewer's legal actions."""
+        return self.text.action(view, action, narrator)
+
+    def describe_event(self, event: Event, narrator: Narrator) -> str | None:
+        """One sentence for an event as the reader sees it."""
+        return self.text.event(event, narrator)
+
+    def describe_prompt(self, view: ZooView, narrator: Narrator) -> str:
+        """What the match waits for, in words."""
+        return self.text.prompt(view, narrator)
 
 
 def _strictly_most(measures: list[int], seat: int) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from menagerie.rules.contract import MatchSetup
 from menagerie.zoo.engine import ZooEngine, ZooState
 from menagerie.zoo.engine.data import Card
-from menagerie.zoo.engine.model import Enclosure, Placed
+from menagerie.zoo.engine.model import Construction, Enclosure, Placed
 
 ENGINE = ZooEngine()
 CARDS = ENGINE.cards
@@ -42,13 +42,12 @@ def take(state: ZooState, card: int) -> int:
 
 def constructing(state: ZooState, picks: dict[int, list[int]]) -> ZooState:
     """Jumps to the construction phase with the given picks (others pick nothing)."""
-    state.phase = "construction"
+    state.decisions = [Construction(must=list(range(len(state.players))))]
     for seat, player in enumerate(state.players):
         for card in player.hand:
             state.draw_pile.insert(0, card)
         player.hand = []
         player.picks = [take(state, c) for c in picks.get(seat, [])]
-        player.picked = False
     return state
 
 

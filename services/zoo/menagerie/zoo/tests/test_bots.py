@@ -14,10 +14,23 @@ import pytest
 from bench.arena import run, wilson
 from menagerie.rules.bots import RandomPolicy, policy_for
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.hidden import permute_hidden
+from menagerie.rules.rng import Rng
 from menagerie.zoo.bots import ZooGreedy
 from menagerie.zoo.engine import ZooState, zoo
-from menagerie.zoo.engine.model import Action, Build, ChooseReward, ChooseSecretGoal, Finish, Keep, Pick, Place
-from menagerie.zoo.engine.rules import SECRET_GOALS_EACH
+from menagerie.zoo.engine.model import (
+    Action,
+    Build,
+    ChooseReward,
+    ChooseSecretGoal,
+    Construction,
+    Finish,
+    Keep,
+    Pick,
+    Place,
+    Rewards,
+    SecretGoals,
+)
 from menagerie.zoo.tests.scenarios import (
     CARDS,
     ENGINE,
@@ -43,7 +56,7 @@ def choose(state: ZooState, seed: int, seat: int = 0, legal: list[Action] | None
 def construct(state: ZooState, seed: int, seat: int = 0) -> list[Action]:
     """Plays the seat's whole construction greedily; returns its actions."""
     actions: list[Action] = []
-    while not state.players[seat].finished:
+    while isinstance(ENGINE.top(state), Construction) and seat in ENGINE.to_act(state).must:
         action = choose(state, seed, seat)
         ENGINE.apply(state, seat, action)
         actions.append(action)
@@ -147,7 +160,7 @@ def test_takes_the_shared_reward_that_scores_more(
     # Early on the other value could still catch up, but points on the lowest are surer.
     eight_animals = 2  # rewards: +3 Cute or +3 Rare
     state = new_match("advanced", seed=seed)
-    state.phase, state.round = "rewards", round_
+    state.decisions, state.round = [Rewards(must=[0])], round_
     state.open_in_play = []  # no other goal to meet with the reward (say Cute 6)
     state.players[0].reward_choices = [eight_animals]
     state.players[0].values = dict(zip(("dangerous", "cute", "rare"), values, strict=True))
@@ -160,7 +173,7 @@ def test_takes_the_shared_reward_that_scores_more(
 def test_scores_the_secret_goal_that_scores_more(seed: int, values: tuple[int, int, int], goal: int) -> None:
     # Goal 13 (most Dangerous) pays +2 Cute +1 Rare, goal 14 (most Cute) +2 Dangerous +1 Rare.
     state = new_match("advanced", seed=seed)
-    state.phase = "secret_goals"
+    state.decisions = [SecretGoals(must=[0])]
     player = state.players[0]
     player.secret_goals = player.secret_goal_choices = [13, 14]
     player.values = dict(zip(("dangerous", "cute", "rare"), values, strict=True))
@@ -188,25 +201,11 @@ def test_chooses_only_among_the_actions_it_is_offered(mode: str, seats: int, see
 def reshuffle_hidden(state: ZooState, seat: int, seed: int) -> ZooState:
     """The same position as `seat` sees it, with everything it cannot see dealt anew.
 
-    Other seats' hands, picks and kept cards and the face-down pile (but its top card,
-    whose enclosure side shows) are shuffled together, and the other seats' secret goals
-    are exchanged for goals nobody holds.
+    The hidden zones the state declares are shuffled: other seats' hands, picks and kept
+    cards and the face-down pile (but its top card, whose enclosure side shows) together,
+    and the other seats' secret goals with the goals left in the box.
     """
-    other = clone(state)
-    players = [p for s, p in enumerate(other.players) if s != seat]
-    pool = other.draw_pile[:-1] + [c for p in players for c in (*p.hand, *p.picks)]
-    pool += [p.kept for p in players if p.kept is not None]
-    random.Random(seed).shuffle(pool)
-    other.draw_pile[:-1] = [pool.pop() for _ in other.draw_pile[:-1]]
-    for p in players:
-        p.hand = [pool.pop() for _ in p.hand]
-        p.picks = [pool.pop() for _ in p.picks]
-        p.kept = pool.pop() if p.kept is not None else None
-    held = {g for p in other.players for g in p.secret_goals}
-    unused = [g.id for g in ENGINE.data.secret_goals if g.id not in held]
-    for p in players:
-        p.secret_goals = [unused.pop() for _ in range(SECRET_GOALS_EACH)]
-    return other
+    return permute_hidden(clone(state), seat, Rng(seed))
 
 
 def positions(mode: str, seed: int) -> list[ZooState]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction
+from menagerie.rules.events import GameEvent, seats_affected
 from menagerie.zoo.engine import ZooState, zoo
 from menagerie.zoo.engine.data import (
     ChooseOne,
@@ -17,7 +20,17 @@ from menagerie.zoo.engine.data import (
     Plain,
     ValueName,
 )
-from menagerie.zoo.engine.model import Build, ChooseReward, ChooseSecretGoal, Finish, Keep, Pick, Place
+from menagerie.zoo.engine.model import (
+    Build,
+    ChooseReward,
+    ChooseSecretGoal,
+    ConstructionFinished,
+    Finish,
+    Keep,
+    Pick,
+    Place,
+    SecretGoalsRevealed,
+)
 from menagerie.zoo.tests.scenarios import CARDS, ENGINE, built, card_where, cards_where, constructing, new_match
 
 
@@ -36,6 +49,10 @@ def enclosure_card(top: str, avoid: tuple[int, ...] = ()) -> int:
     return card_where(lambda c: c.enclosures.top == top, avoid)
 
 
+def kinds(events: Sequence[GameEvent]) -> list[str]:
+    return [e.kind for e in events]
+
+
 # ----------------------------------------------------------------------------- setup
 
 
@@ -44,7 +61,7 @@ def test_beginner_setup_deals_four_cards_each_and_no_goals() -> None:
     assert [len(p.hand) for p in state.players] == [4, 4, 4]
     assert len(state.draw_pile) == 106 - 12
     assert state.open_goals == [] and all(p.secret_goals == [] for p in state.players)
-    assert (state.phase, state.round, state.rounds) == ("drafting", 1, 5)
+    assert (ENGINE.prompt(state).kind, state.round, state.rounds) == ("drafting", 1, 5)
     assert all(p.values == {"dangerous": 0, "cute": 0, "rare": 0} for p in state.players)
 
 
@@ -75,7 +92,7 @@ def test_everyone_picks_at_once_then_the_hands_pass_left() -> None:
     state = new_match(seats=3)
     hands = [list(p.hand) for p in state.players]
     events = ENGINE.apply(state, 1, Pick(hands[1][0]))
-    assert events[0].affects == (1,)  # the others' decisions are untouched
+    assert seats_affected(events, 3) == {1}  # the others' decisions are untouched
     assert ENGINE.to_act(state).must == (0, 2)
     with pytest.raises(IllegalAction, match="picked this pass already"):
         ENGINE.check(state, 1, Pick(hands[1][1]))
@@ -83,7 +100,8 @@ def test_everyone_picks_at_once_then_the_hands_pass_left() -> None:
         ENGINE.check(state, 0, Pick(hands[1][1]))
     ENGINE.apply(state, 2, Pick(hands[2][0]))
     events = ENGINE.apply(state, 0, Pick(hands[0][0]))
-    assert events[-1].kind == "hands_passed" and events[-1].affects is None
+    assert kinds(events) == ["card_picked", "hands_passed", "hand_received", "hand_received", "hand_received"]
+    assert seats_affected(events, 3) == {0, 1, 2}
     for seat in range(3):
         assert sorted(state.players[seat].hand) == sorted(hands[seat - 1][1:])
         assert state.players[seat].passed == hands[seat][1:]
@@ -95,7 +113,7 @@ def test_the_last_card_of_a_hand_is_taken_by_itself_then_construction_starts() -
     for _ in range(3):
         for seat in (0, 1):
             ENGINE.apply(state, seat, Pick(state.players[seat].hand[0]))
-    assert state.phase == "construction"
+    assert ENGINE.prompt(state).kind == "construction"
     assert [len(p.picks) for p in state.players] == [4, 4]
     assert all(p.hand == [] for p in state.players)
     assert ENGINE.to_act(state).must == (0, 1)
@@ -171,7 +189,7 @@ def test_same_name_animals_stack_and_different_animals_never_share() -> None:
     ENGINE.apply(state, 0, Place(first, 1, "top"))
     ENGINE.apply(state, 0, Place(second, 1, "top"))
     assert state.players[0].row[0].top.animals == [first, second]
-    assert zoo.largest_stack(state.players[0]) == 2
+    assert zoo.Counts.of(state.players[0], CARDS).largest_stack == 2
     with pytest.raises(IllegalAction, match="different animals never share an enclosure"):
         ENGINE.check(state, 0, Place(stranger, 1, "top", *_choice(stranger)))
 
@@ -199,7 +217,7 @@ def test_a_large_animal_needs_two_neighbouring_enclosures_on_one_level() -> None
     player = state.players[0]
     assert player.row[1].top.animals == [large] == player.row[2].top.animals
     assert player.row[1].top.large and player.row[2].top.large
-    assert zoo.count_animals(player, CARDS) == 1
+    assert zoo.Counts.of(player, CARDS).count("animals", None) == 1
     again = card_where(lambda c: c.animal.name == CARDS[large].animal.name and c.id != large)
     state.players[0].picks.append(again)
     assert Place(again, 1, "top") in ENGINE.legal_actions(state, 0)  # the same large animal stacks on the pair
@@ -251,7 +269,7 @@ def test_if_count_at_least_counts_the_animal_just_placed() -> None:
     for position, animal in zip(range(1, effect.at_least), others, strict=False):
         state.players[0].row[position - 1].top.animals.append(animal)
     before = dict(state.players[0].values)
-    assert zoo.count_animals(state.players[0], CARDS, effect.count.type) == effect.at_least - 1
+    assert zoo.Counts.of(state.players[0], CARDS).count("animals", effect.count.type) == effect.at_least - 1
     ENGINE.apply(state, 0, Place(card, effect.at_least, "top", *_choice(card)))
     assert state.players[0].values != before, f"{habitat} animal number {effect.at_least} triggers the effect"
 
@@ -263,7 +281,7 @@ def test_per_count_effects_count_what_the_zoo_holds() -> None:
     home = card_where(lambda c: c.enclosures.top in (CARDS[card].animal.habitat, "mystic") and c.id != card)
     state = constructing(new_match(seats=2), {0: [card]})
     built(state, 0, [home])
-    expected = effect.per * zoo.count_enclosures(state.players[0], effect.count.type)
+    expected = effect.per * zoo.Counts.of(state.players[0], CARDS).count("enclosures", effect.count.type)
     ENGINE.apply(state, 0, Place(card, 1, "top"))
     assert state.players[0].values[effect.value] == expected
 
@@ -318,15 +336,9 @@ def test_keep_at_most_one_card_and_discard_the_rest_face_up() -> None:
     assert ENGINE.view(state, 1).kept is None
     ENGINE.apply(state, 1, Finish())
     events = ENGINE.apply(state, 0, Finish())
-    assert events[0].public["discarded"] == [msgspec_card(b), msgspec_card(c)]
+    assert isinstance(events[0], ConstructionFinished) and events[0].discarded == [CARDS[b], CARDS[c]]
     assert state.discards == [b, c]
     assert state.round == 2 and a in state.players[0].picks  # the kept card comes back
-
-
-def msgspec_card(card: int) -> object:
-    import msgspec
-
-    return msgspec.to_builtins(CARDS[card])
 
 
 # ---------------------------------------------------------------------------- goals
@@ -374,7 +386,7 @@ def test_several_achievers_each_choose_one_reward_and_the_card_is_discarded() ->
     cards = (ENGINE.open_goals[goal].at_least + 1) // 2
     state = advanced_round_end({0: cards, 1: cards, 2: 0}, goal)
     ENGINE.apply(state, 0, Finish())
-    assert state.phase == "rewards"
+    assert ENGINE.prompt(state).kind == "rewards"
     assert ENGINE.to_act(state).must == (0, 1)
     assert ENGINE.legal_actions(state, 0) == [ChooseReward(goal, 0), ChooseReward(goal, 1)]
     ENGINE.apply(state, 0, ChooseReward(goal, 0))
@@ -414,24 +426,12 @@ def test_a_secret_goal_needs_strictly_the_most_and_a_tie_fails() -> None:
     pool = iter(cards_where(lambda c: True))
     built(state, 0, [next(pool), next(pool)])
     built(state, 1, [next(pool), next(pool)])
-    for seat in (0, 1, 2):
-        ENGINE.apply(state, seat, Finish())
-    revealed = next(e for e in state_events(state) if e["seat"] == 0)
-    assert revealed["met"] == []
+    events = [e for seat in (0, 1, 2) for e in ENGINE.apply(state, seat, Finish())]
+    revealed = next(e for e in events if isinstance(e, SecretGoalsRevealed) and e.seat == 0)
+    assert revealed.met == []
+    assert zoo.measure(state.players[0], ENGINE.secret_goals[most_enclosures].metric, CARDS) == 4
+    assert zoo.measure(state.players[1], ENGINE.secret_goals[most_enclosures].metric, CARDS) == 4  # a tie
     assert state.players[0].scored_secret_goal is None
-
-
-def state_events(state: ZooState) -> list[dict[str, object]]:
-    """The secret_goals_revealed facts, recomputed from the final state."""
-    out = []
-    for seat, player in enumerate(state.players):
-        measures = {
-            g: [zoo.measure(p, ENGINE.secret_goals[g].metric, CARDS) for p in state.players]
-            for g in player.secret_goals
-        }
-        met = [g for g, m in measures.items() if all(m[seat] > o for s, o in enumerate(m) if s != seat)]
-        out.append({"seat": seat, "met": met})
-    return out
 
 
 def test_with_both_secret_goals_met_the_player_chooses_which_scores() -> None:
@@ -445,7 +445,7 @@ def test_with_both_secret_goals_met_the_player_chooses_which_scores() -> None:
     state.players[0].row[0].top.animals.append(animal)
     for seat in (0, 1, 2):
         ENGINE.apply(state, seat, Finish())
-    assert state.phase == "secret_goals"
+    assert ENGINE.prompt(state).kind == "secret_goals"
     assert ENGINE.legal_actions(state, 0) == [ChooseSecretGoal(most_enclosures), ChooseSecretGoal(most_animals)]
     ENGINE.apply(state, 0, ChooseSecretGoal(most_animals))
     assert state.players[0].scored_secret_goal == most_animals

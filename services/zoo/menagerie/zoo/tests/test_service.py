@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -12,21 +11,19 @@ import redis
 from menagerie.shared.tokens import TokenSigner
 from menagerie.zoo.engine import Action, ZooEngine, ZooState
 from menagerie.zoo.v1 import zoo_pb2
-from tests.support.game_client import Match, ZooClient, bearer
-from tests.support.services import ServiceProcess
+from tests.support.fixtures import GameClients
+from tests.support.game_client import GameClient, Match, bearer
 from tests.support.stored_match import replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def zoo(zoo_service: ServiceProcess) -> Iterator[ZooClient]:
-    client = ZooClient(zoo_service.address)
-    yield client
-    client.close()
+def zoo(game_client: GameClients) -> GameClient:
+    return game_client("zoo")
 
 
-def pick_all_at_once(zoo: ZooClient, match: Match) -> list[str]:
+def pick_all_at_once(zoo: GameClient, match: Match) -> list[str]:
     """Every seat submits a pick at the same moment; returns each call's outcome."""
     requests = []
     for token in match.tokens.values():
@@ -43,18 +40,18 @@ def pick_all_at_once(zoo: ZooClient, match: Match) -> list[str]:
     return outcomes
 
 
-def test_four_seats_picking_at_the_same_moment_all_land(zoo: ZooClient, service_token: str) -> None:
+def test_four_seats_picking_at_the_same_moment_all_land(zoo: GameClient, service_token: str) -> None:
     match = zoo.create(service_token, mode="advanced", seats=4)
     for expected_pick in (1, 2, 3):
         view = zoo.view(match.match_id, match.tokens[0]).view
-        assert (view.phase, view.pick) == (zoo_pb2.PHASE_DRAFTING, expected_pick)
+        assert (view.prompt.kind, view.pick) == ("drafting", expected_pick)
         assert pick_all_at_once(zoo, match) == ["ok"] * 4
     view = zoo.view(match.match_id, match.tokens[0]).view
-    assert view.phase == zoo_pb2.PHASE_CONSTRUCTION
+    assert view.prompt.kind == "construction"
     assert [z.picked for z in view.zoos] == [4, 4, 4, 4]
 
 
-def test_each_seat_sees_only_its_own_hand(zoo: ZooClient, service_token: str, signer: TokenSigner) -> None:
+def test_each_seat_sees_only_its_own_hand(zoo: GameClient, service_token: str, signer: TokenSigner) -> None:
     match = zoo.create(service_token, mode="beginner", seats=3, seed=4)
     hands = {seat: {c.id for c in zoo.view(match.match_id, t).view.hand} for seat, t in match.tokens.items()}
     assert all(len(h) == 4 for h in hands.values()) and not (hands[0] & hands[1])
@@ -76,7 +73,7 @@ def test_each_seat_sees_only_its_own_hand(zoo: ZooClient, service_token: str, si
     assert not view.hand and not view.picks and [z.hand_size for z in view.zoos] == [4, 4, 4]
 
 
-def test_illegal_picks_name_the_rule_and_change_nothing(zoo: ZooClient, service_token: str) -> None:
+def test_illegal_picks_name_the_rule_and_change_nothing(zoo: GameClient, service_token: str) -> None:
     match = zoo.create(service_token, mode="advanced", seats=2, seed=8)
     mine = zoo.legal(match.match_id, match.tokens[0])
     theirs = zoo.view(match.match_id, match.tokens[1]).view.hand[0].id
@@ -99,7 +96,7 @@ def test_illegal_picks_name_the_rule_and_change_nothing(zoo: ZooClient, service_
 
 
 def test_a_whole_advanced_match_through_the_service_replays_from_its_actions(
-    zoo: ZooClient, service_token: str, redis_url: str
+    zoo: GameClient, service_token: str, redis_url: str
 ) -> None:
     match = zoo.create(service_token, mode="advanced", seats=4)
     summary = zoo.play_to_end(match, random.Random(2))

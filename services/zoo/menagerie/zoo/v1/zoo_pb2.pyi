@@ -39,37 +39,6 @@ MODE_ADVANCED: Mode.ValueType  # 2
 """Goal cards, and paths between enclosure cards must connect."""
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
-class _Phase:
-    ValueType = _typing.NewType("ValueType", _builtins.int)
-    V: _TypeAlias = ValueType  # noqa: Y015
-
-class _PhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Phase.ValueType], _builtins.type):
-    DESCRIPTOR: _descriptor.EnumDescriptor
-    PHASE_UNSPECIFIED: _Phase.ValueType  # 0
-    PHASE_DRAFTING: _Phase.ValueType  # 1
-    """Everyone picks a card from the hand in front of them, at the same time."""
-    PHASE_CONSTRUCTION: _Phase.ValueType  # 2
-    """Everyone plays their picked cards as enclosures or animals, at the same time."""
-    PHASE_REWARDS: _Phase.ValueType  # 3
-    """Players who met an open goal together each choose one of its rewards."""
-    PHASE_SECRET_GOALS: _Phase.ValueType  # 4
-    """Players who met both secret goals choose the one that scores."""
-    PHASE_FINISHED: _Phase.ValueType  # 5
-
-class Phase(_Phase, metaclass=_PhaseEnumTypeWrapper): ...
-
-PHASE_UNSPECIFIED: Phase.ValueType  # 0
-PHASE_DRAFTING: Phase.ValueType  # 1
-"""Everyone picks a card from the hand in front of them, at the same time."""
-PHASE_CONSTRUCTION: Phase.ValueType  # 2
-"""Everyone plays their picked cards as enclosures or animals, at the same time."""
-PHASE_REWARDS: Phase.ValueType  # 3
-"""Players who met an open goal together each choose one of its rewards."""
-PHASE_SECRET_GOALS: Phase.ValueType  # 4
-"""Players who met both secret goals choose the one that scores."""
-PHASE_FINISHED: Phase.ValueType  # 5
-Global___Phase: _TypeAlias = Phase  # noqa: Y015
-
 class _Habitat:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -752,6 +721,35 @@ class Values(_message.Message):
 Global___Values: _TypeAlias = Values  # noqa: Y015
 
 @_typing.final
+class OpenEnd(_message.Message):
+    """An open end of a zoo's row."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    END_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
+    CONNECTOR_FIELD_NUMBER: _builtins.int
+    end: Global___End.ValueType
+    position: _builtins.int
+    """Where a card built at this end goes."""
+    connector: Global___Connector.ValueType
+    """The path a card built here must meet with its inner edge; unset when paths need not connect."""
+    def __init__(
+        self,
+        *,
+        end: Global___End.ValueType = ...,
+        position: _builtins.int = ...,
+        connector: Global___Connector.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["connector", b"connector", "end", b"end", "position", b"position"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OpenEnd: _TypeAlias = OpenEnd  # noqa: Y015
+
+@_typing.final
 class PlayerZoo(_message.Message):
     """One player's public zoo, plus their own hidden cards in their own view."""
 
@@ -770,6 +768,8 @@ class PlayerZoo(_message.Message):
     KEEPS_A_CARD_FIELD_NUMBER: _builtins.int
     REWARD_CHOICES_FIELD_NUMBER: _builtins.int
     SECRET_GOAL_CHOICES_FIELD_NUMBER: _builtins.int
+    ENDS_FIELD_NUMBER: _builtins.int
+    SCORE_FACTORS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     score: _builtins.int
     """The product of the two lower values (negative values count as 0)."""
@@ -797,6 +797,14 @@ class PlayerZoo(_message.Message):
     def secret_goal_choices(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Secret goals this seat met (strictly the most): it must choose the one that scores."""
 
+    @_builtins.property
+    def ends(self) -> _containers.RepeatedCompositeFieldContainer[Global___OpenEnd]:
+        """The two open ends of the row (left, then right)."""
+
+    @_builtins.property
+    def score_factors(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The two values the score multiplies (negatives count as 0), the higher first."""
+
     def __init__(
         self,
         *,
@@ -813,10 +821,12 @@ class PlayerZoo(_message.Message):
         keeps_a_card: _builtins.bool = ...,
         reward_choices: _abc.Iterable[_builtins.int] | None = ...,
         secret_goal_choices: _abc.Iterable[_builtins.int] | None = ...,
+        ends: _abc.Iterable[Global___OpenEnd] | None = ...,
+        score_factors: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal", "scored_secret_goal", b"scored_secret_goal", "values", b"values"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal", "animals", b"animals", "finished", b"finished", "hand_size", b"hand_size", "keeps_a_card", b"keeps_a_card", "picked", b"picked", "reward_choices", b"reward_choices", "row", b"row", "score", b"score", "scored_secret_goal", b"scored_secret_goal", "seat", b"seat", "secret_goal_choices", b"secret_goal_choices", "secret_goals", b"secret_goals", "values", b"values"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal", "animals", b"animals", "ends", b"ends", "finished", b"finished", "hand_size", b"hand_size", "keeps_a_card", b"keeps_a_card", "picked", b"picked", "reward_choices", b"reward_choices", "row", b"row", "score", b"score", "score_factors", b"score_factors", "scored_secret_goal", b"scored_secret_goal", "seat", b"seat", "secret_goal_choices", b"secret_goal_choices", "secret_goals", b"secret_goals", "values", b"values"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__scored_secret_goal: _TypeAlias = _typing.Literal["scored_secret_goal"]  # noqa: Y015
     _WhichOneofArgType__scored_secret_goal: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal"]  # noqa: Y015
@@ -849,6 +859,43 @@ class OpenGoalState(_message.Message):
 Global___OpenGoalState: _TypeAlias = OpenGoalState  # noqa: Y015
 
 @_typing.final
+class Preview(_message.Message):
+    """What placing one of the viewer's cards as an animal would do now (anywhere it fits)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    APPLIES_FIELD_NUMBER: _builtins.int
+    CHANGE_FIELD_NUMBER: _builtins.int
+    card: _builtins.int
+    count: _builtins.int
+    """What a count effect would count, the animal itself included."""
+    applies: _builtins.bool
+    """Whether a conditional effect would apply (always true for the others)."""
+    @_builtins.property
+    def change(self) -> Global___Values:
+        """The change to the values; unset for exchange and choose-one effects (the player chooses)."""
+
+    def __init__(
+        self,
+        *,
+        card: _builtins.int = ...,
+        count: _builtins.int | None = ...,
+        applies: _builtins.bool = ...,
+        change: Global___Values | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_count", b"_count", "change", b"change", "count", b"count"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_count", b"_count", "applies", b"applies", "card", b"card", "change", b"change", "count", b"count"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__count: _TypeAlias = _typing.Literal["count"]  # noqa: Y015
+    _WhichOneofArgType__count: _TypeAlias = _typing.Literal["_count", b"_count"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__count) -> _WhichOneofReturnType__count | None: ...
+
+Global___Preview: _TypeAlias = Preview  # noqa: Y015
+
+@_typing.final
 class View(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -856,7 +903,7 @@ class View(_message.Message):
     VIEWER_FIELD_NUMBER: _builtins.int
     ROUND_FIELD_NUMBER: _builtins.int
     ROUNDS_FIELD_NUMBER: _builtins.int
-    PHASE_FIELD_NUMBER: _builtins.int
+    PROMPT_FIELD_NUMBER: _builtins.int
     PICK_FIELD_NUMBER: _builtins.int
     ZOOS_FIELD_NUMBER: _builtins.int
     HAND_FIELD_NUMBER: _builtins.int
@@ -867,16 +914,24 @@ class View(_message.Message):
     DRAW_PILE_SIZE_FIELD_NUMBER: _builtins.int
     DRAW_PILE_TOP_FIELD_NUMBER: _builtins.int
     DISCARDS_FIELD_NUMBER: _builtins.int
-    TO_ACT_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    PREVIEWS_FIELD_NUMBER: _builtins.int
+    SHEET_CONNECTOR_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     viewer: _builtins.int
     round: _builtins.int
     rounds: _builtins.int
-    phase: Global___Phase.ValueType
     pick: _builtins.int
     """Pick number within the round's drafting (1 = the first pick)."""
     draw_pile_size: _builtins.int
+    sheet_connector: Global___Connector.ValueType
+    """The character sheet's path connector on both edges; unset when paths need not connect."""
+    @_builtins.property
+    def prompt(self) -> _common_pb2.Prompt:
+        """What the match waits for, by whom (replaces phase and to_act): its kind is
+        "drafting", "construction", "rewards", "secret_goals" or "finished".
+        """
+
     @_builtins.property
     def zoos(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerZoo]: ...
     @_builtins.property
@@ -904,9 +959,11 @@ class View(_message.Message):
     @_builtins.property
     def discards(self) -> _containers.RepeatedCompositeFieldContainer[Global___Card]: ...
     @_builtins.property
-    def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
-    @_builtins.property
     def outcome(self) -> _common_pb2.Outcome: ...
+    @_builtins.property
+    def previews(self) -> _containers.RepeatedCompositeFieldContainer[Global___Preview]:
+        """One per card among the viewer's picks."""
+
     def __init__(
         self,
         *,
@@ -914,7 +971,7 @@ class View(_message.Message):
         viewer: _builtins.int | None = ...,
         round: _builtins.int = ...,
         rounds: _builtins.int = ...,
-        phase: Global___Phase.ValueType = ...,
+        prompt: _common_pb2.Prompt | None = ...,
         pick: _builtins.int = ...,
         zoos: _abc.Iterable[Global___PlayerZoo] | None = ...,
         hand: _abc.Iterable[Global___Card] | None = ...,
@@ -925,12 +982,13 @@ class View(_message.Message):
         draw_pile_size: _builtins.int = ...,
         draw_pile_top: Global___Enclosures | None = ...,
         discards: _abc.Iterable[Global___Card] | None = ...,
-        to_act: _abc.Iterable[_builtins.int] | None = ...,
         outcome: _common_pb2.Outcome | None = ...,
+        previews: _abc.Iterable[Global___Preview] | None = ...,
+        sheet_connector: Global___Connector.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "draw_pile_top", b"draw_pile_top", "kept", b"kept", "outcome", b"outcome", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "draw_pile_top", b"draw_pile_top", "kept", b"kept", "outcome", b"outcome", "prompt", b"prompt", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "discards", b"discards", "draw_pile_size", b"draw_pile_size", "draw_pile_top", b"draw_pile_top", "hand", b"hand", "kept", b"kept", "mode", b"mode", "open_goals", b"open_goals", "outcome", b"outcome", "passed", b"passed", "phase", b"phase", "pick", b"pick", "picks", b"picks", "round", b"round", "rounds", b"rounds", "to_act", b"to_act", "viewer", b"viewer", "zoos", b"zoos"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "discards", b"discards", "draw_pile_size", b"draw_pile_size", "draw_pile_top", b"draw_pile_top", "hand", b"hand", "kept", b"kept", "mode", b"mode", "open_goals", b"open_goals", "outcome", b"outcome", "passed", b"passed", "pick", b"pick", "picks", b"picks", "previews", b"previews", "prompt", b"prompt", "round", b"round", "rounds", b"rounds", "sheet_connector", b"sheet_connector", "viewer", b"viewer", "zoos", b"zoos"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
@@ -1192,15 +1250,19 @@ class RoundStarted(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     ROUND_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
     round: _builtins.int
+    rounds: _builtins.int
+    """How many rounds the match has."""
     def __init__(
         self,
         *,
         round: _builtins.int = ...,
+        rounds: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round", "rounds", b"rounds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1261,28 +1323,49 @@ Global___CardPicked: _TypeAlias = CardPicked  # noqa: Y015
 
 @_typing.final
 class HandsPassed(_message.Message):
-    """Every hand moved one seat to the left; each seat sees only the hand it received."""
+    """Every hand moved one seat to the left (each seat's own is in its hand_received)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     PICK_FIELD_NUMBER: _builtins.int
-    HAND_FIELD_NUMBER: _builtins.int
     pick: _builtins.int
-    @_builtins.property
-    def hand(self) -> _containers.RepeatedCompositeFieldContainer[Global___Card]: ...
     def __init__(
         self,
         *,
         pick: _builtins.int = ...,
-        hand: _abc.Iterable[Global___Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "pick", b"pick"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pick", b"pick"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___HandsPassed: _TypeAlias = HandsPassed  # noqa: Y015
+
+@_typing.final
+class HandReceived(_message.Message):
+    """The hand a seat received when hands were passed; only that seat sees the cards."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___Card]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[Global___Card] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandReceived: _TypeAlias = HandReceived  # noqa: Y015
 
 @_typing.final
 class ConstructionStarted(_message.Message):
@@ -1567,6 +1650,7 @@ class Event(_message.Message):
     MATCH_FINISHED_FIELD_NUMBER: _builtins.int
     SECRET_GOALS_DEALT_FIELD_NUMBER: _builtins.int
     OPEN_GOALS_REVEALED_FIELD_NUMBER: _builtins.int
+    HAND_RECEIVED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def header(self) -> _common_pb2.EventHeader: ...
     @_builtins.property
@@ -1601,6 +1685,8 @@ class Event(_message.Message):
     def secret_goals_dealt(self) -> Global___SecretGoalsDealt: ...
     @_builtins.property
     def open_goals_revealed(self) -> Global___OpenGoalsRevealed: ...
+    @_builtins.property
+    def hand_received(self) -> Global___HandReceived: ...
     def __init__(
         self,
         *,
@@ -1621,12 +1707,13 @@ class Event(_message.Message):
         match_finished: Global___MatchFinished | None = ...,
         secret_goals_dealt: Global___SecretGoalsDealt | None = ...,
         open_goals_revealed: Global___OpenGoalsRevealed | None = ...,
+        hand_received: Global___HandReceived | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["animal_placed", b"animal_placed", "card_kept", b"card_kept", "card_picked", b"card_picked", "cards_dealt", b"cards_dealt", "construction_finished", b"construction_finished", "construction_started", b"construction_started", "enclosure_built", b"enclosure_built", "goal_met", b"goal_met", "hands_passed", b"hands_passed", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "open_goals_revealed", b"open_goals_revealed", "reward_taken", b"reward_taken", "round_started", b"round_started", "secret_goal_scored", b"secret_goal_scored", "secret_goals_dealt", b"secret_goals_dealt", "secret_goals_revealed", b"secret_goals_revealed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["animal_placed", b"animal_placed", "card_kept", b"card_kept", "card_picked", b"card_picked", "cards_dealt", b"cards_dealt", "construction_finished", b"construction_finished", "construction_started", b"construction_started", "enclosure_built", b"enclosure_built", "goal_met", b"goal_met", "hand_received", b"hand_received", "hands_passed", b"hands_passed", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "open_goals_revealed", b"open_goals_revealed", "reward_taken", b"reward_taken", "round_started", b"round_started", "secret_goal_scored", b"secret_goal_scored", "secret_goals_dealt", b"secret_goals_dealt", "secret_goals_revealed", b"secret_goals_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["animal_placed", b"animal_placed", "card_kept", b"card_kept", "card_picked", b"card_picked", "cards_dealt", b"cards_dealt", "construction_finished", b"construction_finished", "construction_started", b"construction_started", "enclosure_built", b"enclosure_built", "goal_met", b"goal_met", "hands_passed", b"hands_passed", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "open_goals_revealed", b"open_goals_revealed", "reward_taken", b"reward_taken", "round_started", b"round_started", "secret_goal_scored", b"secret_goal_scored", "secret_goals_dealt", b"secret_goals_dealt", "secret_goals_revealed", b"secret_goals_revealed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["animal_placed", b"animal_placed", "card_kept", b"card_kept", "card_picked", b"card_picked", "cards_dealt", b"cards_dealt", "construction_finished", b"construction_finished", "construction_started", b"construction_started", "enclosure_built", b"enclosure_built", "goal_met", b"goal_met", "hand_received", b"hand_received", "hands_passed", b"hands_passed", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "open_goals_revealed", b"open_goals_revealed", "reward_taken", b"reward_taken", "round_started", b"round_started", "secret_goal_scored", b"secret_goal_scored", "secret_goals_dealt", b"secret_goals_dealt", "secret_goals_revealed", b"secret_goals_revealed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["round_started", "cards_dealt", "card_picked", "hands_passed", "construction_started", "enclosure_built", "animal_placed", "card_kept", "construction_finished", "goal_met", "reward_taken", "secret_goals_revealed", "secret_goal_scored", "match_finished", "secret_goals_dealt", "open_goals_revealed"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["round_started", "cards_dealt", "card_picked", "hands_passed", "construction_started", "enclosure_built", "animal_placed", "card_kept", "construction_finished", "goal_met", "reward_taken", "secret_goals_revealed", "secret_goal_scored", "match_finished", "secret_goals_dealt", "open_goals_revealed", "hand_received"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -1702,18 +1789,24 @@ class ListLegalActionsResponse(_message.Message):
 
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
+    LABELS_FIELD_NUMBER: _builtins.int
     view_version: _builtins.int
     @_builtins.property
     def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Action]: ...
+    @_builtins.property
+    def labels(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ActionLabel]:
+        """One label per action, in the same order."""
+
     def __init__(
         self,
         *,
         view_version: _builtins.int = ...,
         actions: _abc.Iterable[Global___Action] | None = ...,
+        labels: _abc.Iterable[_common_pb2.ActionLabel] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "view_version", b"view_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "labels", b"labels", "view_version", b"view_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

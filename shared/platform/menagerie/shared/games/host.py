@@ -32,9 +32,10 @@ from menagerie.rules.errors import (
     PermissionDenied,
     Unavailable,
 )
+from menagerie.rules.events import next_view_versions, project
+from menagerie.rules.text import Narrator
 from menagerie.shared import codec
 from menagerie.shared.bots import BOT_LEVELS
-from menagerie.shared.engine import Event, next_view_versions, project_event
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.snapshots import SnapshotCache
 from menagerie.shared.redis_client import LONGEST_BLOCK_MS
@@ -96,6 +97,7 @@ class GameHost:
         )
         self._snapshots = SnapshotCache()
         self._encode = msgspec.msgpack.Encoder().encode
+        self._events_decoder = msgspec.msgpack.Decoder(list[self.engine.event_type])  # type: ignore[name-defined]
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -259,12 +261,24 @@ class GameHost:
         match_id = _checked_match_id(request.match_id)
         viewer = principal.viewer_in(match_id)
         record = await self._record(match_id)
-        view = self.engine.view(self._state.decode(record.state), viewer)
+        if viewer is not None:
+            self._check_seat_exists(record, viewer)
         return self.pb.GetViewResponse(
             version=record.version,
             view_version=self._view_version(record, viewer),
-            view=codec.to_message(self.pb.View, view),
+            view=self._view_message(record, self._state.decode(record.state), viewer),
         )
+
+    def _narrator(self, meta: MatchMeta, viewer: int | None) -> Narrator:
+        """Writes the engine's sentences for `viewer`, naming the other seats by display name."""
+        return Narrator(viewer, [seat.display_name for seat in meta.seats])
+
+    def _view_message(self, record: MatchRecord, state: Any, viewer: int | None) -> Any:
+        """The view of `viewer` as protobuf, its prompt in the engine's words for that reader."""
+        view = self.engine.view(state, viewer)
+        message = codec.to_message(self.pb.View, view)
+        message.prompt.text = self.engine.describe_prompt(view, self._narrator(record.meta, viewer))
+        return message
 
     async def list_legal_actions(self, principal: Principal, request: Any) -> Any:
         """Every action the caller's seat may take now (empty when it need not act)."""
@@ -272,9 +286,16 @@ class GameHost:
         seat = principal.seat_in(match_id)
         record = await self._record(match_id)
         self._check_seat_exists(record, seat)
-        actions = [] if record.finished else self.engine.legal_actions(self._state.decode(record.state), seat)
+        state = self._state.decode(record.state)
+        actions = [] if record.finished else self.engine.legal_actions(state, seat)
         response = self.pb.ListLegalActionsResponse(view_version=record.seat_versions[seat])
         response.actions.extend(self._action_message(a) for a in actions)
+        if actions:
+            view = self.engine.view(state, seat)
+            narrator = self._narrator(record.meta, seat)
+            for action in actions:
+                label = self.engine.describe_action(view, action, narrator)
+                response.labels.add(text=label.text, code=label.code)
         return response
 
     async def submit_action(self, principal: Principal, request: Any) -> Any:
@@ -357,7 +378,7 @@ class GameHost:
         state: Any,
         seat: int,
         action: Any,
-        events: list[Event],
+        events: list[Any],
         field: str,
         now: int,
         timeout_decision: bool,
@@ -368,9 +389,9 @@ class GameHost:
         seat_versions = next_view_versions(record.seat_versions, version, seat, events, record.to_act, to_act)
         outcome = self.engine.outcome(state)
         deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
-        entry = StoredEntry(version, seat, b"", events, now, timeout_decision)
+        entry = StoredEntry(version, seat, b"", b"", now, timeout_decision)
         response = self.pb.SubmitActionResponse(
-            version=version, view_version=seat_versions[seat], events=self._events(entry, seat)
+            version=version, view_version=seat_versions[seat], events=self._events(meta, entry, events, seat)
         )
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_TURN
         commit = Commit(
@@ -446,12 +467,16 @@ class GameHost:
             return record.version
         return record.seat_versions[viewer]
 
-    def _events(self, entry: StoredEntry, viewer: int | None) -> list[Message]:
-        """The entry's events as `viewer` may see them (the one redaction, project_event)."""
+    def _events(self, meta: MatchMeta, entry: StoredEntry, events: list[Any], viewer: int | None) -> list[Message]:
+        """The entry's events as `viewer` may see them (the one redaction, project), with their text."""
         out = []
-        for event in entry.events:
-            message = codec.fill_oneof(self.pb.Event(), event.kind, project_event(event, viewer))
+        narrator = self._narrator(meta, viewer)
+        for event in events:
+            shown = project(event, viewer)
+            fields = msgspec.to_builtins(shown)
+            message = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields)
             header = message.header
+            header.text = self.engine.describe_event(shown, narrator) or ""
             header.version = entry.version
             if entry.seat is not None:
                 header.seat = entry.seat
@@ -470,11 +495,14 @@ class GameHost:
             record, entries = await self.store.snapshot(match_id, last)
             if record is None or record.meta.game != self.binding.info.game:
                 raise NotFound(f"no {self.binding.info.game} match {match_id}")
+            if viewer is not None:
+                self._check_seat_exists(record, viewer)
             if last > record.version:
                 raise InvalidArgument(f"from_version {last} is ahead of the match (version {record.version})")
             if entries or first:
                 for entry in entries:
-                    yield self._watch_response(record, entry.version, self._events(entry, viewer), viewer)
+                    events = self._events(record.meta, entry, self._events_decoder.decode(entry.events), viewer)
+                    yield self._watch_response(record, entry.version, events, viewer)
                 if not entries:
                     yield self._watch_response(record, record.version, [], viewer)
                 last = record.version
@@ -486,7 +514,6 @@ class GameHost:
     def _watch_response(self, record: MatchRecord, version: int, events: list[Message], viewer: int | None) -> Any:
         response = self.pb.WatchResponse(version=version, events=events)
         if version == record.version:
-            view = self.engine.view(self._state.decode(record.state), viewer)
-            response.view.CopyFrom(codec.to_message(self.pb.View, view))
+            response.view.CopyFrom(self._view_message(record, self._state.decode(record.state), viewer))
             response.view_version = self._view_version(record, viewer)
         return response

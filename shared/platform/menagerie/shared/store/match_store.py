@@ -16,7 +16,6 @@ import msgspec
 from redis.asyncio import Redis
 
 from menagerie.rules.contract import Outcome
-from menagerie.shared.engine import Event
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
 from menagerie.shared.store.records import FINISHED, MatchMeta, MatchRecord, SeatDeadline, StoredEntry
 
@@ -27,7 +26,6 @@ _meta = msgspec.msgpack.Decoder(MatchMeta)
 _ints = msgspec.msgpack.Decoder(list[int])
 _deadlines = msgspec.msgpack.Decoder(list[SeatDeadline])
 _outcome = msgspec.msgpack.Decoder(Outcome)
-_events = msgspec.msgpack.Decoder(list[Event])
 
 
 def _script(name: str) -> str:
@@ -51,7 +49,7 @@ class NewMatch:
     seat_versions: list[int]
     to_act: list[int]
     deadlines: list[SeatDeadline]
-    setup_events: list[Event]
+    setup_events: list[Any]
     notice: bytes
     status: str
     outcome: Outcome | None
@@ -67,7 +65,7 @@ class Commit:
     answer: bytes
     seat: int
     action: bytes
-    events: list[Event]
+    events: list[Any]
     state: bytes
     seat_versions: list[int]
     to_act: list[int]
@@ -297,7 +295,7 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEntry:
         version=int(entry_id.split(b"-")[0]),
         seat=int(seat) if seat else None,
         action=fields.get(b"action", b""),
-        events=_events.decode(fields[b"events"]),
+        events=fields[b"events"],
         time_ms=int(fields.get(b"time", b"0")),
         timeout_decision=fields.get(b"auto") == b"1",
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import msgspec
 
 from menagerie.rules.contract import Outcome
-from menagerie.shared.engine import Event
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -69,11 +68,14 @@ class MatchRecord(msgspec.Struct):
 
 
 class StoredEntry(msgspec.Struct, frozen=True):
-    """One entry of a match's event stream: an accepted action (or the setup) and its events."""
+    """One entry of a match's event stream: an accepted action (or the setup) and its events.
+
+    The events stay msgpack bytes here: only the game's host knows their types.
+    """
 
     version: int
     seat: int | None
     action: bytes
-    events: list[Event]
+    events: bytes
     time_ms: int
     timeout_decision: bool = False

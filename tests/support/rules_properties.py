@@ -1,0 +1,209 @@
+"""Seeded random-play properties every engine on the rules contract must hold (DESIGN.md "Tests").
+
+For each match, at every step: every listed action is accepted and `perform` does what
+`apply` does; sampled unlisted actions are refused with a named rule and change
+nothing; the prompt is the top decision (its seats are `to_act`) and reads as a
+sentence; every legal action has a label and a code no other legal action has; views
+do not change when the hidden zones declared in the state are shuffled, and survive
+protobuf; determinize() agrees with the view; every event is one of the game's event
+types, its private fields reach only their owners, and it survives storage. Replaying
+the accepted actions from the seed rebuilds the identical state and events.
+
+What is hidden is read from the state's own declarations (menagerie.rules.hidden), and
+what an event hides from its type (menagerie.rules.events.SeenBy): no per-game tables.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import IllegalAction
+from menagerie.rules.events import private_fields, project, sees
+from menagerie.rules.hidden import permute_hidden
+from menagerie.rules.rng import Rng
+from menagerie.rules.text import Narrator
+from menagerie.shared import codec
+
+Candidates = Callable[[Any, int, random.Random], Iterable[Any]]
+
+
+def property_matches(default: int = 200) -> int:
+    """How many random matches per mode: 200 in CI, more under `make soak`."""
+    return int(os.environ.get("MENAGERIE_PROPERTY_MATCHES", default))
+
+
+@dataclass
+class MatchLog:
+    """What a random match did: its setup, seed, accepted actions and events."""
+
+    setup: MatchSetup
+    seed: int
+    actions: list[tuple[int, Any]] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
+    final: Any = None
+
+
+@dataclass
+class EngineProperties:
+    """The per-game knowledge the generic checks need: an engine, wrong actions to try, its View message."""
+
+    engine: Any
+    # Actions to try, listed or not; those not listed must be refused.
+    candidates: Candidates
+    # The game's protobuf View: every view must survive the trip to protobuf and back.
+    view_message: Any
+    view_check_every: int = 2
+    # Protobuf round trips are slow; a sample of positions is enough.
+    proto_check_every: int = 10
+    perform_check_every: int = 7
+    # How many of the candidate actions to try per step.
+    candidates_per_step: int = 4
+
+    def __post_init__(self) -> None:
+        self.event_types = typing.get_args(self.engine.event_type)
+        self.events_decoder = msgspec.msgpack.Decoder(list[self.engine.event_type])  # type: ignore[name-defined]
+        self.state_decoder = msgspec.msgpack.Decoder(self.engine.state_type)
+
+    def encode(self, state: Any) -> bytes:
+        return msgspec.msgpack.encode(state)
+
+    def clone(self, state: Any) -> Any:
+        return self.state_decoder.decode(self.encode(state))
+
+    def play(self, setup: MatchSetup, seed: int, max_actions: int = 20_000) -> MatchLog:
+        """Plays one random match, checking every property at every step."""
+        engine = self.engine
+        rng = random.Random(seed)
+        state, events = engine.setup(setup, seed)
+        log = MatchLog(setup, seed, events=list(events))
+        self.check_events(events, setup.seats)
+        step = 0
+        while engine.outcome(state) is None:
+            to_act = engine.to_act(state).seats()
+            assert to_act, "a match that is not over must have a seat to act"
+            self.check_prompt(state, setup.seats)
+            for idle in set(range(setup.seats)) - set(to_act):
+                assert engine.legal_actions(state, idle) == [], f"seat {idle} is not to act but has actions"
+            seat = rng.choice(to_act)
+            legal = engine.legal_actions(state, seat)
+            assert legal, f"seat {seat} must act but has no legal action"
+            self.check_listed_accepted(state, seat, legal)
+            self.check_labels(state, seat, legal)
+            self.check_unlisted_refused(state, seat, legal, rng)
+            if step % self.view_check_every == 0:
+                self.check_views(state, setup.seats, rng, proto=step % self.proto_check_every == 0)
+            action = rng.choice(legal)
+            if step % self.perform_check_every == 0:
+                self.check_perform(state, seat, action)
+            new_events = engine.apply(state, seat, action)
+            self.check_events(new_events, setup.seats)
+            log.actions.append((seat, action))
+            log.events += new_events
+            step += 1
+            assert step < max_actions, "the match does not end"
+        for seat in range(setup.seats):
+            assert engine.legal_actions(state, seat) == []
+        assert engine.prompt(state).must == engine.prompt(state).may == []
+        self.check_views(state, setup.seats, rng, every_viewer=True, proto=True)
+        log.final = state
+        return log
+
+    def check_prompt(self, state: Any, seats: int) -> None:
+        """The prompt names the seats that act, and reads as a sentence for every reader."""
+        prompt = self.engine.prompt(state)
+        to_act = self.engine.to_act(state)
+        assert prompt.kind, "a match in play waits for a named decision"
+        assert (tuple(prompt.must), tuple(prompt.may)) == (to_act.must, to_act.may)
+        for viewer in (None, *range(seats)):
+            view = self.engine.view(state, viewer)
+            assert view.prompt == prompt, "every view carries the same prompt"
+            assert self.engine.describe_prompt(view, Narrator(viewer)), f"no words for prompt {prompt.kind}"
+
+    def check_listed_accepted(self, state: Any, seat: int, legal: Sequence[Any]) -> None:
+        """Every listed action passes validation."""
+        assert len(set(legal)) == len(legal), "legal_actions lists an action twice"
+        for action in legal:
+            self.engine.check(state, seat, action)
+
+    def check_labels(self, state: Any, seat: int, legal: Sequence[Any]) -> None:
+        """Every legal action has words and a code, and no two legal actions share a code."""
+        view = self.engine.view(state, seat)
+        labels = [self.engine.describe_action(view, action, Narrator(seat)) for action in legal]
+        assert all(label.text and label.code for label in labels), "an action without a label or code"
+        codes = [label.code for label in labels]
+        assert len(set(codes)) == len(codes), f"two legal actions share a code: {sorted(codes)}"
+
+    def check_perform(self, state: Any, seat: int, action: Any) -> None:
+        """The unchecked `perform` does exactly what `apply` does with a legal action."""
+        checked, unchecked = self.clone(state), self.clone(state)
+        events = self.engine.apply(checked, seat, action)
+        assert self.engine.perform(unchecked, seat, action) == events
+        assert self.encode(checked) == self.encode(unchecked)
+
+    def check_unlisted_refused(self, state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> None:
+        """Sampled actions that are not listed are refused and change nothing."""
+        listed = set(legal)
+        before = self.encode(state)
+        pool = list(self.candidates(state, seat, rng))
+        for action in rng.sample(pool, min(self.candidates_per_step, len(pool))):
+            if self.engine.canonical(action) in listed:
+                continue
+            try:
+                self.engine.apply(state, seat, action)
+            except IllegalAction as refusal:
+                reason = (refusal.rule, refusal.detail)
+            else:
+                raise AssertionError(f"unlisted action {action!r} was accepted")
+            assert all(reason), f"refusing {action!r} must name a rule and say why"
+            assert self.encode(state) == before, f"refusing {action!r} changed the state"
+
+    def check_views(
+        self, state: Any, seats: int, rng: random.Random, every_viewer: bool = False, proto: bool = False
+    ) -> None:
+        """Views ignore hidden information, and determinize() agrees with them.
+
+        During play one random viewer (a seat or a spectator) is checked per step, so a
+        few hundred matches cover every viewer many times over; the end checks them all.
+        """
+        viewers = [None, *range(seats)]
+        for viewer in viewers if every_viewer else [rng.choice(viewers)]:
+            view = self.engine.view(state, viewer)
+            if proto:
+                message = codec.to_message(self.view_message, view)
+                assert codec.from_message(message, self.engine.view_type) == view, "the view does not survive protobuf"
+            twin = permute_hidden(self.clone(state), viewer, Rng(rng.getrandbits(64)))
+            assert self.engine.view(twin, viewer) == view, f"the view of {viewer} depends on hidden information"
+            if viewer is not None:
+                sampled = self.engine.determinize(view, viewer, rng.getrandbits(64))
+                assert self.engine.view(sampled, viewer) == view, "determinize() does not match the view"
+                assert self.engine.legal_actions(sampled, viewer) == self.engine.legal_actions(state, viewer)
+
+    def check_events(self, events: Sequence[Any], seats: int) -> None:
+        """Events are the game's types; private fields reach only their owners; they survive storage."""
+        for event in events:
+            assert isinstance(event, self.event_types), f"{event!r} is not one of the game's events"
+            for viewer in [None, *range(seats)]:
+                shown = project(event, viewer)
+                for private in private_fields(type(event)):  # type: ignore[arg-type]
+                    if not sees(getattr(event, private.owner), viewer):
+                        assert getattr(shown, private.name) == private.blank, f"{event!r} leaks to {viewer}"
+                text = self.engine.describe_event(shown, Narrator(viewer))
+                assert text is None or text.strip(), "event text is a sentence or nothing"
+        assert self.events_decoder.decode(msgspec.msgpack.encode(list(events))) == list(events), "not storable"
+
+    def check_replay(self, log: MatchLog) -> None:
+        """Replaying the accepted actions from the seed gives the identical state and events."""
+        state, events = self.engine.setup(log.setup, log.seed)
+        replayed = list(events)
+        for seat, action in log.actions:
+            replayed += self.engine.apply(state, seat, action)
+        assert self.encode(state) == self.encode(log.final)
+        assert msgspec.msgpack.encode(replayed) == msgspec.msgpack.encode(log.events)
