@@ -26,10 +26,14 @@ protos: $(STAMP) ## Regenerate the Python code of protos/ (committed; a test fai
 deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.yaml from deploy/games.toml (committed; a test fails when stale)
 	$(BIN)/python deploy/generate.py
 
+# mypy cannot follow editable installs: every package folder under services/ (each game's among
+# them) goes on MYPYPATH, found rather than named, so a new game's folder is type-checked as it
+# lands; mypy searches MYPYPATH first, then the other folders of mypy_path (pyproject.toml).
 lint: $(STAMP) ## ruff, mypy, and the import rules of pyproject.toml (engines pure, clients never import an engine)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy shared services clients tests bench deploy protos/generate.py
+	MYPYPATH=$(subst $() ,:,$(patsubst %/pyproject.toml,%,$(wildcard services/*/pyproject.toml))) \
+		$(BIN)/mypy shared services clients tests bench deploy protos/generate.py
 	$(BIN)/lint-imports
 
 golden: $(STAMP) ## Rewrite tests/golden/: a seeded match of every game and mode in the engines' words (a test fails when stale)

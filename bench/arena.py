@@ -1,93 +1,49 @@
 """Greedy against random, in process: is a game's `greedy` level better?
 
-Usage: python -m bench.arena [--game GAME|all] [--games N] [--seats S] [--mode M] [--spells]
-       [--difficulty easy|normal|hard|all] [--seed B]
+Usage: python -m bench.arena [--game GAME|all] [--games N] [--mode MODE] [--seats S]
+       [--option NAME=VALUE|NAME=all ...] [--seed B]
 
-GAME is any installed game (menagerie.rules.registry) that has a row in GAMES below,
-which says how the arena reads its matches; `all` plays every installed game with its
-row's defaults (cooperative games at every difficulty), as `make arena` does.
+The arena names no game: it plays any installed game (menagerie.rules.registry) from
+what its engine says (`engine.info`). By default (`--game all`, as `make arena` does) it
+plays every installed game, each of its modes, and in each mode each value of each
+option in turn (the other options at their defaults). `--option NAME=VALUE` fixes an
+option and `--option NAME=all` plays each of its values (repeatable; only the modes
+that have every option named are played). Seats: 2, or 3 in a cooperative mode, within
+the mode's seat range, unless `--seats` says.
 
-Fantastic Beasts (the default) plays mode training|capture, --spells adding the Spell
-Card Variant; Fantasy Zoo plays mode beginner|advanced (advanced by default).
+A competitive mode: game g is match seed B+g; one seat is greedy and the others play at
+random, and the greedy seat rotates with g so that the first-player advantage cancels
+out. Prints greedy's win rate with a 95% Wilson interval beside its fair share (1/S),
+the random seats' win rate per seat, draws and the mean match length in actions; when
+the game scores its seats, also how many of greedy's wins were shared and the mean
+final scores of greedy and of a random seat. A shared win counts as a win.
 
-Pursuit is cooperative, so it plays teams instead (`run_teams`): for each difficulty
-(normal by default, `all` for the three) N matches where every seat is random and the
-same N matches (same seeds) where every seat is greedy, 3 seats unless told; it prints
-each team's win rate with a 95% Wilson interval, the mean number of beasts captured and
-the mean match length in turns.
-
-Game g is match seed B+g; one seat is greedy and the others play at random, and the
-greedy seat rotates with g so that the first-player advantage cancels out. Prints
-greedy's win rate with a 95% Wilson interval beside its fair share (1/S), the random
-seats' win rate per seat, draws and the mean match length; for Fantasy Zoo also how many
-of greedy's wins were shared and the mean final scores of greedy and of a random seat.
-A shared win counts as a win. Deterministic given the seeds.
+A cooperative mode (`ModeInfo.cooperative`) plays teams instead (`run_teams`): N matches
+where every seat is random and the same N matches (same seeds) where every seat is
+greedy; prints each team's win rate with a 95% Wilson interval, its mean score (the
+best seat's) and the mean match length in actions. Deterministic given the seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from menagerie.rules import registry
-from menagerie.rules.bots import Policy, policy_for
-from menagerie.rules.contract import MatchSetup, Outcome
+from menagerie.rules.bots import Policy, levels, policy_for
+from menagerie.rules.contract import MatchSetup, ModeInfo, Outcome
+from menagerie.rules.errors import InvalidArgument
 
 Z95 = 1.959963984540054
-DIFFICULTIES = ("easy", "normal", "hard")
 TEAM_LEVELS = ("random", "greedy")
-
-
-@dataclass(frozen=True)
-class Game:
-    """What the arena needs to know about one game, beyond what its engine says."""
-
-    name: str
-    modes: tuple[str, ...]  # the modes the arena plays, the first by default
-    length: Callable[[Any], int]  # a finished match's length, in `unit`
-    unit: str
-    scored: bool  # whether final scores mean something worth reporting
-    seats: int = 2  # the default number of seats
-    cooperative: bool = False  # teams of one level play it, not greedy against random
-    score: str = "score"  # what a final score counts
-
-    def engine(self) -> Any:
-        """A new engine of the game, from the registry."""
-        return registry.engine(self.name)
-
-
-# The arena's one per-game table, by game id: how to read a match (its length, whether
-# scores mean something) is a choice per game. `make arena` plays each row's defaults.
-GAMES: dict[str, Game] = {
-    "beasts": Game("beasts", ("training", "capture"), lambda s: int(s.turn), "turns", False),
-    "zoo": Game("zoo", ("advanced", "beginner"), lambda s: int(s.round), "rounds", True, seats=4),
-    "pursuit": Game(
-        "pursuit",
-        ("coop",),
-        lambda s: int(s.turn),
-        "turns",
-        True,
-        seats=3,
-        cooperative=True,
-        score="beasts captured",
-    ),
-}
-
-
-def arena_game(game: str) -> Game:
-    """The arena's row for `game`; KeyError saying what to add when an installed game has none."""
-    if game not in GAMES:
-        raise KeyError(
-            f"bench/arena.py has no row for game {game!r} in GAMES (how long its matches are, whether it is"
-            f" scored or cooperative); rows: {', '.join(sorted(GAMES))}"
-        )
-    return GAMES[game]
+ALL = "all"  # --option NAME=all: each of the option's values
 
 
 @dataclass
@@ -97,11 +53,11 @@ class MatchResult:
     greedy_won: bool
     random_wins: int  # how many random seats won (several can share a win)
     draw: bool
-    turns: int  # the match length in its game's unit (turns, rounds)
-    actions: int
+    actions: int  # the match length
     shared: bool = False  # greedy won together with another seat
     greedy_score: float = 0.0
     random_score: float = 0.0  # the mean over the random seats
+    scored: bool = False  # some seat scored (its game keeps scores)
 
 
 @dataclass
@@ -128,13 +84,14 @@ class Tally:
         return sum(r.draw for r in self.results)
 
     @property
+    def scored(self) -> bool:
+        """Whether the game scores its seats (any seat of any match scored)."""
+        return any(r.scored for r in self.results)
+
+    @property
     def random_rate_per_seat(self) -> float:
         """How often one random seat wins, on average."""
         return sum(r.random_wins for r in self.results) / (self.games * (self.seats - 1))
-
-    @property
-    def mean_turns(self) -> float:
-        return sum(r.turns for r in self.results) / self.games
 
     @property
     def mean_actions(self) -> float:
@@ -161,13 +118,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 
 def play_match(
-    engine: Any,
-    setup: MatchSetup,
-    seed: int,
-    greedy_seat: int,
-    greedy: Policy,
-    rand: Policy,
-    length: Callable[[Any], int] = lambda s: int(s.turn),
+    engine: Any, setup: MatchSetup, seed: int, greedy_seat: int, greedy: Policy, rand: Policy
 ) -> MatchResult:
     """One match: `greedy_seat` plays `greedy`, every other seat `rand`; each seat has its own RNG.
 
@@ -184,10 +135,10 @@ def play_match(
         action = policy.choose(view, engine.legal_actions(state, seat), seat, rngs[seat])
         engine.apply(state, seat, action)
         actions += 1
-    return _result(outcome, greedy_seat, length(state), actions)
+    return _result(outcome, greedy_seat, actions)
 
 
-def _result(outcome: Outcome, greedy_seat: int, length: int, actions: int) -> MatchResult:
+def _result(outcome: Outcome, greedy_seat: int, actions: int) -> MatchResult:
     winners = outcome.winners()
     scores = {s.seat: s.score for s in outcome.seats}
     others = [score for seat, score in scores.items() if seat != greedy_seat]
@@ -195,47 +146,48 @@ def _result(outcome: Outcome, greedy_seat: int, length: int, actions: int) -> Ma
         greedy_won=greedy_seat in winners,
         random_wins=sum(1 for w in winners if w != greedy_seat),
         draw=not winners,
-        turns=length,
         actions=actions,
         shared=greedy_seat in winners and len(winners) > 1,
         greedy_score=scores[greedy_seat],
         random_score=sum(others) / len(others) if others else 0.0,
+        scored=any(scores.values()),
     )
 
 
-def run(games: int, seats: int, mode: str, spells: bool = False, base_seed: int = 0, game: str = "beasts") -> Tally:
-    """Plays `games` matches, greedy in seat `g % seats` of game g; returns the tally."""
-    spec = arena_game(game)
-    engine = spec.engine()
-    options = {"spell_cards": "true" if spells else "false"} if game == "beasts" and mode == "training" else {}
-    setup = MatchSetup(mode, seats, options)
+def run(
+    game: str, games: int, seats: int, mode: str, options: Mapping[str, str] | None = None, base_seed: int = 0
+) -> Tally:
+    """Plays `games` matches of `game` in `mode` (options as given, the others at their defaults),
+    greedy in seat `g % seats` of game g; returns the tally."""
+    engine = registry.engine(game)
+    setup = MatchSetup(mode, seats, dict(options or {}))
     greedy, rand = policy_for(game, "greedy"), policy_for(game, "random")
     tally = Tally(seats)
     for g in range(games):
-        tally.results.append(play_match(engine, setup, base_seed + g, g % seats, greedy, rand, spec.length))
+        tally.results.append(play_match(engine, setup, base_seed + g, g % seats, greedy, rand))
     return tally
 
 
-def report(tally: Tally, label: str, elapsed: float, unit: str = "turns", scored: bool = False) -> str:
+def report(tally: Tally, label: str, elapsed: float) -> str:
     """The figures, one per line."""
     low, high = wilson(tally.greedy_wins, tally.games)
     rate = tally.greedy_wins / tally.games
     wins = f"  greedy wins  {tally.greedy_wins}/{tally.games} = {rate:.1%}"
     wins += f"  (95% Wilson {low:.1%}–{high:.1%})  fair share {1 / tally.seats:.1%}"
     lines = [f"{label}: {tally.games} games in {elapsed:.1f}s", wins]
-    if scored:
+    if tally.scored:
         lines.append(f"  shared wins  {tally.shared_wins} of greedy's {tally.greedy_wins}")
     lines += [
         f"  random seat  {tally.random_rate_per_seat:.1%} per seat",
         f"  draws        {tally.draws} ({tally.draws / tally.games:.1%})",
     ]
-    if scored:
+    if tally.scored:
         lines.append(f"  mean score   greedy {tally.mean_greedy_score:.1f}, random {tally.mean_random_score:.1f}")
-    lines.append(f"  match length {tally.mean_turns:.1f} {unit}, {tally.mean_actions:.1f} actions")
+    lines.append(f"  match length {tally.mean_actions:.1f} actions")
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------------ cooperative games
+# ------------------------------------------------------------------ cooperative modes
 
 
 @dataclass
@@ -243,9 +195,8 @@ class TeamResult:
     """One cooperative match as the arena counts it."""
 
     won: bool
-    score: float  # the team's score (Pursuit: beasts captured)
-    turns: int
-    actions: int
+    score: float  # the team's score: its best seat's
+    actions: int  # the match length
 
 
 @dataclass
@@ -268,17 +219,11 @@ class TeamTally:
         return sum(r.score for r in self.results) / self.games
 
     @property
-    def mean_turns(self) -> float:
-        return sum(r.turns for r in self.results) / self.games
+    def mean_actions(self) -> float:
+        return sum(r.actions for r in self.results) / self.games
 
 
-def play_team_match(
-    engine: Any,
-    setup: MatchSetup,
-    seed: int,
-    policy: Policy,
-    length: Callable[[Any], int] = lambda s: int(s.turn),
-) -> TeamResult:
+def play_team_match(engine: Any, setup: MatchSetup, seed: int, policy: Policy) -> TeamResult:
     """One match where every seat plays `policy` (each seat with its own RNG).
 
     The first seat that must act acts; in a reaction window (nobody must), the first seat
@@ -295,109 +240,169 @@ def play_team_match(
         engine.apply(state, seat, action)
         actions += 1
     won = bool(outcome.winners())
-    return TeamResult(won, max(s.score for s in outcome.seats), length(state), actions)
+    return TeamResult(won, max(s.score for s in outcome.seats), actions)
 
 
 def run_teams(
-    games: int, seats: int, options: dict[str, str], base_seed: int = 0, game: str = "pursuit"
+    game: str, games: int, seats: int, mode: str, options: Mapping[str, str] | None = None, base_seed: int = 0
 ) -> dict[str, TeamTally]:
-    """Plays `games` matches per team level (random, greedy), the same seeds for both."""
-    spec = arena_game(game)
-    engine = spec.engine()
-    setup = MatchSetup(spec.modes[0], seats, options)
+    """Plays `games` matches of `game` in `mode` per team level (random, greedy), the same seeds for both."""
+    engine = registry.engine(game)
+    setup = MatchSetup(mode, seats, dict(options or {}))
     tallies = {}
     for level in TEAM_LEVELS:
         policy = policy_for(game, level)
         tally = TeamTally(level)
         for g in range(games):
-            tally.results.append(play_team_match(engine, setup, base_seed + g, policy, spec.length))
+            tally.results.append(play_team_match(engine, setup, base_seed + g, policy))
         tallies[level] = tally
     return tallies
 
 
-def report_teams(
-    tallies: dict[str, TeamTally], label: str, elapsed: float, unit: str = "turns", score: str = "score"
-) -> str:
+def report_teams(tallies: dict[str, TeamTally], label: str, elapsed: float) -> str:
     """One line per team: wins with a 95% Wilson interval, mean score and match length."""
     lines = [f"{label}: {next(iter(tallies.values())).games} games per team in {elapsed:.1f}s"]
     for tally in tallies.values():
         low, high = wilson(tally.wins, tally.games)
         lines.append(
             f"  {tally.level:<6} team  wins {tally.wins}/{tally.games} = {tally.wins / tally.games:.1%}"
-            f"  (95% Wilson {low:.1%}–{high:.1%})  {score} {tally.mean_score:.2f}"
-            f"  length {tally.mean_turns:.1f} {unit}"
+            f"  (95% Wilson {low:.1%}–{high:.1%})  score {tally.mean_score:.2f}"
+            f"  length {tally.mean_actions:.1f} actions"
         )
     return "\n".join(lines)
 
 
-def main_teams(spec: Game, games: int, seats: int, difficulty: str, base_seed: int) -> None:
-    """Prints the team figures for each difficulty asked for."""
-    for level in DIFFICULTIES if difficulty == "all" else (difficulty,):
-        started = time.perf_counter()
-        tallies = run_teams(games, seats, {"difficulty": level}, base_seed, spec.name)
-        label = f"{spec.name} {level}, {seats} seats, random team vs greedy team"
-        print(report_teams(tallies, label, time.perf_counter() - started, spec.unit, spec.score), flush=True)
+# ------------------------------------------------------------------ what to play
 
 
-def main_game(spec: Game, games: int, seats: int, mode: str, spells: bool, base_seed: int) -> None:
-    """Prints greedy against random for one competitive game."""
+@dataclass(frozen=True)
+class Plan:
+    """One line-up of the arena: a game, a mode, its seats and options."""
+
+    game: str
+    mode: ModeInfo
+    seats: int
+    options: dict[str, str]
+
+    @property
+    def label(self) -> str:
+        """`pursuit coop difficulty=easy, 3 seats`."""
+        options = [f"{name}={value}" for name, value in self.options.items()]
+        return f"{' '.join([self.game, self.mode.mode, *options])}, {self.seats} seats"
+
+
+def default_seats(mode: ModeInfo) -> int:
+    """2 within the mode's seat range; 3 for a cooperative mode that allows it (a team, not a pair)."""
+    if mode.cooperative and mode.min_seats <= 3 <= mode.max_seats:
+        return 3
+    return min(max(2, mode.min_seats), mode.max_seats)
+
+
+def option_settings(mode: ModeInfo, chosen: Mapping[str, str]) -> list[dict[str, str]]:
+    """The option settings to play `mode` with, each option named in the mode's order.
+
+    An option `chosen` fixes keeps its value, one chosen `all` takes each of its values
+    (in every combination with the other such options); each option not chosen takes
+    each of its values in turn, the other options not chosen at their defaults.
+    """
+    fixed = [
+        [(o.name, value) for value in (o.allowed_values if chosen[o.name] == ALL else (chosen[o.name],))]
+        for o in mode.options
+        if o.name in chosen
+    ]
+    free = [o for o in mode.options if o.name not in chosen]
+    defaults = {o.name: o.default_value for o in free}
+    varied = [{**defaults, o.name: value} for o in free for value in o.allowed_values] or [defaults]
+    unique = {tuple(sorted(v.items())): v for v in varied}  # each setting once, in order of first appearance
+    settings = [{**variant, **dict(combo)} for combo in itertools.product(*fixed) for variant in unique.values()]
+    return [{o.name: setting[o.name] for o in mode.options} for setting in settings]
+
+
+def plans(
+    game: str, mode: str | None = None, seats: int | None = None, chosen: Mapping[str, str] | None = None
+) -> list[Plan]:
+    """What the arena plays of `game`: `mode`, or every mode that has every option `chosen`.
+
+    InvalidArgument when a mode, a seat count or an option is not one the game offers.
+    """
+    info, chosen = registry.engine(game).info, chosen or {}
+    if "greedy" not in levels(game):
+        raise InvalidArgument(f"{game} has no `greedy` bot level to measure; its levels: {', '.join(levels(game))}")
+    modes = [info.mode(mode)] if mode else [m for m in info.modes if set(chosen) <= {o.name for o in m.options}]
+    for info_mode in modes:
+        if missing := sorted(set(chosen) - {o.name for o in info_mode.options}):
+            known = ", ".join(o.name for o in info_mode.options) or "none"
+            raise InvalidArgument(f"{game} {info_mode.mode} has no option {', '.join(missing)}; options: {known}")
+    if not modes:
+        raise InvalidArgument(f"no mode of {game} has the options {', '.join(sorted(chosen))}")
+    found = []
+    for info_mode in modes:
+        count = seats or default_seats(info_mode)
+        if count < 2 and not info_mode.cooperative:
+            raise InvalidArgument(f"{game} {info_mode.mode}: greedy against random takes at least 2 seats")
+        for options in option_settings(info_mode, chosen):
+            info.validate(MatchSetup(info_mode.mode, count, options))
+            found.append(Plan(game, info_mode, count, options))
+    return found
+
+
+def play(plan: Plan, games: int, base_seed: int) -> str:
+    """Plays a plan's matches and returns its report."""
     started = time.perf_counter()
-    tally = run(games, seats, mode, spells, base_seed, spec.name)
-    label = f"{spec.name} {mode}{' +spells' if spells else ''}, {seats} seats, greedy vs random"
-    print(report(tally, label, time.perf_counter() - started, spec.unit, spec.scored), flush=True)
+    if plan.mode.cooperative:
+        tallies = run_teams(plan.game, games, plan.seats, plan.mode.mode, plan.options, base_seed)
+        label = f"{plan.label}, random team vs greedy team"
+        return report_teams(tallies, label, time.perf_counter() - started)
+    tally = run(plan.game, games, plan.seats, plan.mode.mode, plan.options, base_seed)
+    return report(tally, f"{plan.label}, greedy vs random", time.perf_counter() - started)
 
 
-def main_all(games: int, base_seed: int) -> None:
-    """Every installed game with its row's defaults; cooperative ones at every difficulty."""
-    specs = [arena_game(game) for game in registry.game_ids()]  # a game without a row fails before any plays
-    for spec in specs:
-        if spec.cooperative:
-            main_teams(spec, games, spec.seats, "all", base_seed)
-        else:
-            main_game(spec, games, spec.seats, spec.modes[0], False, base_seed)
+def parse_options(items: Sequence[str]) -> dict[str, str]:
+    """['difficulty=all', 'spell_cards=true'] -> {'difficulty': 'all', 'spell_cards': 'true'}."""
+    options = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise InvalidArgument(f"--option {item!r} is not NAME=VALUE (or NAME=all)")
+        options[name.strip()] = value.strip()
+    return options
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.arena",
-        description="Greedy bots against random ones; for a cooperative game, greedy teams against random teams.",
+        description="Greedy bots against random ones; in a cooperative mode, greedy teams against random teams.",
     )
-    parser.add_argument("--game", choices=[*registry.game_ids(), "all"], default="beasts")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seats", type=int, help="the game's row in GAMES says (beasts 2, zoo 4, pursuit 3)")
-    modes = sorted({m for g in GAMES.values() if not g.cooperative for m in g.modes})
+    parser.add_argument("--game", choices=[*registry.game_ids(), ALL], default=ALL)
+    parser.add_argument("--games", type=int, default=200, help="matches per line-up (per team in a co-op mode)")
+    parser.add_argument("--mode", help="one of the game's modes (default: every mode)")
+    parser.add_argument("--seats", type=int, help="default 2, or 3 in a cooperative mode, within the mode's range")
     parser.add_argument(
-        "--mode", choices=modes, help="beasts: training (default) or capture; zoo: advanced or beginner"
-    )
-    parser.add_argument("--spells", action="store_true", help="the Spell Card Variant (beasts training only)")
-    parser.add_argument(
-        "--difficulty", choices=[*DIFFICULTIES, "all"], help="pursuit only: normal (default), or all three"
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="fix an option of the mode, or NAME=all for each of its values (repeatable; default: each value"
+        " of each option in turn, the others at their defaults)",
     )
     parser.add_argument("--seed", type=int, default=0, help="the first match seed")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.game == ALL and (args.mode or args.seats or args.option):
+        parser.error("--game all plays each game's defaults: no --mode, --seats or --option")
+    todo: list[Plan] = []
     try:
-        if args.game == "all":
-            if args.seats or args.mode or args.spells or args.difficulty:
-                parser.error("--game all plays each game's defaults: no --seats, --mode, --spells or --difficulty")
-            main_all(args.games, args.seed)
-            return 0
-        spec = arena_game(args.game)
-    except KeyError as exc:
-        parser.error(str(exc.args[0]))
-    seats = args.seats or spec.seats
-    if spec.cooperative:
-        if args.mode or args.spells:
-            parser.error(f"--mode and --spells are not options of {args.game}")
-        main_teams(spec, args.games, seats, args.difficulty or "normal", args.seed)
-        return 0
-    if args.difficulty:
-        parser.error("--difficulty goes with --game pursuit")
-    mode = args.mode or spec.modes[0]
-    if mode not in spec.modes:
-        parser.error(f"--mode {mode} is not a mode of {args.game}: {', '.join(spec.modes)}")
-    if args.spells and (args.game != "beasts" or mode != "training"):
-        parser.error("--spells goes with --game beasts --mode training")
-    main_game(spec, args.games, seats, mode, args.spells, args.seed)
+        chosen = parse_options(args.option)
+        for game in registry.game_ids() if args.game == ALL else [args.game]:
+            if args.game == ALL and "greedy" not in levels(game):
+                print(f"{game}: no `greedy` bot level, not played", flush=True)
+                continue
+            todo += plans(game, args.mode, args.seats, chosen)  # every line-up checked before any plays
+    except InvalidArgument as exc:
+        parser.error(str(exc))
+    for plan in todo:
+        print(play(plan, args.games, args.seed), flush=True)
     return 0
 
 

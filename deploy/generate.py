@@ -28,6 +28,9 @@ COMPOSE = Path("docker-compose.yml")
 # The one image every game runs (the Dockerfile's `game` target), told which game by MENAGERIE_GAME.
 GAME_IMAGE = "menagerie/game:0.1.0"
 METRICS_PORT = 9100
+# The dispatcher's gRPC health port (it serves no other RPC), below the lobby's and outside
+# the games' range; deploy/k8s/dispatcher.yaml and the Dockerfile's dispatcher target say the same.
+DISPATCHER_PORT = LOBBY_PORT - 1
 HOST_PORTS = 10  # host ports published per game: `docker compose up --scale <game>=N` for N <= 10
 
 
@@ -146,27 +149,39 @@ services:
     restart: unless-stopped
     stop_grace_period: 30s # > MENAGERIE_GRACE_SECONDS: in-flight calls drain
 {games}
+  # The dispatcher serves no RPCs, only the gRPC health check on MENAGERIE_PORT: the
+  # image's HEALTHCHECK asks it, as it asks the lobby and the games.
   dispatcher:
     build:
       <<: *menagerie-build
       target: dispatcher
     environment:
       <<: [*menagerie-env, *game-endpoints]
+      MENAGERIE_HOST: 0.0.0.0
+      MENAGERIE_PORT: "{DISPATCHER_PORT}"
+      MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
+      MENAGERIE_GRACE_SECONDS: "5"
+    expose: ["{DISPATCHER_PORT}", "{METRICS_PORT}"] # gRPC health and Prometheus, on the compose network
     depends_on:
       redis:
         condition: service_healthy
     init: true
     restart: unless-stopped
-    stop_grace_period: 20s
+    stop_grace_period: 30s # > its loops' and closers' MENAGERIE_GRACE_SECONDS
 
+  # The Celery worker forks its pool, so it hosts no gRPC server: it answers GET /healthz
+  # beside /metrics on MENAGERIE_METRICS_PORT, which the image's HEALTHCHECK asks.
   bot-worker:
     build:
       <<: *menagerie-build
       target: bot-worker
     environment:
       <<: [*menagerie-env, *game-endpoints]
+      MENAGERIE_HOST: 0.0.0.0
+      MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
       MENAGERIE_WORKER_CONCURRENCY: "2"
       MENAGERIE_TASK_TIME_LIMIT_SECONDS: "30"
+    expose: ["{METRICS_PORT}"] # /healthz and Prometheus, on the compose network
     depends_on:
       redis:
         condition: service_healthy

@@ -183,9 +183,10 @@ def test_registry() -> None:
 
 def test_greedy_beats_random_in_mode_ii() -> None:
     """2 seats, greedy in each seat in turn. Measured: 56/60 here (93%, Wilson 84–97%);
-    947/1000 with `python -m bench.arena --games 1000` (Wilson 93–96%). Random play
-    would win about 30 of these 60."""
-    tally = run(games=60, seats=2, mode="training", spells=False, base_seed=1000)
+    947/1000 with `python -m bench.arena --game beasts --mode training
+    --option spell_cards=false --games 1000` (Wilson 93–96%). Random play would win about
+    30 of these 60."""
+    tally = run("beasts", games=60, seats=2, mode="training", options={"spell_cards": "false"}, base_seed=1000)
     low, _ = wilson(tally.greedy_wins, tally.games)
     assert tally.greedy_wins / tally.games >= 0.80
     assert low > 0.65
@@ -194,14 +195,14 @@ def test_greedy_beats_random_in_mode_ii() -> None:
 
 def test_greedy_beats_random_with_spell_cards() -> None:
     """Measured 14/16 here (88%, Wilson 64–97%)."""
-    tally = run(games=16, seats=2, mode="training", spells=True, base_seed=2000)
+    tally = run("beasts", games=16, seats=2, mode="training", options={"spell_cards": "true"}, base_seed=2000)
     assert tally.greedy_wins / tally.games >= 0.70
     assert wilson(tally.greedy_wins, tally.games)[0] > 0.5
 
 
 def test_greedy_beats_random_with_four_seats() -> None:
     """Fair share 25%. Measured 16/16 here (Wilson 81–100%); 382/400 with bench.arena."""
-    tally = run(games=16, seats=4, mode="training", spells=False, base_seed=3000)
+    tally = run("beasts", games=16, seats=4, mode="training", options={"spell_cards": "false"}, base_seed=3000)
     assert wilson(tally.greedy_wins, tally.games)[0] > 0.25 + 0.2
 
 
@@ -210,6 +211,6 @@ def test_mode_i_is_a_matter_of_luck() -> None:
     creature is captured as soon as it is seen (only empty spaces are worth avoiding).
     So greedy can only hope for its fair share; this checks it is not clearly worse.
     Measured 18/40 here (Wilson 31–60%)."""
-    tally = run(games=40, seats=2, mode="capture", spells=False, base_seed=4000)
+    tally = run("beasts", games=40, seats=2, mode="capture", base_seed=4000)
     _, high = wilson(tally.greedy_wins, tally.games)
     assert high > 0.5
