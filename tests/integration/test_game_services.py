@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -9,6 +11,8 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.shared.games.binding import binding
+from menagerie.shared.tokens import TokenSigner
+from tests.support.game_client import GameClient, bearer
 from tests.support.services import ServiceProcess
 
 pytestmark = pytest.mark.integration
@@ -32,3 +36,31 @@ def test_a_game_service_serves_its_own_service_and_matches(game_service: Service
     assert {bound.service_name, MATCHES} <= names
     assert described.game == game
     assert [m.mode for m in described.modes] == [m.mode for m in bound.info.modes]
+
+
+def test_a_seat_token_for_a_seat_the_match_lacks_is_permission_denied_everywhere(
+    game_service: ServiceProcess, signer: TokenSigner, service_token: str
+) -> None:
+    """A validly signed token for seat 7 of a 2-seat match gets PERMISSION_DENIED from every verb, never INTERNAL."""
+    game = game_service.argv[0]
+    client = GameClient(game, game_service.address)
+    try:
+        mode = binding(game).info.modes[0]
+        match = client.create(service_token, mode=mode.mode, seats=max(2, mode.min_seats))
+        token, _ = signer.issue_seat(match.match_id, 7, "intruder", "Intruder", 60)
+        pb2 = client.pb2
+        calls: dict[str, Callable[[], object]] = {
+            "GetView": lambda: client.view(match.match_id, token),
+            "ListLegalActions": lambda: client.legal(match.match_id, token),
+            "SubmitAction": lambda: client.submit(match.match_id, token, pb2.Action(), 1),
+            "Watch": lambda: next(
+                iter(client.stub.Watch(pb2.WatchRequest(match_id=match.match_id), metadata=bearer(token), timeout=10))
+            ),
+        }
+        for verb, call in calls.items():
+            with pytest.raises(grpc.RpcError) as refused:
+                call()
+            assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED, (verb, refused.value.details())
+            assert "has no seat 7" in (refused.value.details() or ""), verb
+    finally:
+        client.close()

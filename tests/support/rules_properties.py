@@ -101,6 +101,7 @@ class EngineProperties:
             if step % self.view_check_every == 0:
                 self.check_views(state, setup.seats, rng, proto=step % self.proto_check_every == 0)
             action = rng.choice(legal)
+            self.check_hidden_steers_nothing(state, seat, action, rng)
             if step % self.perform_check_every == 0:
                 self.check_perform(state, seat, action)
             new_events = engine.apply(state, seat, action)
@@ -141,6 +142,34 @@ class EngineProperties:
         codes = [label.code for label in labels]
         assert len(set(codes)) == len(codes), f"two legal actions share a code: {sorted(codes)}"
 
+    def check_hidden_steers_nothing(self, state: Any, seat: int, action: Any, rng: random.Random) -> None:
+        """What everyone sees — the prompt, who acts, the public events — does not depend on hidden things.
+
+        A twin has the hidden zones shuffled (as a spectator cannot see them) and the same
+        dice ahead. Its prompt is the same; when the action is legal there too, it makes
+        the same public events up to the first one that shows hidden content (a token
+        turned face up), and, when nothing was shown, leaves the same prompt behind.
+        """
+        twin = permute_hidden(self.clone(state), None, Rng(rng.getrandbits(64)), reseed=False)
+        assert self.engine.prompt(twin) == self.engine.prompt(state), "the prompt depends on hidden information"
+        if self.engine.refusal(twin, seat, action) is not None:
+            return  # the action names a card that the shuffle put elsewhere
+        after = self.clone(state)
+        ours = [project(e, None) for e in self.engine.apply(after, seat, action)]
+        theirs = [project(e, None) for e in self.engine.apply(twin, seat, action)]
+        reveals = [i for events in (ours, theirs) for i, e in enumerate(events) if type(e).reveals]
+        if not reveals:
+            assert ours == theirs, f"public events depend on hidden information: {ours} / {theirs}"
+            assert self.engine.prompt(after) == self.engine.prompt(twin), (
+                "the next prompt depends on hidden information"
+            )
+            return
+        cut = min(reveals)
+        assert ours[:cut] == theirs[:cut], f"public events depend on hidden information: {ours} / {theirs}"
+        assert type(ours[cut]) is type(theirs[cut]), (
+            f"what is revealed depends on hidden information: {ours} / {theirs}"
+        )
+
     def check_perform(self, state: Any, seat: int, action: Any) -> None:
         """The unchecked `perform` does exactly what `apply` does with a legal action."""
         checked, unchecked = self.clone(state), self.clone(state)
@@ -154,7 +183,7 @@ class EngineProperties:
         before = self.encode(state)
         pool = list(self.candidates(state, seat, rng))
         for action in rng.sample(pool, min(self.candidates_per_step, len(pool))):
-            if self.engine.canonical(action) in listed:
+            if self.engine.canonical(state, seat, action) in listed:
                 continue
             try:
                 self.engine.apply(state, seat, action)

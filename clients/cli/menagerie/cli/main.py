@@ -48,6 +48,9 @@ def play(
     bots: Annotated[bool, typer.Option(help="Let bots fill empty seats.")] = True,
     bot_level: Annotated[str, typer.Option(help="random or greedy.")] = "random",
     option: Annotated[list[str] | None, typer.Option(help="Game option name=value (repeatable).")] = None,
+    auto_pass: Annotated[
+        bool, typer.Option(help="Take a decision by itself when only one action is possible (e.g. End turn).")
+    ] = False,
 ) -> None:
     """Queue for a match and play your seat from the terminal."""
     if game not in GAMES:
@@ -68,7 +71,7 @@ def play(
         )
         seating = wait_for_seat(console, lobby, request)
         session = GameSession(game, seating.game_endpoint, seating.match_id, seating.seat_token)
-        follow(console, session, seating.seat, _ask)
+        follow(console, session, seating.seat, _ask, auto_pass)
     except grpc.RpcError as error:
         _fail(explain(error, address))
     except Quit:

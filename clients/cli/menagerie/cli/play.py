@@ -65,10 +65,20 @@ def seats_to_act(view: Any) -> set[int]:
     return {*view.prompt.must, *view.prompt.may}
 
 
-def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, str], ask: Callable[[str], str]) -> int:
+def take_turn(
+    console: Console,
+    game: GameSession,
+    view: Any,
+    names: dict[int, str],
+    ask: Callable[[str], str],
+    auto_pass: bool = False,
+) -> int:
     """Draws the position and submits the player's choice (again after a refusal).
 
-    Returns the match version the move made (0 when there was nothing to do).
+    With `auto_pass`, a decision with a single possible action is taken without asking
+    (the player chose this; the server never takes it for them, since whether a seat has
+    a choice may depend on its hidden cards). Returns the match version the move made
+    (0 when there was nothing to do).
     """
     console.print(game.ui.draw(view, names))
     if view.prompt.text:
@@ -78,7 +88,11 @@ def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, s
         if not legal.actions:
             return 0
         labels, codes = [label.text for label in legal.labels], [label.code for label in legal.labels]
-        action = legal.actions[choose(console, labels, codes, ask)]
+        if auto_pass and len(legal.actions) == 1:
+            console.print(f"[dim](auto) {labels[0]}[/dim]")
+            action = legal.actions[0]
+        else:
+            action = legal.actions[choose(console, labels, codes, ask)]
         try:
             return int(game.submit(action, legal.view_version).version)
         except grpc.RpcError as error:
@@ -87,7 +101,9 @@ def take_turn(console: Console, game: GameSession, view: Any, names: dict[int, s
                 raise
 
 
-def follow(console: Console, game: GameSession, seat: int | None, ask: Callable[[str], str]) -> None:
+def follow(
+    console: Console, game: GameSession, seat: int | None, ask: Callable[[str], str], auto_pass: bool = False
+) -> None:
     """Prints the match as it happens; plays `seat`'s turns (None: only watch)."""
     names = game.names()
     current = game.view().view  # names of spaces and creatures for the events before the first view
@@ -109,7 +125,7 @@ def follow(console: Console, game: GameSession, seat: int | None, ask: Callable[
                 console.print(game.ui.draw(current, names))
                 return
             if seat is not None and seat in seats_to_act(current) and response.version >= moved_at:
-                moved_at = take_turn(console, game, current, names, ask)
+                moved_at = take_turn(console, game, current, names, ask, auto_pass)
             elif seat is None and not shown_board:
                 console.print(game.ui.draw(current, names))
                 shown_board = True

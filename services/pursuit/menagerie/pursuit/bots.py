@@ -679,6 +679,14 @@ class PursuitGreedy:
         for step in _steps(plan):
             if step in actions:
                 return step
+            if isinstance(step, Activate):
+                # Distract names its die's colour: the one the engine would spend (the plan counted on it).
+                face = ACTIVATED_BY[step.action]
+                index = spent_die(view.pool, view.card_boards, face, step.seat)
+                color = view.pool[index].color if index is not None else None
+                named = Activate(step.seat, step.action, color)
+                if named in actions:
+                    return named
             if isinstance(step, SetAction):
                 other = next((a for a in actions if isinstance(a, SetAction) and a.action == step.action), None)
                 if other is not None:

@@ -137,7 +137,8 @@ class PursuitUI:
         captured = ", ".join(view.beast_names.get(b, b) for b in view.captured)
         score.append(f": {captured}" if captured else "")
         score.append(" · ")
-        score.append(f"escaped {len(view.escaped)} of {view.escapes_allowed} allowed", style="bold red")
+        allowed = f"{view.escapes_allowed} allowed" if view.escapes_allowed else "none may escape"
+        score.append(f"escaped {len(view.escaped)} ({allowed})", style="bold red")
         escaped = ", ".join(view.beast_names.get(b, b) for b in view.escaped)
         score.append(f": {escaped}" if escaped else "")
         return Group(title, line, card, score)

@@ -15,16 +15,22 @@ zoo plus the cards it still holds this round:
   likely use them: an animal that fits a free enclosure is placed, an enclosure card that
   would house a held animal is built for it, other cards are built for room. What they
   would add counts at a discount, so that doing it beats planning it;
-- open goals this round's zoo would meet pay their rewards (one of the two if another
-  zoo meets it already), goals not yet met pay a little for progress, and the likelier
-  of the two secret goals pays its reward times the chance of having strictly the most;
+- open goals the zoo would meet at their next check pay the better of their two rewards
+  (an achiever chooses one), goals not yet met pay a little for progress, and the likelier
+  of the two secret goals pays its reward times the chance of having strictly the most.
+  While rewards are chosen, the goals still to be checked this round
+  (`rules.goals_to_check`) are checked on the zoo with the reward taken;
 - the cards still to come (this round's remaining picks and 4 per later round) add
   value points: as many animals as free room allows, the rest built as enclosures to
   make room (`Judge.future`). Part of those points lands evenly, the rest where the seat
   wants it, i.e. on its lowest value;
-- the estimate is the product of the two lower values after those points are added,
-  raising the lowest first (`reach`). Raising the lowest value is what grows the product,
-  and a point on the highest value is worth nothing late in the game.
+- the estimate is the score (`zoo.score`, under the match's option on negative values,
+  which the view carries) of the values after those points are added, raising the lowest
+  first (`reach`). Raising the lowest value is what grows the score, and a point on the
+  highest value is worth nothing late in the game.
+
+The zoo grows from one edge of the sheet (`zoo.open_ends`): the planned builds use the
+open end only, and the first card's edge is chosen like any action, by the value after it.
 
 Decisions: a pick is the card with the best value of (picks + card); in construction
 every legal action is performed on a copy of the seat's own zoo (`ZooEngine.perform` on
@@ -40,7 +46,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -67,18 +73,23 @@ from menagerie.zoo.engine.model import (
     ChooseSecretGoal,
     Construction,
     Drafting,
+    End,
     Finish,
     Keep,
+    Mode,
+    NegativeValues,
     Pick,
     Place,
     Player,
     Rewards,
 )
-from menagerie.zoo.engine.rules import HAND_SIZE
+from menagerie.zoo.engine.rules import HAND_SIZE, goals_to_check
 
 TIE = 1e-9
 Vec = tuple[float, float, float]  # dangerous, cute, rare (the order of VALUES)
 ZERO: Vec = (0.0, 0.0, 0.0)
+# The connectors the open ends of a row need, by end (None when paths need not connect).
+Ends = dict[End, Connector] | None
 
 
 @dataclass(frozen=True)
@@ -94,7 +105,7 @@ class Weights:
     mystic_room: float = 1.0  # a free mystic enclosure houses anything
     stack_room: float = 0.25  # an enclosure that more of its animals may join
     build_room: float = 0.7  # room a future enclosure card makes, in future animals
-    goal_progress: float = 0.9  # an unmet open goal's rewards, times (progress)²
+    goal_progress: float = 0.9  # an unmet open goal's better reward, times (progress)²
     secret_spread: float = 1.0  # uncertainty of "the most", per round still to play
     animals: float = 0.05  # more animals win a tie
 
@@ -102,13 +113,16 @@ class Weights:
 # ------------------------------------------------------------------------- values
 
 
-def reach(values: Sequence[float], points: float) -> float:
-    """The best product of the two lower values once `points` more are added where they help most.
+def reach(values: Sequence[float], points: float, negatives: NegativeValues) -> float:
+    """The best score (the engine's, under the match's option) once `points` more are added where they help most.
 
     Water filling: the lowest value is raised to the middle one, then both to the highest,
-    then all three together, which is the best split (and the exact score at 0 points).
+    then all three together, which is the best split (and the exact score at 0 points) —
+    unless the two lower values are negative and multiplied as they are: then their
+    product may beat anything the points can make, and the points go to the highest.
     """
     low, middle, high = sorted(values)
+    kept = zoo.score(_named((low, middle, high + max(points, 0.0))), negatives)
     if points > 0:
         step = min(points, middle - low)
         low, points = low + step, points - step
@@ -116,8 +130,8 @@ def reach(values: Sequence[float], points: float) -> float:
             step = min(points, 2 * (high - middle))
             low, middle, points = low + step / 2, middle + step / 2, points - step
             if points > 0:
-                low, middle = low + points / 3, middle + points / 3
-    return max(low, 0.0) * max(middle, 0.0)
+                low, middle, high = low + points / 3, middle + points / 3, high + points / 3
+    return max(kept, zoo.score(_named((low, middle, high)), negatives))
 
 
 def _vec(gain: Gain, times: float = 1.0) -> Vec:
@@ -200,10 +214,10 @@ class Context:
     """What one decision's positions share: the table, the goals and what is still to come."""
 
     mode: str
+    negatives: NegativeValues  # the match's option: how a negative value scores
     future_rounds: int  # rounds after this one
     to_come: int  # cards still to be drafted: this round's, then HAND_SIZE per later round
-    checks: int  # open goal checks still to come (this round's too, until it is done)
-    open_goals: tuple[tuple[OpenGoal, bool], ...]  # in play, and whether another zoo meets it now
+    open_goals: tuple[OpenGoal, ...]  # in play and checked again (later this round, or in a later round)
     secret_goals: tuple[tuple[SecretGoal, float], ...]  # the seat's, and the best other zoo's measure
 
 
@@ -222,21 +236,17 @@ class Judge:
         self.engine = engine
         self.cards = engine.cards
         self.w = weights
-        self.paths_connect = paths_connect  # advanced mode
+        self.paths_connect = paths_connect  # the mode's (zoo.paths_connect)
         # How often a card drawn at random fits an end needing each connector (advanced mode).
         sides = [c.enclosures for c in engine.data.cards]
-        self.fits_right = {c: sum(zoo.meets(x, "right", c) for x in sides) / len(sides) for c in _CONNECTORS}
-        self.fits_left = {c: sum(zoo.meets(x, "left", c) for x in sides) / len(sides) for c in _CONNECTORS}
-        self.best_ends = 1 - (1 - self.fits_right["middle"]) * (1 - self.fits_left["middle"])
+        self.fits = {
+            end: {c: sum(zoo.meets(x, end, c) for x in sides) / len(sides) for c in _CONNECTORS} for end in zoo.ENDS
+        }
+        self.best_end = max(p for by_connector in self.fits.values() for p in by_connector.values())
 
     def context(self, view: ZooView, seat: int, zoos: Sequence[Player]) -> Context:
         """The facts every position of this decision shares (`zoos`: every seat's public zoo)."""
         other_stats = [(stats_of(p, self.cards), values_of(p)) for s, p in enumerate(zoos) if s != seat]
-        open_goals = tuple(
-            (g.goal, any(metric(s, g.goal.metric, v) >= g.goal.at_least for s, v in other_stats))
-            for g in view.open_goals
-            if g.open
-        )
         mine = next(z for z in view.zoos if z.seat == seat)
         secret = tuple(
             (g, max((metric(s, g.metric, v) for s, v in other_stats), default=-math.inf)) for g in mine.secret_goals
@@ -244,8 +254,17 @@ class Judge:
         kind = view.prompt.kind
         this_round = max(len(view.hand) - 1, 0) if kind == Drafting.kind() else 0
         future = max(view.rounds - view.round, 0)
-        checks = future + (1 if kind in (Drafting.kind(), Construction.kind()) else 0)
-        return Context(view.mode, future, this_round + HAND_SIZE * future, checks, open_goals, secret)
+        # The goals this round's check has still to judge (the engine's order), and later rounds' checks.
+        order = [g.goal.id for g in view.open_goals]
+        in_play = {g.goal.id for g in view.open_goals if g.open}
+        if kind in (Drafting.kind(), Construction.kind()):
+            checked = set(goals_to_check(order, in_play))
+        elif kind == Rewards.kind() and view.reward_goal is not None:
+            checked = set(goals_to_check(order, in_play, view.reward_goal))
+        else:
+            checked = set()
+        open_goals = tuple(g.goal for g in view.open_goals if g.open and (future or g.goal.id in checked))
+        return Context(view.mode, view.negative_values, future, this_round + HAND_SIZE * future, open_goals, secret)
 
     # ---------------------------------------------------------------- value
 
@@ -265,9 +284,10 @@ class Judge:
         future = self.future(stats, to_come, ends)
         base = _plus(base, self.goals(stats, base, future, ctx))
         spread = (1 - w.directed) * future / 3
-        return reach(_plus(base, (spread, spread, spread)), w.directed * future) + w.animals * stats.animals.total()
+        score = reach(_plus(base, (spread, spread, spread)), w.directed * future, ctx.negatives)
+        return score + w.animals * stats.animals.total()
 
-    def future(self, stats: Stats, to_come: int, ends: tuple[Connector, Connector] | None) -> float:
+    def future(self, stats: Stats, to_come: int, ends: Ends) -> float:
         """Value points the cards still to come should add, given the free room in the zoo.
 
         Each card is an animal if there is room for it, or an enclosure card making room
@@ -283,9 +303,11 @@ class Judge:
             room += w.habitat_room * (1 - w.room_decay**free) / (1 - w.room_decay)
         made = w.build_room
         if ends is not None:
-            # Paths must connect: ends that few cards fit make room more slowly.
-            fit = 1 - (1 - self.fits_right[ends[1]]) * (1 - self.fits_left[ends[0]])
-            made *= 0.5 + 0.5 * fit / self.best_ends
+            # Paths must connect: an open end that few cards fit makes room more slowly.
+            miss = 1.0
+            for end, connector in ends.items():
+                miss *= 1 - self.fits[end][connector]
+            made *= 0.5 + 0.5 * min(1.0, (1 - miss) / self.best_end)
         builds = max(0.0, (to_come - room) / (1 + made))
         return w.points_per_animal * (to_come - builds)
 
@@ -293,18 +315,16 @@ class Judge:
         """Expected rewards of the open goals (at their next check) and of the likelier secret goal."""
         w = self.w
         bonus = ZERO
-        for goal, others_meet in ctx.open_goals if ctx.checks else ():
+        for goal in ctx.open_goals:
             measured = metric(stats, goal.metric, values)
             first, second = _vec(goal.rewards[0]), _vec(goal.rewards[1])
+            # An achiever chooses one of the two rewards: the one that helps the seat more.
+            better = max((first, second), key=lambda r: reach(_plus(values, r), future, ctx.negatives))
             if measured >= goal.at_least:
-                if not others_meet:
-                    bonus = _plus(bonus, _plus(first, second))
-                else:  # shared: the seat takes the one that helps it more
-                    better = max((first, second), key=lambda r: reach(_plus(values, r), future))
-                    bonus = _plus(bonus, better)
+                bonus = _plus(bonus, better)
             elif ctx.to_come > 0 and measured > 0:  # cards to come may still meet it
                 progress = min(measured / goal.at_least, 1.0)
-                bonus = _plus(bonus, _plus(first, second), w.goal_progress * progress * progress)
+                bonus = _plus(bonus, better, w.goal_progress * progress * progress)
         best, chance = None, 0.0
         spread = w.secret_spread * (1 + ctx.future_rounds)
         for secret, others in ctx.secret_goals:
@@ -325,7 +345,7 @@ class Judge:
         values: Vec,
         held: list[Card],
         weight: float,
-        ends: tuple[Connector, Connector] | None,
+        ends: Ends,
     ) -> Vec:
         """The planned use of held cards: their animals' gains (times `weight`); updates `stats`.
 
@@ -387,24 +407,24 @@ class Judge:
         stats.largest_stack = max(stats.largest_stack, 1)
         return True
 
-    @staticmethod
-    def _built(
-        stats: Stats, card: Card, ends: tuple[Connector, Connector] | None
-    ) -> tuple[Connector, Connector] | None:
-        """Counts an enclosure card as built, at the end its path fits; returns the new ends."""
+    def _built(self, stats: Stats, card: Card, ends: Ends) -> Ends:
+        """Counts an enclosure card as built at an open end its path fits; returns the open end after it.
+
+        The zoo grows from one edge: once a card is built, its end is the only open one. Of
+        two ends that fit (the first card), the one whose new edge more cards fit is taken.
+        """
         stats.build(card)
         if ends is None:
             return None
-        left, right = ends
-        if zoo.meets(card.enclosures, "right", right):
-            return left, zoo.edge(card.enclosures, "right")
-        return zoo.edge(card.enclosures, "left"), right
+        fitting = [end for end, needed in ends.items() if zoo.meets(card.enclosures, end, needed)]
+        end = max(fitting, key=lambda e: self.fits[e][zoo.edge(card.enclosures, e)])
+        return {end: zoo.edge(card.enclosures, end)}
 
-    def _ends(self, player: Player) -> tuple[Connector, Connector] | None:
-        """The connectors the two open ends need (None when paths need not connect)."""
+    def _ends(self, player: Player) -> Ends:
+        """The connectors the zoo's open ends need (None when paths need not connect)."""
         if not self.paths_connect:
             return None
-        return zoo.end_connector(player, "left", self.cards), zoo.end_connector(player, "right", self.cards)
+        return {end: zoo.end_connector(player, end, self.cards) for end in zoo.open_ends(player)}
 
 
 _CONNECTORS: tuple[Connector, ...] = ("upper", "middle", "lower")
@@ -415,12 +435,11 @@ def _houses(host: Card, card: Card) -> bool:
     return any(zoo.fits(card.animal.habitat, kind) for kind in (host.enclosures.top, host.enclosures.bottom))
 
 
-def _connects(card: Card, ends: tuple[Connector, Connector] | None) -> bool:
-    """The card may be built at one of the ends (always, when paths need not connect)."""
+def _connects(card: Card, ends: Ends) -> bool:
+    """The card may be built at one of the open ends (always, when paths need not connect)."""
     if ends is None:
         return True
-    left, right = ends
-    return zoo.meets(card.enclosures, "right", right) or zoo.meets(card.enclosures, "left", left)
+    return any(zoo.meets(card.enclosures, end, needed) for end, needed in ends.items())
 
 
 # ------------------------------------------------------------------------- policy
@@ -434,7 +453,7 @@ class ZooGreedy:
     def __init__(self, engine: ZooEngine | None = None, weights: Weights | None = None) -> None:
         self.engine = engine or ZooEngine()
         self.weights = weights or Weights()
-        self._judges = {mode: Judge(self.engine, self.weights, mode == "advanced") for mode in ("beginner", "advanced")}
+        self._judges = {mode: Judge(self.engine, self.weights, zoo.paths_connect(mode)) for mode in get_args(Mode)}
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(ZooState)
 
@@ -470,6 +489,7 @@ class ZooGreedy:
                 draw_pile=[],
                 decisions=[Construction(must=[0])],
                 round=view.round,
+                negative_values=view.negative_values,
             )
             blob = self._encoder.encode(alone)
             return [self._after(blob, a, judge, ctx) for a in actions]
@@ -495,7 +515,7 @@ class ZooGreedy:
         """The final score with this secret goal scored (more animals break a tie, and they are equal)."""
         assert isinstance(action, ChooseSecretGoal)
         goal = self.engine.secret_goals[action.goal]
-        return float(zoo.score(_gained(me, goal.reward).values))
+        return float(zoo.score(_gained(me, goal.reward).values, view.negative_values))
 
 
 def _card(action: Action) -> int:
@@ -505,7 +525,7 @@ def _card(action: Action) -> int:
 
 def _gained(player: Player, gain: Gain) -> Player:
     """A copy of the zoo with a reward added (the engine's gain: no value below −3)."""
-    copy = Player(values=dict(player.values), row=player.row)
+    copy = Player(values=dict(player.values), row=player.row, side=player.side)
     zoo.gain(copy, gain)
     return copy
 

@@ -1,14 +1,17 @@
 """Fantasy Zoo in the terminal: zoos, values, hands and goals as the view shows them.
 
 Everything comes from menagerie.zoo.v1 views: every sentence (events, the prompt, action
-labels) comes from the engine through the service, and every fact of the rules (the
-open ends of a row and the paths they need, the score's factors) comes in the view.
-This module only draws; it never imports the engine.
+labels) comes from the engine through the service, and so do the words for every rule
+printed on what the view shows (`view.texts`: each card's animal effect, each goal's
+condition and rewards, the mode, how the score counts; each open end's path need). Every
+fact of the rules (the open ends of a row, the edge it grows from, the score's factors)
+comes in the view too. This module only draws names, numbers and tags; it never words a
+rule, and it never imports the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -29,13 +32,6 @@ HABITAT: dict[int, str] = {
     zoo_pb2.HABITAT_DESERT: "desert",
     zoo_pb2.HABITAT_WATER: "water",
 }
-TYPE_NAME: dict[int, str] = {
-    zoo_pb2.ENCLOSURE_TYPE_FOREST: "forest",
-    zoo_pb2.ENCLOSURE_TYPE_MOUNTAIN: "mountain",
-    zoo_pb2.ENCLOSURE_TYPE_DESERT: "desert",
-    zoo_pb2.ENCLOSURE_TYPE_WATER: "water",
-    zoo_pb2.ENCLOSURE_TYPE_MYSTIC: "mystic",
-}
 TYPE_TAG: dict[int, str] = {
     zoo_pb2.ENCLOSURE_TYPE_FOREST: "Fo",
     zoo_pb2.ENCLOSURE_TYPE_MOUNTAIN: "Mo",
@@ -55,11 +51,6 @@ CONNECTOR: dict[int, str] = {
     zoo_pb2.CONNECTOR_MIDDLE: "mid",
     zoo_pb2.CONNECTOR_LOWER: "low",
 }
-VALUE_NAME: dict[int, str] = {
-    zoo_pb2.VALUE_DANGEROUS: "Dangerous",
-    zoo_pb2.VALUE_CUTE: "Cute",
-    zoo_pb2.VALUE_RARE: "Rare",
-}
 # The title of each decision the prompt may name (its kind).
 PHASE_NAME: dict[str, str] = {
     "drafting": "Drafting",
@@ -68,6 +59,8 @@ PHASE_NAME: dict[str, str] = {
     "secret_goals": "Secret goals",
     "finished": "Finished",
 }
+# The edge a zoo grows from, drawn under the entrance.
+GROWS: dict[int, str] = {zoo_pb2.END_LEFT: "← grows", zoo_pb2.END_RIGHT: "grows →"}
 RESULT: dict[int, str] = {common_pb2.RESULT_WIN: "won", common_pb2.RESULT_LOSS: "lost", common_pb2.RESULT_DRAW: "drew"}
 # The widest a card's column in a drawn row may be (longer cells wrap), and the label column.
 CELL_WIDTH = 18
@@ -77,15 +70,7 @@ SHOWN_DISCARDS = 6
 Column = tuple[str, list[RenderableType]]
 
 
-# ------------------------------------------------------------------------- words
-
-
-def _gain(gain: zoo_pb2.Gain | zoo_pb2.Values) -> str:
-    """ "+2 Cute +1 Rare, −1 Dangerous": increases first, then decreases."""
-    amounts = [(gain.dangerous, "Dangerous"), (gain.cute, "Cute"), (gain.rare, "Rare")]
-    up = " ".join(f"+{n} {name}" for n, name in amounts if n > 0)
-    down = " ".join(f"−{-n} {name}" for n, name in amounts if n < 0)
-    return ", ".join(part for part in (up, down) if part) or "nothing"
+# ----------------------------------------------------------------- presentation
 
 
 def _values(values: zoo_pb2.Values) -> str:
@@ -96,52 +81,6 @@ def _values(values: zoo_pb2.Values) -> str:
 def _score_sum(zoo: zoo_pb2.PlayerZoo) -> str:
     """ "score 6 (3×2)": the score and the two values it multiplies."""
     return f"score {zoo.score} ({'×'.join(str(f) for f in zoo.score_factors)})"
-
-
-def _count(count: zoo_pb2.Count, plural: bool) -> str:
-    """ "desert animals", "mountain enclosure", "animals"…"""
-    noun = "enclosure" if count.of == zoo_pb2.COUNT_OF_ENCLOSURES else "animal"
-    kind = TYPE_NAME.get(count.type)
-    return f"{kind + ' ' if kind else ''}{noun}{'s' if plural else ''}"
-
-
-def _effect(effect: zoo_pb2.Effect) -> str:
-    """An animal's effect in words, as the rulebook's icons say it."""
-    kind = effect.WhichOneof("kind")
-    if kind == "plain":
-        return _gain(effect.plain.gain)
-    if kind == "if_value_at_most":
-        rule = effect.if_value_at_most
-        return f"if {VALUE_NAME.get(rule.value, '?')} ≤ {rule.at_most}: {_gain(rule.gain)}"
-    if kind == "if_count_at_least":
-        cond = effect.if_count_at_least
-        return f"if ≥ {cond.at_least} {_count(cond.count, True)}: {_gain(cond.gain)}"
-    if kind == "per_count":
-        per = effect.per_count
-        return f"+{per.per or 1} {VALUE_NAME.get(per.value, '?')} per {_count(per.count, False)}"
-    if kind == "exchange":
-        return "exchange: −1 one value, +1 another"
-    if kind == "choose_one":
-        return " or ".join(f"+1 {VALUE_NAME.get(v, '?')}" for v in effect.choose_one.options)
-    return "no effect"
-
-
-def _metric(metric: zoo_pb2.Metric) -> str:
-    """What a goal measures, in words."""
-    kind = metric.kind
-    type_name = TYPE_NAME.get(metric.type)
-    prefix = f"{type_name} " if type_name else ""
-    words = {
-        zoo_pb2.METRIC_KIND_ANIMALS: f"{prefix}animals",
-        zoo_pb2.METRIC_KIND_ENCLOSURES: f"{prefix}enclosures",
-        zoo_pb2.METRIC_KIND_LARGEST_STACK: "animals stacked in one enclosure",
-        zoo_pb2.METRIC_KIND_DISTINCT_NAMES: "kinds of animal",
-        zoo_pb2.METRIC_KIND_LARGE_ANIMALS: "large animals",
-        zoo_pb2.METRIC_KIND_EACH_HABITAT_ANIMALS: "animals of each habitat",
-        zoo_pb2.METRIC_KIND_EACH_HABITAT_ENCLOSURES: "enclosures of each habitat",
-        zoo_pb2.METRIC_KIND_VALUE: VALUE_NAME.get(metric.value, "?"),
-    }
-    return words.get(kind, "?")
 
 
 def _tag(kind: int) -> Text:
@@ -234,8 +173,10 @@ class ZooUI:
         text = Text(f"Fantasy Zoo · round {view.round}/{view.rounds} · {phase}", style="bold")
         if view.prompt.kind == "drafting":
             text.append(f" · pick {view.pick}")
-        if view.mode == zoo_pb2.MODE_ADVANCED:
-            text.append(" · advanced (paths must connect)", style="dim")
+        if view.texts.mode:
+            text.append(f" · {view.texts.mode}", style="dim")
+        if view.texts.score:
+            text.append(f" · {view.texts.score}", style="dim")
         waiting = [_who(s, viewer, names, start=False) for s in view.prompt.must]
         if waiting:
             text.append(f"\nStill to act: {', '.join(waiting)}", style="cyan")
@@ -255,13 +196,9 @@ class ZooUI:
             scored = zoo.scored_secret_goal if zoo.HasField("scored_secret_goal") else None
             goals = ", ".join(g.title + (" ✓" if g.id == scored else "") for g in zoo.secret_goals)
             line.append(f"\n  secret goals: {goals}", style="dim")
-        needs = {end.end: CONNECTOR.get(end.connector, "?") for end in zoo.ends if end.connector}
+        needs = [end.text for end in zoo.ends if end.text]
         if full and needs:
-            line.append(
-                f"\n  paths: a card built at the left end needs R {needs.get(zoo_pb2.END_LEFT, '?')}, "
-                f"at the right end L {needs.get(zoo_pb2.END_RIGHT, '?')}",
-                style="dim",
-            )
+            line.append(f"\n  paths: {', '.join(needs)}", style="dim")
         return [line, self._row(view, zoo, full)]
 
     @staticmethod
@@ -292,6 +229,7 @@ class ZooUI:
             columns.append((str(card.position), self._card_cells(card, labels)))
         sheet: dict[str, RenderableType] = {
             "top": Text("[ENTRANCE]", style="bold"),
+            "bottom": Text(GROWS.get(zoo.side, ""), style="dim"),
             "card": "sheet",
             "paths": _paths(view.sheet_connector, view.sheet_connector),
         }
@@ -327,11 +265,11 @@ class ZooUI:
         paths = _paths_matter(view)
         parts: list[RenderableType] = []
         if view.hand:
-            parts.append(_cards_table(f"Your hand (pick {view.pick})", view.hand, paths))
+            parts.append(_cards_table(f"Your hand (pick {view.pick})", view.hand, view.texts, paths))
         if view.picks:
-            parts.append(_cards_table("Your cards to play this round", view.picks, paths))
+            parts.append(_cards_table("Your cards to play this round", view.picks, view.texts, paths))
         if view.HasField("kept"):
-            parts.append(_cards_table("Kept for the next round", [view.kept], paths))
+            parts.append(_cards_table("Kept for the next round", [view.kept], view.texts, paths))
         if view.passed:
             parts.append(Text("You passed on: " + ", ".join(_card_name(c) for c in view.passed), style="dim"))
         return parts
@@ -339,23 +277,27 @@ class ZooUI:
     def _goals(self, view: zoo_pb2.View, viewer: int | None) -> list[RenderableType]:
         """The open goals, and the viewer's secret goals (advanced mode)."""
         parts: list[RenderableType] = []
+        texts = view.texts
         if view.open_goals:
-            table = Table(title="Open goals (checked at each round's end)", box=box.SIMPLE, title_justify="left")
-            for header in ("goal", "needs", "reward (one each if several meet it)", "status"):
+            table = Table(title="Open goals", box=box.SIMPLE, title_justify="left")
+            for header in ("goal", "needs", "rewards", "status"):
                 table.add_column(header)
             for state in view.open_goals:
-                goal = state.goal
-                rewards = " or ".join(_gain(r) for r in goal.rewards)
+                words = _goal_words(texts.open_goals, state.goal.id)
                 status = Text("open", style="green") if state.open else Text("met", style="dim")
-                table.add_row(goal.title, f"≥ {goal.at_least} {_metric(goal.metric)}", rewards, status)
+                table.add_row(state.goal.title, words.needs, words.rewards, status)
             parts.append(table)
         mine = next((z for z in view.zoos if z.seat == viewer), None)
         if mine is not None and mine.secret_goals:
             scored = mine.scored_secret_goal if mine.HasField("scored_secret_goal") else None
-            goals = "; ".join(
-                f"{g.title} → {_gain(g.reward)}" + (" (scored)" if g.id == scored else "") for g in mine.secret_goals
-            )
-            parts.append(Text(f"Your secret goals (have strictly the most at the end; one scores): {goals}"))
+            table = Table(title="Your secret goals", box=box.SIMPLE, title_justify="left")
+            for header in ("goal", "needs", "reward", "status"):
+                table.add_column(header)
+            for goal in mine.secret_goals:
+                words = _goal_words(texts.secret_goals, goal.id)
+                status = Text("scored", style="bold green") if goal.id == scored else Text("secret", style="dim")
+                table.add_row(goal.title, words.needs, words.rewards, status)
+            parts.append(table)
         return parts
 
     def _pile(self, view: zoo_pb2.View) -> Text:
@@ -405,16 +347,22 @@ def _goal_title(view: zoo_pb2.View, goal_id: int) -> str:
     return f"#{goal_id}"
 
 
+def _goal_words(texts: Mapping[int, zoo_pb2.GoalText], goal_id: int) -> zoo_pb2.GoalText:
+    """The engine's words for a goal ("?" if the view has none; indexing a message map would add an entry)."""
+    words = texts.get(goal_id)
+    return words if words is not None else zoo_pb2.GoalText(needs="?", rewards="?")
+
+
 def _paths_matter(view: zoo_pb2.View) -> bool:
     """Paths must connect (advanced mode): the view names the character sheet's connector."""
     return view.sheet_connector != zoo_pb2.CONNECTOR_UNSPECIFIED
 
 
-def _cards_table(title: str, cards: Iterable[Card], paths: bool) -> Table:
-    """Both sides of each card: the animal (habitat, size, effect) and the enclosures."""
+def _cards_table(title: str, cards: Iterable[Card], texts: zoo_pb2.Texts, paths: bool) -> Table:
+    """Both sides of each card: the animal (habitat, size, the engine's words for its effect) and the enclosures."""
     table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", padding=(0, 1))
-    for header in ("#", "animal", "habitat", "effect (when placed)", "top / bottom"):
-        table.add_column(header, no_wrap=header not in ("animal", "effect (when placed)"))
+    for header in ("#", "animal", "habitat", "effect", "top / bottom"):
+        table.add_column(header, no_wrap=header not in ("animal", "effect"))
     if paths:
         table.add_column("paths", no_wrap=True)
     for card in cards:
@@ -423,7 +371,8 @@ def _cards_table(title: str, cards: Iterable[Card], paths: bool) -> Table:
         if animal.size == zoo_pb2.SIZE_LARGE:
             name.append(" (large)", style="italic")
         sides = _tag(card.enclosures.top).append(" / ").append_text(_tag(card.enclosures.bottom))
-        row: list[RenderableType] = [f"#{card.id}", name, HABITAT.get(animal.habitat, "?"), _effect(animal.effect)]
+        effect = texts.effects.get(card.id, "?")
+        row: list[RenderableType] = [f"#{card.id}", name, HABITAT.get(animal.habitat, "?"), effect]
         row.append(sides)
         if paths:
             row.append(_paths(card.enclosures.left, card.enclosures.right))

@@ -80,7 +80,9 @@ class Rule(Generic[S, A, E]):
         rule), or None when it is allowed. Called only when the top decision accepts
         the action's type and the seat is one of its deciders.
     perform: does it, trusting that it is legal; returns the events.
-    canonical: the spelling the options use, for actions that have several.
+    canonical: the spelling the options use, for actions that have several (kept dice in
+        any order, any of several identical cards); it sees the state, and must leave an
+        action it cannot place as it is, for `problem` to refuse.
     not_now: why the action is refused while another kind of decision is pending (a detail
         under this rule's name, or a Refusal naming the pending decision's rule).
     """
@@ -89,7 +91,7 @@ class Rule(Generic[S, A, E]):
     options: Callable[[S, int], Iterable[A]]
     problem: Callable[[S, int, A], str | Refusal | None]
     perform: Callable[[S, int, A], Sequence[E]]
-    canonical: Callable[[A], A] | None = None
+    canonical: Callable[[S, int, A], A] | None = None
     not_now: Callable[[S, int, Decision], str | Refusal] | None = None
 
 

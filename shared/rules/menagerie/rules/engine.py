@@ -2,7 +2,8 @@
 
 A game subclasses `RulesEngine`, keeps its pending decisions in `state.decisions`
 (top last), its seats in `state.players`, its result in `state.outcome` and its Rng
-in `state.rng`, and lists one `Rule` per action type in `rulebook()`. Everything the
+in `state.rng`, lists one `Rule` per action type in `rulebook()` and keeps its words in
+`self.text` (a `GameText`). Everything the
 service and the bots call is then derived here, in one place:
 
     refusal(state, seat, action):
@@ -19,19 +20,39 @@ service and the bots call is then derived here, in one place:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from menagerie.rules.contract import GameInfo, Outcome, Prompt, ToAct
+from menagerie.rules.contract import GameInfo, Label, Outcome, Prompt, ToAct
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.errors import IllegalAction
 from menagerie.rules.events import GameEvent
 from menagerie.rules.hidden import permute_hidden
 from menagerie.rules.rng import Rng
+from menagerie.rules.text import Narrator
 
 S = TypeVar("S")
 A = TypeVar("A")
 V = TypeVar("V")
 E = TypeVar("E", bound=GameEvent)
+V_in = TypeVar("V_in", contravariant=True)
+A_in = TypeVar("A_in", contravariant=True)
+E_in = TypeVar("E_in", contravariant=True)
+
+
+class GameText(Protocol[V_in, A_in, E_in]):
+    """A game's words: the labels of its actions, the text of its events and prompts."""
+
+    def action(self, view: V_in, action: A_in, narrator: Narrator) -> Label:
+        """How one of the reader's legal actions reads, and its code."""
+        ...
+
+    def event(self, event: E_in, narrator: Narrator) -> str | None:
+        """One sentence for an event as the reader sees it (None: nothing to read)."""
+        ...
+
+    def prompt(self, view: V_in, narrator: Narrator) -> str:
+        """What the match waits for, for the reader."""
+        ...
 
 
 class RulesEngine(Generic[S, A, V, E]):
@@ -42,6 +63,8 @@ class RulesEngine(Generic[S, A, V, E]):
     action_type: ClassVar[Any]
     view_type: ClassVar[Any]
     event_type: ClassVar[Any]
+    # The game's words (set by the game before calling __init__ here).
+    text: GameText[V, A, E]
 
     def __init__(self) -> None:
         self.rules: dict[type, Rule[S, A, E]] = self.rulebook()
@@ -113,15 +136,15 @@ class RulesEngine(Generic[S, A, V, E]):
         if type(action) not in top.accepts:
             detail = rule.not_now(state, seat, top) if rule.not_now else "that is not possible now"
             return detail if isinstance(detail, Refusal) else Refusal(rule.name, detail)
-        problem = rule.problem(state, seat, self.canonical(action))
+        problem = rule.problem(state, seat, self.canonical(state, seat, action))
         if problem is None or isinstance(problem, Refusal):
             return problem
         return Refusal(rule.name, problem)
 
-    def canonical(self, action: A) -> A:
+    def canonical(self, state: S, seat: int, action: A) -> A:
         """The action as the legal list spells it."""
         rule = self.rules.get(type(action))
-        return rule.canonical(action) if rule is not None and rule.canonical else action
+        return rule.canonical(state, seat, action) if rule is not None and rule.canonical else action
 
     def legal_actions(self, state: S, seat: int) -> list[A]:
         """Every action `seat` may take now: its rules' options that have no problem."""
@@ -150,7 +173,19 @@ class RulesEngine(Generic[S, A, V, E]):
 
     def perform(self, state: S, seat: int, action: A) -> list[E]:
         """Performs an action known to be legal, unchecked (search, simulation, replays)."""
-        return list(self.rules[type(action)].perform(state, seat, self.canonical(action)))
+        return list(self.rules[type(action)].perform(state, seat, self.canonical(state, seat, action)))
+
+    def describe_action(self, view: V, action: A, narrator: Narrator) -> Label:
+        """The label of one of the viewer's legal actions, from its view."""
+        return self.text.action(view, action, narrator)
+
+    def describe_event(self, event: E, narrator: Narrator) -> str | None:
+        """One sentence for an event as the reader sees it (None: nothing to read)."""
+        return self.text.event(event, narrator)
+
+    def describe_prompt(self, view: V, narrator: Narrator) -> str:
+        """What the match waits for, in words, for the reader."""
+        return self.text.prompt(view, narrator)
 
     def determinize(self, view: V, seat: int, seed: int) -> S:
         """A random full state consistent with `view`: its hidden zones shuffled, a fresh Rng."""

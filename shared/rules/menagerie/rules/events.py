@@ -43,6 +43,9 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
     # The field holding the only seat whose view this event changes; None: anyone's.
     concerns: ClassVar[str | None] = None
+    # True for an event that makes public something the state hid (a token turned face
+    # up, secret goals shown): what follows it may rightly depend on what it showed.
+    reveals: ClassVar[bool] = False
 
     @classmethod
     def kind_name(cls) -> str:

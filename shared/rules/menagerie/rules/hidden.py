@@ -159,12 +159,17 @@ def _set(place: Place, value: Any) -> None:
         setattr(container, key, value)
 
 
-def permute_hidden(state: T, viewer: int | None, rng: Rng) -> T:
-    """Shuffles, in place, everything `viewer` cannot see among its pool's hidden places; reseeds the Rng."""
+def permute_hidden(state: T, viewer: int | None, rng: Rng, reseed: bool = True) -> T:
+    """Shuffles, in place, everything `viewer` cannot see among its pool's hidden places.
+
+    The match Rng is reseeded too unless `reseed` is False (a test that replays the
+    same future dice on a twin with other hidden cards keeps it).
+    """
     for pool, places in hidden_places(state, viewer).items():
         if pool == RNG_POOL:
-            for place in places:
-                _set(place, Rng(rng.below(1 << 63), 0))
+            if reseed:
+                for place in places:
+                    _set(place, Rng(rng.below(1 << 63), 0))
             continue
         values = [_get(place) for place in places]
         rng.shuffle(values)

@@ -158,6 +158,8 @@ class Moved(GameEvent, frozen=True, tag="moved"):
 class TokenRevealed(GameEvent, frozen=True, tag="token_revealed"):
     """A face-down token was turned face up."""
 
+    reveals = True
+
     space: int
     state: Literal["creature", "resource"]
     creature: str | None = None

@@ -60,7 +60,6 @@ from menagerie.beasts.engine.model import (
 from menagerie.beasts.engine.text import BeastsText
 from menagerie.rules.contract import (
     GameInfo,
-    Label,
     MatchSetup,
     ModeInfo,
     OptionInfo,
@@ -71,10 +70,8 @@ from menagerie.rules.contract import (
 from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.rules.text import Narrator
 
 SPELLS_PER_TURN = 3
-HAND_LIMIT = 5
 STARTING_SPELLS = 2
 ROUND_CAP = 60
 CREATURES_TO_WIN = {"capture": 3, "training": 2}
@@ -266,9 +263,15 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         return [TokenPlaced(space=space)]
 
     def _settle(self, state: BeastsState) -> list[Event]:
-        """Ends the turn by itself once ending it is the only thing left to do."""
+        """Ends the turn by itself once ending it is the only thing left to do.
+
+        Not with the Spell Card Variant: whether a spell is left to cast depends on the
+        hand, which the others must not learn from the turn ending early (RULES.md); the
+        seat always ends its turn itself then.
+        """
         if (
-            isinstance(self.top(state), AfterStop)
+            not state.spell_cards
+            and isinstance(self.top(state), AfterStop)
             and state.outcome is None
             and self.legal_actions(state, state.current) == [EndTurn()]
         ):
@@ -376,8 +379,6 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
 
     def _draw_spell(self, state: BeastsState, seat: int) -> list[Event]:
         hand = state.players[seat].spells
-        if len(hand) >= HAND_LIMIT:
-            return []
         reshuffled = False
         if not state.spell_deck:
             if not state.spell_discard:
@@ -632,18 +633,6 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         )
 
     # ------------------------------------------------------------------ words
-
-    def describe_action(self, view: BeastsView, action: Action, narrator: Narrator) -> Label:
-        """The label of one of the viewer's legal actions."""
-        return self.text.action(view, action, narrator)
-
-    def describe_event(self, event: Event, narrator: Narrator) -> str | None:
-        """One sentence for an event as the reader sees it."""
-        return self.text.event(event, narrator)
-
-    def describe_prompt(self, view: BeastsView, narrator: Narrator) -> str:
-        """What the match waits for, in words."""
-        return self.text.prompt(view, narrator)
 
 
 def _describe(counts: Mapping[Any, int]) -> str:

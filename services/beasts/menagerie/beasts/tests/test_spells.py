@@ -19,7 +19,7 @@ from menagerie.beasts.engine.model import (
     TokenRevealed,
     WingardiumLeviosa,
 )
-from menagerie.beasts.engine.rules import HAND_LIMIT, SPELLS_PER_TURN
+from menagerie.beasts.engine.rules import SPELLS_PER_TURN
 from menagerie.beasts.tests.scenarios import ENGINE, give, new_match, place, rolled
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction
@@ -73,15 +73,21 @@ def test_at_most_three_spells_a_turn() -> None:
         ENGINE.check(state, 0, Revelio(5))
 
 
-def test_the_hand_limit_stops_drawing() -> None:
+def test_a_spell_is_drawn_at_the_start_of_every_turn_whatever_the_hand() -> None:
+    """Rulebook, Spell Card Variant: "At the start of each of your turns, draw one more spell card."
+
+    The rulebook sets no hand limit, so a full hand still draws.
+    """
     state = new_match(seats=2, spells=True)
-    state.players[1].spells = ["revelio"] * HAND_LIMIT
+    state.players[1].spells = ["revelio"] * 8
     place(state, 20, "red")
     rolled(state, 0, position=19, roll=1)
     state.players[0].spells = []
-    ENGINE.apply(state, 0, Move(20))
+    events = ENGINE.apply(state, 0, Move(20))
+    events += ENGINE.apply(state, 0, EndTurn())
     assert state.current == 1
-    assert len(state.players[1].spells) == HAND_LIMIT
+    assert len(state.players[1].spells) == 9
+    assert [e.seat for e in events if isinstance(e, SpellDrawn)] == [1]
 
 
 def test_an_empty_deck_is_refilled_from_the_shuffled_discard_pile() -> None:
@@ -92,7 +98,7 @@ def test_an_empty_deck_is_refilled_from_the_shuffled_discard_pile() -> None:
     place(state, 20, "red")
     rolled(state, 0, position=19, roll=1)
     state.players[0].spells = []
-    events = ENGINE.apply(state, 0, Move(20))
+    events = ENGINE.apply(state, 0, Move(20)) + ENGINE.apply(state, 0, EndTurn())
     drawn = [e for e in events if isinstance(e, SpellDrawn)]
     assert drawn and drawn[0].reshuffled is True
     assert state.spell_discard == []
@@ -181,8 +187,26 @@ def test_after_stopping_spells_keep_the_turn_open_until_end_turn() -> None:
     ENGINE.apply(state, 0, Move(20))
     assert state.current == 0 and ENGINE.prompt(state).kind == "stopped"
     assert EndTurn() in ENGINE.legal_actions(state, 0)
-    ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[0])  # a Revelio; then nothing is left
+    revelio = next(a for a in ENGINE.legal_actions(state, 0) if isinstance(a, Revelio))
+    ENGINE.apply(state, 0, revelio)  # then only End turn is left
+    assert state.current == 0 and ENGINE.legal_actions(state, 0) == [EndTurn()]
+    ENGINE.apply(state, 0, EndTurn())
     assert state.current == 1
+
+
+def test_with_spell_cards_the_turn_ends_when_the_seat_ends_it_whatever_its_hand() -> None:
+    """Whether a spell is left to cast must not show: the turn never ends by itself with the variant on.
+
+    A turn that ended on its own exactly when the mover held no castable spell told every
+    other seat what that hand held (RULES.md, "Hidden information").
+    """
+    for hand in ([], ["revelio"], ["felix_felicis"]):
+        state = new_match(spells=True)
+        state.players[0].spells = list(hand)
+        place(state, 20, "green")
+        rolled(state, 0, position=19, roll=1)
+        ENGINE.apply(state, 0, Move(20))
+        assert (state.current, ENGINE.prompt(state).kind, ENGINE.prompt(state).must) == (0, "stopped", [0]), hand
 
 
 def test_other_players_spells_are_hidden_in_views() -> None:

@@ -104,14 +104,24 @@ def spend_order(pool: Sequence[PoolDie]) -> list[int]:
 
 
 def spent_die(
-    pool: Sequence[PoolDie], card_boards: Mapping[int, int], face: str, board: int, exact: bool = False
+    pool: Sequence[PoolDie],
+    card_boards: Mapping[int, int],
+    face: str,
+    board: int,
+    exact: bool = False,
+    color: str | None = None,
 ) -> int | None:
     """The die (pool index) spent on `board` for `face`: one showing it before a wild, in spend order.
 
-    With `exact` (Setting an action with a named face) a wild does not stand in.
-    Which die it is matters for Distract: a teal die there takes the teal die off the beast's roll.
+    With `exact` (Setting an action with a named face) a wild does not stand in; with
+    `color` only a die of that colour will do (a card's dice are black). Which die it is
+    matters for Distract: a teal die there takes the teal die off the beast's roll.
     """
-    order = [i for i in spend_order(pool) if usable(pool[i], board, card_boards)]
+    order = [
+        i
+        for i in spend_order(pool)
+        if usable(pool[i], board, card_boards) and (color is None or pool[i].color == color)
+    ]
     found = next((i for i in order if pool[i].face == face), None)
     if found is not None or exact:
         return found

@@ -74,10 +74,16 @@ class SetAction(msgspec.Struct, frozen=True, tag="set", tag_field="kind"):
 
 
 class Activate(msgspec.Struct, frozen=True, tag="activate", tag_field="kind"):
-    """Activate an action on `seat`'s board with one die of the action's face (or a wild)."""
+    """Activate an action on `seat`'s board with one die of the action's face (or a wild).
+
+    For Distract the die matters ("the removed die must be the one in the Action
+    Space"): `color` names it, teal or black; None lets the engine choose as it does
+    for the other actions.
+    """
 
     seat: int
     action: ActionName
+    color: Color | None = None
 
 
 class PlayDieCard(msgspec.Struct, frozen=True, tag="play_die_card", tag_field="kind"):
@@ -321,12 +327,13 @@ class ActionSet(GameEvent, frozen=True, tag="action_set"):
 
 
 class ActionActivated(GameEvent, frozen=True, tag="action_activated"):
-    """The active player (`seat`) activated an action on `target`'s board with a die of this face."""
+    """The active player (`seat`) activated an action on `target`'s board with a die of this face and colour."""
 
     seat: int
     target: int
     action: ActionName
     face: Face
+    color: Color = "black"
 
 
 class AssignEnded(GameEvent, frozen=True, tag="assign_ended"):

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar, Literal, cast, get_args
 
+import msgspec
+
 from menagerie.pursuit.engine.data import (
     ACTIONS,
     ACTIVATED_BY,
@@ -114,7 +116,6 @@ from menagerie.pursuit.engine.text import (
 )
 from menagerie.rules.contract import (
     GameInfo,
-    Label,
     MatchSetup,
     ModeInfo,
     OptionInfo,
@@ -125,11 +126,9 @@ from menagerie.rules.contract import (
 from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.rules.text import Narrator
 
 HEALTH = 10
 HAND_LIMIT = 3
-BEASTS_TO_WIN = 5
 TURN_CAP = 300
 STACKS: dict[str, tuple[int, ...]] = {
     # Levels of the beasts stacked face up, top first.
@@ -176,7 +175,9 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         self.text = PursuitText(self.data.beasts)
         # What happens once a window is empty: the turn goes on from the decision underneath.
         self._after: dict[type[Window], Callable[[PursuitState], list[Event]]] = {
-            RerollWindow: self._keep_rolling,
+            # After its last roll the active player still decides: stop, or play a Reroll card.
+            # Ending the roll by itself when they hold no Reroll card would tell everyone so.
+            RerollWindow: lambda state: [],
             HelpWindow: lambda state: [AssignStarted(seat=state.active)],
             MuffliatoWindow: self._beast_roll,
             ProtegoWindow: self._beast_resolve,
@@ -188,66 +189,71 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         not_now = self._not_now
         return {
             Reroll: PursuitRule(
-                "Rolling", self._reroll_options, self._reroll_problem, self._reroll, canonical_reroll, not_now=not_now
+                "Rolling",
+                self._reroll_options,
+                self._reroll_problem,
+                self._reroll,
+                lambda s, seat, a: canonical_reroll(a),
+                not_now=not_now,
             ),
             StopRolling: PursuitRule(
                 "Rolling", lambda s, seat: [StopRolling()], no_problem, self._stop, not_now=not_now
             ),
-            PlayReroll: PursuitRule(
-                "Insight cards",
-                lambda s, seat: [PlayReroll(c) for c in self._held(s.players[seat], "reroll")],
-                lambda s, seat, a: self._card_problem(s, seat, a.card, "reroll"),
-                self._play_reroll,
-                not_now=not_now,
-            ),
-            Contribute: PursuitRule(
-                "Insight cards",
-                lambda s, seat: [Contribute(c) for c in self._held(s.players[seat], "die")],
-                lambda s, seat, a: self._card_problem(s, seat, a.card, "die"),
-                self._contribute,
-                not_now=not_now,
-            ),
+            PlayReroll: self._card_rule(PlayReroll, "reroll", self._play_reroll),
+            Contribute: self._card_rule(Contribute, "die", self._contribute),
             Pass: PursuitRule("Insight cards", lambda s, seat: [Pass()], no_problem, self._pass, not_now=not_now),
             Ready: PursuitRule("Ready", self._ready_options, self._ready_problem, self._ready, not_now=not_now),
             SetAction: PursuitRule("Set", self._set_options, self._set_problem, self._set, not_now=not_now),
             Activate: PursuitRule(
                 "Activate",
                 self._activate_options,
-                lambda s, seat, a: self._activation_problem(s, a.seat, a.action),
+                lambda s, seat, a: self._activation_problem(s, a.seat, a.action, a.color),
                 self._activate,
+                self._activate_canonical,
                 not_now=not_now,
             ),
-            PlayDieCard: PursuitRule(
-                "Insight cards",
-                lambda s, seat: [PlayDieCard(c) for c in self._held(s.players[seat], "die")],
-                lambda s, seat, a: self._card_problem(s, seat, a.card, "die"),
-                self._play_die_card,
-                not_now=not_now,
-            ),
+            PlayDieCard: self._card_rule(PlayDieCard, "die", self._play_die_card),
             EndAssign: PursuitRule("Assign", lambda s, seat: [EndAssign()], no_problem, self._end, not_now=not_now),
-            Discard: PursuitRule(
-                "Hand limit",
-                lambda s, seat: [Discard(c) for c in self._distinct(s.players[seat].hand)],
-                lambda s, seat, a: self._card_problem(s, seat, a.card, None),
-                self._discard,
-                not_now=not_now,
-            ),
-            PlayMuffliato: PursuitRule(
-                "Insight cards",
-                lambda s, seat: [PlayMuffliato(c) for c in self._held(s.players[seat], "muffliato")],
-                lambda s, seat, a: self._card_problem(s, seat, a.card, "muffliato"),
-                self._play_muffliato,
-                not_now=not_now,
-            ),
+            Discard: self._card_rule(Discard, None, self._discard, rule="Hand limit"),
+            PlayMuffliato: self._card_rule(PlayMuffliato, "muffliato", self._play_muffliato),
             PlayProtego: PursuitRule(
-                "Insight cards", self._protego_options, self._protego_problem, self._play_protego, not_now=not_now
+                "Insight cards",
+                self._protego_options,
+                self._protego_problem,
+                self._play_protego,
+                self._same_card,
+                not_now=not_now,
             ),
         }
+
+    def _card_rule(
+        self,
+        action_type: Callable[[int], Any],
+        kind: str | None,
+        perform: Callable[[PursuitState, int, Any], list[Event]],
+        rule: str = "Insight cards",
+    ) -> PursuitRule:
+        """The rule of an action naming one insight card of `kind` (any card for None: a discard)."""
+
+        def options(state: PursuitState, seat: int) -> list[Any]:
+            hand = state.players[seat].hand
+            cards = self._distinct(hand) if kind is None else self._held(state.players[seat], kind)
+            return [action_type(card) for card in cards]
+
+        return PursuitRule(
+            rule,
+            options,
+            lambda s, seat, a: self._card_problem(s, seat, a.card, kind),
+            perform,
+            self._same_card,
+            not_now=self._not_now,
+        )
 
     def out_of_turn(self, state: PursuitState, seat: int, decision: Decision) -> Refusal:
         """A window admits only the seats in it; otherwise it is the active player's turn."""
         if isinstance(decision, WINDOWS):
-            return Refusal("Insight cards", f"seat {seat} has no card to play in this window")
+            waiting = ", ".join(f"seat {s}" for s in decision.seats())
+            return Refusal("Insight cards", f"seat {seat} is not to act in this window; it waits for {waiting}")
         return Refusal("Turn order", f"it is seat {state.active}'s turn, not seat {seat}'s")
 
     def _not_now(self, state: PursuitState, seat: int, decision: Decision) -> Refusal:
@@ -326,15 +332,8 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
             events += self._react(state, "roll")
             if state.outcome is not None:
                 return events
-        if self._open(state, RerollWindow(may=self._holders(state, "reroll", exclude=state.active))):
-            return events
-        return events + self._keep_rolling(state)
-
-    def _keep_rolling(self, state: PursuitState) -> list[Event]:
-        """The active player rolls on; with no roll and no Reroll card left, the dice are kept."""
-        if state.rolls >= state.roll_limit and not self._held(state.players[state.active], "reroll"):
-            return self._stop_rolling(state)
-        return []
+        self._open(state, RerollWindow(may=self._others(state)))
+        return events
 
     def _reroll_options(self, state: PursuitState, seat: int) -> list[Reroll]:
         return reroll_choices(state.dice) if state.rolls < state.roll_limit else []
@@ -363,7 +362,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         state.pool = [PoolDie(d.face, d.color) for d in state.dice if d.face != "reaction"]
         state.decisions[-1] = Assigning(must=[state.active])
         events: list[Event] = [RollingStopped(seat=state.active, dice=_dice(state.dice))]
-        self._open(state, HelpWindow(may=self._holders(state, "die", exclude=state.active)))
+        self._open(state, HelpWindow(may=self._others(state)))
         return events
 
     def _stop(self, state: PursuitState, seat: int, action: StopRolling) -> list[Event]:
@@ -396,8 +395,25 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
             seen.setdefault((info.kind, info.face, info.dice), card)
         return sorted(seen.values())
 
-    def _holders(self, state: PursuitState, kind: str, exclude: int | None = None) -> list[int]:
-        return [s for s, p in enumerate(state.players) if s != exclude and self._held(p, kind)]
+    def _others(self, state: PursuitState) -> list[int]:
+        """Every seat but the active player's: whoever could hold a card for this window.
+
+        A window opens to every seat that could be eligible, whatever it holds, so that
+        who is asked to decide tells nobody who holds what (RULES.md "Reaction windows").
+        """
+        return [s for s in range(len(state.players)) if s != state.active]
+
+    def _everyone(self, state: PursuitState) -> list[int]:
+        return list(range(len(state.players)))
+
+    def _same_card(self, state: PursuitState, seat: int, action: Any) -> Any:
+        """The same play with the lowest-numbered of the seat's identical cards (any of them is accepted)."""
+        hand = state.players[seat].hand
+        if action.card not in hand:
+            return action
+        info = self.cards[action.card]
+        first = min(c for c in hand if _same_card(self.cards[c], info))
+        return msgspec.structs.replace(action, card=first)
 
     def _card_problem(self, state: PursuitState, seat: int, card: int, kind: str | None) -> str | Refusal | None:
         """Why `seat` cannot play (or discard, kind None) insight card `card` now."""
@@ -407,26 +423,14 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         info = self.cards[card]
         if kind is not None and info.kind != kind:
             return f"card #{card} is not {_a_card(kind)}"
-        first = min(c for c in hand if _same_card(self.cards[c], info))
-        if card != first:
-            return f"card #{card} is the same as #{first}: identical cards are one choice"
         return None
 
-    def _window_plays(self, state: PursuitState, seat: int) -> list[Action]:
-        """What `seat` could still play in the open window."""
-        window = self.top(state)
-        assert isinstance(window, WINDOWS)
-        rule = self.rules[window.accepts[0]]  # a window accepts its card, then Pass
-        return [a for a in rule.options(state, seat) if rule.problem(state, seat, a) is None]
-
     def _played(self, state: PursuitState, seat: int) -> list[Event]:
-        """After a card is played: in a window, the seat stays while it can play another; an empty window closes."""
-        window = self.top(state)
-        if not isinstance(window, WINDOWS):
-            return []
-        if not self._window_plays(state, seat):
-            window.done(seat)
-        return self._close_if_empty(state)
+        """After a card is played in a window the seat stays in it until it passes.
+
+        Leaving by itself once it had nothing more to play would tell the others so.
+        """
+        return []
 
     def _pass(self, state: PursuitState, seat: int, action: Pass) -> list[Event]:
         window = self.top(state)
@@ -517,9 +521,11 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         state.players[seat].set.append(action.action)
         return [ActionSet(seat=seat, action=action.action, face=die.face)]
 
-    def _take(self, state: PursuitState, board: int, face: str, exact: bool = False) -> PoolDie:
+    def _take(
+        self, state: PursuitState, board: int, face: str, exact: bool = False, color: Color | None = None
+    ) -> PoolDie:
         """Takes the die an activation (or Set) on `board` spends."""
-        index = spent_die(state.pool, state.card_boards, face, board, exact)
+        index = spent_die(state.pool, state.card_boards, face, board, exact, color)
         assert index is not None
         die = state.pool.pop(index)
         if die.card:
@@ -527,9 +533,28 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return die
 
     def _activate_options(self, state: PursuitState, seat: int) -> list[Activate]:
-        return [Activate(target, action) for target in range(len(state.players)) for action in ACTIONS]
+        """Every board and action; for Distract, once per colour of die that could go on it."""
+        options: list[Activate] = []
+        for target in range(len(state.players)):
+            for action in ACTIONS:
+                if action == "distract":
+                    options += [Activate(target, action, color) for color in ("teal", "black")]
+                else:
+                    options.append(Activate(target, action))
+        return options
 
-    def _activation_problem(self, state: PursuitState, target: int, action: str) -> str | None:
+    def _activate_canonical(self, state: PursuitState, seat: int, action: Activate) -> Activate:
+        """Distract names the die's colour (the engine's choice when none is named); other actions never do."""
+        if action.action != "distract":
+            return Activate(action.seat, action.action) if action.color is not None else action
+        if action.color is not None or not 0 <= action.seat < len(state.players):
+            return action
+        index = spent_die(state.pool, state.card_boards, ACTIVATED_BY["distract"], action.seat)
+        return action if index is None else Activate(action.seat, action.action, state.pool[index].color)
+
+    def _activation_problem(
+        self, state: PursuitState, target: int, action: str, color: Color | None = None
+    ) -> str | None:
         """Why the active player cannot activate `action` on `target`'s board now (None if it can)."""
         if not 0 <= target < len(state.players):
             return f"there is no seat {target}"
@@ -541,15 +566,17 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         if any(a.seat == target and a.action == action for a in state.activations):
             return f"the {action} space of seat {target} was activated this turn already"
         face = ACTIVATED_BY[action]
-        if spent_die(state.pool, state.card_boards, face, target) is None:
-            return f"you have no {face} die (or wild) for that board"
+        if spent_die(state.pool, state.card_boards, face, target, color=color) is None:
+            die = f"{color} {face} die" if color else f"{face} die"
+            return f"you have no {die} (or wild) for that board"
         return None
 
     def _activate(self, state: PursuitState, seat: int, action: Activate) -> list[Event]:
-        die = self._take(state, action.seat, ACTIVATED_BY[action.action])
-        color: Color = "teal" if die.color == "teal" else "black"
-        state.activations.append(Activation(action.seat, action.action, color))
-        return [ActionActivated(seat=state.active, target=action.seat, action=action.action, face=die.face)]
+        die = self._take(state, action.seat, ACTIVATED_BY[action.action], color=action.color)
+        state.activations.append(Activation(action.seat, action.action, die.color))
+        return [
+            ActionActivated(seat=state.active, target=action.seat, action=action.action, face=die.face, color=die.color)
+        ]
 
     def _play_die_card(self, state: PursuitState, seat: int, action: PlayDieCard) -> list[Event]:
         events = self._play(state, seat, action.card)
@@ -614,9 +641,8 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return self.beasts[state.beast]
 
     def _before_beast(self, state: PursuitState) -> list[Event]:
-        if self._open(state, MuffliatoWindow(may=self._holders(state, "muffliato"))):
-            return [BeastAboutToRoll(beast=state.beast)]
-        return self._beast_roll(state)
+        self._open(state, MuffliatoWindow(may=self._everyone(state)))
+        return [BeastAboutToRoll(beast=state.beast)]
 
     def _play_muffliato(self, state: PursuitState, seat: int, action: PlayMuffliato) -> list[Event]:
         events = self._play(state, seat, action.card)
@@ -633,8 +659,8 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         state.ignored = []
         distracted = sum(1 for a in state.activations if a.action == "distract")
         events: list[Event] = [BeastRolled(beast=state.beast, dice=_dice(state.beast_dice), distracted=distracted)]
-        holders = self._holders(state, "protego") if self._harmful_faces(state) else []
-        if self._open(state, ProtegoWindow(may=holders)):
+        # Whether any die may do harm is public (the roll is): no harm, no window.
+        if self._open(state, ProtegoWindow(may=self._everyone(state) if self._harmful_faces(state) else [])):
             return events
         return events + self._beast_resolve(state)
 
@@ -658,6 +684,9 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         events = self._play(state, seat, action.card)
         index = next(i for i, d in enumerate(state.beast_dice) if d.face == action.face and i not in state.ignored)
         state.ignored.append(index)
+        if not self._harmful_faces(state):  # nothing left to ignore, as everyone can see
+            state.decisions.pop()
+            return events + self._beast_resolve(state)
         return events + self._played(state, seat)
 
     def _beast_resolve(self, state: PursuitState) -> list[Event]:
@@ -721,8 +750,9 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         if state.position >= length:
             state.captured.append(state.beast)
             events.append(BeastCaptured(beast=state.beast))
-            if len(state.captured) >= BEASTS_TO_WIN:
-                return events + self._finish(state, True, f"{BEASTS_TO_WIN} beasts are back in the suitcase")
+            to_win = self.beasts_to_win(state.difficulty)
+            if len(state.captured) >= to_win:
+                return events + self._finish(state, True, f"{to_win} beasts are back in the suitcase")
             return events + self._next_beast(state)
         if state.position < 0:
             state.escaped.append(state.beast)
@@ -733,9 +763,14 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return events
 
     @staticmethod
+    def beasts_to_win(difficulty: str) -> int:
+        """Every beast of the stack: five, and six on hard (the added Level 3 beast must be caught too)."""
+        return len(STACKS[difficulty])
+
+    @staticmethod
     def escapes_allowed(difficulty: str) -> int:
-        """How many beasts may escape before the team loses."""
-        return len(STACKS[difficulty]) - BEASTS_TO_WIN
+        """How many beasts may escape before the team loses: none, at every difficulty."""
+        return len(STACKS[difficulty]) - PursuitEngine.beasts_to_win(difficulty)
 
     def _next_beast(self, state: PursuitState) -> list[Event]:
         state.beast = state.beasts.pop(0)
@@ -782,7 +817,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
             escaped=list(state.escaped),
             beast_names={b: self.beasts[b].name for b in stack},
             escapes_allowed=self.escapes_allowed(state.difficulty),
-            beasts_to_win=BEASTS_TO_WIN,
+            beasts_to_win=self.beasts_to_win(state.difficulty),
             dice=_dice(state.dice),
             kept=list(state.kept),
             rolls=state.rolls,
@@ -860,18 +895,6 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return [*below, top]
 
     # ------------------------------------------------------------------ words
-
-    def describe_action(self, view: PursuitView, action: Action, narrator: Narrator) -> Label:
-        """The label of one of the viewer's legal actions."""
-        return self.text.action(view, action, narrator)
-
-    def describe_event(self, event: Event, narrator: Narrator) -> str | None:
-        """One sentence for an event as the reader sees it."""
-        return self.text.event(event, narrator)
-
-    def describe_prompt(self, view: PursuitView, narrator: Narrator) -> str:
-        """What the match waits for, in words."""
-        return self.text.prompt(view, narrator)
 
 
 def _dice(dice: Iterable[Die]) -> list[Die]:

@@ -223,7 +223,8 @@ class PursuitText:
             text = f"Set your {ACTION_NAMES[action.action]} action with {article(action.face)} die"
             return Label(text, f"s{ACTION_CODES[action.action]}{FACE_CODES[action.face]}")
         if isinstance(action, Activate):
-            return Label(self._activate(view, action, n), f"a{ACTION_CODES[action.action]}{action.seat}")
+            colour = {"teal": "t", "black": "b"}.get(action.color or "", "")
+            return Label(self._activate(view, action, n), f"a{ACTION_CODES[action.action]}{action.seat}{colour}")
         if isinstance(action, PlayDieCard):
             return Label(f"Add your {card(action.card)} to the dice you assign", f"d{action.card}")
         if isinstance(action, EndAssign):
@@ -285,7 +286,8 @@ class PursuitText:
     @staticmethod
     def _activate(view: PursuitView, activate: Activate, n: Narrator) -> str:
         """ "Activate Protect on Bob's board with a wild die: +1 shield for Bob"."""
-        index = spent_die(view.pool, view.card_boards, ACTIVATED_BY[activate.action], activate.seat)
+        face = ACTIVATED_BY[activate.action]
+        index = spent_die(view.pool, view.card_boards, face, activate.seat, color=activate.color)
         spent = view.pool[index] if index is not None else None
         die = "a die"
         if spent is not None:

@@ -13,7 +13,7 @@ import msgspec
 
 from menagerie.pursuit.engine import PursuitEngine, PursuitState
 from menagerie.pursuit.engine.data import ActionName, Dice, Face, FaceEffect, PursuitData, Reaction, load_data
-from menagerie.pursuit.engine.model import WINDOWS, Assigning, Color, PoolDie
+from menagerie.pursuit.engine.model import WINDOWS, Assigning, Color, Event, Pass, PoolDie, Reroll
 from menagerie.rules.contract import MatchSetup
 
 ENGINE = PursuitEngine()
@@ -65,12 +65,28 @@ def give(state: PursuitState, seat: int, *cards: int) -> None:
 
 
 def empty_hands(state: PursuitState) -> PursuitState:
-    """Every player's cards go back into the deck, and the open Reroll window closes (nobody could play)."""
+    """Every player's cards go back into the deck, and the open Reroll window closes (as if all passed)."""
     for player in state.players:
         state.deck += player.hand
         player.hand = []
     state.decisions = [d for d in state.decisions if not isinstance(d, WINDOWS)]
     return state
+
+
+def pass_windows(state: PursuitState, engine: PursuitEngine = ENGINE) -> list[Event]:
+    """Every seat asked in the open reaction windows passes, until none is open; returns the events."""
+    events: list[Event] = []
+    while isinstance(engine.top(state), WINDOWS):
+        events += engine.apply(state, engine.prompt(state).may[0], Pass())
+    return events
+
+
+def roll_again(
+    state: PursuitState, keep: tuple[Face, ...] = (), keep_teal: bool = False, engine: PursuitEngine = ENGINE
+) -> list[Event]:
+    """The active player rolls again keeping `keep`; everyone then passes the Reroll window."""
+    events = engine.apply(state, state.active, Reroll(keep, keep_teal))
+    return events + pass_windows(state, engine)
 
 
 def assigning(state: PursuitState, faces: list[str], teal: str | None = None) -> PursuitState:

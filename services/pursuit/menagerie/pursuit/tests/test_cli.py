@@ -80,7 +80,7 @@ def test_drawing_the_roll_shows_the_chase_the_boards_and_the_kept_dice() -> None
     assert f"{view.track.length - view.track.position} spaces to the suitcase" in text
     assert f"escapes after {view.track.position + 1} space" in text
     assert all(b.name in text for b in view.beasts_to_come)
-    assert "Captured 0 of 5 needed" in text and f"escaped 0 of {view.escapes_allowed} allowed" in text
+    assert "Captured 0 of 5 needed" in text and "escaped 0 (none may escape)" in text
     for player in view.players:
         assert NAMES[player.seat] in text and player.character.name in text
     assert f"{NAMES[state.active]} (you)" in text
@@ -172,7 +172,7 @@ def test_drawing_a_lost_match_shows_the_shared_loss_and_why(cause: str) -> None:
     if cause == "stunned":
         assert "0 (stunned)" in text and f"— {stunned[0]} was stunned" in text
     else:
-        assert f"escaped {len(state.escaped)} of 1 allowed" in text
+        assert f"escaped {len(state.escaped)} (none may escape)" in text
         assert all(ENGINE.beasts[b].name in text for b in state.escaped)
     assert "Your insight cards" not in text
     assert not any(shows(text, c) for p in state.players for c in p.hand)

@@ -81,8 +81,16 @@ def test_a_reaction_window_admits_only_the_seats_in_it(pursuit: GameClient, serv
 
 def test_bad_moves_name_the_rule_and_change_nothing(pursuit: GameClient, service_token: str) -> None:
     match = create(pursuit, service_token, seed=2)
+    # The first roll opened the Reroll window to the other seats: they pass, and the active player rolls on.
+    prompt = pursuit.view(match.match_id, match.tokens[0]).view.prompt
+    for seat in prompt.may:
+        version = pursuit.legal(match.match_id, match.tokens[seat]).view_version
+        passing = pursuit_pb2.Action()
+        getattr(passing, "pass").SetInParent()  # `pass` is a Python keyword
+        pursuit.submit(match.match_id, match.tokens[seat], passing, version)
     summary = pursuit.summary(match.match_id, service_token)
     active = summary.to_act[0]
+    assert pursuit.view(match.match_id, match.tokens[active]).view.prompt.kind == "roll"
     token = match.tokens[active]
     legal = pursuit.legal(match.match_id, token)
     hand = pursuit.view(match.match_id, token).view.players[active].hand

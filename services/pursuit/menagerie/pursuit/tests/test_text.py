@@ -122,7 +122,7 @@ def test_a_code_stays_with_its_action() -> None:
     while match.state.outcome is None:
         for seat in ENGINE.to_act(match.state).seats():
             for action, label in match.labels(seat):
-                key = repr(ENGINE.canonical(action))
+                key = repr(ENGINE.canonical(match.state, seat, action))
                 assert codes.setdefault(key, label.code) == label.code, (action, label)
         match.step()
 
@@ -188,10 +188,13 @@ def test_the_assign_prompt_says_what_the_active_player_does() -> None:
     ],
 )
 def test_a_reaction_window_says_which_card_and_who_may_play(kind: str, card: str, passing: str) -> None:
-    match = find(lambda s: decision(s) == kind and s.outcome is None, seats=4)
+    def holder_asked(state: PursuitState) -> bool:
+        return any(len(ENGINE.legal_actions(state, s)) > 1 for s in window(state))
+
+    match = find(lambda s: decision(s) == kind and s.outcome is None and holder_asked(s), seats=4)
     state = match.state
     seats = window(state)
-    seat = seats[0]
+    seat = next(s for s in seats if len(ENGINE.legal_actions(state, s)) > 1)
     prompt = match.prompt(seat)
     assert card in prompt and prompt.endswith(", or pass.")
     assert prompt.startswith("You") or " you" in prompt

@@ -842,17 +842,21 @@ class Activate(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
+    COLOR_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     action: Global___ActionName.ValueType
+    color: Global___Color.ValueType
+    """Distract only: the die to place (teal or black); unset lets the engine choose."""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         action: Global___ActionName.ValueType = ...,
+        color: Global___Color.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "color", b"color", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1237,10 +1241,13 @@ class ActionActivated(_message.Message):
     TARGET_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
     FACE_FIELD_NUMBER: _builtins.int
+    COLOR_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     target: _builtins.int
     action: Global___ActionName.ValueType
     face: Global___Face.ValueType
+    color: Global___Color.ValueType
+    """The die's colour: a teal die on Distract takes the teal die off the beast's roll."""
     def __init__(
         self,
         *,
@@ -1248,10 +1255,11 @@ class ActionActivated(_message.Message):
         target: _builtins.int = ...,
         action: Global___ActionName.ValueType = ...,
         face: Global___Face.ValueType = ...,
+        color: Global___Color.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "face", b"face", "seat", b"seat", "target", b"target"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "color", b"color", "face", b"face", "seat", b"seat", "target", b"target"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -18,6 +18,9 @@ from menagerie.rules.rng import Rng
 from menagerie.zoo.engine.data import Card, Connector, Enclosures, EnclosureType, Gain, OpenGoal, SecretGoal, ValueName
 
 Mode = Literal["beginner", "advanced"]
+# How a negative value scores (the match option `negative_values`): multiplied as it is
+# (the rulebook's product, the default) or counted as 0.
+NegativeValues = Literal["multiply", "count_as_zero"]
 Level = Literal["top", "bottom"]
 End = Literal["left", "right"]
 
@@ -58,7 +61,7 @@ class Finish(msgspec.Struct, frozen=True, tag="finish", tag_field="kind"):
 
 
 class ChooseReward(msgspec.Struct, frozen=True, tag="choose_reward", tag_field="kind"):
-    """Take one of the two rewards of an open goal met together with others."""
+    """Take one of the two rewards of the open goal you met (the one being rewarded now)."""
 
     goal: int
     option: int
@@ -91,9 +94,15 @@ class Construction(Decision, tag="construction"):
 
 
 class Rewards(Decision, tag="rewards"):
-    """Seats that met an open goal together each choose one of its rewards."""
+    """The seats that met one open goal each choose one of its two rewards.
+
+    One decision per met goal: the goals are checked one by one, in the order they were
+    revealed, and the next is checked only once this one's achievers have chosen.
+    """
 
     accepts = (ChooseReward,)
+    # The open goal whose rewards are chosen (the check goes on with the goals after it).
+    goal: int = 0
 
 
 class SecretGoals(Decision, tag="secret_goals"):
@@ -204,12 +213,13 @@ class ConstructionFinished(GameEvent, frozen=True, tag="construction_finished"):
     """A seat finished this round's construction, discarding the rest face up."""
 
     concerns = "seat"
+    reveals = True  # the discarded picks were hidden until now
     seat: int
     discarded: list[Card]
 
 
 class GoalMet(GameEvent, frozen=True, tag="goal_met"):
-    """An open goal was met at the end of a round's construction."""
+    """An open goal was met when checked at a round's end: each of `seats` chooses one of its rewards."""
 
     goal: int
     seats: list[int]
@@ -228,6 +238,7 @@ class RewardTaken(GameEvent, frozen=True, tag="reward_taken"):
 class SecretGoalsRevealed(GameEvent, frozen=True, tag="secret_goals_revealed"):
     """A seat's secret goals were revealed at the end, with those it met."""
 
+    reveals = True
     seat: int
     goals: list[SecretGoal]
     met: list[int]
@@ -300,6 +311,8 @@ class Player(msgspec.Struct):
 
     values: dict[str, int]
     row: list[Placed] = []
+    # The edge of the character sheet the zoo grows from, chosen with the first enclosure card.
+    side: End | None = None
     hand: Annotated[list[int], Hidden("cards", owner_sees=True)] = []
     # The cards to play this round: picks, and the card kept from the last round.
     picks: Annotated[list[int], Hidden("cards", owner_sees=True)] = []
@@ -309,7 +322,6 @@ class Player(msgspec.Struct):
     passed: Annotated[list[int], Hidden("passed", owner_sees=True)] = []
     secret_goals: Annotated[list[int], Hidden("goals", owner_sees=True, revealed="goals_revealed")] = []
     goals_revealed: bool = False
-    reward_choices: list[int] = []
     secret_goal_choices: list[int] = []
     scored_secret_goal: int | None = None
 
@@ -323,6 +335,8 @@ class ZooState(msgspec.Struct):
     players: Annotated[list[Player], BySeat()]
     # Face down; the next card dealt is the last one, whose enclosure side is visible.
     draw_pile: Annotated[list[int], Hidden("cards", except_last=1)]
+    # The match option: how a negative value scores.
+    negative_values: NegativeValues = "multiply"
     # The pending decisions, the one the match waits for last.
     decisions: list[ZooDecision] = []
     round: int = 0
@@ -362,6 +376,8 @@ class OpenEnd(msgspec.Struct, frozen=True):
     position: int
     # The connector a card built here must meet with its inner edge (None: paths need not connect).
     connector: Connector | None = None
+    # That need in the engine's words ("a card built at the left end needs R mid"; "": none).
+    text: str = ""
 
 
 class PlayerZoo(msgspec.Struct, frozen=True):
@@ -370,8 +386,9 @@ class PlayerZoo(msgspec.Struct, frozen=True):
     seat: int
     row: list[PlacedCard]
     values: Values
+    # The product of the two lower values (negative below 0 with the default option).
     score: int
-    # The two values the score multiplies (negatives count as 0), the higher first.
+    # The two values the score multiplies (as the match's option counts them), the higher first.
     score_factors: list[int]
     animals: int
     hand_size: int
@@ -380,9 +397,13 @@ class PlayerZoo(msgspec.Struct, frozen=True):
     secret_goals: list[SecretGoal]
     scored_secret_goal: int | None
     keeps_a_card: bool
+    # The open goal whose reward this seat is choosing now (at most one).
     reward_choices: list[int]
     secret_goal_choices: list[int]
+    # The open ends of the row: both edges of the sheet before the first card, then the one end it grows at.
     ends: list[OpenEnd]
+    # The edge of the sheet the zoo grows from (None until the first enclosure card).
+    side: End | None = None
 
 
 class OpenGoalState(msgspec.Struct, frozen=True):
@@ -390,6 +411,30 @@ class OpenGoalState(msgspec.Struct, frozen=True):
 
     goal: OpenGoal
     open: bool
+
+
+class GoalText(msgspec.Struct, frozen=True):
+    """A goal card in the engine's words."""
+
+    # What meets it: "≥ 4 desert animals at a round's end".
+    needs: str
+    # What it pays: "+2 Dangerous or +2 Cute (each achiever chooses one)".
+    rewards: str
+
+
+class Texts(msgspec.Struct, frozen=True):
+    """The engine's words for the rules printed on what a view shows, by id."""
+
+    # The match's mode and what it changes.
+    mode: str
+    # How the score is counted (the match's option on negative values).
+    score: str = ""
+    # The animal effect of each card in the viewer's hand, picks and kept card, by card id.
+    effects: dict[int, str] = {}
+    # Each open goal of the view, by goal id.
+    open_goals: dict[int, GoalText] = {}
+    # Each secret goal the view shows (the viewer's, and any revealed), by goal id.
+    secret_goals: dict[int, GoalText] = {}
 
 
 class Preview(msgspec.Struct, frozen=True):
@@ -422,6 +467,12 @@ class ZooView(msgspec.Struct, frozen=True):
     draw_pile_top: Enclosures | None
     discards: list[Card]
     prompt: Prompt
+    # The rules on the cards and goals above, in the engine's words (clients never word them).
+    texts: Texts
+    # The match option: how a negative value scores (every score in the view counts it so).
+    negative_values: NegativeValues = "multiply"
+    # While rewards are chosen: the open goal being rewarded (the goals after it are checked next).
+    reward_goal: int | None = None
     # One per card among the viewer's picks.
     previews: list[Preview] = []
     # The character sheet's connector on both edges (None: paths need not connect).

@@ -1,23 +1,30 @@
 """The rules of Fantasy Zoo, beginner and advanced modes (see RULES.md).
 
 Every phase is simultaneous and is one decision on the stack: drafting, construction,
-choosing rewards of open goals met together, choosing the secret goal that scores. Its
-`must` lists the seats still to decide; a seat leaves it once it has decided, and when
-nobody is left the next phase replaces it. An action by one seat concerns only that
+choosing the reward of each open goal met (one decision per goal, in turn), choosing the
+secret goal that scores. Its `must` lists the seats still to decide; a seat leaves it
+once it has decided, and when nobody is left the next decision replaces it. An action by one seat concerns only that
 seat (its events say so), so the others' picks land at the same moment; the events
 that move the whole table on (hands passed, a new phase) concern everyone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, ClassVar, cast
 
-from menagerie.rules.contract import GameInfo, Label, MatchSetup, ModeInfo, Outcome, ResultKind, SeatResult
+from menagerie.rules.contract import (
+    GameInfo,
+    MatchSetup,
+    ModeInfo,
+    OptionInfo,
+    Outcome,
+    ResultKind,
+    SeatResult,
+)
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.rules.text import Narrator
 from menagerie.zoo.engine import zoo
 from menagerie.zoo.engine.data import VALUES, Card, ChooseOne, Exchange, Gain, ValueName, ZooData, load_data
 from menagerie.zoo.engine.model import (
@@ -45,6 +52,7 @@ from menagerie.zoo.engine.model import (
     Keep,
     MatchFinished,
     Mode,
+    NegativeValues,
     OpenEnd,
     OpenGoalsRevealed,
     OpenGoalState,
@@ -67,13 +75,26 @@ from menagerie.zoo.engine.model import (
     ZooState,
     ZooView,
 )
-from menagerie.zoo.engine.text import ZooText
+from menagerie.zoo.engine.text import MODE_WORDS, NEGATIVE_VALUES_OPTION, ZooText, end_words
 
-ENDS = zoo.ENDS
 HAND_SIZE = 4
 SECRET_GOALS_EACH = 2
 OPEN_GOALS_SHOWN = 6
 DECISIONS: dict[str, type[ZooDecision]] = {d.kind(): d for d in (Drafting, Construction, Rewards, SecretGoals)}
+# The match option on negative values, in both modes: the rulebook's product by default.
+NEGATIVE_VALUES = OptionInfo(
+    "negative_values", NEGATIVE_VALUES_OPTION, ("multiply", "count_as_zero"), default_value="multiply"
+)
+
+
+def goals_to_check(order: Sequence[int], in_play: Collection[int], after: int | None = None) -> list[int]:
+    """The open goals a round's check has still to judge, one by one in the order they were revealed.
+
+    `after`: the goal whose rewards were just chosen (the check goes on with the goals
+    revealed after it); None: the check starts, with every goal in play.
+    """
+    start = 0 if after is None else order.index(after) + 1
+    return [goal for goal in order[start:] if goal in in_play]
 
 
 class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
@@ -83,14 +104,16 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         game="zoo",
         title="Fantasy Zoo",
         modes=(
-            ModeInfo("beginner", "Beginner: no goal cards, paths need not connect", 2, 6),
-            ModeInfo("advanced", "Advanced: open and secret goals, paths must connect", 2, 6),
+            ModeInfo("beginner", MODE_WORDS["beginner"], 2, 6, options=(NEGATIVE_VALUES,)),
+            ModeInfo("advanced", MODE_WORDS["advanced"], 2, 6, options=(NEGATIVE_VALUES,)),
         ),
     )
     state_type: ClassVar[Any] = ZooState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = ZooView
     event_type: ClassVar[Any] = Event
+    # The game's words (labels, event and prompt text, and the rules printed on what a view shows).
+    text: ZooText
 
     def __init__(self, data: ZooData | None = None) -> None:
         self.data = data or load_data()
@@ -120,7 +143,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             **dict.fromkeys((Build, Place, Keep, Finish), construction),
             ChooseReward: Rule(
                 "Open goals",
-                lambda s, seat: [ChooseReward(g, o) for g in s.players[seat].reward_choices[:1] for o in (0, 1)],
+                self._reward_options,
                 self._reward_problem,
                 self._choose_reward,
                 not_now=lambda s, seat, d: "you have no open-goal reward to choose now",
@@ -159,7 +182,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
 
     def setup(self, setup: MatchSetup, seed: int) -> tuple[ZooState, list[Event]]:
         """Shuffle the pile; in advanced mode deal 2 secret goals each and reveal 6 open goals."""
-        self.info.validate(setup)
+        options = self.info.validate(setup)
         rng = Rng(seed)
         pile = [c.id for c in self.data.cards]
         rng.shuffle(pile)
@@ -170,6 +193,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             rounds=4 if setup.seats == 6 else 5,
             players=players,
             draw_pile=pile,
+            negative_values=cast("NegativeValues", options[NEGATIVE_VALUES.name]),
         )
         events: list[Event] = []
         if state.mode == "advanced":
@@ -248,7 +272,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
 
     def _connects(self, state: ZooState, player: Player, card: Card, end: End) -> bool:
         """The card may be built at `end`: always in beginner mode, else its path must meet the row's."""
-        if state.mode == "beginner":
+        if not zoo.paths_connect(state.mode):
             return True
         return zoo.meets(card.enclosures, end, zoo.end_connector(player, end, self.cards))
 
@@ -266,7 +290,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         player = state.players[seat]
         for card_id in player.picks:
             card = self.cards[card_id]
-            for end in ENDS:
+            for end in zoo.open_ends(player):
                 yield Build(card_id, end)
             for position, level in zoo.animal_slots(player, card, self.cards):
                 for increase, decrease in self.choices(card):
@@ -288,6 +312,13 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
                 return Refusal("Keeping a card", "you may keep only one card for the next round")
             return None
         if isinstance(action, Build):
+            if action.end not in zoo.open_ends(player):
+                side = player.side
+                return Refusal(
+                    "Building enclosures",
+                    f"your zoo grows from the {side} edge of your character sheet: "
+                    f"new enclosure cards go only at its open {side} end",
+                )
             if not self._connects(state, player, card, action.end):
                 needed = zoo.end_connector(player, action.end, self.cards)
                 edge = zoo.edge(card.enclosures, zoo.opposite(action.end))
@@ -343,6 +374,8 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         card = self.cards[action.card]
         position = zoo.end_position(player, action.end)
         player.picks.remove(action.card)
+        if player.side is None:
+            player.side = action.end  # the first enclosure card chooses the edge the zoo grows from
         player.row.append(
             Placed(position, action.card, Enclosure(card.enclosures.top), Enclosure(card.enclosures.bottom))
         )
@@ -393,28 +426,25 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
     # ------------------------------------------------------------------- goals
 
     def _end_construction(self, state: ZooState) -> list[Event]:
-        """Open goals are checked against the zoos as built, then rewards are handed out."""
+        """In advanced mode the open goals are checked once everyone has built; then the round ends."""
         if state.mode != "advanced":
             return self._end_round(state)
-        met = {goal: self._achievers(state, goal) for goal in state.open_in_play}
-        events: list[Event] = []
-        for goal, seats in met.items():
-            if not seats:
-                continue
-            state.open_in_play.remove(goal)
-            events.append(GoalMet(goal=goal, seats=seats))
-            rewards = self.open_goals[goal].rewards
-            if len(seats) == 1:
-                for option in (0, 1):
-                    events += self._reward(state, seats[0], goal, rewards[option])
-            else:
-                for seat in seats:
-                    state.players[seat].reward_choices.append(goal)
-        choosing = [s for s, p in enumerate(state.players) if p.reward_choices]
-        if choosing:
-            self._decide(state, Rewards(must=choosing))
-            return events
-        return events + self._end_round(state)
+        return self._check_open_goals(state, after=None)
+
+    def _check_open_goals(self, state: ZooState, after: int | None) -> list[Event]:
+        """The open goals are checked one by one, in the order they were revealed, on the zoos as they are now.
+
+        The first goal met is discarded and its achievers choose their rewards (one
+        decision); the check goes on with the goals after it once they have. A goal
+        nobody meets stays in play. When none is left to check, the round ends.
+        """
+        for goal in goals_to_check(state.open_goals, state.open_in_play, after):
+            seats = self._achievers(state, goal)
+            if seats:
+                state.open_in_play.remove(goal)
+                self._decide(state, Rewards(must=seats, goal=goal))
+                return [GoalMet(goal=goal, seats=seats)]
+        return self._end_round(state)
 
     def _achievers(self, state: ZooState, goal: int) -> list[int]:
         """Seats whose zoo meets an open goal now."""
@@ -426,22 +456,24 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         zoo.gain(player, reward)
         return [RewardTaken(seat=seat, goal=goal, gain=reward, values=Values(**player.values))]
 
+    def _reward_options(self, state: ZooState, seat: int) -> list[ChooseReward]:
+        """Either reward of the goal being rewarded."""
+        top = self.top(state)
+        return [ChooseReward(top.goal, option) for option in (0, 1)] if isinstance(top, Rewards) else []
+
     def _reward_problem(self, state: ZooState, seat: int, action: ChooseReward) -> str | None:
-        choices = state.players[seat].reward_choices
-        if action.goal not in choices:
-            return f"you have no reward of goal {action.goal} to choose"
-        if action.goal != choices[0]:
-            return f"choose the reward of goal {choices[0]} first"
+        top = self.top(state)
+        assert isinstance(top, Rewards)
+        if action.goal != top.goal:
+            return f"the reward chosen now is one of goal {top.goal}'s, not of goal {action.goal}"
         if action.option not in (0, 1):
             return "choose reward 0 or 1"
         return None
 
     def _choose_reward(self, state: ZooState, seat: int, action: ChooseReward) -> list[Event]:
-        player = state.players[seat]
-        player.reward_choices.remove(action.goal)
         events = self._reward(state, seat, action.goal, self.open_goals[action.goal].rewards[action.option])
-        if not player.reward_choices and self._decided(state, seat):
-            events += self._end_round(state)
+        if self._decided(state, seat):
+            events += self._check_open_goals(state, after=action.goal)
         return events
 
     def _end_round(self, state: ZooState) -> list[Event]:
@@ -494,7 +526,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
 
     def _finish_game(self, state: ZooState) -> list[Event]:
         """The most points wins; a tie goes to more animals housed; a tie on both is shared."""
-        keys = [(zoo.score(p.values), len(zoo.animals(p))) for p in state.players]
+        keys = [(zoo.score(p.values, state.negative_values), len(zoo.animals(p))) for p in state.players]
         best = max(keys)
         winners = [s for s, k in enumerate(keys) if k == best]
         everyone = len(winners) == len(keys)
@@ -529,24 +561,40 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         """What `seat` (None: a spectator) may know: never another hand, pick, kept card or unrevealed goal."""
         mine = state.players[seat] if seat is not None else None
         top = self.cards[state.draw_pile[-1]].enclosures if state.draw_pile else None
+        hand = [self.cards[c] for c in mine.hand] if mine else []
+        picks = [self.cards[c] for c in mine.picks] if mine else []
+        kept = self.cards[mine.kept] if mine and mine.kept is not None else None
+        zoos = [self._zoo_view(state, s, seat) for s in range(len(state.players))]
+        open_goals = [OpenGoalState(self.open_goals[g], g in state.open_in_play) for g in state.open_goals]
+        held = [*hand, *picks] if kept is None else [*hand, *picks, kept]
+        decision = self.top(state)
         return ZooView(
             mode=state.mode,
             viewer=seat,
             round=state.round,
             rounds=state.rounds,
             pick=state.pick,
-            zoos=[self._zoo_view(state, s, seat) for s in range(len(state.players))],
-            hand=[self.cards[c] for c in mine.hand] if mine else [],
-            picks=[self.cards[c] for c in mine.picks] if mine else [],
-            kept=self.cards[mine.kept] if mine and mine.kept is not None else None,
+            zoos=zoos,
+            hand=hand,
+            picks=picks,
+            kept=kept,
             passed=[self.cards[c] for c in mine.passed] if mine else [],
-            open_goals=[OpenGoalState(self.open_goals[g], g in state.open_in_play) for g in state.open_goals],
+            open_goals=open_goals,
             draw_pile_size=len(state.draw_pile),
             draw_pile_top=top,
             discards=[self.cards[c] for c in state.discards],
             prompt=self.prompt(state),
+            texts=self.text.texts(
+                state.mode,
+                state.negative_values,
+                held,
+                [g.goal for g in open_goals],
+                [g for z in zoos for g in z.secret_goals],
+            ),
+            negative_values=state.negative_values,
+            reward_goal=decision.goal if isinstance(decision, Rewards) else None,
             previews=[self.preview(mine, self.cards[c]) for c in mine.picks] if mine else [],
-            sheet_connector=zoo.SHEET_CONNECTOR if state.mode == "advanced" else None,
+            sheet_connector=zoo.SHEET_CONNECTOR if zoo.paths_connect(state.mode) else None,
             outcome=state.outcome,
         )
 
@@ -554,16 +602,22 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         def enclosure(e: Enclosure) -> EnclosureView:
             return EnclosureView(e.type, [self.cards[a] for a in e.animals], e.large)
 
+        def open_end(end: End) -> OpenEnd:
+            position = zoo.end_position(player, end)
+            if not zoo.paths_connect(state.mode):
+                return OpenEnd(end=end, position=position)
+            connector = zoo.end_connector(player, end, self.cards)
+            return OpenEnd(end=end, position=position, connector=connector, text=end_words(end, connector))
+
         player = state.players[seat]
         top = self.top(state)
         building = isinstance(top, Drafting) or (isinstance(top, Construction) and seat in top.must)
-        advanced = state.mode == "advanced"
         return PlayerZoo(
             seat=seat,
             row=[PlacedCard(p.position, self.cards[p.card], enclosure(p.top), enclosure(p.bottom)) for p in player.row],
             values=Values(**player.values),
-            score=zoo.score(player.values),
-            score_factors=list(zoo.score_factors(player.values)),
+            score=zoo.score(player.values, state.negative_values),
+            score_factors=list(zoo.score_factors(player.values, state.negative_values)),
             animals=len(zoo.animals(player)),
             hand_size=len(player.hand),
             picked=len(player.picks),
@@ -573,16 +627,10 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             else [],
             scored_secret_goal=player.scored_secret_goal,
             keeps_a_card=player.kept is not None,
-            reward_choices=list(player.reward_choices),
+            reward_choices=[top.goal] if isinstance(top, Rewards) and seat in top.must else [],
             secret_goal_choices=list(player.secret_goal_choices),
-            ends=[
-                OpenEnd(
-                    end=end,
-                    position=zoo.end_position(player, end),
-                    connector=zoo.end_connector(player, end, self.cards) if advanced else None,
-                )
-                for end in ENDS
-            ],
+            ends=[open_end(end) for end in zoo.open_ends(player)],
+            side=player.side,
         )
 
     def state_from_view(self, view: ZooView, seat: int) -> ZooState:
@@ -624,6 +672,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             players.append(
                 Player(
                     values={"dangerous": z.values.dangerous, "cute": z.values.cute, "rare": z.values.rare},
+                    side=z.side,
                     row=[
                         Placed(
                             p.position,
@@ -639,41 +688,35 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
                     passed=[c.id for c in view.passed] if own else [],
                     secret_goals=goals,
                     goals_revealed=revealed,
-                    reward_choices=list(z.reward_choices),
                     secret_goal_choices=list(z.secret_goal_choices),
                     scored_secret_goal=z.scored_secret_goal,
                 )
             )
         decision = DECISIONS.get(view.prompt.kind)
+        decisions: list[ZooDecision] = []
+        if decision is Rewards:
+            assert view.reward_goal is not None
+            decisions = [Rewards(must=list(view.prompt.must), goal=view.reward_goal)]
+        elif decision is not None:
+            decisions = [decision(must=list(view.prompt.must))]
         return ZooState(
             mode=view.mode,
             rng=Rng(0),
             rounds=view.rounds,
             players=players,
             draw_pile=unknown[: view.draw_pile_size - len(pile)] + pile,
-            decisions=[decision(must=list(view.prompt.must))] if decision else [],
+            decisions=decisions,
             round=view.round,
             pick=view.pick,
             discards=[c.id for c in view.discards],
             open_goals=[g.goal.id for g in view.open_goals],
             open_in_play=[g.goal.id for g in view.open_goals if g.open],
             secret_goal_box=unseen_goals,
+            negative_values=view.negative_values,
             outcome=view.outcome,
         )
 
     # ------------------------------------------------------------------ words
-
-    def describe_action(self, view: ZooView, action: Action, narrator: Narrator) -> Label:
-        """The label of one of the viewer's legal actions."""
-        return self.text.action(view, action, narrator)
-
-    def describe_event(self, event: Event, narrator: Narrator) -> str | None:
-        """One sentence for an event as the reader sees it."""
-        return self.text.event(event, narrator)
-
-    def describe_prompt(self, view: ZooView, narrator: Narrator) -> str:
-        """What the match waits for, in words."""
-        return self.text.prompt(view, narrator)
 
 
 def _strictly_most(measures: list[int], seat: int) -> bool:

@@ -1,19 +1,24 @@
-"""Fantasy Zoo's words: labels of actions, text of events and prompts.
+"""Fantasy Zoo's words: labels of actions, text of events and prompts, and the rules on the cards.
 
 Every client (the CLI, the web, bots' logs) reads these through the service
-(ListLegalActions labels, each event's header text, the view's prompt text), so the
-names of cards, effects and goals in sentences live here and nowhere else. A label
-reads its facts from the viewer's view (the open ends of its row, the preview of a
-placement), which the engine computed with its own rules.
+(ListLegalActions labels, each event's header text, the view's prompt text and its
+`texts`: each card's animal effect, each goal's condition and rewards, the mode, the
+path an open end needs), so the words for effects, metrics, counts, gains and rewards
+live here and nowhere else. A label reads its facts from the viewer's view (the open
+ends of its row, the preview of a placement), which the engine computed with its own rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from menagerie.rules.contract import Label
 from menagerie.rules.text import Narrator, plural
+from menagerie.zoo.engine import zoo
 from menagerie.zoo.engine.data import (
     Card,
     ChooseOne,
+    Connector,
     Count,
     Effect,
     Enclosures,
@@ -21,8 +26,11 @@ from menagerie.zoo.engine.data import (
     Gain,
     IfCountAtLeast,
     IfValueAtMost,
+    Metric,
+    OpenGoal,
     PerCount,
     Plain,
+    SecretGoal,
     ZooData,
 )
 from menagerie.zoo.engine.model import (
@@ -37,13 +45,17 @@ from menagerie.zoo.engine.model import (
     ConstructionFinished,
     ConstructionStarted,
     EnclosureBuilt,
+    End,
     Event,
     Finish,
     GoalMet,
+    GoalText,
     HandReceived,
     HandsPassed,
     Keep,
     MatchFinished,
+    Mode,
+    NegativeValues,
     OpenGoalsRevealed,
     Pick,
     Place,
@@ -53,6 +65,7 @@ from menagerie.zoo.engine.model import (
     SecretGoalScored,
     SecretGoalsDealt,
     SecretGoalsRevealed,
+    Texts,
     Values,
     ZooView,
 )
@@ -60,6 +73,27 @@ from menagerie.zoo.engine.model import (
 VALUE_WORDS = {"dangerous": "Dangerous", "cute": "Cute", "rare": "Rare"}
 TYPE_TAGS = {"forest": "Fo", "mountain": "Mo", "desert": "De", "water": "Wa", "mystic": "My"}
 RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
+MODE_WORDS: dict[Mode, str] = {
+    "beginner": "Beginner: no goal cards, paths need not connect",
+    "advanced": "Advanced: open and secret goals, paths must connect",
+}
+# The match option on negative values: what it decides, and the score under each value.
+NEGATIVE_VALUES_OPTION = "How a negative value scores: multiply (as it is, the rulebook's product) or count_as_zero"
+SCORE_WORDS: dict[NegativeValues, str] = {
+    "multiply": "score: the two lower values multiplied, a negative one as it is",
+    "count_as_zero": "score: the two lower values multiplied, a negative one counting as 0",
+}
+# Where a path leaves a card's edge, and which edge ("L mid", "R up").
+CONNECTOR_WORDS: dict[Connector, str] = {"upper": "up", "middle": "mid", "lower": "low"}
+EDGE_WORDS: dict[End, str] = {"left": "L", "right": "R"}
+# What goals measure beyond "(habitat) animals", "(type) enclosures" and a value: (one, several).
+METRIC_WORDS = {
+    "largest_stack": ("animal stacked in one enclosure", "animals stacked in one enclosure"),
+    "distinct_names": ("kind of animal", "kinds of animal"),
+    "large_animals": ("large animal", "large animals"),
+    "each_habitat_animals": ("animal of each habitat", "animals of each habitat"),
+    "each_habitat_enclosures": ("enclosure of each habitat", "enclosures of each habitat"),
+}
 
 
 def gain_words(gain: Gain | Values) -> str:
@@ -97,6 +131,38 @@ def effect_words(effect: Effect) -> str:
     return " or ".join(f"+1 {VALUE_WORDS[v]}" for v in effect.options)
 
 
+def metric_words(metric: Metric, plural_: bool = True) -> str:
+    """What a goal measures: "desert animals", "enclosures", "kinds of animal", "Rare"…"""
+    if metric.kind == "animals" or metric.kind == "enclosures":
+        return count_words(Count(of=metric.kind, type=metric.type), plural_)
+    if metric.value is not None:
+        return VALUE_WORDS[metric.value]
+    one, several = METRIC_WORDS[metric.kind]
+    return several if plural_ else one
+
+
+def open_goal_text(goal: OpenGoal) -> GoalText:
+    """An open goal's condition (judged when a round ends) and rewards (each achiever chooses one)."""
+    first, second = (gain_words(reward) for reward in goal.rewards)
+    return GoalText(
+        needs=f"≥ {goal.at_least} {metric_words(goal.metric, goal.at_least != 1)} at a round's end",
+        rewards=f"{first} or {second} (each achiever chooses one)",
+    )
+
+
+def secret_goal_text(goal: SecretGoal) -> GoalText:
+    """A secret goal's condition (strictly the most, at the end) and reward (one goal of a seat scores)."""
+    return GoalText(
+        needs=f"strictly the most {metric_words(goal.metric)} at the end",
+        rewards=f"{gain_words(goal.reward)} (only one may score)",
+    )
+
+
+def end_words(end: End, connector: Connector) -> str:
+    """ "a card built at the left end needs R mid": the edge that must meet the row's path there."""
+    return f"a card built at the {end} end needs {EDGE_WORDS[zoo.opposite(end)]} {CONNECTOR_WORDS[connector]}"
+
+
 def sides(enclosures: Enclosures, joiner: str = "|") -> str:
     """ "Fo|Wa" (top, bottom)."""
     return f"{TYPE_TAGS[enclosures.top]}{joiner}{TYPE_TAGS[enclosures.bottom]}"
@@ -118,6 +184,27 @@ class ZooText:
         self.cards = {c.id: c for c in data.cards}
         self.open_goals = {g.id: g for g in data.open_goals}
         self.secret_goals = {g.id: g for g in data.secret_goals}
+        # The rules printed on each component never change: worded once.
+        self.effects = {c.id: effect_words(c.animal.effect) for c in data.cards}
+        self.open_goal_texts = {g.id: open_goal_text(g) for g in data.open_goals}
+        self.secret_goal_texts = {g.id: secret_goal_text(g) for g in data.secret_goals}
+
+    def texts(
+        self,
+        mode: Mode,
+        negatives: NegativeValues,
+        cards: Iterable[Card],
+        open_goals: Iterable[OpenGoal],
+        secret_goals: Iterable[SecretGoal],
+    ) -> Texts:
+        """The words for what a view shows: its mode and score, its cards' animal effects, its goals."""
+        return Texts(
+            mode=MODE_WORDS[mode],
+            score=SCORE_WORDS[negatives],
+            effects={c.id: self.effects[c.id] for c in cards},
+            open_goals={g.id: self.open_goal_texts[g.id] for g in open_goals},
+            secret_goals={g.id: self.secret_goal_texts[g.id] for g in secret_goals},
+        )
 
     def goal_title(self, goal: int) -> str:
         """An open goal's title in quotes."""
@@ -143,6 +230,8 @@ class ZooText:
             mine = _own_zoo(view)
             position = next((e.position for e in mine.ends if e.end == action.end), 0) if mine else 0
             where = f"at the {action.end} end (position {position})"
+            if mine is not None and mine.side is None:
+                where = f"at the {action.end} end (position {position}: the zoo then grows {action.end}wards only)"
             return Label(f"Build #{card.id} ({sides(card.enclosures, ' over ')}) {where}", f"b{card.id}{action.end[0]}")
         if isinstance(action, Place):
             return self._place(view, action)
@@ -239,8 +328,9 @@ class ZooText:
             gone = f", discarding {', '.join(card_name(c) for c in event.discarded)}" if event.discarded else ""
             return f"{n.who(event.seat)} finished building{gone}."
         if isinstance(event, GoalMet):
-            shared = " — each chooses one of its rewards" if len(event.seats) > 1 else ""
-            return f"Open goal met: {self.goal_title(event.goal)} by {n.seats(event.seats)}{shared}."
+            several = len(event.seats) > 1
+            choice = "each chooses one of its two rewards" if several else "one of its two rewards to choose"
+            return f"Open goal met: {self.goal_title(event.goal)} by {n.seats(event.seats)} — {choice}."
         if isinstance(event, RewardTaken):
             return (
                 f"{n.who(event.seat)} took {gain_words(event.gain)} for {self.goal_title(event.goal)}: "
@@ -275,8 +365,13 @@ class ZooText:
             return f"Waiting for {waiting} to pick a card ({when}, pick {view.pick})."
         if prompt.kind == "construction":
             return f"Waiting for {waiting} to finish building ({when})."
-        if prompt.kind == "rewards":
-            return f"Waiting for {waiting} to choose a reward of an open goal met together."
+        if prompt.kind == "rewards" and view.reward_goal is not None:
+            goal = self.open_goals[view.reward_goal]
+            first, second = (gain_words(reward) for reward in goal.rewards)
+            return (
+                f"Waiting for {waiting} to choose a reward of the open goal {self.goal_title(goal.id)}: "
+                f"{first} or {second}."
+            )
         if prompt.kind == "secret_goals":
             return f"Waiting for {waiting} to choose which secret goal scores."
         return ""

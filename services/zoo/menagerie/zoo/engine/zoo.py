@@ -32,7 +32,7 @@ from menagerie.zoo.engine.data import (
     Plain,
     ValueName,
 )
-from menagerie.zoo.engine.model import End, Level, Placed, Player
+from menagerie.zoo.engine.model import End, Level, Mode, NegativeValues, Placed, Player
 
 # The character sheet's paths leave it in the middle of both edges.
 SHEET_CONNECTOR: Connector = "middle"
@@ -49,12 +49,26 @@ N = TypeVar("N", int, float)
 # ------------------------------------------------------------------------------ the row
 
 
+def paths_connect(mode: Mode) -> bool:
+    """Paths between enclosure cards must connect: in advanced mode only."""
+    return mode == "advanced"
+
+
 def card_at(player: Player, position: int) -> Placed | None:
     """The enclosure card at `position`, if any."""
     for placed in player.row:
         if placed.position == position:
             return placed
     return None
+
+
+def open_ends(player: Player) -> tuple[End, ...]:
+    """Where the next enclosure card may go: either edge of the sheet at first, then only the end the zoo grows at.
+
+    ("Start building your zoo from one edge of your Character Sheet"; "New Enclosure Cards
+    can only be added to an open end of your zoo".)
+    """
+    return ENDS if player.side is None else (player.side,)
 
 
 def end_position(player: Player, end: End) -> int:
@@ -292,17 +306,24 @@ def gain(player: Player, reward: Gain) -> None:
     apply_change(player, change_of(reward))
 
 
-def score_factors(values: Mapping[str, int]) -> tuple[int, int]:
-    """The two values the score multiplies: the lower two, negatives counted as 0 (the higher first)."""
-    low, middle, _ = sorted(values.values())
-    return max(middle, 0), max(low, 0)
+def score_factors(values: Mapping[str, N], negatives: NegativeValues) -> tuple[N, N]:
+    """The two values the score multiplies, the higher first: the two lower values.
 
-
-def score(values: Mapping[str, int]) -> int:
-    """The product of the two lower values, the highest ignored; negative values count as 0.
-
-    (The rulebook multiplies the two lower values; read literally, −3 × −2 = 6 would beat
-    a balanced 2 × 2. See RULES.md.)
+    With `count_as_zero` (the match option) a negative value counts as 0; by default
+    (`multiply`) it counts as it is, as the rulebook says.
     """
-    middle, low = score_factors(values)
+    low, middle, _ = sorted(values.values())
+    if negatives == "count_as_zero":
+        return max(middle, 0), max(low, 0)
+    return middle, low
+
+
+def score(values: Mapping[str, N], negatives: NegativeValues) -> N:
+    """The product of the two lower values, the highest disregarded (the rulebook: 4 × 9 = 36).
+
+    `negatives` is the match option: `multiply` (the rulebook, the default) multiplies a
+    negative value as it is (Dangerous 2, Cute 1, Rare −1 scores 1 × −1 = −1; −3 × −2 = 6),
+    `count_as_zero` counts it as 0. See RULES.md.
+    """
+    middle, low = score_factors(values, negatives)
     return middle * low

@@ -52,9 +52,13 @@ def constructing(state: ZooState, picks: dict[int, list[int]]) -> ZooState:
 
 
 def built(state: ZooState, seat: int, cards: list[int], start: int = 1) -> None:
-    """Puts enclosure cards in a row at positions start, start+1, … (or start, start-1, … if negative)."""
+    """Puts enclosure cards in a row at positions start, start+1, … (or start, start-1, … if negative).
+
+    The zoo then grows from that edge of the sheet (right for positive positions).
+    """
     step = 1 if start > 0 else -1
     player = state.players[seat]
+    player.side = "right" if start > 0 else "left"
     for offset, card in enumerate(cards):
         take(state, card)
         enclosures = CARDS[card].enclosures

@@ -3,7 +3,8 @@
 A seeded match is played by random choices (the first seat to act picks uniformly among
 its legal actions). The renderer draws each viewer's view — the three seats' and a
 spectator's — exactly as GetView or Watch would bring it; it never names actions or
-events (those words are the engine's, see test_text.py).
+events, and never words the rules on cards and goals: it prints the view's `texts`
+(those words are the engine's, see test_text.py).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ UI = ZooUI()
 SEATS = 3
 NAMES = {0: "Ann", 1: "Bob", 2: "Cat"}
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, None)
-# Seeds whose random match shows everything: in advanced mode an open goal met by two
-# seats at once and a seat that met both secret goals; in beginner mode a large animal placed.
-SEEDS = {"advanced": 10, "beginner": 0}
+# Seeds whose random match shows everything: in advanced mode open goals met (rewards to
+# choose) and a seat that met both secret goals; in beginner mode a large animal placed;
+# in both, a row of 6 cards or more for the first seat.
+SEEDS = {"advanced": 101, "beginner": 13}
 
 
 def view_message(state: ZooState, viewer: int | None) -> zoo_pb2.View:
@@ -160,9 +162,13 @@ def test_drawing_during_construction_shows_every_zoo_and_own_cards(mode: str) ->
     assert f"Draw pile: {view.draw_pile_size} cards" in text
     assert ("L mid · R mid" in text) == (mode == "advanced")  # the sheet's paths, advanced mode only
     short = {"upper": "up", "middle": "mid", "lower": "low"}
-    left, right = (short.get(end.connector or "", "") for end in view.zoos[0].ends)
-    needs = f"a card built at the left end needs R {left}, at the right end L {right}"
-    assert (needs in text) == (mode == "advanced")  # the open ends' paths, as the engine reckons them
+    (end,) = view.zoos[0].ends  # the zoo grows from one edge: one open end
+    inner = "R" if end.end == "left" else "L"
+    needs = f"paths: a card built at the {end.end} end needs {inner} {short.get(end.connector or '', '')}"
+    assert (needs in text) == (mode == "advanced")  # the open end's path, as the engine reckons it
+    grows = {"left": "← grows", "right": "grows →"}
+    assert all(zoo.side is not None for zoo in view.zoos)
+    assert text.count(grows["left"]) + text.count(grows["right"]) == len(view.zoos)  # the edge each zoo grows from
     assert all((state.goal.title in text) for state in view.open_goals)
     assert bool(view.open_goals) == (mode == "advanced")
     known = {card.animal.name for card in (*view.picks, *view.discards)} | {
@@ -171,6 +177,37 @@ def test_drawing_during_construction_shows_every_zoo_and_own_cards(mode: str) ->
     hidden = {ENGINE.cards[c].animal.name for p in match.state.players[1:] for c in p.picks} - known
     assert hidden
     assert not any(name in text for name in hidden)
+
+
+def test_the_renderer_prints_the_engines_words_for_the_rules_on_cards_and_goals() -> None:
+    match = construction_with_zoos("advanced")
+    text = match.draw(0, width=250)  # wide enough that no cell wraps
+    view = view_message(match.state, 0)
+    assert view.picks and view.open_goals and view.zoos[0].secret_goals
+    assert all(view.texts.effects[card.id] in text for card in view.picks)
+    goals = [*view.texts.open_goals.values(), *view.texts.secret_goals.values()]
+    assert len(goals) == len(view.open_goals) + len(view.zoos[0].secret_goals)
+    assert all(words.needs in text and words.rewards in text for words in goals)
+    assert view.texts.mode in text and view.texts.score in text
+
+
+def test_the_renderer_words_no_rule_itself() -> None:
+    """Without the engine's words in the view, no effect, goal condition, reward or mode is drawn."""
+    match = construction_with_zoos("advanced")
+    view = view_message(match.state, 0)
+    texts = view.texts
+    goals = [*texts.open_goals.values(), *texts.secret_goals.values()]
+    words = [*texts.effects.values(), texts.mode, texts.score, *(g.needs for g in goals), *(g.rewards for g in goals)]
+    words += [end.text for zoo in view.zoos for end in zoo.ends]
+    view.ClearField("texts")
+    for zoo in view.zoos:
+        for end in zoo.ends:
+            end.ClearField("text")
+    console = Console(record=True, width=250, file=io.StringIO())
+    console.print(UI.draw(view, NAMES))
+    text = console.export_text()
+    assert words and not any(w in text for w in words)
+    assert all(card.animal.name in text for card in view.picks)  # the cards are still drawn
 
 
 def test_drawing_marks_large_animals() -> None:

@@ -46,10 +46,12 @@ PROPERTIES = EngineProperties(engine=ENGINE, candidates=candidates, view_message
 
 @pytest.mark.parametrize("mode", ["beginner", "advanced"])
 def test_property_random_matches(mode: str) -> None:
+    """Seats 2 to 6 in turn; every other match counts negative values as 0 (the match option)."""
     rounds: dict[int, set[int]] = {}
     for n in range(property_matches()):
         seats = 2 + n % 5
-        log = PROPERTIES.play(MatchSetup(mode, seats), seed=7_000 * n + seats)
+        options = {"negative_values": "count_as_zero"} if n % 2 else {}
+        log = PROPERTIES.play(MatchSetup(mode, seats, options), seed=7_000 * n + seats)
         PROPERTIES.check_replay(log)
         outcome = ENGINE.outcome(log.final)
         assert outcome is not None and len(outcome.seats) == seats

@@ -26,9 +26,11 @@ from menagerie.zoo.engine.model import (
     ChooseSecretGoal,
     ConstructionFinished,
     Finish,
+    GoalMet,
     Keep,
     Pick,
     Place,
+    RewardTaken,
     SecretGoalsRevealed,
 )
 from menagerie.zoo.tests.scenarios import CARDS, ENGINE, built, card_where, cards_where, constructing, new_match
@@ -142,19 +144,32 @@ def test_the_first_enclosure_card_goes_beside_the_sheet_on_either_side() -> None
         Build(a, "left"),
         Build(a, "right"),
     }
+    assert [(e.end, e.position) for e in ENGINE.view(state, 1).zoos[0].ends] == [("left", -1), ("right", 1)]
     ENGINE.apply(state, 0, Build(a, "left"))
     ENGINE.apply(state, 0, Build(b, "left"))
     assert [(p.position, p.card) for p in state.players[0].row] == [(-2, b), (-1, a)]
 
 
-def test_new_enclosure_cards_go_only_at_an_open_end() -> None:
+def test_the_zoo_grows_from_the_one_edge_of_the_sheet_its_first_card_chose() -> None:
+    """Rulebook, Building Enclosures: "Start building your zoo from one edge of your Character Sheet." and
+    "New Enclosure Cards can only be added to an open end of your zoo." The first card chooses the edge;
+    the zoo then has one open end (it used to grow on both sides of the sheet)."""
     cards = cards_where(lambda c: True)[:4]
     state = constructing(new_match(seats=2), {0: cards})
+    assert zoo.open_ends(state.players[0]) == ("left", "right") and ENGINE.view(state, 1).zoos[0].side is None
     ENGINE.apply(state, 0, Build(cards[0], "right"))
     ENGINE.apply(state, 0, Build(cards[1], "right"))
-    ENGINE.apply(state, 0, Build(cards[2], "left"))
-    assert [p.position for p in state.players[0].row] == [-1, 1, 2]
-    assert zoo.end_position(state.players[0], "right") == 3 and zoo.end_position(state.players[0], "left") == -2
+    assert state.players[0].side == "right"
+    with pytest.raises(IllegalAction, match="Building enclosures: your zoo grows from the right edge"):
+        ENGINE.check(state, 0, Build(cards[2], "left"))
+    builds = {a for a in ENGINE.legal_actions(state, 0) if isinstance(a, Build)}
+    assert builds == {Build(cards[2], "right"), Build(cards[3], "right")}
+    view = ENGINE.view(state, 1)  # everyone sees the edge chosen and the one open end
+    assert view.zoos[0].side == "right"
+    assert [(e.end, e.position) for e in view.zoos[0].ends] == [("right", 3)]
+    ENGINE.apply(state, 0, Build(cards[2], "right"))
+    assert [p.position for p in state.players[0].row] == [1, 2, 3]
+    assert zoo.open_ends(state.players[0]) == ("right",) and zoo.end_position(state.players[0], "right") == 4
 
 
 def test_advanced_mode_paths_must_connect_exactly() -> None:
@@ -204,23 +219,30 @@ def _choice(card: int) -> tuple[ValueName | None, ValueName | None]:
 
 
 def test_a_large_animal_needs_two_neighbouring_enclosures_on_one_level() -> None:
+    """Two neighbouring cards of the row, named by the left one; a zoo growing left works the same.
+
+    (The row no longer spans both sides of the sheet — "Start building your zoo from one
+    edge of your Character Sheet" — so the sheet never lies between two cards.)
+    """
     large = card_where(lambda c: c.animal.size == "large")
-    habitat = CARDS[large].animal.habitat
-    homes = cards_where(lambda c: c.enclosures.top == habitat and c.id != large)[:3]
-    state = constructing(new_match(seats=2), {0: [large]})
-    built(state, 0, [homes[0]], start=-1)
-    built(state, 0, [homes[1]], start=1)
+    name, habitat = CARDS[large].animal.name, CARDS[large].animal.habitat
+    other = card_where(lambda c: c.animal.name == name and c.id != large)
+    homes = cards_where(lambda c: c.enclosures.top == habitat and c.id not in (large, other))[:4]
+    state = constructing(new_match(seats=2), {0: [large], 1: [other]})
+    built(state, 0, [homes[0]], start=1)
     with pytest.raises(IllegalAction, match="Large animals"):
-        ENGINE.check(state, 0, Place(large, -1, "top"))  # the sheet lies between -1 and 1
-    built(state, 0, [homes[2]], start=2)
+        ENGINE.check(state, 0, Place(large, 1, "top"))  # one enclosure, no neighbour
+    built(state, 0, [homes[1]], start=2)
     ENGINE.apply(state, 0, Place(large, 1, "top"))
     player = state.players[0]
-    assert player.row[1].top.animals == [large] == player.row[2].top.animals
-    assert player.row[1].top.large and player.row[2].top.large
+    assert player.row[0].top.animals == [large] == player.row[1].top.animals
+    assert player.row[0].top.large and player.row[1].top.large
     assert zoo.Counts.of(player, CARDS).count("animals", None) == 1
-    again = card_where(lambda c: c.animal.name == CARDS[large].animal.name and c.id != large)
+    again = card_where(lambda c: c.animal.name == name and c.id not in (large, other))
     state.players[0].picks.append(again)
     assert Place(again, 1, "top") in ENGINE.legal_actions(state, 0)  # the same large animal stacks on the pair
+    built(state, 1, homes[2:4], start=-1)  # seat 1's zoo grows left: cards at -1 and -2
+    assert [a for a in ENGINE.legal_actions(state, 1) if isinstance(a, Place)] == [Place(other, -2, "top")]
 
 
 # --------------------------------------------------------------------------- effects
@@ -348,11 +370,14 @@ def goal_where(kind: str) -> int:
     return next(g.id for g in ENGINE.data.open_goals if g.metric.kind == kind and g.metric.type is None)
 
 
-def advanced_round_end(enclosure_cards: dict[int, int], goal: int) -> ZooState:
-    """An advanced match at the end of round 1's construction; seat s has enclosure_cards[s] cards built."""
+def advanced_round_end(enclosure_cards: dict[int, int], *goals: int) -> ZooState:
+    """An advanced match at the end of round 1's construction; seat s has enclosure_cards[s] cards built.
+
+    `goals` are the open goals, in the order they were revealed; seats 1 and 2 have finished.
+    """
     state = constructing(new_match("advanced", seats=3), {})
-    state.open_in_play = [goal]
-    state.open_goals = [goal]
+    state.open_in_play = list(goals)
+    state.open_goals = list(goals)
     pool = iter(cards_where(lambda c: True))
     for seat, count in enclosure_cards.items():
         built(state, seat, [next(pool) for _ in range(count)])
@@ -361,27 +386,39 @@ def advanced_round_end(enclosure_cards: dict[int, int], goal: int) -> ZooState:
     return state
 
 
-def test_a_lone_achiever_of_an_open_goal_gets_both_rewards() -> None:
-    goal = goal_where("enclosures")
-    threshold = ENGINE.open_goals[goal].at_least
-    state = advanced_round_end({0: (threshold + 1) // 2, 1: 1, 2: 0}, goal)
-    events = ENGINE.apply(state, 0, Finish())
-    kinds = [e.kind for e in events]
-    assert kinds.count("reward_taken") == 2 and "goal_met" in kinds
-    rewards = ENGINE.open_goals[goal].rewards
-    expected = {
-        v: r0 + r1
-        for v, r0, r1 in zip(("dangerous", "cute", "rare"), _gain(rewards[0]), _gain(rewards[1]), strict=True)
-    }
-    assert state.players[0].values == expected
-    assert state.open_in_play == []
-
-
 def _gain(gain: Gain) -> tuple[int, int, int]:
     return (gain.dangerous, gain.cute, gain.rare)
 
 
+def _values(gain: Gain) -> dict[str, int]:
+    return dict(zip(("dangerous", "cute", "rare"), _gain(gain), strict=True))
+
+
+def test_a_lone_achiever_of_an_open_goal_chooses_one_of_its_two_rewards() -> None:
+    """Rulebook, Checking Open Goal Cards: "If a player meets the condition on a goal card, they immediately
+    receive the points indicated by the arrow on the card. Example: If a player has at least 4 forest animals
+    in their zoo, they instantly gain the reward shown on the card, such as two dangerous points." — one
+    reward, chosen as "each may choose one of the two rewards shown on the card" (a lone achiever used to
+    take both)."""
+    goal = goal_where("enclosures")
+    threshold = ENGINE.open_goals[goal].at_least
+    state = advanced_round_end({0: (threshold + 1) // 2, 1: 1, 2: 0}, goal)
+    events = ENGINE.apply(state, 0, Finish())
+    assert [e for e in events if isinstance(e, GoalMet)] == [GoalMet(goal=goal, seats=[0])]
+    assert not any(isinstance(e, RewardTaken) for e in events)
+    assert state.open_in_play == []  # a met card is discarded
+    assert (ENGINE.prompt(state).kind, ENGINE.to_act(state).must) == ("rewards", (0,))
+    assert ENGINE.legal_actions(state, 0) == [ChooseReward(goal, 0), ChooseReward(goal, 1)]
+    view = ENGINE.view(state, 1)
+    assert view.reward_goal == goal and [z.reward_choices for z in view.zoos] == [[goal], [], []]
+    ENGINE.apply(state, 0, ChooseReward(goal, 1))
+    assert state.players[0].values == _values(ENGINE.open_goals[goal].rewards[1])
+    assert state.round == 2
+
+
 def test_several_achievers_each_choose_one_reward_and_the_card_is_discarded() -> None:
+    """Rulebook: "If multiple players meet the condition on a goal card simultaneously, each may choose one of
+    the two rewards shown on the card." and "The goal card is then discarded." """
     goal = goal_where("enclosures")
     cards = (ENGINE.open_goals[goal].at_least + 1) // 2
     state = advanced_round_end({0: cards, 1: cards, 2: 0}, goal)
@@ -389,12 +426,54 @@ def test_several_achievers_each_choose_one_reward_and_the_card_is_discarded() ->
     assert ENGINE.prompt(state).kind == "rewards"
     assert ENGINE.to_act(state).must == (0, 1)
     assert ENGINE.legal_actions(state, 0) == [ChooseReward(goal, 0), ChooseReward(goal, 1)]
+    with pytest.raises(IllegalAction, match="Open goals: you have no open-goal reward to choose"):
+        ENGINE.check(state, 2, ChooseReward(goal, 0))
     ENGINE.apply(state, 0, ChooseReward(goal, 0))
     ENGINE.apply(state, 1, ChooseReward(goal, 1))
     assert state.round == 2 and state.open_in_play == []
-    assert state.players[0].values == dict(
-        zip(("dangerous", "cute", "rare"), _gain(ENGINE.open_goals[goal].rewards[0]), strict=True)
-    )
+    assert state.players[0].values == _values(ENGINE.open_goals[goal].rewards[0])
+    assert state.players[1].values == _values(ENGINE.open_goals[goal].rewards[1])
+
+
+def dangerous_goals() -> tuple[int, int]:
+    """(a goal met with 10 enclosures that may pay +2 Dangerous, the goal "Dangerous ≥ 6")."""
+    enclosures = goal_where("enclosures")
+    dangerous = next(g.id for g in ENGINE.data.open_goals if g.metric.value == "dangerous")
+    assert ENGINE.open_goals[enclosures].rewards[0].dangerous == 2 and ENGINE.open_goals[dangerous].at_least == 6
+    return enclosures, dangerous
+
+
+def test_open_goals_are_checked_one_by_one_each_reward_before_the_next_check() -> None:
+    """Rulebook: "The six Open Goal Cards placed at the start of the game are checked one by one." and "they
+    immediately receive the points": one Rewards decision per met goal, in the order the goals were revealed,
+    the next goal checked on the zoos with the reward taken (all used to be checked first, rewards after)."""
+    enclosures, dangerous = dangerous_goals()
+    state = advanced_round_end({0: 5, 1: 0, 2: 0}, enclosures, dangerous)
+    state.players[0].values["dangerous"] = 4
+    events = ENGINE.apply(state, 0, Finish())
+    assert [e.goal for e in events if isinstance(e, GoalMet)] == [enclosures]  # the second waits for the reward
+    assert ENGINE.view(state, 0).reward_goal == enclosures
+    with pytest.raises(IllegalAction, match=f"the reward chosen now is one of goal {enclosures}'s"):
+        ENGINE.check(state, 0, ChooseReward(dangerous, 0))
+    events = ENGINE.apply(state, 0, ChooseReward(enclosures, 0))  # +2 Dangerous: 6
+    assert [type(e) for e in events] == [RewardTaken, GoalMet]
+    assert events[1] == GoalMet(goal=dangerous, seats=[0])
+    assert (ENGINE.prompt(state).kind, ENGINE.view(state, 0).reward_goal) == ("rewards", dangerous)
+    ENGINE.apply(state, 0, ChooseReward(dangerous, 0))
+    assert state.round == 2 and state.open_in_play == []
+
+
+def test_a_goal_checked_before_a_reward_that_meets_it_waits_for_the_next_round() -> None:
+    """Rulebook: "The six Open Goal Cards placed at the start of the game are checked one by one." and "If no
+    player meets the condition on a goal card, it remains in play and will be checked again during the third
+    phase of the next round." A goal already checked is not checked again after a later goal's reward."""
+    enclosures, dangerous = dangerous_goals()
+    state = advanced_round_end({0: 5, 1: 0, 2: 0}, dangerous, enclosures)
+    state.players[0].values["dangerous"] = 4
+    ENGINE.apply(state, 0, Finish())
+    ENGINE.apply(state, 0, ChooseReward(enclosures, 0))
+    assert state.players[0].values["dangerous"] == 6
+    assert state.round == 2 and state.open_in_play == [dangerous]
 
 
 def test_an_unmet_open_goal_stays_in_play() -> None:
@@ -456,13 +535,62 @@ def test_with_both_secret_goals_met_the_player_chooses_which_scores() -> None:
 
 
 def test_the_score_multiplies_the_two_lower_values() -> None:
-    assert zoo.score({"dangerous": 4, "cute": 9, "rare": 12}) == 36  # the rulebook's 4 × 9 = 36
-    assert zoo.score({"dangerous": 12, "cute": 4, "rare": 9}) == 36
+    """Rulebook, Zoo Values: "The final score is determined by multiplying the two lower values; the highest
+    value is disregarded." (4 × 9 = 36), whatever the option on negative values."""
+    for negatives in ("multiply", "count_as_zero"):
+        assert zoo.score({"dangerous": 4, "cute": 9, "rare": 12}, negatives) == 36  # the rulebook's 4 × 9 = 36
+        assert zoo.score({"dangerous": 12, "cute": 4, "rare": 9}, negatives) == 36
+        assert zoo.score_factors({"dangerous": 12, "cute": 4, "rare": 9}, negatives) == (9, 4)
 
 
-def test_negative_values_count_as_zero_in_the_score() -> None:
-    assert zoo.score({"dangerous": -3, "cute": -2, "rare": 8}) == 0  # not −3 × −2 = 6
-    assert zoo.score({"dangerous": -1, "cute": 5, "rare": 8}) == 0
+def test_a_negative_value_is_multiplied_as_it_is_by_default() -> None:
+    """Rulebook: "The final score is determined by multiplying the two lower values; the highest value is
+    disregarded." with "Some values can decrease below 0 but cannot go lower than -3 points": Dangerous 2,
+    Cute 1, Rare −1 scores 1 × −1 = −1 (negative values used to count as 0)."""
+    assert zoo.score({"dangerous": 2, "cute": 1, "rare": -1}, "multiply") == -1
+    assert zoo.score_factors({"dangerous": 2, "cute": 1, "rare": -1}, "multiply") == (1, -1)
+    assert zoo.score({"dangerous": -1, "cute": 5, "rare": 8}, "multiply") == -5
+    assert zoo.score({"dangerous": -3, "cute": -2, "rare": 8}, "multiply") == 6  # the literal rule
+
+
+def test_the_option_count_as_zero_counts_a_negative_value_as_0() -> None:
+    """The match option negative_values=count_as_zero (RULES.md): −3 × −2 would otherwise reward failing twice."""
+    assert zoo.score({"dangerous": 2, "cute": 1, "rare": -1}, "count_as_zero") == 0
+    assert zoo.score({"dangerous": -3, "cute": -2, "rare": 8}, "count_as_zero") == 0  # not −3 × −2 = 6
+    assert zoo.score({"dangerous": -1, "cute": 5, "rare": 8}, "count_as_zero") == 0
+    assert zoo.score_factors({"dangerous": -1, "cute": 5, "rare": 8}, "count_as_zero") == (5, 0)
+
+
+@pytest.mark.parametrize(("negatives", "winner", "scores"), [("multiply", 0, [6, 4]), ("count_as_zero", 1, [0, 4])])
+def test_the_negative_values_option_decides_every_score_of_the_match(
+    negatives: str, winner: int, scores: list[int]
+) -> None:
+    """The option is offered in both modes (default: the rulebook's product); the view carries it and
+    counts every score with it, and so does the final result."""
+    for mode in ENGINE.info.modes:
+        (option,) = mode.options
+        assert (option.name, option.allowed_values, option.default_value) == (
+            "negative_values",
+            ("multiply", "count_as_zero"),
+            "multiply",
+        )
+    state, _ = ENGINE.setup(MatchSetup("beginner", 2, {"negative_values": negatives}), 1)
+    assert state.negative_values == negatives
+    constructing(state, {})
+    state.round = state.rounds
+    state.players[0].values = {"dangerous": -3, "cute": -2, "rare": 9}
+    state.players[1].values = {"dangerous": 2, "cute": 2, "rare": 2}
+    view = ENGINE.view(state, None)
+    assert view.negative_values == negatives and [z.score for z in view.zoos] == scores
+    for seat in (0, 1):
+        ENGINE.apply(state, seat, Finish())
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.winners() == [winner]
+    assert [s.score for s in outcome.seats] == scores
+
+
+def test_the_default_match_multiplies_negative_values() -> None:
+    assert new_match().negative_values == "multiply"
 
 
 def test_the_most_points_win_and_a_tie_goes_to_more_animals() -> None:
@@ -497,3 +625,5 @@ def test_setup_validates_mode_and_seats() -> None:
         ENGINE.setup(MatchSetup("advanced", 7), 1)
     with pytest.raises(InvalidArgument, match="no mode"):
         ENGINE.setup(MatchSetup("expert", 3), 1)
+    with pytest.raises(InvalidArgument, match="option negative_values must be one of multiply, count_as_zero"):
+        ENGINE.setup(MatchSetup("advanced", 3, {"negative_values": "ignore"}), 1)

@@ -39,6 +39,28 @@ MODE_ADVANCED: Mode.ValueType  # 2
 """Goal cards, and paths between enclosure cards must connect."""
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
+class _NegativeValues:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _NegativeValuesEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_NegativeValues.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    NEGATIVE_VALUES_UNSPECIFIED: _NegativeValues.ValueType  # 0
+    NEGATIVE_VALUES_MULTIPLY: _NegativeValues.ValueType  # 1
+    """As it is: the rulebook's product of the two lower values (the default)."""
+    NEGATIVE_VALUES_COUNT_AS_ZERO: _NegativeValues.ValueType  # 2
+    """A negative value counts as 0."""
+
+class NegativeValues(_NegativeValues, metaclass=_NegativeValuesEnumTypeWrapper):
+    """How a negative zoo value scores (the match option negative_values)."""
+
+NEGATIVE_VALUES_UNSPECIFIED: NegativeValues.ValueType  # 0
+NEGATIVE_VALUES_MULTIPLY: NegativeValues.ValueType  # 1
+"""As it is: the rulebook's product of the two lower values (the default)."""
+NEGATIVE_VALUES_COUNT_AS_ZERO: NegativeValues.ValueType  # 2
+"""A negative value counts as 0."""
+Global___NegativeValues: _TypeAlias = NegativeValues  # noqa: Y015
+
 class _Habitat:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -729,21 +751,25 @@ class OpenEnd(_message.Message):
     END_FIELD_NUMBER: _builtins.int
     POSITION_FIELD_NUMBER: _builtins.int
     CONNECTOR_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
     end: Global___End.ValueType
     position: _builtins.int
     """Where a card built at this end goes."""
     connector: Global___Connector.ValueType
     """The path a card built here must meet with its inner edge; unset when paths need not connect."""
+    text: _builtins.str
+    """That need in the engine's words ("a card built at the left end needs R mid"); empty when none."""
     def __init__(
         self,
         *,
         end: Global___End.ValueType = ...,
         position: _builtins.int = ...,
         connector: Global___Connector.ValueType = ...,
+        text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["connector", b"connector", "end", b"end", "position", b"position"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["connector", b"connector", "end", b"end", "position", b"position", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -770,9 +796,10 @@ class PlayerZoo(_message.Message):
     SECRET_GOAL_CHOICES_FIELD_NUMBER: _builtins.int
     ENDS_FIELD_NUMBER: _builtins.int
     SCORE_FACTORS_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     score: _builtins.int
-    """The product of the two lower values (negative values count as 0)."""
+    """The product of the two lower values (a negative value as it is, or as 0: the match option)."""
     animals: _builtins.int
     hand_size: _builtins.int
     picked: _builtins.int
@@ -781,6 +808,8 @@ class PlayerZoo(_message.Message):
     scored_secret_goal: _builtins.int
     keeps_a_card: _builtins.bool
     """The card kept for the next round (own view only); the others see that one is kept."""
+    side: Global___End.ValueType
+    """The edge of the character sheet the zoo grows from; unset until the first enclosure card."""
     @_builtins.property
     def row(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlacedCard]: ...
     @_builtins.property
@@ -791,7 +820,7 @@ class PlayerZoo(_message.Message):
 
     @_builtins.property
     def reward_choices(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Open goals this seat met together with others: it must choose a reward of each."""
+        """The open goal whose reward this seat is choosing now (at most one)."""
 
     @_builtins.property
     def secret_goal_choices(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -799,11 +828,13 @@ class PlayerZoo(_message.Message):
 
     @_builtins.property
     def ends(self) -> _containers.RepeatedCompositeFieldContainer[Global___OpenEnd]:
-        """The two open ends of the row (left, then right)."""
+        """The open ends of the row: both edges of the sheet (left, then right) before the
+        first enclosure card, then only the end of the side the zoo grows from.
+        """
 
     @_builtins.property
     def score_factors(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """The two values the score multiplies (negatives count as 0), the higher first."""
+        """The two values the score multiplies (as the match option counts them), the higher first."""
 
     def __init__(
         self,
@@ -823,10 +854,11 @@ class PlayerZoo(_message.Message):
         secret_goal_choices: _abc.Iterable[_builtins.int] | None = ...,
         ends: _abc.Iterable[Global___OpenEnd] | None = ...,
         score_factors: _abc.Iterable[_builtins.int] | None = ...,
+        side: Global___End.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal", "scored_secret_goal", b"scored_secret_goal", "values", b"values"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal", "animals", b"animals", "ends", b"ends", "finished", b"finished", "hand_size", b"hand_size", "keeps_a_card", b"keeps_a_card", "picked", b"picked", "reward_choices", b"reward_choices", "row", b"row", "score", b"score", "score_factors", b"score_factors", "scored_secret_goal", b"scored_secret_goal", "seat", b"seat", "secret_goal_choices", b"secret_goal_choices", "secret_goals", b"secret_goals", "values", b"values"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal", "animals", b"animals", "ends", b"ends", "finished", b"finished", "hand_size", b"hand_size", "keeps_a_card", b"keeps_a_card", "picked", b"picked", "reward_choices", b"reward_choices", "row", b"row", "score", b"score", "score_factors", b"score_factors", "scored_secret_goal", b"scored_secret_goal", "seat", b"seat", "secret_goal_choices", b"secret_goal_choices", "secret_goals", b"secret_goals", "side", b"side", "values", b"values"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__scored_secret_goal: _TypeAlias = _typing.Literal["scored_secret_goal"]  # noqa: Y015
     _WhichOneofArgType__scored_secret_goal: _TypeAlias = _typing.Literal["_scored_secret_goal", b"_scored_secret_goal"]  # noqa: Y015
@@ -857,6 +889,140 @@ class OpenGoalState(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___OpenGoalState: _TypeAlias = OpenGoalState  # noqa: Y015
+
+@_typing.final
+class GoalText(_message.Message):
+    """A goal card in the engine's words."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NEEDS_FIELD_NUMBER: _builtins.int
+    REWARDS_FIELD_NUMBER: _builtins.int
+    needs: _builtins.str
+    """What meets it: "≥ 4 desert animals at a round's end"."""
+    rewards: _builtins.str
+    """What it pays: "+2 Dangerous or +2 Cute (each achiever chooses one)"."""
+    def __init__(
+        self,
+        *,
+        needs: _builtins.str = ...,
+        rewards: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["needs", b"needs", "rewards", b"rewards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GoalText: _TypeAlias = GoalText  # noqa: Y015
+
+@_typing.final
+class Texts(_message.Message):
+    """The engine's words for the rules printed on what a view shows, by id: clients print
+    these and never word an effect, a goal or a mode themselves.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class EffectsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.int
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.int = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class OpenGoalsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.int
+        @_builtins.property
+        def value(self) -> Global___GoalText: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.int = ...,
+            value: Global___GoalText | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class SecretGoalsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.int
+        @_builtins.property
+        def value(self) -> Global___GoalText: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.int = ...,
+            value: Global___GoalText | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    MODE_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    EFFECTS_FIELD_NUMBER: _builtins.int
+    OPEN_GOALS_FIELD_NUMBER: _builtins.int
+    SECRET_GOALS_FIELD_NUMBER: _builtins.int
+    mode: _builtins.str
+    """The match's mode and what it changes."""
+    score: _builtins.str
+    """How the score is counted (the match option on negative values)."""
+    @_builtins.property
+    def effects(self) -> _containers.ScalarMap[_builtins.int, _builtins.str]:
+        """The animal effect of each card in the viewer's hand, picks and kept card, by card id."""
+
+    @_builtins.property
+    def open_goals(self) -> _containers.MessageMap[_builtins.int, Global___GoalText]:
+        """Each open goal of the view, by goal id."""
+
+    @_builtins.property
+    def secret_goals(self) -> _containers.MessageMap[_builtins.int, Global___GoalText]:
+        """Each secret goal the view shows (the viewer's, and any revealed), by goal id."""
+
+    def __init__(
+        self,
+        *,
+        mode: _builtins.str = ...,
+        score: _builtins.str = ...,
+        effects: _abc.Mapping[_builtins.int, _builtins.str] | None = ...,
+        open_goals: _abc.Mapping[_builtins.int, Global___GoalText] | None = ...,
+        secret_goals: _abc.Mapping[_builtins.int, Global___GoalText] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["effects", b"effects", "mode", b"mode", "open_goals", b"open_goals", "score", b"score", "secret_goals", b"secret_goals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Texts: _TypeAlias = Texts  # noqa: Y015
 
 @_typing.final
 class Preview(_message.Message):
@@ -917,6 +1083,9 @@ class View(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     PREVIEWS_FIELD_NUMBER: _builtins.int
     SHEET_CONNECTOR_FIELD_NUMBER: _builtins.int
+    TEXTS_FIELD_NUMBER: _builtins.int
+    NEGATIVE_VALUES_FIELD_NUMBER: _builtins.int
+    REWARD_GOAL_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     viewer: _builtins.int
     round: _builtins.int
@@ -926,6 +1095,10 @@ class View(_message.Message):
     draw_pile_size: _builtins.int
     sheet_connector: Global___Connector.ValueType
     """The character sheet's path connector on both edges; unset when paths need not connect."""
+    negative_values: Global___NegativeValues.ValueType
+    """The match option: how a negative value scores (every score above counts it so)."""
+    reward_goal: _builtins.int
+    """While rewards are chosen: the open goal being rewarded (the goals revealed after it are checked next)."""
     @_builtins.property
     def prompt(self) -> _common_pb2.Prompt:
         """What the match waits for, by whom (replaces phase and to_act): its kind is
@@ -964,6 +1137,10 @@ class View(_message.Message):
     def previews(self) -> _containers.RepeatedCompositeFieldContainer[Global___Preview]:
         """One per card among the viewer's picks."""
 
+    @_builtins.property
+    def texts(self) -> Global___Texts:
+        """The rules on the cards and goals above, in the engine's words."""
+
     def __init__(
         self,
         *,
@@ -985,13 +1162,21 @@ class View(_message.Message):
         outcome: _common_pb2.Outcome | None = ...,
         previews: _abc.Iterable[Global___Preview] | None = ...,
         sheet_connector: Global___Connector.ValueType = ...,
+        texts: Global___Texts | None = ...,
+        negative_values: Global___NegativeValues.ValueType = ...,
+        reward_goal: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "draw_pile_top", b"draw_pile_top", "kept", b"kept", "outcome", b"outcome", "prompt", b"prompt", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_reward_goal", b"_reward_goal", "_viewer", b"_viewer", "draw_pile_top", b"draw_pile_top", "kept", b"kept", "outcome", b"outcome", "prompt", b"prompt", "reward_goal", b"reward_goal", "texts", b"texts", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "discards", b"discards", "draw_pile_size", b"draw_pile_size", "draw_pile_top", b"draw_pile_top", "hand", b"hand", "kept", b"kept", "mode", b"mode", "open_goals", b"open_goals", "outcome", b"outcome", "passed", b"passed", "pick", b"pick", "picks", b"picks", "previews", b"previews", "prompt", b"prompt", "round", b"round", "rounds", b"rounds", "sheet_connector", b"sheet_connector", "viewer", b"viewer", "zoos", b"zoos"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_reward_goal", b"_reward_goal", "_viewer", b"_viewer", "discards", b"discards", "draw_pile_size", b"draw_pile_size", "draw_pile_top", b"draw_pile_top", "hand", b"hand", "kept", b"kept", "mode", b"mode", "negative_values", b"negative_values", "open_goals", b"open_goals", "outcome", b"outcome", "passed", b"passed", "pick", b"pick", "picks", b"picks", "previews", b"previews", "prompt", b"prompt", "reward_goal", b"reward_goal", "round", b"round", "rounds", b"rounds", "sheet_connector", b"sheet_connector", "texts", b"texts", "viewer", b"viewer", "zoos", b"zoos"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__reward_goal: _TypeAlias = _typing.Literal["reward_goal"]  # noqa: Y015
+    _WhichOneofArgType__reward_goal: _TypeAlias = _typing.Literal["_reward_goal", b"_reward_goal"]  # noqa: Y015
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__reward_goal) -> _WhichOneofReturnType__reward_goal | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer) -> _WhichOneofReturnType__viewer | None: ...
 
 Global___View: _TypeAlias = View  # noqa: Y015
@@ -1114,6 +1299,8 @@ Global___Finish: _TypeAlias = Finish  # noqa: Y015
 
 @_typing.final
 class ChooseReward(_message.Message):
+    """Take one of the two rewards of the open goal being rewarded (one you met)."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     GOAL_FIELD_NUMBER: _builtins.int
@@ -1499,6 +1686,8 @@ Global___ConstructionFinished: _TypeAlias = ConstructionFinished  # noqa: Y015
 
 @_typing.final
 class GoalMet(_message.Message):
+    """An open goal met when checked at a round's end; each seat listed chooses one of its rewards."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     GOAL_FIELD_NUMBER: _builtins.int
