@@ -85,6 +85,10 @@ class Rule(Generic[S, A, E]):
         action it cannot place as it is, for `problem` to refuse.
     not_now: why the action is refused while another kind of decision is pending (a detail
         under this rule's name, or a Refusal naming the pending decision's rule).
+    exact: the options are exactly the legal actions of this kind whenever the decision
+        accepts them, computed from the same helper as `problem` (a move's destinations
+        within the roll), so listing them skips the re-check; the property tests still
+        check every listed action against `problem` (tests/support/rules_properties.py).
     """
 
     name: str
@@ -93,6 +97,7 @@ class Rule(Generic[S, A, E]):
     perform: Callable[[S, int, A], Sequence[E]]
     canonical: Callable[[S, int, A], A] | None = None
     not_now: Callable[[S, int, Decision], str | Refusal] | None = None
+    exact: bool = False
 
 
 def no_problem(state: Any, seat: int, action: Any) -> None:

@@ -13,6 +13,7 @@ service and the bots call is then derived here, in one place:
         the decision does not accept -> the rule's not_now (or a generic sentence)
         the rule's own problem       -> the rule's refusal
     legal_actions = the rule's options for each accepted type, without a problem
+                    (a rule whose options are exact by its own helper skips the re-check)
     check         = raise the refusal, if any
     apply         = check, then perform
     perform       = the rule's perform, unchecked (search, simulation, replays)
@@ -23,7 +24,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from menagerie.rules.contract import GameInfo, Label, Outcome, Prompt, ToAct
-from menagerie.rules.decisions import Decision, Refusal, Rule
+from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.errors import IllegalAction
 from menagerie.rules.events import GameEvent
 from menagerie.rules.hidden import permute_hidden
@@ -68,6 +69,7 @@ class RulesEngine(Generic[S, A, V, E]):
 
     def __init__(self) -> None:
         self.rules: dict[type, Rule[S, A, E]] = self.rulebook()
+        self._rules_by_decision: dict[type[Decision], list[Rule[S, A, E]]] = {}
 
     # ------------------------------------------------------------ the game's part
 
@@ -101,6 +103,7 @@ class RulesEngine(Generic[S, A, V, E]):
     def top(self, state: S) -> Decision | None:
         """The decision the match waits for (None once it is over)."""
         stack = self.decisions(state)
+        # An engine empties the stack when the match ends; the outcome check guards one that did not.
         return stack[-1] if stack and self.outcome(state) is None else None
 
     def to_act(self, state: S) -> ToAct:
@@ -108,6 +111,8 @@ class RulesEngine(Generic[S, A, V, E]):
         top = self.top(state)
         if top is None:
             return ToAct()
+        if not top.may:  # the common case, a decision of one or more seats that must act
+            return ToAct(must=tuple(sorted(top.must)))
         return ToAct(must=tuple(sorted(top.must)), may=tuple(sorted(set(top.may) - set(top.must))))
 
     def prompt(self, state: S) -> Prompt:
@@ -121,25 +126,31 @@ class RulesEngine(Generic[S, A, V, E]):
 
     def refusal(self, state: S, seat: int, action: A) -> Refusal | None:
         """Why `apply` would refuse the action, or None when it is legal."""
-        if self.outcome(state) is not None:
-            return Refusal("End of the game", "the match is over")
-        if not 0 <= seat < self.seat_count(state):
-            return Refusal("Seats", f"there is no seat {seat}")
+        return self._judge(state, seat, action)[0]
+
+    def _judge(self, state: S, seat: int, action: A) -> tuple[Refusal | None, A]:
+        """The refusal (None when legal) and the action as the legal list spells it."""
         top = self.top(state)
         if top is None:
-            return Refusal("End of the game", "nothing is left to decide")
+            if self.outcome(state) is not None:
+                return Refusal("End of the game", "the match is over"), action
+            return Refusal("End of the game", "nothing is left to decide"), action
+        if not 0 <= seat < self.seat_count(state):
+            return Refusal("Seats", f"there is no seat {seat}"), action
         if seat not in top.must and seat not in top.may:
-            return self.out_of_turn(state, seat, top)
+            return self.out_of_turn(state, seat, top), action
         rule = self.rules.get(type(action))
         if rule is None:
-            return Refusal("Actions", f"{type(action).__name__} is not an action of this game")
+            return Refusal("Actions", f"{type(action).__name__} is not an action of this game"), action
         if type(action) not in top.accepts:
             detail = rule.not_now(state, seat, top) if rule.not_now else "that is not possible now"
-            return detail if isinstance(detail, Refusal) else Refusal(rule.name, detail)
-        problem = rule.problem(state, seat, self.canonical(state, seat, action))
+            return (detail if isinstance(detail, Refusal) else Refusal(rule.name, detail)), action
+        if rule.canonical is not None:
+            action = rule.canonical(state, seat, action)
+        problem = rule.problem(state, seat, action)
         if problem is None or isinstance(problem, Refusal):
-            return problem
-        return Refusal(rule.name, problem)
+            return problem, action
+        return Refusal(rule.name, problem), action
 
     def canonical(self, state: S, seat: int, action: A) -> A:
         """The action as the legal list spells it."""
@@ -152,13 +163,22 @@ class RulesEngine(Generic[S, A, V, E]):
         if top is None or (seat not in top.must and seat not in top.may):
             return []
         actions: list[A] = []
-        # One rule may serve several action types (all spells, say): list its options once.
-        rules = {id(rule): rule for rule in (self.rules[t] for t in top.accepts)}
-        for rule in rules.values():
-            actions += [
-                a for a in rule.options(state, seat) if type(a) in top.accepts and rule.problem(state, seat, a) is None
-            ]
+        accepts = top.accepts
+        for rule in self._rules_of(type(top)):
+            if rule.exact or rule.problem is no_problem:
+                actions += rule.options(state, seat)
+                continue
+            problem = rule.problem
+            actions += [a for a in rule.options(state, seat) if type(a) in accepts and problem(state, seat, a) is None]
         return actions
+
+    def _rules_of(self, decision: type[Decision]) -> list[Rule[S, A, E]]:
+        """The rules of the action types a kind of decision accepts, each once (one rule may serve several types)."""
+        rules = self._rules_by_decision.get(decision)
+        if rules is None:
+            unique = {id(rule): rule for rule in (self.rules[t] for t in decision.accepts)}
+            rules = self._rules_by_decision[decision] = list(unique.values())
+        return rules
 
     def check(self, state: S, seat: int, action: A) -> None:
         """Raises IllegalAction, naming the rule, unless `action` is legal for `seat` now."""
@@ -168,8 +188,10 @@ class RulesEngine(Generic[S, A, V, E]):
 
     def apply(self, state: S, seat: int, action: A) -> list[E]:
         """Checks the action, then performs it in place; returns the events."""
-        self.check(state, seat, action)
-        return self.perform(state, seat, action)
+        refusal, action = self._judge(state, seat, action)
+        if refusal is not None:
+            raise IllegalAction(refusal.rule, refusal.detail)
+        return list(self.rules[type(action)].perform(state, seat, action))
 
     def perform(self, state: S, seat: int, action: A) -> list[E]:
         """Performs an action known to be legal, unchecked (search, simulation, replays)."""

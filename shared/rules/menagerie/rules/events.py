@@ -38,7 +38,7 @@ class SeenBy:
         return f"SeenBy({self.owner!r})"
 
 
-class GameEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+class GameEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", omit_defaults=True):
     """Something that happened in a match; subclasses are a game's event kinds."""
 
     # The field holding the only seat whose view this event changes; None: anyone's.

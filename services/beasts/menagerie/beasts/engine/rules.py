@@ -106,6 +106,7 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         self.routes = Routes(self.data.board)
         self.creatures = {c.id: c for c in self.data.creatures}
         self.costs = {c.id: ResourceCounts(**c.cost) for c in self.data.creatures}
+        self.cost_tuples = {c.id: cost_of(c.cost) for c in self.data.creatures}
         self.spells = {s.id: s for s in self.data.spells}
         self.text = BeastsText(self.data)
         super().__init__()
@@ -117,7 +118,9 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         )
         return {
             Roll: Rule("Rolling", lambda s, seat: [Roll()], no_problem, self._roll, not_now=self._roll_not_now),
-            Move: Rule("Movement", self._move_options, self._move_problem, self._move, not_now=self._move_not_now),
+            Move: Rule(
+                "Movement", self._move_options, self._move_problem, self._move, not_now=self._move_not_now, exact=True
+            ),
             Capture: Rule(
                 "Capture",
                 lambda s, seat: [Capture()],
@@ -193,9 +196,10 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         self._decide(state, ChooseStop())
         return [DieRolled(seat=seat, value=state.roll)]
 
-    def _move_options(self, state: BeastsState, seat: int) -> Iterator[Move]:
+    def _move_options(self, state: BeastsState, seat: int) -> list[Move]:
+        """Exactly the legal stops: every space within the steps, by the routes `_move_problem` measures with."""
         origin = state.players[seat].position
-        return (Move(to) for to in self.routes.destinations(origin, state.roll + state.bonus))
+        return [Move(to) for to in self.routes.destinations(origin, state.roll + state.bonus)]
 
     def _move_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
         if isinstance(decision, RollDie):
@@ -272,10 +276,9 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         if (
             not state.spell_cards
             and isinstance(self.top(state), AfterStop)
-            and state.outcome is None
-            and self.legal_actions(state, state.current) == [EndTurn()]
+            and self._capture_problem(state, state.current, Capture()) is not None
         ):
-            return self._end_turn(state)
+            return self._end_turn(state)  # without spells, End turn is all that is left
         return []
 
     # ---------------------------------------------------------------- capture
@@ -289,9 +292,9 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         token = state.tokens[space]
         if token is None or token in COLOURS or not state.face_up[space]:
             return "there is no face-up creature on your space"
-        missing = self.shortfall(player.resources, token)
-        if missing:
+        if deficit(resources_of(player.resources), self.cost_tuples[token]):
             creature = self.creatures[token]
+            missing = self.shortfall(player.resources, token)
             return f"the {creature.name} needs {_describe(creature.cost)}; you lack {missing}"
         return None
 
@@ -397,6 +400,8 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
 
     def _spell_options(self, state: BeastsState, seat: int) -> Iterator[Action]:
         """Every target of every spell in hand (the problem check keeps those castable now)."""
+        if not state.spell_cards:
+            return
         player = state.players[seat]
         held = set(player.spells)
         if "felix_felicis" in held:

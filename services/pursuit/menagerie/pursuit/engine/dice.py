@@ -58,6 +58,14 @@ def reroll_choices(dice: Sequence[Die]) -> list[Reroll]:
     return options
 
 
+def is_reroll_choice(dice: Sequence[Die], keep: Sequence[str], keep_teal: bool) -> bool:
+    """True when `keep` are black faces rolled (as a multiset) and at least one die is rolled again."""
+    if len(keep) + keep_teal >= len(dice):
+        return False
+    black: Counter[str] = Counter(d.face for d in dice if d.color == "black")
+    return not Counter(keep) - black
+
+
 def canonical_reroll(action: Reroll) -> Reroll:
     """The same Reroll as the legal list spells it: the kept faces in order."""
     return Reroll(tuple(sorted(action.keep)), action.keep_teal)

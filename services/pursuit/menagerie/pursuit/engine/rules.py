@@ -36,6 +36,7 @@ from menagerie.pursuit.engine.dice import (
     canonical_reroll,
     die_effect,
     harms,
+    is_reroll_choice,
     pattern_dice,
     reroll_choices,
     roll_die,
@@ -195,6 +196,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
                 self._reroll,
                 lambda s, seat, a: canonical_reroll(a),
                 not_now=not_now,
+                exact=True,
             ),
             StopRolling: PursuitRule(
                 "Rolling", lambda s, seat: [StopRolling()], no_problem, self._stop, not_now=not_now
@@ -336,12 +338,13 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return events
 
     def _reroll_options(self, state: PursuitState, seat: int) -> list[Reroll]:
+        """Exactly the legal rerolls: every keep the dice allow (`is_reroll_choice`), while rolls remain."""
         return reroll_choices(state.dice) if state.rolls < state.roll_limit else []
 
     def _reroll_problem(self, state: PursuitState, seat: int, action: Reroll) -> str | None:
         if state.rolls >= state.roll_limit:
             return f"you have rolled {state.rolls} times: keep the dice"
-        if action not in reroll_choices(state.dice):
+        if not is_reroll_choice(state.dice, action.keep, action.keep_teal):
             return "keep only dice you rolled, and roll at least one again"
         return None
 
