@@ -64,3 +64,26 @@ def test_a_seat_token_for_a_seat_the_match_lacks_is_permission_denied_everywhere
             assert "has no seat 7" in (refused.value.details() or ""), verb
     finally:
         client.close()
+
+
+def test_the_engines_words_reach_clients(game_service: ServiceProcess, service_token: str) -> None:
+    """Labels and codes with the legal actions, a sentence per event on Watch, the prompt's sentence in views."""
+    game = game_service.argv[0]
+    client = GameClient(game, game_service.address)
+    try:
+        mode = binding(game).info.modes[0]
+        match = client.create(service_token, mode=mode.mode, seats=max(2, mode.min_seats), seed=3)
+        seat = match.summary.to_act[0]
+        token = match.tokens[seat]
+        first = next(iter(client.stub.Watch(client.pb2.WatchRequest(match_id=match.match_id), metadata=bearer(token))))
+        assert any(event.header.text for event in first.events), "setup events read as sentences"
+        assert first.view.prompt.kind and first.view.prompt.text
+        assert seat in {*first.view.prompt.must, *first.view.prompt.may}
+        legal = client.legal(match.match_id, token)
+        assert len(legal.labels) == len(legal.actions) > 0
+        assert all(label.text and label.code for label in legal.labels)
+        assert len({label.code for label in legal.labels}) == len(legal.labels)
+        answer = client.submit(match.match_id, token, legal.actions[0], legal.view_version)
+        assert all(not event.header.text for event in answer.events), "SubmitAction answers stay lean"
+    finally:
+        client.close()

@@ -77,14 +77,6 @@ class RulesEngine(Generic[S, A, V, E]):
         """One rule per action type."""
         raise NotImplementedError
 
-    def decisions(self, state: S) -> list[Decision]:
-        """The stack of pending decisions, top last."""
-        return state.decisions  # type: ignore[attr-defined, no-any-return]
-
-    def seat_count(self, state: S) -> int:
-        """How many seats the match has."""
-        return len(state.players)  # type: ignore[attr-defined]
-
     def outcome(self, state: S) -> Outcome | None:
         """The result once the match is over, else None."""
         return state.outcome  # type: ignore[attr-defined, no-any-return]
@@ -100,11 +92,11 @@ class RulesEngine(Generic[S, A, V, E]):
 
     # ---------------------------------------------------------------- derived
 
-    def top(self, state: S) -> Decision | None:
+    def top(self, state: Any) -> Decision | None:
         """The decision the match waits for (None once it is over)."""
-        stack = self.decisions(state)
+        stack: list[Decision] = state.decisions
         # An engine empties the stack when the match ends; the outcome check guards one that did not.
-        return stack[-1] if stack and self.outcome(state) is None else None
+        return stack[-1] if stack and state.outcome is None else None
 
     def to_act(self, state: S) -> ToAct:
         """The seats of the top decision."""
@@ -121,7 +113,7 @@ class RulesEngine(Generic[S, A, V, E]):
         if top is None:
             return Prompt(kind="finished" if self.outcome(state) is not None else "")
         to_act = self.to_act(state)
-        below = [d.kind() for d in self.decisions(state)[:-1]]
+        below = [d.kind() for d in state.decisions[:-1]]  # type: ignore[attr-defined]
         return Prompt(kind=top.kind(), must=list(to_act.must), may=list(to_act.may), actor=top.actor, stack=below)
 
     def refusal(self, state: S, seat: int, action: A) -> Refusal | None:
@@ -135,7 +127,7 @@ class RulesEngine(Generic[S, A, V, E]):
             if self.outcome(state) is not None:
                 return Refusal("End of the game", "the match is over"), action
             return Refusal("End of the game", "nothing is left to decide"), action
-        if not 0 <= seat < self.seat_count(state):
+        if not 0 <= seat < len(state.players):  # type: ignore[attr-defined]
             return Refusal("Seats", f"there is no seat {seat}"), action
         if seat not in top.must and seat not in top.may:
             return self.out_of_turn(state, seat, top), action

@@ -24,6 +24,7 @@ class Routes:
                 links.update(b for b in blue if b != space.id)
             self.adjacency.append(tuple(sorted(links)))
         self.distance = [self._bfs(origin) for origin in range(len(board.spaces))]
+        self._destinations: dict[tuple[int, int], list[int]] = {}
 
     def _bfs(self, origin: int) -> list[int]:
         distance = [-1] * len(self.adjacency)
@@ -39,4 +40,8 @@ class Routes:
 
     def destinations(self, origin: int, steps: int) -> list[int]:
         """Spaces where a move of at most `steps` steps from `origin` may stop."""
-        return [space for space, d in enumerate(self.distance[origin]) if 0 < d <= steps]
+        key = (origin, steps)
+        found = self._destinations.get(key)
+        if found is None:
+            found = self._destinations[key] = [s for s, d in enumerate(self.distance[origin]) if 0 < d <= steps]
+        return found

@@ -8,7 +8,7 @@ only thing left to do, it ends by itself. Every refusal names the rule it enforc
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, cast
 
 from menagerie.beasts.engine.board import Routes
@@ -104,6 +104,7 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
     def __init__(self, data: GameData | None = None) -> None:
         self.data = data or load_data()
         self.routes = Routes(self.data.board)
+        self._moves = [Move(space.id) for space in self.data.board.spaces]  # actions are frozen: made once
         self.creatures = {c.id: c for c in self.data.creatures}
         self.costs = {c.id: ResourceCounts(**c.cost) for c in self.data.creatures}
         self.cost_tuples = {c.id: cost_of(c.cost) for c in self.data.creatures}
@@ -199,7 +200,7 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
     def _move_options(self, state: BeastsState, seat: int) -> list[Move]:
         """Exactly the legal stops: every space within the steps, by the routes `_move_problem` measures with."""
         origin = state.players[seat].position
-        return [Move(to) for to in self.routes.destinations(origin, state.roll + state.bonus)]
+        return [self._moves[to] for to in self.routes.destinations(origin, state.roll + state.bonus)]
 
     def _move_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
         if isinstance(decision, RollDie):
@@ -276,7 +277,7 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         if (
             not state.spell_cards
             and isinstance(self.top(state), AfterStop)
-            and self._capture_problem(state, state.current, Capture()) is not None
+            and not self._can_capture(state, state.current)
         ):
             return self._end_turn(state)  # without spells, End turn is all that is left
         return []
@@ -285,18 +286,28 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
 
     def _capture_problem(self, state: BeastsState, seat: int, action: Capture) -> str | None:
         """Why `seat` cannot capture now, or None when it can."""
+        if self._can_capture(state, seat):
+            return None
         if state.mode == "capture":
             return "in mode I a creature is captured as soon as it is revealed"
         player = state.players[seat]
-        space = player.position
-        token = state.tokens[space]
-        if token is None or token in COLOURS or not state.face_up[space]:
+        token = state.tokens[player.position]
+        if token is None or token in COLOURS or not state.face_up[player.position]:
             return "there is no face-up creature on your space"
-        if deficit(resources_of(player.resources), self.cost_tuples[token]):
-            creature = self.creatures[token]
-            missing = self.shortfall(player.resources, token)
-            return f"the {creature.name} needs {_describe(creature.cost)}; you lack {missing}"
-        return None
+        creature = self.creatures[token]
+        return (
+            f"the {creature.name} needs {_describe(creature.cost)}; you lack {self.shortfall(player.resources, token)}"
+        )
+
+    def _can_capture(self, state: BeastsState, seat: int) -> bool:
+        """Mode II: a face-up creature lies on the seat's space and its resources pay for it."""
+        if state.mode == "capture":
+            return False
+        player = state.players[seat]
+        token = state.tokens[player.position]
+        if token is None or not state.face_up[player.position] or token not in self.cost_tuples:
+            return False
+        return not deficit(resources_of(player.resources), self.cost_tuples[token])
 
     def shortfall(self, resources: Mapping[str, int], creature_id: str) -> str:
         """What `resources` cannot pay of the creature's cost, even with wild tokens ('' if they can)."""
@@ -398,26 +409,28 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         """The spell card an action casts."""
         return cast("SpellId", type(action).__struct_config__.tag)
 
-    def _spell_options(self, state: BeastsState, seat: int) -> Iterator[Action]:
+    def _spell_options(self, state: BeastsState, seat: int) -> list[Action]:
         """Every target of every spell in hand (the problem check keeps those castable now)."""
-        if not state.spell_cards:
-            return
+        if not state.spell_cards or not state.players[seat].spells:
+            return []
         player = state.players[seat]
         held = set(player.spells)
+        options: list[Action] = []
         if "felix_felicis" in held:
-            yield FelixFelicis()
+            options.append(FelixFelicis())
         if "wingardium_leviosa" in held:
-            yield WingardiumLeviosa()
+            options.append(WingardiumLeviosa())
         if "revelio" in held:
-            yield from (Revelio(s) for s, t in enumerate(state.tokens) if t is not None and not state.face_up[s])
+            options += [Revelio(s) for s, t in enumerate(state.tokens) if t is not None and not state.face_up[s]]
         if "accio" in held:
-            yield from (Accio(s) for s, t in enumerate(state.tokens) if t in COLOURS and state.face_up[s])
+            options += [Accio(s) for s, t in enumerate(state.tokens) if t in COLOURS and state.face_up[s]]
         if "expelliarmus" in held:
             for target, other in enumerate(state.players):
                 if target != seat:
-                    yield from (Expelliarmus(target, c) for c in COLOURS if other.resources[c] > 0)
+                    options += [Expelliarmus(target, c) for c in COLOURS if other.resources[c] > 0]
         if "portkey" in held:
-            yield from (Portkey(b) for b in BLUE_CIRCLES if b != player.position)
+            options += [Portkey(b) for b in BLUE_CIRCLES if b != player.position]
+        return options
 
     def _spell_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
         return "spells are cast during your own turn"

@@ -1265,7 +1265,9 @@ class SubmitActionResponse(_message.Message):
     """The caller's view version after the action (for its next submit)."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
-        """The events the action caused, as the caller may see them."""
+        """The events the action caused, as the caller may see them; their text (header.text)
+        comes with Watch, so that the answer kept for a retried request stays small.
+        """
 
     def __init__(
         self,

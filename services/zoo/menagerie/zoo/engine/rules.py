@@ -131,6 +131,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             self._construction_problem,
             self._construct,
             not_now=lambda s, seat, d: "cards are played only in the construction phase",
+            exact=True,
         )
         return {
             Pick: Rule(
@@ -286,16 +287,22 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         return [(None, None)]
 
     def _construction_options(self, state: ZooState, seat: int) -> Iterator[Action]:
-        """Per picked card: builds at either end and placements; then keeping a card, and finishing."""
+        """Exactly the legal plays, per picked card: builds at open ends its paths fit, placements in the
+        animal's slots with each choice its effect names; then keeping a card (if none is kept), and finishing.
+
+        The same helpers decide `_construction_problem` (open_ends, _connects, animal_slots, choices).
+        """
         player = state.players[seat]
         for card_id in player.picks:
             card = self.cards[card_id]
             for end in zoo.open_ends(player):
-                yield Build(card_id, end)
+                if self._connects(state, player, card, end):
+                    yield Build(card_id, end)
             for position, level in zoo.animal_slots(player, card, self.cards):
                 for increase, decrease in self.choices(card):
                     yield Place(card_id, position, level, increase, decrease)
-        yield from (Keep(c) for c in player.picks)
+        if player.kept is None:
+            yield from (Keep(c) for c in player.picks)
         yield Finish()
 
     def _construction_problem(

@@ -2042,7 +2042,11 @@ class SubmitActionResponse(_message.Message):
     version: _builtins.int
     view_version: _builtins.int
     @_builtins.property
-    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
+        """The events the action caused, as the caller may see them; their text (header.text)
+        comes with Watch, so that the answer kept for a retried request stays small.
+        """
+
     def __init__(
         self,
         *,

@@ -391,7 +391,10 @@ class GameHost:
         deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
         entry = StoredEntry(version, seat, b"", b"", now, timeout_decision)
         response = self.pb.SubmitActionResponse(
-            version=version, view_version=seat_versions[seat], events=self._events(meta, entry, events, seat)
+            # Without the events' text: the answer is stored for retries, and Watch brings the words.
+            version=version,
+            view_version=seat_versions[seat],
+            events=self._events(meta, entry, events, seat, text=False),
         )
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_TURN
         commit = Commit(
@@ -467,8 +470,10 @@ class GameHost:
             return record.version
         return record.seat_versions[viewer]
 
-    def _events(self, meta: MatchMeta, entry: StoredEntry, events: list[Any], viewer: int | None) -> list[Message]:
-        """The entry's events as `viewer` may see them (the one redaction, project), with their text."""
+    def _events(
+        self, meta: MatchMeta, entry: StoredEntry, events: list[Any], viewer: int | None, text: bool = True
+    ) -> list[Message]:
+        """The entry's events as `viewer` may see them (the one redaction, project), with their text if asked."""
         out = []
         narrator = self._narrator(meta, viewer)
         for event in events:
@@ -476,7 +481,8 @@ class GameHost:
             fields = msgspec.to_builtins(shown)
             message = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields)
             header = message.header
-            header.text = self.engine.describe_event(shown, narrator) or ""
+            if text:
+                header.text = self.engine.describe_event(shown, narrator) or ""
             header.version = entry.version
             if entry.seat is not None:
                 header.seat = entry.seat
