@@ -112,19 +112,24 @@ def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly(minimatch: Runn
     seen = io.StringIO()
     child.logfile_read = seen
     child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
-    # No beast can end the match in the first turn, so this seat is asked at least once,
-    # for its own roll; afterwards the team may lose before the third question.
-    answered = 0
-    while child.expect([CHOOSE, "Game over — "], timeout=120) == 0 and answered < 3:
+    # This seat is asked in every reaction window (it may pass) and on its own turn. No beast
+    # can end the match in the first round, so its own turn comes: answer until it has made
+    # a choice of its own turn, then leave (the team may also lose first, ending the match).
+    own_turn = re.compile(r"— Turn \d+: You roll the dice\.")
+    answered, after_own_turn = 0, 0
+    while child.expect([CHOOSE, "Game over — "], timeout=120) == 0:
+        if after_own_turn:
+            child.sendline("q")
+            child.expect("You left the match")
+            break
         child.sendline("1")
         answered += 1
-    if answered == 3:
-        child.sendline("q")
-        child.expect("You left the match")
+        after_own_turn += bool(own_turn.search(seen.getvalue()))
+        assert answered < 60, "this seat's own turn never came"
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
     transcript = seen.getvalue()
     assert answered >= 1
     assert "The chase begins: " in transcript and "Player boards" in transcript, transcript
-    assert re.search(r"— Turn \d+: You roll the dice\.", transcript), transcript
+    assert own_turn.search(transcript), transcript

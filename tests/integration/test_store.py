@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from redis.asyncio import Redis
 
+from menagerie.common.v1 import common_pb2
 from menagerie.rules.contract import Outcome, SeatResult
 from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
 from tests.unit.rules.toy import Added, Dealt, Event
@@ -23,6 +24,11 @@ async def store(redis_url: str) -> AsyncIterator[MatchStore]:
     redis = Redis.from_url(redis_url)
     yield MatchStore(redis, shards=4)
     await redis.aclose()
+
+
+def notice(match_id: str, version: int) -> bytes:
+    """A real turn notice: the shard feeds are shared with other tests' readers, which parse every entry."""
+    return common_pb2.MatchEvent(match_id=match_id, game="g", version=version).SerializeToString()
 
 
 def new_match(match_id: str) -> NewMatch:
@@ -43,7 +49,7 @@ def new_match(match_id: str) -> NewMatch:
         to_act=[0],
         deadlines=[SeatDeadline(0, 1, 31_000)],
         setup_events=[Dealt(seat=0, token=7)],
-        notice=b"notice-1",
+        notice=notice(match_id, 1),
         status="active",
         outcome=None,
     )
@@ -76,7 +82,7 @@ async def commit_for(store: MatchStore, match_id: str, key: str = "0:k1", **chan
         seat_versions=[2, 2],
         to_act=[1],
         deadlines=[SeatDeadline(1, 2, 45_000)],
-        notice=b"notice-2",
+        notice=notice(match_id, 2),
         outcome=None,
         now_ms=5_000,
         retention_seconds=600,
