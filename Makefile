@@ -46,6 +46,9 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 test: lint ## Lint, then the whole test suite (unit, integration, e2e)
 	$(BIN)/pytest
 
+chaos: $(STAMP) ## Every fault test, the long and repeated ones too (Redis kills under load, floods, service kills)
+	$(BIN)/pytest -m 'faults or chaos' tests
+
 soak: $(STAMP) ## Long seeded property runs of every engine
 	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest services -k property
 
@@ -58,4 +61,4 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py
 
-.PHONY: help install protos deploy-files lint golden format test soak bench arena run
+.PHONY: help install protos deploy-files lint golden format test chaos soak bench arena run

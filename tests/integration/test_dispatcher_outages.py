@@ -51,7 +51,7 @@ from tests.support.game_client import GameClient, bearer
 from tests.support.redis_server import free_port, wait_for_redis
 from tests.support.services import ServiceProcess, game_process, worker_process
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.faults]
 
 CALL_TIMEOUT = 5.0
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
