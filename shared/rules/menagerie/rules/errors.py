@@ -62,6 +62,12 @@ class IllegalAction(FailedPrecondition):
         self.detail = detail
 
 
+class ResourceExhausted(MenagerieError):
+    """A quota or cap is used up; the message names it and how to free some."""
+
+    status = "RESOURCE_EXHAUSTED"
+
+
 class Aborted(MenagerieError):
     """The caller's view is stale: the match moved on in a way that concerns it."""
 
