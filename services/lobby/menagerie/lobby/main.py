@@ -27,7 +27,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     runtime.add_loop("matchmaker", matchmaker.run)
     runtime.add_loop("ratings", lambda stop: ratings.run(stop, settings.shards))
     lobby_pb2_grpc.add_LobbyServicer_to_server(
-        LobbyServicer(runtime.redis, store, directory, ratings, runtime.signer, settings), server
+        LobbyServicer(runtime.redis, store, directory, ratings, runtime.signer, settings, runtime.wakeups()), server
     )
     return [lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name]
 

@@ -27,6 +27,7 @@ from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import Principal, TokenKind, TokenSigner
+from menagerie.shared.wakeups import StreamWakeups
 
 MAX_WAIT_DEFAULT = 30
 MAX_WAIT_LIMIT = 600
@@ -106,7 +107,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         ratings: Ratings,
         signer: TokenSigner,
         settings: LobbySettings,
+        wakeups: StreamWakeups,
     ) -> None:
+        self.wakeups = wakeups
         self.redis = redis
         self.store = store
         self.directory = directory
@@ -204,18 +207,23 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     async def WatchTicket(  # noqa: N802
         self, request: lobby_pb2.WatchTicketRequest, context: Context
     ) -> AsyncIterator[lobby_pb2.WatchTicketResponse]:
+        """The ticket now, again on every change and at least every heartbeat, until it is final.
+
+        Between changes the stream waits on the process's one stream reader
+        (runtime.wakeups()), holding no Redis connection.
+        """
         await self._own_ticket(request.ticket_id)
         last = await self.store.last_update(request.ticket_id)
-        ticket = await self._own_ticket(request.ticket_id)
-        while True:
-            waited = max(0, self._now_ms() - ticket.spec.created_ms) // 1000
-            yield lobby_pb2.WatchTicketResponse(ticket=ticket_message(ticket), waited_seconds=waited)
-            if ticket.status in FINAL:
-                return
-            update = await self.store.wait_update(request.ticket_id, last, WATCH_HEARTBEAT_MS)
-            if update is not None:
-                last = update
-                ticket = await self._own_ticket(request.ticket_id)
+        with self.wakeups.follow(keys.updates(request.ticket_id), last) as follower:
+            ticket = await self._own_ticket(request.ticket_id)
+            while True:
+                waited = max(0, self._now_ms() - ticket.spec.created_ms) // 1000
+                yield lobby_pb2.WatchTicketResponse(ticket=ticket_message(ticket), waited_seconds=waited)
+                if ticket.status in FINAL:
+                    return
+                if await follower.wait(WATCH_HEARTBEAT_MS / 1000):
+                    follower.clear()  # before the read, so a change after it wakes us again
+                    ticket = await self._own_ticket(request.ticket_id)
 
     async def CreateTable(  # noqa: N802
         self, request: lobby_pb2.CreateTableRequest, context: Context

@@ -126,16 +126,6 @@ class TicketStore:
         entries = cast("list[tuple[bytes, Any]]", await self.redis.xrevrange(keys.updates(ticket_id), count=1))
         return entries[0][0].decode() if entries else "0-0"
 
-    async def wait_update(self, ticket_id: str, after: str, block_ms: int) -> str | None:
-        """Blocks until the ticket changes after update `after`; returns the new update id."""
-        reply = cast(
-            "list[tuple[bytes, list[tuple[bytes, Any]]]]",
-            await self.redis.xread({keys.updates(ticket_id): after}, block=block_ms),
-        )
-        if not reply:
-            return None
-        return reply[0][1][-1][0].decode()
-
     # ------------------------------------------------------------- matchmaking
 
     async def queues(self) -> list[str]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError
@@ -23,10 +23,20 @@ class RedisSettings(Protocol):
     def redis_url(self) -> str: ...
     @property
     def redis_timeout_margin_s(self) -> float: ...
+    @property
+    def redis_pool_size(self) -> int: ...
+    @property
+    def redis_pool_wait_s(self) -> float: ...
 
 
 def connect_redis(settings: RedisSettings) -> Redis:
-    """An asyncio client whose reads outlast every blocking command the platform issues.
+    """The request path's client: a bounded pool whose reads outlast every blocking command.
+
+    The pool holds at most `redis_pool_size` connections and a caller waits up to
+    `redis_pool_wait_s` for a free one (then ConnectionError, which clients see as
+    UNAVAILABLE): a burst queues instead of failing. Nothing parks in this pool for long —
+    waiting for a stream's next entry is StreamWakeups' job, on a connection of its own
+    (`connect_blocking_redis`) — so a crowd of watchers cannot starve the calls.
 
     `Redis.from_url` makes connections that never retry (the constructor's default of ten
     retries does not apply), and in the asyncio client a failed health-check PING is not
@@ -36,10 +46,26 @@ def connect_redis(settings: RedisSettings) -> Redis:
     command may have run. Anything longer (Redis down) is the caller's to handle; the
     bootstrap's loops restart with backoff and health goes NOT_SERVING.
     """
-    return Redis.from_url(
+    pool = BlockingConnectionPool.from_url(
         settings.redis_url,
-        socket_timeout=LONGEST_BLOCK_MS / 1000 + settings.redis_timeout_margin_s,
-        socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-        health_check_interval=30,
-        retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=1, supported_errors=(ConnectionError,)),
+        max_connections=settings.redis_pool_size,
+        timeout=settings.redis_pool_wait_s,
+        **_connection_options(settings),
     )
+    return Redis.from_pool(pool)
+
+
+def connect_blocking_redis(settings: RedisSettings) -> Redis:
+    """A client of one connection for a process's one blocking reader (StreamWakeups)."""
+    return Redis.from_url(settings.redis_url, single_connection_client=True, **_connection_options(settings))
+
+
+def _connection_options(settings: RedisSettings) -> dict[str, Any]:
+    return {
+        "socket_timeout": LONGEST_BLOCK_MS / 1000 + settings.redis_timeout_margin_s,
+        "socket_connect_timeout": CONNECT_TIMEOUT_SECONDS,
+        "health_check_interval": 30,
+        "retry": Retry(
+            ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=1, supported_errors=(ConnectionError,)
+        ),
+    }

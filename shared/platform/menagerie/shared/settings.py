@@ -19,6 +19,12 @@ class Settings(BaseSettings):
     redis_timeout_margin_s: float = Field(
         5.0, gt=0, le=60, description="How long past its longest blocking read a Redis reply may take."
     )
+    redis_pool_size: int = Field(
+        64, ge=2, le=10_000, description="Connections of the request path's Redis pool (blocking reads have their own)."
+    )
+    redis_pool_wait_s: float = Field(
+        2.0, gt=0, le=60, description="How long a call waits for a free pooled connection before UNAVAILABLE."
+    )
     shards: int = Field(16, ge=1, le=4096, description="Shards matches are spread over; fixed for a deployment.")
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
@@ -88,6 +94,16 @@ class LobbySettings(ServiceSettings, GameEndpointsSettings):
     player_token_ttl_seconds: int = Field(30 * 24 * 3600, ge=60)
     matchmaker_interval_ms: int = Field(100, ge=10, le=10_000)
     ticket_lifetime_seconds: int = Field(30 * 60, ge=10, description="A ticket without bots expires after this.")
+    table_lifetime_seconds: int = Field(
+        30 * 60, ge=1, description="A private table that has not started by then closes; its tickets expire."
+    )
+    guest_player_ttl_seconds: int = Field(
+        24 * 3600,
+        ge=60,
+        description="A registered player never seated in a match is forgotten after this long without a ticket.",
+    )
+    max_open_tickets: int = Field(3, ge=1, le=100, description="Open tickets one player may hold at once.")
+    max_open_tables: int = Field(3, ge=1, le=100, description="Private tables one player may have open at once.")
     claim_retry_seconds: int = Field(60, ge=5, description="Give claimed tickets back to the queue after this.")
     public_game_endpoints: str = Field(
         "", description="Game addresses given to clients, as game_endpoints; empty = the same as game_endpoints."

@@ -38,7 +38,6 @@ from menagerie.shared import codec
 from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.snapshots import SnapshotCache
-from menagerie.shared.redis_client import LONGEST_BLOCK_MS
 from menagerie.shared.settings import GameServiceSettings
 from menagerie.shared.store import (
     ACTIVE,
@@ -53,9 +52,11 @@ from menagerie.shared.store import (
     StoredEntry,
 )
 from menagerie.shared.tokens import Principal, TokenSigner
+from menagerie.shared.wakeups import StreamWakeups
 
 SUBMIT_ATTEMPTS = 32
-WATCH_POLL_MS = LONGEST_BLOCK_MS
+# A parked Watch reads again this often even if no wake-up came (a safety net, not the path).
+WATCH_POLL_MS = 10_000
 _MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _STATUS_NAMES = {ACTIVE: common_pb2.MATCH_STATUS_ACTIVE, FINISHED: common_pb2.MATCH_STATUS_FINISHED}
 
@@ -81,9 +82,11 @@ class GameHost:
         store: MatchStore,
         signer: TokenSigner,
         settings: GameServiceSettings,
+        wakeups: StreamWakeups,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.binding = binding
+        self.wakeups = wakeups
         self.engine = binding.engine
         self.pb = binding.pb2
         self.store = store
@@ -492,30 +495,36 @@ class GameHost:
         return out
 
     async def watch(self, principal: Principal, request: Any) -> AsyncIterator[Any]:
-        """Entries after from_version, then each new one; the latest carries the view."""
+        """Entries after from_version, then each new one; the latest carries the view.
+
+        Between moves the stream waits on the process's one stream reader (StreamWakeups),
+        holding no Redis connection; every WATCH_POLL_MS it reads again even unwoken.
+        """
         match_id = _checked_match_id(request.match_id)
         viewer = principal.viewer_in(match_id)
         last = request.from_version
         first = True
-        while True:
-            record, entries = await self.store.snapshot(match_id, last)
-            if record is None or record.meta.game != self.binding.info.game:
-                raise NotFound(f"no {self.binding.info.game} match {match_id}")
-            if viewer is not None:
-                self._check_seat_exists(record, viewer)
-            if last > record.version:
-                raise InvalidArgument(f"from_version {last} is ahead of the match (version {record.version})")
-            if entries or first:
-                for entry in entries:
-                    events = self._events(record.meta, entry, self._events_decoder.decode(entry.events), viewer)
-                    yield self._watch_response(record, entry.version, events, viewer)
-                if not entries:
-                    yield self._watch_response(record, record.version, [], viewer)
-                last = record.version
-            first = False
-            if record.finished:
-                return
-            await self.store.wait_for_entries(match_id, last, WATCH_POLL_MS)
+        with self.wakeups.follow(self.store.keys(match_id).events, f"{last}-1") as follower:
+            while True:
+                follower.clear()
+                record, entries = await self.store.snapshot(match_id, last)
+                if record is None or record.meta.game != self.binding.info.game:
+                    raise NotFound(f"no {self.binding.info.game} match {match_id}")
+                if viewer is not None:
+                    self._check_seat_exists(record, viewer)
+                if last > record.version:
+                    raise InvalidArgument(f"from_version {last} is ahead of the match (version {record.version})")
+                if entries or first:
+                    for entry in entries:
+                        events = self._events(record.meta, entry, self._events_decoder.decode(entry.events), viewer)
+                        yield self._watch_response(record, entry.version, events, viewer)
+                    if not entries:
+                        yield self._watch_response(record, record.version, [], viewer)
+                    last = record.version
+                first = False
+                if record.finished:
+                    return
+                await follower.wait(WATCH_POLL_MS / 1000)
 
     def _watch_response(self, record: MatchRecord, version: int, events: list[Message], viewer: int | None) -> Any:
         response = self.pb.WatchResponse(version=version, events=events)

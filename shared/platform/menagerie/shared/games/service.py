@@ -36,7 +36,7 @@ def game_registrar(binding: GameBinding) -> Register:
         settings = runtime.settings
         assert isinstance(settings, GameServiceSettings)
         store = MatchStore(runtime.redis, settings.shards, settings.turn_feed_maxlen)
-        host = GameHost(binding, store, runtime.signer, settings)
+        host = GameHost(binding, store, runtime.signer, settings, runtime.wakeups())
         binding.add_to_server(GameServicer(host), server)
         matches_pb2_grpc.add_MatchesServicer_to_server(MatchesServicer(host), server)
         return [binding.service_name, matches_pb2.DESCRIPTOR.services_by_name["Matches"].full_name]

@@ -52,10 +52,11 @@ from redis.asyncio import Redis
 
 from menagerie.shared.logs import configure_logging
 from menagerie.shared.observability import Health, HttpEndpoint
-from menagerie.shared.redis_client import connect_redis
+from menagerie.shared.redis_client import connect_blocking_redis, connect_redis
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.supervision import Loop, supervise
 from menagerie.shared.tokens import TokenSigner
+from menagerie.shared.wakeups import StreamWakeups
 
 T = TypeVar("T")
 
@@ -73,6 +74,10 @@ class ProcessSettings(Protocol):
     def redis_url(self) -> str: ...
     @property
     def redis_timeout_margin_s(self) -> float: ...
+    @property
+    def redis_pool_size(self) -> int: ...
+    @property
+    def redis_pool_wait_s(self) -> float: ...
     @property
     def token_secret(self) -> SecretStr: ...
     @property
@@ -106,6 +111,15 @@ class Runtime:
     background: list[Background] = field(default_factory=list)
     loops: list[tuple[str, Background]] = field(default_factory=list)
     closers: list[Closer] = field(default_factory=list)
+    _wakeups: StreamWakeups | None = None
+
+    def wakeups(self) -> StreamWakeups:
+        """The process's one stream reader for watchers (created, supervised and closed on first use)."""
+        if self._wakeups is None:
+            self._wakeups = StreamWakeups(connect_blocking_redis(self.settings), self.redis)
+            self.add_loop("stream-wakeups", self._wakeups.run)
+            self.on_close(self._wakeups.close)
+        return self._wakeups
 
     def add_loop(self, name: str, loop: Background) -> None:
         """Runs `loop` supervised beside the server: restarted after any error, stopped on shutdown."""

@@ -225,11 +225,6 @@ class MatchStore:
         entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
         return _record(match_id, state), [_entry(entry_id, fields) for entry_id, fields in entries]
 
-    async def wait_for_entries(self, match_id: str, after_version: int, timeout_ms: int) -> bool:
-        """Blocks until an entry newer than `after_version` exists (True) or the timeout passes."""
-        reply = await self.redis.xread({self.keys(match_id).events: f"{after_version}-1"}, count=1, block=timeout_ms)
-        return bool(reply)
-
     async def list_records(self, status: str | None, limit: int, before: tuple[int, str] | None) -> list[MatchRecord]:
         """Matches newest first (by creation), optionally only those in `status`, older than `before`."""
         indexes = []
