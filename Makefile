@@ -59,6 +59,6 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 	$(BIN)/python -m bench.arena --game all --games 1000
 
 run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
-	$(BIN)/python deploy/local/run.py
+	$(BIN)/python deploy/local/run.py $(ARGS)
 
 .PHONY: help install protos deploy-files lint golden format test chaos soak bench arena run

@@ -3,9 +3,24 @@
 Starts Redis (REDIS_URL if set, else the embedded Valkey server the project ships),
 then every service as its own process — one `menagerie-game` per row of
 deploy/games.toml, each of which must be installed — waits until each reports
-SERVING, prints where each listens, and stops everything cleanly on Ctrl-C (or SIGTERM).
+SERVING, prints where each listens, and stops everything cleanly on Ctrl-C (or SIGTERM):
+the lobby and the bot pool first, then the games, Redis last.
+
+What it keeps: the embedded server appends every write to a file in `.menagerie/data`
+(AOF, fsync every second), and the token secret is kept in `.menagerie/secret` (made
+once, mode 0600), so players, seat tokens, ratings and the matches in progress survive
+a restart, a crash included: the dispatcher's deadline scan sends the bots back to the
+decisions they had pending. `--fresh` keeps nothing (a throwaway server, a new secret);
+`--data-dir` puts the data elsewhere; MENAGERIE_TOKEN_SECRET overrides the kept secret;
+with REDIS_URL, keeping the data is that server's business.
+
+It supervises what it started: a process that exits while the platform runs — any exit
+status, the bot worker after a Redis outage or a service killed outright — is started
+again after a backoff (0.5 s doubling to 10 s, back to 0.5 s once it has run 30 s), with
+one line naming the process and its exit status.
 
 Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1]
+                                  [--data-dir PATH | --fresh] [--secret-file PATH]
 """
 
 from __future__ import annotations
@@ -17,12 +32,13 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
 from menagerie.rules.registry import game_ids
-from menagerie.shared.embedded_redis import EmbeddedRedis
+from menagerie.shared.embedded_redis import EmbeddedRedis, die_with_parent
 from menagerie.shared.rpc.health import wait_until_serving
 
 # Run as a script, deploy/ is not importable as a package yet; the games table's reader is deploy/games.py.
@@ -34,6 +50,22 @@ from deploy.games import GamesTableError, check_installed, load  # noqa: E402
 
 # `python -m menagerie.shared.games GAME` is the console script `menagerie-game GAME`.
 GAME_MODULE = "menagerie.shared.games"
+
+# What `make run` keeps between runs (git-ignored); `rm -rf .menagerie` starts clean.
+STATE = REPOSITORY / ".menagerie"
+DATA_DIR = STATE / "data"
+SECRET_FILE = STATE / "secret"
+
+# Restart backoff: the first restart waits BACKOFF_FIRST, each next one twice as long up
+# to BACKOFF_MAX; a process that ran STABLE_AFTER seconds before exiting starts over.
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 10.0
+STABLE_AFTER = 30.0
+WATCH_INTERVAL = 0.2
+# How long each tier may drain on stop before SIGKILL: the bot worker lets running turns
+# finish (which need the games up), the services their in-flight calls.
+PLATFORM_GRACE = 35.0
+GAMES_GRACE = 15.0
 
 
 @dataclass(frozen=True)
@@ -61,39 +93,143 @@ PLATFORM = (
 )
 
 
+def exit_status(code: int) -> str:
+    """'code 1', or 'code -9 (SIGKILL)' for a process a signal ended."""
+    if code >= 0:
+        return f"code {code}"
+    try:
+        return f"code {code} ({signal.Signals(-code).name})"
+    except ValueError:
+        return f"code {code}"
+
+
+def token_secret(path: Path | None) -> tuple[str, str]:
+    """(secret, where it comes from): MENAGERIE_TOKEN_SECRET, else the file at `path` (made once), else a new one."""
+    if given := os.environ.get("MENAGERIE_TOKEN_SECRET"):
+        return given, "MENAGERIE_TOKEN_SECRET"
+    if path is None:
+        return secrets.token_hex(32), "new for this run (--fresh: tokens end with it)"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # O_EXCL: two runs starting at once must not each write a different secret.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        secret = path.read_text().strip()
+        if len(secret) < 32:
+            raise RuntimeError(f"{path} holds no secret of 32 characters or more; delete it to make one") from None
+        return secret, f"{path} (player and seat tokens stay valid across restarts)"
+    with os.fdopen(fd, "w") as sink:
+        sink.write(secrets.token_hex(32) + "\n")
+    return path.read_text().strip(), f"{path} (made now; player and seat tokens stay valid across restarts)"
+
+
+@dataclass
+class Child:
+    """A supervised process: how to start it, the running one, and its restart backoff."""
+
+    name: str
+    launch: Callable[[], subprocess.Popen[bytes]]
+    process: subprocess.Popen[bytes]
+    started: float = field(default_factory=time.monotonic)
+    delay: float = BACKOFF_FIRST
+    restart_at: float | None = None  # set while it waits to be started again
+
+    def check(self, now: float) -> None:
+        """Notices an exit (one line, a restart scheduled), or starts it again once its backoff is over."""
+        if self.restart_at is None:
+            code = self.process.poll()
+            if code is None:
+                return
+            if now - self.started >= STABLE_AFTER:
+                self.delay = BACKOFF_FIRST
+            self.restart_at = now + self.delay
+            print(f"{self.name} exited with {exit_status(code)}; restarting it in {self.delay:g} s", file=sys.stderr)
+            sys.stderr.flush()
+            self.delay = min(self.delay * 2, BACKOFF_MAX)
+        elif now >= self.restart_at:
+            try:
+                self.process = self.launch()
+            except Exception as exc:  # e.g. Redis did not come back: try again after the next backoff
+                self.restart_at = now + self.delay
+                print(f"{self.name} did not start ({exc}); trying again in {self.delay:g} s", file=sys.stderr)
+                sys.stderr.flush()
+                self.delay = min(self.delay * 2, BACKOFF_MAX)
+                return
+            self.started = time.monotonic()
+            self.restart_at = None
+
+    def running(self) -> bool:
+        """True while its process is alive and not waiting for a restart."""
+        return self.restart_at is None and self.process.poll() is None
+
+
 class Platform:
     """The running processes and the Redis server under them."""
 
-    def __init__(self, host: str, base_port: int, games: tuple[Service, ...]) -> None:
+    def __init__(
+        self,
+        host: str,
+        base_port: int,
+        games: tuple[Service, ...],
+        data_dir: Path | None = DATA_DIR,
+        secret_file: Path | None = SECRET_FILE,
+    ) -> None:
         self.host = host
         self.base_port = base_port
         self.games = games
-        self.processes: list[tuple[Service, subprocess.Popen[bytes]]] = []
+        self.data_dir = data_dir  # None: a throwaway server
+        self.secret_file = secret_file  # None: a new secret for this run only
+        self.game_children: list[Child] = []
+        self.platform_children: list[Child] = []
         self.redis: EmbeddedRedis | None = None
+        self.redis_child: Child | None = None
         self.stopping = False
+
+    @property
+    def children(self) -> list[Child]:
+        """Every supervised process, Redis first."""
+        head = [self.redis_child] if self.redis_child is not None else []
+        return head + self.game_children + self.platform_children
 
     def start(self) -> None:
         """Starts Redis and every service; returns once all are SERVING."""
         redis_url = os.environ.get("REDIS_URL")
         if redis_url:
             print(f"redis        {redis_url} (REDIS_URL)")
+            print("data         kept by that server, as it is configured (make run keeps none of it)")
         else:
-            self.redis = EmbeddedRedis()
+            self.redis = EmbeddedRedis(self.data_dir)
             redis_url = self.redis.start()
+            assert self.redis.process is not None
+            self.redis_child = Child("redis", self._restart_redis, self.redis.process)
             print(f"redis        {redis_url.removeprefix('redis://').removesuffix('/0')} (embedded Valkey)")
-        games = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in self.games)
+            if self.data_dir is None:
+                print("data         none kept (--fresh: a throwaway server, deleted on stop)")
+            else:
+                print(f"data         {self.data_dir} (kept across restarts; delete it to start clean)")
+        secret, where = token_secret(self.secret_file)
+        print(f"secret       {where}", flush=True)
+        endpoints = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in self.games)
         env = {
             "MENAGERIE_LOG_LEVEL": "warning",
             **os.environ,
             "REDIS_URL": redis_url,
-            "MENAGERIE_TOKEN_SECRET": os.environ.get("MENAGERIE_TOKEN_SECRET") or secrets.token_hex(32),
+            "MENAGERIE_TOKEN_SECRET": secret,
             "MENAGERIE_HOST": self.host,
         }
         # The game services first: the lobby and the bots look them up as they start.
-        self._launch(self.games, env, games)
-        self._launch(PLATFORM, env, games)
+        self.game_children = self._launch(self.games, env, endpoints)
+        self.platform_children = self._launch(PLATFORM, env, endpoints)
 
-    def _launch(self, services: tuple[Service, ...], env: dict[str, str], games: str) -> None:
+    def _restart_redis(self) -> subprocess.Popen[bytes]:
+        """The embedded server again, on its port (the services have its URL) and with its data."""
+        assert self.redis is not None
+        self.redis.stop()  # reaps the dead one; a throwaway one's files go, as they would have
+        self.redis.start(port=self.redis.port)
+        assert self.redis.process is not None
+        return self.redis.process
+
+    def _launch(self, services: tuple[Service, ...], env: dict[str, str], endpoints: str) -> list[Child]:
         """Starts `services` and waits until each gRPC server among them is SERVING."""
         started = []
         for service in services:
@@ -101,51 +237,83 @@ class Platform:
             if service.port_offset is not None:
                 service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
             if service.needs_games:
-                service_env["MENAGERIE_GAME_ENDPOINTS"] = games
-            process = subprocess.Popen([sys.executable, "-m", service.module, *service.args], env=service_env)
-            started.append((service, process))
-        self.processes += started
-        for service, process in started:
+                service_env["MENAGERIE_GAME_ENDPOINTS"] = endpoints
+            argv = [sys.executable, "-m", service.module, *service.args]
+
+            def launch(argv: list[str] = argv, service_env: dict[str, str] = service_env) -> subprocess.Popen[bytes]:
+                # Tied to this process: if it is killed outright, they stop rather than hold the ports.
+                return subprocess.Popen(argv, env=service_env, preexec_fn=die_with_parent())
+
+            started.append(Child(service.name, launch, launch()))
+        for service, child in zip(services, started, strict=True):
             if service.port_offset is None:
-                print(f"{service.name:<12} running (pid {process.pid})", flush=True)
+                print(f"{service.name:<12} running (pid {child.process.pid})", flush=True)
                 continue
             address = f"{self.host}:{self.base_port + service.port_offset}"
-            wait_until_serving(address, process)
+            wait_until_serving(address, child.process)
             print(f"{service.name:<12} {address}", flush=True)
+        return started
 
     def watch(self) -> int:
-        """Waits until asked to stop, or until a service dies (then stops the rest)."""
-        while not self.stopping:
-            for service, process in self.processes:
-                if process.poll() is not None:
-                    print(f"{service.name} exited with {process.returncode}; stopping the platform", file=sys.stderr)
-                    return 1
-            time.sleep(0.2)
+        """Supervises the processes until asked to stop: one that exits is started again after a backoff."""
+        while not self.asked_to_stop():
+            now = time.monotonic()
+            for child in self.children:
+                if self.asked_to_stop():  # a stop request during a (slow) restart: start nothing more
+                    break
+                child.check(now)
+            time.sleep(WATCH_INTERVAL)
         return 0
 
+    def asked_to_stop(self) -> bool:
+        """True once Ctrl-C or SIGTERM asked the platform to stop (set by the signal handler)."""
+        return self.stopping
+
     def stop(self) -> None:
-        """SIGTERM every service (they drain), then stop Redis."""
-        for _, process in self.processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for _, process in self.processes:
-            try:
-                process.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        """SIGTERM the lobby and the bot pool, then the games (each tier drains), then stop Redis."""
+        self.stopping = True
+        _terminate(self.platform_children, PLATFORM_GRACE)
+        _terminate(self.game_children, GAMES_GRACE)
         if self.redis is not None:
             self.redis.stop()
 
 
+def _terminate(children: list[Child], grace: float) -> None:
+    """SIGTERM to each running child, then waits up to `grace` seconds before SIGKILL."""
+    for child in children:
+        if child.process.poll() is None:
+            child.process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for child in children:
+        try:
+            child.process.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.process.kill()
+            child.process.wait()
+
+
 def main() -> int:
+    """Runs the platform until Ctrl-C or SIGTERM."""
     parser = argparse.ArgumentParser(description="Run the Menagerie platform locally.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--base-port", type=int, default=int(os.environ.get("MENAGERIE_BASE_PORT", 50050)))
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument(
+        "--data-dir", type=Path, default=DATA_DIR, help=f"where the embedded server keeps its data ({DATA_DIR})"
+    )
+    keep.add_argument("--fresh", action="store_true", help="keep nothing: a throwaway server and a new token secret")
+    parser.add_argument(
+        "--secret-file", type=Path, default=SECRET_FILE, help=f"where the token secret is kept ({SECRET_FILE})"
+    )
     args = parser.parse_args()
     try:
-        platform = Platform(args.host, args.base_port, games())
+        platform = Platform(
+            args.host,
+            args.base_port,
+            games(),
+            data_dir=None if args.fresh else args.data_dir.resolve(),
+            secret_file=None if args.fresh else args.secret_file.resolve(),
+        )
     except GamesTableError as exc:  # nothing has started yet
         print(f"could not start the platform: {exc}", file=sys.stderr)
         return 1

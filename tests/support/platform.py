@@ -8,7 +8,8 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,45 @@ def free_port_block(size: int) -> int:
     raise RuntimeError("no block of free ports")
 
 
+def port_block_size() -> int:
+    """How many ports from the base `make run` takes: the lobby at base, each game at its offset."""
+    return max(row.offset for row in load()) + 1
+
+
+@dataclass(frozen=True)
+class Proc:
+    """One live process as /proc shows it."""
+
+    pid: int
+    ppid: int
+    pgid: int
+    cmdline: str
+
+
+def processes() -> list[Proc]:
+    """Every live process of this machine (zombies excluded)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                found.append(Proc(int(entry.name), int(fields[1]), int(fields[2]), cmdline))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` is a live process (not gone, not a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 @dataclass
 class RunningPlatform:
     """A running `make run`: its process, its ports and what it printed."""
@@ -60,33 +100,64 @@ class RunningPlatform:
 
     def group(self) -> list[int]:
         """Live processes of the runner's process group (the runner and all it started), zombies excluded."""
-        found = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if fields[0] != "Z" and int(fields[2]) == self.process.pid:
-                    found.append(int(entry.name))
-        return found
+        return [p.pid for p in processes() if p.pgid == self.process.pid]
+
+    def child(self, needle: str) -> int:
+        """The pid of the runner's direct child whose command line contains `needle`."""
+        found = [p.pid for p in processes() if p.ppid == self.process.pid and needle in p.cmdline]
+        assert len(found) == 1, f"{len(found)} children of the runner match {needle!r}"
+        return found[0]
+
+    def redis_pid(self) -> int:
+        """The embedded server's pid: the runner's child in a session of its own."""
+        found = [p.pid for p in processes() if p.ppid == self.process.pid and p.pgid != self.process.pid]
+        assert len(found) == 1, f"expected one embedded server, found {found}"
+        return found[0]
 
     def ctrl_c(self) -> int:
         """SIGINT to the whole group, as Ctrl-C in a terminal; returns the runner's exit code."""
         os.killpg(self.process.pid, signal.SIGINT)
         return self.process.wait(60)
 
+    def crash(self, timeout: float = 10.0) -> list[int]:
+        """SIGKILL to every process: the runner's group and the embedded server's session; returns the pids killed."""
+        pids = [p.pid for p in processes() if p.pgid == self.process.pid or p.ppid == self.process.pid]
+        redis = [p.pid for p in processes() if p.ppid == self.process.pid and p.pgid != self.process.pid]
+        os.killpg(self.process.pid, signal.SIGKILL)
+        for pid in redis:
+            os.killpg(pid, signal.SIGKILL)  # its own session: a group of its own
+        self.process.wait(timeout)
+        deadline = time.monotonic() + timeout
+        while any(alive(pid) for pid in pids):
+            assert time.monotonic() < deadline, f"still alive after SIGKILL: {[p for p in pids if alive(p)]}"
+            time.sleep(0.05)
+        return pids
+
 
 @contextmanager
-def local_platform(secret: str, timeout: float = 60.0, **extra_env: str) -> Iterator[RunningPlatform]:
-    """Starts deploy/local/run.py on free ports; Ctrl-C (SIGINT) at the end."""
-    base = free_port_block(max(row.offset for row in load()) + 1)  # the lobby at base, each game at its offset
+def local_platform(
+    secret: str | None,
+    timeout: float = 60.0,
+    *,
+    args: Sequence[str] = ("--fresh",),
+    base_port: int | None = None,
+    **extra_env: str,
+) -> Iterator[RunningPlatform]:
+    """Starts deploy/local/run.py on free ports (or from `base_port`); Ctrl-C (SIGINT) at the end.
+
+    `secret` goes to MENAGERIE_TOKEN_SECRET (None: unset, so run.py keeps its own in a file);
+    `args` go to run.py, by default `--fresh` so that a test never touches the repository's
+    `.menagerie/` (pass `--data-dir` and `--secret-file` to keep data across runs).
+    """
+    base = base_port if base_port is not None else free_port_block(port_block_size())
     log = Path(tempfile.mkstemp(prefix="platform-", suffix=".log")[1])
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(MENAGERIE_TOKEN_SECRET=secret, MENAGERIE_LOG_LEVEL="warning", **extra_env)
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MENAGERIE_TOKEN_SECRET")}
+    if secret is not None:
+        env["MENAGERIE_TOKEN_SECRET"] = secret
+    env.update(MENAGERIE_LOG_LEVEL="warning", **extra_env)
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [sys.executable, str(ROOT / "deploy" / "local" / "run.py"), "--base-port", str(base)],
+            [sys.executable, str(ROOT / "deploy" / "local" / "run.py"), "--base-port", str(base), *args],
             env=env,
             stdout=sink,
             stderr=subprocess.STDOUT,
