@@ -2,7 +2,8 @@
 
 A public queue (game, mode, options) has tag `q<hash>`; a private table has tag
 `t<table id>`. A ticket id starts with its tag, so every ticket key can be found from
-the id alone and lives in its queue's (or table's) slot.
+the id alone and lives in its queue's (or table's) slot. A player's record (its name and
+the slots its open tickets and tables hold, see players.py) is one key, in a slot of its own.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def table(table_id: str) -> str:
 
 
 def player(player_id: str) -> str:
+    # reserve.lua touches this key alone; it keeps its old name (no tag) so existing records are found.
     return f"lb:player:{player_id}"
 
 

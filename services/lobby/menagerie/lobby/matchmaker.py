@@ -5,6 +5,9 @@ doing the same work twice, but what makes seating safe is the claim script: a
 ticket is claimed for one match or not at all. A claim whose match was never seated
 (a replica died, a game service did not answer) is completed by whichever replica
 sees it later — creating a match is idempotent by its id — or given back to the queue.
+
+A private table that has not started within table_lifetime_seconds is closed: its
+waiting tickets expire and the slots they (and the table) held are freed.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from menagerie.lobby import keys
 from menagerie.lobby.directory import GameDirectory
 from menagerie.lobby.matchmaking import Candidate, TablePlan, plan_tables
 from menagerie.lobby.records import EXPIRED, Claim, Seating, Ticket
-from menagerie.lobby.tickets import TicketStore
+from menagerie.lobby.tickets import ENDED_TICKET_SECONDS, OPEN, TicketStore
 from menagerie.shared.aio import pause
 from menagerie.shared.settings import LobbySettings
 
@@ -113,7 +116,16 @@ class Matchmaker:
 
     async def _serve_table(self, tag: str, table_id: str, now: int) -> int:
         found = await self.store.table(table_id)
-        if found is None or found[2] != "open":
+        if (
+            found is not None
+            and found[2] == OPEN
+            and now - found[0].created_ms > self.settings.table_lifetime_seconds * 1000
+        ):
+            ended = await self.store.expire_table(found[0], ENDED_TICKET_SECONDS)
+            if ended:
+                log.info("table expired", table=table_id, tickets=len(ended))
+            found = await self.store.table(table_id)
+        if found is None or found[2] != OPEN:
             if not await self.store.pending_claims(tag, now + CLAIM_GRACE_MS):
                 await self.store.forget_queue(tag)
             return 0
@@ -136,7 +148,6 @@ class Matchmaker:
         )
         if not await self.store.claim(tag, claim):
             return 0
-        await self.store.mark_table(table_id, "started")
         return await self._create_and_seat(tag, claim)
 
     async def _start(self, tag: str, plan: TablePlan, game: str, mode: str, options: dict[str, str], now: int) -> int:
@@ -188,6 +199,10 @@ class Matchmaker:
             if self._now_ms() - claim.claimed_ms > self.settings.claim_retry_seconds * 1000:
                 await self.store.release(tag, claim)
             return 0
+        if tag.startswith("t"):
+            # Marked once its match exists (not at the claim: a claim given back leaves the
+            # table open), and before its tickets are seated, so no later join finds it open.
+            await self.store.table_started(tag[1:], SEATED_TICKET_SECONDS)
         tokens = {c.seat: c.token for c in created.seat_tokens}
         now = self._now_ms()
         endpoint = self.directory.public_endpoint(claim.game)
@@ -197,6 +212,7 @@ class Matchmaker:
             for index, ticket_id in enumerate(claim.seats)
             if ticket_id
         }
-        await self.store.seat(tag, claim.match_id, seatings, SEATED_TICKET_SECONDS)
+        specs = {ticket_id: ticket.spec for ticket_id, ticket in tickets.items()}
+        await self.store.seat(tag, claim.match_id, seatings, SEATED_TICKET_SECONDS, specs, now)
         log.info("match started", match=claim.match_id, game=claim.game, humans=len(seatings), bots=bots)
         return 1

@@ -3,6 +3,11 @@
 Validation happens here, before anything is written: an unknown game or mode, seat
 counts out of range, a max_wait out of bounds, a stranger's ticket or a wrong join code
 are refused with a clear message and change nothing.
+
+Quotas (menagerie.lobby.players): a guest expires unless it plays; a player holds at most
+max_open_tickets open tickets and max_open_tables open tables (RESOURCE_EXHAUSTED past
+that, naming the cap and how to free a slot); a token whose guest record expired is told
+to register again.
 """
 
 from __future__ import annotations
@@ -17,12 +22,20 @@ from redis.asyncio import Redis
 
 from menagerie.lobby import keys
 from menagerie.lobby.directory import GameDirectory
+from menagerie.lobby.players import TABLE, TICKET, Slot, slot_field
 from menagerie.lobby.ratings import Ratings
 from menagerie.lobby.records import CANCELLED, CLAIMED, EXPIRED, FINAL, SEATED, WAITING, Ticket, TicketSpec
 from menagerie.lobby.tickets import TableSpec, TicketStore
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.rules.contract import MatchSetup
-from menagerie.rules.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from menagerie.rules.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    Unauthenticated,
+)
 from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
@@ -61,6 +74,15 @@ def _turn_timer(seconds: int) -> int:
     if seconds > TURN_TIMER_LIMIT:
         raise InvalidArgument(f"turn_timer_seconds must be at most {TURN_TIMER_LIMIT}")
     return seconds
+
+
+def _duration(seconds: int) -> str:
+    """'24 h', '30 min' or '90 s'."""
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
 
 
 def ticket_message(ticket: Ticket, waited_ms: int | None = None) -> lobby_pb2.Ticket:
@@ -128,7 +150,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         if not 1 <= len(name) <= 32 or not name.isprintable():
             raise InvalidArgument("display_name must be 1–32 printable characters")
         player_id = uuid.uuid4().hex
-        await self.redis.hset(keys.player(player_id), mapping={"name": name, "created_ms": self._now_ms()})
+        await self.store.players.register(player_id, name, self._now_ms(), self.settings.guest_player_ttl_seconds)
         token, expires = self.signer.issue_player(player_id, name, self.settings.player_token_ttl_seconds)
         response = lobby_pb2.RegisterPlayerResponse(player_id=player_id, token=token)
         response.expires_at.FromSeconds(expires)
@@ -136,6 +158,31 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
     async def ListGames(self, request: lobby_pb2.ListGamesRequest, context: Context) -> lobby_pb2.ListGamesResponse:  # noqa: N802
         return self.directory.listing()
+
+    async def _reserve(self, player: Principal, ticket_id: str, table_id: str = "") -> None:
+        """Takes the player's slots for a new ticket (and table), or refuses past a cap."""
+        slots = [Slot(TICKET, ticket_id, self.settings.max_open_tickets)]
+        if table_id:
+            slots.insert(0, Slot(TABLE, table_id, self.settings.max_open_tables))
+        reservation = await self.store.reserve(
+            player.subject, slots, self._now_ms(), self.settings.guest_player_ttl_seconds
+        )
+        if reservation.outcome == "missing":
+            raise Unauthenticated(
+                f"player {player.subject} is no longer registered (a guest who has never played is forgotten "
+                f"{_duration(self.settings.guest_player_ttl_seconds)} after its last ticket); register again"
+            )
+        if reservation.kind == TICKET:
+            raise ResourceExhausted(
+                f"you hold {len(reservation.held)} open tickets, and a player may hold "
+                f"{self.settings.max_open_tickets}: cancel one (CancelTicket) or wait until one is seated or expires"
+            )
+        if reservation.kind == TABLE:
+            raise ResourceExhausted(
+                f"you have {len(reservation.held)} open tables, and a player may have "
+                f"{self.settings.max_open_tables}: wait until one starts or expires, or close one (a table closes "
+                "when everyone waiting at it cancels their ticket with CancelTicket)"
+            )
 
     def _checked_options(self, game: str, mode: str, seats: int, options: dict[str, str]) -> dict[str, str]:
         """The options with defaults filled in, or InvalidArgument (also for the mode and seats)."""
@@ -175,6 +222,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             turn_timer_seconds=_turn_timer(request.turn_timer_seconds),
             created_ms=self._now_ms(),
         )
+        await self._reserve(player, spec.ticket_id)
+        # Should this fail, the slot is not freed here (the ticket may exist all the same):
+        # a slot whose ticket never appears is dropped at the cap after a grace period.
         await self.store.create(spec, tag)
         return lobby_pb2.CreateTicketResponse(ticket=ticket_message(Ticket(spec, WAITING)))
 
@@ -248,8 +298,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             created_ms=self._now_ms(),
         )
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(6))
+        ticket_id = f"{keys.table_tag(table.table_id)}.{uuid.uuid4().hex}"
+        await self._reserve(player, ticket_id, table.table_id)
         await self.store.create_table(table, code)
-        ticket = await self._join(table, code, player)
+        ticket = await self._join(table, code, player, ticket_id)
         return lobby_pb2.CreateTableResponse(table_id=table.table_id, join_code=code, ticket=ticket_message(ticket))
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Context) -> lobby_pb2.JoinTableResponse:  # noqa: N802
@@ -259,11 +311,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         found = await self.store.table(request.table_id)
         if found is None:
             raise NotFound(f"no table {request.table_id}")
-        return lobby_pb2.JoinTableResponse(ticket=ticket_message(await self._join(found[0], request.join_code, player)))
+        ticket_id = f"{keys.table_tag(request.table_id)}.{uuid.uuid4().hex}"
+        await self._reserve(player, ticket_id)
+        ticket = await self._join(found[0], request.join_code, player, ticket_id)
+        return lobby_pb2.JoinTableResponse(ticket=ticket_message(ticket))
 
-    async def _join(self, table: TableSpec, code: str, player: Principal) -> Ticket:
-        tag = keys.table_tag(table.table_id)
-        ticket_id = f"{tag}.{uuid.uuid4().hex}"
+    async def _join(self, table: TableSpec, code: str, player: Principal, ticket_id: str) -> Ticket:
+        """Seats the player at the table with the ticket whose slot it reserved (freed unless it joins)."""
         now = self._now_ms()
         specs = {
             seat: TicketSpec(
@@ -286,6 +340,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             for seat in table.human_seats()
         }
         result = await self.store.join_table(table, code, player.subject, ticket_id, specs, now)
+        if result.outcome != "joined":
+            # No new ticket (a refusal, or the player's ticket there already holds its own slot).
+            await self.store.players.free(player.subject, [slot_field(TICKET, ticket_id)])
         if result.outcome == "bad_code":
             raise PermissionDenied("the join code is wrong")
         if result.outcome == "missing":

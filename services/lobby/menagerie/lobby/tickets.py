@@ -1,12 +1,14 @@
 """The lobby's Redis store: tickets, queues, claims and private tables.
 
 Every change of a ticket's status is one Lua script that also appends to the ticket's
-own update stream, which WatchTicket follows.
+own update stream, which WatchTicket follows. Every ticket and table a player opens
+holds one of the player's slots (menagerie.lobby.players); the store frees it whenever
+the ticket or table ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, cast
 
@@ -14,9 +16,11 @@ import msgspec
 from redis.asyncio import Redis
 
 from menagerie.lobby import keys
-from menagerie.lobby.records import WAITING, Claim, Seating, Ticket, TicketSpec
+from menagerie.lobby.players import RESERVATION_GRACE_MS, TABLE, TICKET, PlayerStore, Reservation, Slot, slot_field
+from menagerie.lobby.records import CLAIMED, FINAL, WAITING, Claim, Seating, Ticket, TicketSpec
 
 ENDED_TICKET_SECONDS = 24 * 3600
+OPEN = "open"
 
 _encode = msgspec.msgpack.Encoder().encode
 _spec = msgspec.msgpack.Decoder(TicketSpec)
@@ -72,6 +76,39 @@ class TicketStore:
         self._release = redis.register_script(_script("release.lua"))
         self._join = redis.register_script(_script("join_table.lua"))
         self._leave = redis.register_script(_script("leave_table.lua"))
+        self._expire_table = redis.register_script(_script("expire_table.lua"))
+        self.players = PlayerStore(redis)
+
+    # ------------------------------------------------------------------ slots
+
+    async def reserve(self, player_id: str, slots: Sequence[Slot], now_ms: int, guest_ttl_seconds: int) -> Reservation:
+        """Takes the player's slots for new tickets and tables (see players.py); stale ones are dropped at the cap."""
+        reservation = await self.players.reserve(player_id, slots, now_ms, guest_ttl_seconds)
+        if reservation.outcome != "full":
+            return reservation
+        stale = await self._stale(reservation, now_ms)
+        if not stale:
+            return reservation
+        return await self.players.reserve(player_id, slots, now_ms, guest_ttl_seconds, stale)
+
+    async def _stale(self, reservation: Reservation, now_ms: int) -> list[str]:
+        """Fields of slots whose ticket or table has ended (or never appeared: its call failed)."""
+        young = {i for i, at in reservation.held.items() if now_ms - at < RESERVATION_GRACE_MS}
+        if reservation.kind == TICKET:
+            found = {t.spec.ticket_id: t.status for t in await self.load_many(list(reservation.held))}
+            open_ = {i for i, status in found.items() if status not in FINAL}
+        else:
+            found = {}
+            for table_id in reservation.held:
+                table = await self.table(table_id)
+                if table is not None:
+                    found[table_id] = table[2]
+            open_ = {i for i, status in found.items() if status == OPEN}
+        return [
+            slot_field(reservation.kind, i)
+            for i in reservation.held
+            if i not in open_ and (i in found or i not in young)
+        ]
 
     # ------------------------------------------------------------------ tickets
 
@@ -98,7 +135,7 @@ class TicketStore:
         return [t for t in (_ticket(r) for r in replies) if t is not None]
 
     async def end(self, ticket: Ticket, status: str) -> str:
-        """Cancels or expires a waiting ticket; returns the status it had."""
+        """Cancels or expires a waiting ticket and frees its player's slot; returns the status it had."""
         spec = ticket.spec
         if spec.table_id:
             reply = await self._leave(
@@ -110,6 +147,10 @@ class TicketStore:
                 ],
                 args=[spec.ticket_id, spec.player_id, spec.table_seat, ENDED_TICKET_SECONDS],
             )
+            found = await self.table(spec.table_id)
+            if found is not None and found[2] != OPEN:
+                # The last player left: the table closed, which frees its creator's slot.
+                await self.players.free(found[0].owner, [slot_field(TABLE, spec.table_id)])
         else:
             reply = await self._end(
                 keys=[
@@ -119,7 +160,11 @@ class TicketStore:
                 ],
                 args=[spec.ticket_id, status, ENDED_TICKET_SECONDS],
             )
-        return reply.decode() if isinstance(reply, bytes) else str(reply)
+        had = reply.decode() if isinstance(reply, bytes) else str(reply)
+        if had != CLAIMED:
+            # Ended now, or earlier by another path: either way it holds no slot any more.
+            await self.players.free(spec.player_id, [slot_field(TICKET, spec.ticket_id)])
+        return had
 
     async def last_update(self, ticket_id: str) -> str:
         """The id of the ticket's latest update (to follow it from there)."""
@@ -154,14 +199,25 @@ class TicketStore:
         )
         return bool(reply)
 
-    async def seat(self, tag: str, match_id: str, seatings: dict[str, Seating], keep_seconds: int) -> None:
-        """Marks claimed tickets seated in `match_id`."""
+    async def seat(
+        self,
+        tag: str,
+        match_id: str,
+        seatings: dict[str, Seating],
+        keep_seconds: int,
+        specs: Mapping[str, TicketSpec],
+        now_ms: int,
+    ) -> None:
+        """Marks claimed tickets seated in `match_id`; their slots are freed and their players kept for good."""
         script_keys = [keys.claims(tag), keys.claim(tag, match_id)]
         args: list[Any] = [match_id, keep_seconds]
         for ticket_id, seating in seatings.items():
             script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
             args.append(_encode(seating))
         await self._seat(keys=script_keys, args=args)
+        await self.players.played(
+            ((specs[t].player_id, specs[t].display_name, t) for t in seatings if t in specs), now_ms
+        )
 
     async def release(self, tag: str, claim: Claim) -> None:
         """Puts a claim's tickets back in the queue."""
@@ -207,9 +263,36 @@ class TicketStore:
             return None
         return _table_spec.decode(spec), code.decode(), status.decode()
 
-    async def mark_table(self, table_id: str, status: str) -> None:
-        """Records that a table started (or closed)."""
-        await self.redis.hset(keys.table(table_id), "status", status)
+    async def table_started(self, table_id: str, keep_seconds: int) -> None:
+        """Records that a table's match exists: it takes nobody else, is kept a while, and frees its slot."""
+        found = await self.table(table_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(keys.table(table_id), "status", "started")
+            pipe.expire(keys.table(table_id), keep_seconds)
+            await pipe.execute()
+        if found is not None:
+            await self.players.free(found[0].owner, [slot_field(TABLE, table_id)])
+
+    async def expire_table(self, spec: TableSpec, keep_seconds: int) -> list[Ticket]:
+        """Closes a table nobody completed in time (see expire_table.lua); returns the tickets it ended."""
+        tag = keys.table_tag(spec.table_id)
+        # The waiting set may change between reading it and the script; the script then says so.
+        for _ in range(5):
+            waiting = [m.decode() for m in cast("list[bytes]", await self.redis.zrange(keys.waiting(tag), 0, -1))]
+            script_keys = [keys.table(spec.table_id), keys.waiting(tag), keys.claims(tag)]
+            for ticket_id in waiting:
+                script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
+            reply = await self._expire_table(keys=script_keys, args=[keep_seconds, *waiting])
+            outcome = reply.decode() if isinstance(reply, bytes) else str(reply)
+            if outcome != "changed":
+                break
+        if outcome != "expired":
+            return []
+        ended = await self.load_many(waiting)
+        for ticket in ended:
+            await self.players.free(ticket.spec.player_id, [slot_field(TICKET, ticket.spec.ticket_id)])
+        await self.players.free(spec.owner, [slot_field(TABLE, spec.table_id)])
+        return ended
 
     async def join_table(
         self, table: TableSpec, code: str, player_id: str, ticket_id: str, specs: dict[int, TicketSpec], now_ms: int
