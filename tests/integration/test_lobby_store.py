@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from typing import cast
 
 import pytest
 from redis.asyncio import Redis
 
 from menagerie.lobby import keys
+from menagerie.lobby.players import RESERVATION_GRACE_MS, TICKET, Slot
 from menagerie.lobby.records import CLAIMED, WAITING, Claim, TicketSpec
 from menagerie.lobby.tickets import TicketStore
 
@@ -23,12 +25,12 @@ async def store(redis_url: str) -> AsyncIterator[TicketStore]:
     await redis.aclose()
 
 
-async def queued(store: TicketStore, tag: str, count: int) -> list[str]:
+async def queued(store: TicketStore, tag: str, count: int, player_id: str = "") -> list[str]:
     ids = []
     for n in range(count):
         spec = TicketSpec(
             ticket_id=f"{tag}.{uuid.uuid4().hex}",
-            player_id=f"p{n}",
+            player_id=player_id or f"p{n}",
             display_name=f"P{n}",
             game="beasts",
             mode="capture",
@@ -74,3 +76,34 @@ async def test_a_released_claim_puts_its_tickets_back_in_order(store: TicketStor
     assert [t.spec.ticket_id for t in await store.waiting(tag)] == [a, b]
     assert await store.pending_claims(tag, 10**15) == []
     assert await store.redis.exists(keys.claim(tag, "m3")) == 0
+
+
+async def test_slots_left_behind_are_dropped_at_the_cap_and_calls_in_flight_are_not(store: TicketStore) -> None:
+    """A crash may leave a slot held for a ticket that ended or never appeared; the cap heals it."""
+    cap, ttl, now = 3, 3600, 10**13
+    player = uuid.uuid4().hex
+    tag = "q" + uuid.uuid4().hex[:12]
+    await store.players.register(player, "Ann", now, ttl)
+
+    async def reserve(ticket_id: str, at: int) -> str:
+        reservation = await store.reserve(player, [Slot(TICKET, ticket_id, cap)], at, ttl)
+        return reservation.outcome
+
+    # Seated, but the lobby died before freeing its slot.
+    (seated,) = await queued(store, tag, 1, player)
+    assert await reserve(seated, now) == "ok"
+    await store.redis.hset(keys.ticket(seated), "status", "seated")
+    # Reserved long ago, never created: its call failed.
+    assert await reserve(f"{tag}.lost", now - 2 * RESERVATION_GRACE_MS) == "ok"
+    # Reserved just now, not created yet: a call in flight, which must keep its slot.
+    assert await reserve(f"{tag}.in-flight", now) == "ok"
+    assert await reserve(f"{tag}.fourth", now) == "ok"
+    assert await reserve(f"{tag}.fifth", now) == "ok"
+    held = [h.decode() for h in cast("list[bytes]", await store.redis.hkeys(keys.player(player)))]
+    assert sorted(h for h in held if h.startswith("ticket:")) == [
+        f"ticket:{tag}.fifth",
+        f"ticket:{tag}.fourth",
+        f"ticket:{tag}.in-flight",
+    ]
+    full = await store.reserve(player, [Slot(TICKET, f"{tag}.sixth", cap)], now, ttl)
+    assert (full.outcome, full.kind, len(full.held)) == ("full", TICKET, cap)
