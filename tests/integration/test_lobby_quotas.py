@@ -207,6 +207,11 @@ def test_open_tables_are_capped_and_closing_one_frees_it(lobby: lobby_pb2_grpc.L
     join = lobby_pb2.JoinTableRequest(table_id=tables[0].table_id, join_code=tables[0].join_code)
     code, details = status_of(lambda: lobby.JoinTable(join, metadata=guest))
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and f"{TICKETS} open tickets" in details
+    wrong = lobby_pb2.JoinTableRequest(table_id=tables[0].table_id, join_code="AAAAAA")
+    assert status_of(lambda: lobby.JoinTable(wrong, metadata=guest)) == (
+        grpc.StatusCode.PERMISSION_DENIED,
+        "the join code is wrong",
+    )
     cancel(lobby, guest_ticket.ticket_id, guest)
     joined = lobby.JoinTable(join, metadata=guest).ticket
     for ticket_id, who in [

@@ -311,6 +311,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         found = await self.store.table(request.table_id)
         if found is None:
             raise NotFound(f"no table {request.table_id}")
+        if request.join_code != found[1]:
+            # Refused before taking a slot, so a wrong code reads the same at the cap (join_table.lua checks again).
+            raise PermissionDenied("the join code is wrong")
         ticket_id = f"{keys.table_tag(request.table_id)}.{uuid.uuid4().hex}"
         await self._reserve(player, ticket_id)
         ticket = await self._join(found[0], request.join_code, player, ticket_id)
