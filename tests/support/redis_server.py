@@ -21,6 +21,7 @@ from typing import cast
 import redis
 
 from menagerie.shared.embedded_redis import EmbeddedRedis
+from menagerie.shared.embedded_redis import _binary as embedded_binary
 
 
 def free_port() -> int:
@@ -121,3 +122,49 @@ def throwaway_redis() -> Iterator[tuple[str, str]]:
             yield server.start(), "embedded"
         finally:
             server.stop()
+
+
+class RestartableRedis:
+    """A Redis server on a fixed loopback port that a test may kill and start again.
+
+    Without `aof` a restart comes back empty (an outage that lost everything); with it,
+    the server keeps an append-only file (fsync every second) and comes back with its data.
+    """
+
+    def __init__(self, aof: bool = False) -> None:
+        self.binary = shutil.which("redis-server") or embedded_binary()
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.aof = aof
+        self.workdir = tempfile.mkdtemp(prefix="menagerie-restartable-redis-")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Starts the server and waits until it answers."""
+        persistence = ["--appendonly", "yes", "--appendfsync", "everysec"] if self.aof else ["--appendonly", "no"]
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *persistence, "--dir", self.workdir]
+        self.process = subprocess.Popen([self.binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_redis(self.url)
+
+    def kill(self) -> None:
+        """Kills the server (SIGKILL: an outage, not a maintenance)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        self.process = None
+
+    def remove(self) -> None:
+        """Kills the server and deletes its files."""
+        self.kill()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+@contextmanager
+def restartable_redis(aof: bool = False) -> Iterator[RestartableRedis]:
+    """A started RestartableRedis, removed afterwards."""
+    server = RestartableRedis(aof)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.remove()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from typing import Self
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -26,6 +28,14 @@ class Settings(BaseSettings):
         2.0, gt=0, le=60, description="How long a call waits for a free pooled connection before UNAVAILABLE."
     )
     shards: int = Field(16, ge=1, le=4096, description="Shards matches are spread over; fixed for a deployment.")
+    # What one caller may ask of a process that serves gRPC (menagerie.shared.rpc.quotas); 0 = no limit.
+    rate_limit_per_second: float = Field(200.0, ge=0, description="Calls per second per caller, sustained.")
+    rate_limit_burst: int = Field(400, ge=1, description="Calls per caller above the rate, in a burst.")
+    max_streams_per_caller: int = Field(16, ge=0, description="Open Watch/WatchTicket streams per caller.")
+    max_streams: int = Field(5_000, ge=0, description="Open streams per process.")
+    max_concurrent_rpcs: int = Field(
+        10_000, ge=1, description="Calls a process handles at once (streams included); past it, RESOURCE_EXHAUSTED."
+    )
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
 
@@ -115,15 +125,33 @@ class LobbySettings(ServiceSettings, GameEndpointsSettings):
 
 
 class BotSettings(GameEndpointsSettings):
-    """The dispatcher and the bot workers."""
+    """The dispatcher and the bot workers.
+
+    Time bounds nest, and a configuration where they do not stops the process at start:
+    each call a bot makes to a game service waits at most bot_call_timeout_seconds (at
+    most a quarter of redispatch_seconds, which is the default), a whole decision at most
+    half of redispatch_seconds, and that within the task's soft time limit, itself under
+    its hard one. So a hung game service holds a worker's slot for a fraction of the
+    redispatch interval, and a decision gives up by itself before Celery interrupts it.
+    """
 
     timeout_bot_level: str = Field("greedy", pattern="^(random|greedy)$", description="Plays for a timed-out human.")
     redispatch_seconds: int = Field(10, ge=1, le=3600, description="Enqueue a decision again if still pending then.")
     deadline_scan_ms: int = Field(200, ge=10, le=10_000)
+    bot_call_timeout_seconds: float = Field(
+        0.0, ge=0, description="Deadline of each call a bot makes to a game; 0 = a quarter of redispatch_seconds."
+    )
     task_soft_time_limit_seconds: int = Field(20, ge=1)
     task_time_limit_seconds: int = Field(30, ge=2)
     worker_concurrency: int = Field(2, ge=1, le=64)
     worker_pool: str = Field("prefork", pattern="^(prefork|threads|solo)$", description="Celery execution pool.")
+    worker_games: str = Field(
+        "",
+        description="Games whose queues a worker consumes ('beasts,zoo'); empty = every game of game_endpoints.",
+    )
+    stale_consumer_seconds: int = Field(
+        3600, ge=60, description="The dispatcher forgets a turn-feed consumer idle this long with nothing pending."
+    )
     # Health and metrics (menagerie.shared.rpc.bootstrap). The dispatcher serves the gRPC
     # health check on host:port; 0 picks a free port (named in its start log line), so
     # several run side by side on one machine; deployments set a fixed one for probes.
@@ -132,3 +160,43 @@ class BotSettings(GameEndpointsSettings):
     port: int = Field(0, ge=0, le=65535, description="gRPC health port of the dispatcher; 0 = a free port.")
     metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus /metrics and /healthz; 0 = off.")
     grace_seconds: float = Field(5.0, ge=0, description="How long the dispatcher's loops may finish on SIGTERM.")
+
+    def call_timeout(self) -> float:
+        """Seconds one call of a bot to a game service may take."""
+        return self.bot_call_timeout_seconds or self.redispatch_seconds / 4
+
+    def decision_timeout(self) -> float:
+        """Seconds all the calls of one bot decision may take together."""
+        return self.redispatch_seconds / 2
+
+    def played_games(self) -> list[str]:
+        """The games a worker plays: worker_games, or every game of game_endpoints."""
+        chosen = [game.strip() for game in self.worker_games.split(",") if game.strip()]
+        return chosen or list(self.endpoints())
+
+    @model_validator(mode="after")
+    def _bounds_nest(self) -> Self:
+        # A call that may wait longer than the redispatch interval lets a hung game hold
+        # the pool's slots while its decisions pile up again (issue 10, item 6).
+        if self.call_timeout() > self.redispatch_seconds / 4:
+            raise ValueError(
+                f"MENAGERIE_BOT_CALL_TIMEOUT_SECONDS ({self.bot_call_timeout_seconds:g} s) must be at most a quarter"
+                f" of MENAGERIE_REDISPATCH_SECONDS ({self.redispatch_seconds} s)"
+            )
+        if self.decision_timeout() >= self.task_soft_time_limit_seconds:
+            raise ValueError(
+                f"MENAGERIE_TASK_SOFT_TIME_LIMIT_SECONDS ({self.task_soft_time_limit_seconds} s) must exceed what"
+                f" one decision may take, half of MENAGERIE_REDISPATCH_SECONDS ({self.decision_timeout():g} s)"
+            )
+        if self.task_soft_time_limit_seconds >= self.task_time_limit_seconds:
+            raise ValueError(
+                f"MENAGERIE_TASK_TIME_LIMIT_SECONDS ({self.task_time_limit_seconds} s) must exceed"
+                f" MENAGERIE_TASK_SOFT_TIME_LIMIT_SECONDS ({self.task_soft_time_limit_seconds} s)"
+            )
+        unknown = sorted(set(self.played_games()) - set(self.endpoints()))
+        if unknown:
+            raise ValueError(
+                f"MENAGERIE_WORKER_GAMES names {', '.join(unknown)}, which MENAGERIE_GAME_ENDPOINTS does not"
+                f" ({', '.join(self.endpoints())})"
+            )
+        return self

@@ -54,6 +54,7 @@ from menagerie.shared.logs import configure_logging
 from menagerie.shared.observability import Health, HttpEndpoint
 from menagerie.shared.redis_client import connect_blocking_redis, connect_redis
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
+from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
 from menagerie.shared.supervision import Loop, supervise
 from menagerie.shared.tokens import TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
@@ -78,6 +79,16 @@ class ProcessSettings(Protocol):
     def redis_pool_size(self) -> int: ...
     @property
     def redis_pool_wait_s(self) -> float: ...
+    @property
+    def rate_limit_per_second(self) -> float: ...
+    @property
+    def rate_limit_burst(self) -> int: ...
+    @property
+    def max_streams_per_caller(self) -> int: ...
+    @property
+    def max_streams(self) -> int: ...
+    @property
+    def max_concurrent_rpcs(self) -> int: ...
     @property
     def token_secret(self) -> SecretStr: ...
     @property
@@ -205,9 +216,18 @@ async def serve(
             endpoint = _http_endpoint(name, settings, runtime.health)
             runtime.on_close(endpoint.close)
             metrics_port = endpoint.port
+        quotas = Quotas(
+            QuotaSettings(
+                settings.rate_limit_per_second,
+                settings.rate_limit_burst,
+                settings.max_streams_per_caller,
+                settings.max_streams,
+            )
+        )
         server = grpc.aio.server(
-            interceptors=[ServiceInterceptor(runtime.signer)],
+            interceptors=[ServiceInterceptor(runtime.signer, quotas)],
             options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 4 * 1024 * 1024)],
+            maximum_concurrent_rpcs=settings.max_concurrent_rpcs,
         )
         names = await register(server, runtime)
 

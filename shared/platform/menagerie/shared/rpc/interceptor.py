@@ -4,12 +4,19 @@ grpcio answers bytes it cannot decode with INTERNAL before any servicer runs; th
 interceptor replaces each method handler with one that receives the raw bytes and
 decodes them itself, so a client that sends garbage gets INVALID_ARGUMENT. It then
 verifies the bearer token (UNAUTHENTICATED when forged or expired), runs the
-servicer, and maps domain errors (menagerie.rules.errors) to status codes. Anything
-unexpected becomes a generic INTERNAL, logged with its traceback, never shown.
+servicer, and maps domain errors (menagerie.rules.errors) to status codes. A Redis
+that does not answer (down, restarting, a connection that died) is UNAVAILABLE, which
+clients retry. Anything unexpected becomes a generic INTERNAL, logged with its
+traceback, never shown.
+
+It also applies the caller's quotas (menagerie.shared.rpc.quotas): a call rate per
+caller, answered RESOURCE_EXHAUSTED with a `grpc-retry-pushback-ms` hint past it, and
+caps on open streams per caller and per process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
@@ -17,9 +24,12 @@ from typing import Any, TypeAlias, cast
 
 import grpc
 import structlog
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from menagerie.rules.errors import MenagerieError, Unauthenticated
+from menagerie.shared.rpc.quotas import Quotas, QuotaSettings, RateLimited, caller_of
 from menagerie.shared.tokens import Principal, TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -39,6 +49,8 @@ RPC_SECONDS = Histogram(
     ["method"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
 )
+OPEN_STREAMS = Gauge("menagerie_open_streams", "Server streams (Watch, WatchTicket) open now")
+STORE_UNAVAILABLE = "the match store does not answer right now; retry shortly"
 
 
 def current_principal() -> Principal | None:
@@ -70,10 +82,13 @@ def _status(error: MenagerieError) -> grpc.StatusCode:
 
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
-    """Decodes, authenticates and maps errors for every unary and server-streaming method."""
+    """Decodes, authenticates, applies quotas and maps errors for every unary and server-streaming method."""
 
-    def __init__(self, signer: TokenSigner, open_prefixes: Sequence[str] = ("/grpc.",)) -> None:
+    def __init__(
+        self, signer: TokenSigner, quotas: Quotas | None = None, open_prefixes: Sequence[str] = ("/grpc.",)
+    ) -> None:
         self._signer = signer
+        self._quotas = quotas or Quotas(QuotaSettings())
         self._open_prefixes = tuple(open_prefixes)
 
     async def intercept_service(
@@ -103,15 +118,50 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             )
         return handler
 
-    def _prepare(self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any) -> Any:
-        """Decode first, then the token (DESIGN.md's order of checks)."""
+    def _prepare(self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any, context: Context) -> Any:
+        """Decode first, then the token (DESIGN.md's order of checks), then the caller's call rate."""
         try:
             request = deserialize(raw)
         except Exception:
             raise _Undecodable() from None
         token = _bearer(metadata)
-        _principal.set(self._signer.verify(token) if token is not None else None)
+        principal = self._signer.verify(token) if token is not None else None
+        _principal.set(principal)
+        self._quotas.take_call(caller_of(principal, context.peer()))
         return request
+
+    @contextlib.asynccontextmanager
+    async def _answering(self, method: str, context: Context, timed: bool) -> AsyncIterator[None]:
+        """Turns whatever the call raised into its status code, and counts the call."""
+        started = time.perf_counter()
+        code = "OK"
+        try:
+            yield
+        except _Undecodable:
+            code = "INVALID_ARGUMENT"
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a valid {method} message")
+        except RateLimited as error:
+            code = error.status
+            context.set_trailing_metadata((("grpc-retry-pushback-ms", str(error.retry_after_ms)),))
+            await context.abort(_status(error), error.message)
+        except MenagerieError as error:
+            code = error.status
+            await context.abort(_status(error), error.message)
+        except (RedisConnectionError, RedisTimeoutError):
+            code = "UNAVAILABLE"
+            log.warning("Redis does not answer", method=method, exc_info=True)
+            await context.abort(grpc.StatusCode.UNAVAILABLE, STORE_UNAVAILABLE)
+        except grpc.aio.AbortError:
+            code = "SERVICER_ABORT"
+            raise
+        except Exception:
+            code = "INTERNAL"
+            log.exception("unexpected error", method=method)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        finally:
+            RPCS.labels(method, code).inc()
+            if timed:
+                RPC_SECONDS.labels(method).observe(time.perf_counter() - started)
 
     def _wrap_unary(
         self,
@@ -121,27 +171,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         deserialize: Callable[[bytes], Any],
     ) -> Callable[[bytes, Context], Awaitable[Any]]:
         async def unary(raw: bytes, context: Context) -> Any:
-            started = time.perf_counter()
-            code = "OK"
-            try:
-                request = self._prepare(raw, deserialize, metadata)
-                return await behavior(request, context)
-            except _Undecodable:
-                code = "INVALID_ARGUMENT"
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a valid {method} message")
-            except MenagerieError as error:
-                code = error.status
-                await context.abort(_status(error), error.message)
-            except grpc.aio.AbortError:
-                code = "SERVICER_ABORT"
-                raise
-            except Exception:
-                code = "INTERNAL"
-                log.exception("unexpected error", method=method)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-            finally:
-                RPCS.labels(method, code).inc()
-                RPC_SECONDS.labels(method).observe(time.perf_counter() - started)
+            async with self._answering(method, context, timed=True):
+                return await behavior(self._prepare(raw, deserialize, metadata, context), context)
 
         return unary
 
@@ -153,26 +184,17 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         deserialize: Callable[[bytes], Any],
     ) -> Callable[[bytes, Context], AsyncIterator[Any]]:
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
-            code = "OK"
-            try:
-                request = self._prepare(raw, deserialize, metadata)
-                async for response in behavior(request, context):
-                    yield response
-            except _Undecodable:
-                code = "INVALID_ARGUMENT"
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a valid {method} message")
-            except MenagerieError as error:
-                code = error.status
-                await context.abort(_status(error), error.message)
-            except grpc.aio.AbortError:
-                code = "SERVICER_ABORT"
-                raise
-            except Exception:
-                code = "INTERNAL"
-                log.exception("unexpected error", method=method)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-            finally:
-                RPCS.labels(method, code).inc()
+            async with self._answering(method, context, timed=False):
+                request = self._prepare(raw, deserialize, metadata, context)
+                caller = caller_of(current_principal(), context.peer())
+                self._quotas.open_stream(caller)
+                OPEN_STREAMS.inc()
+                try:
+                    async for response in behavior(request, context):
+                        yield response
+                finally:
+                    self._quotas.close_stream(caller)
+                    OPEN_STREAMS.dec()
 
         return stream
 
