@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import sys
+from dataclasses import dataclass, field
 from typing import Annotated
 
 import grpc
@@ -11,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from menagerie.cli.connection import Patience, Unreachable
 from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
 from menagerie.cli.play import Quit, follow, wait_for_seat
@@ -19,14 +21,44 @@ from menagerie.lobby.v1 import lobby_pb2
 
 app = typer.Typer(help="Menagerie: creature-themed tabletop games, online.", no_args_is_help=True, add_completion=False)
 console = Console(highlight=False)
-state: dict[str, str] = {}
+
+
+@dataclass
+class Settings:
+    """What the command's global options chose."""
+
+    lobby: str = "127.0.0.1:50050"
+    patience: Patience = field(default_factory=Patience)
+
+
+settings = Settings()
 
 
 @app.callback()
 def _options(
-    lobby: Annotated[str, typer.Option(envvar="MENAGERIE_LOBBY", help="The lobby's host:port.")] = "127.0.0.1:50050",
+    lobby: Annotated[str, typer.Option(envvar="MENAGERIE_LOBBY", help="The lobby's host:port.")] = Settings.lobby,
+    timeout: Annotated[
+        float, typer.Option(envvar="MENAGERIE_TIMEOUT", min=0.1, help="Seconds to wait for any answer of a server.")
+    ] = Patience.call_seconds,
+    reconnect: Annotated[
+        float,
+        typer.Option(
+            envvar="MENAGERIE_RECONNECT_SECONDS",
+            min=0,
+            help="Seconds to keep reconnecting a lost stream before giving up.",
+        ),
+    ] = Patience.reconnect_seconds,
+    stream_seconds: Annotated[
+        float,
+        typer.Option(envvar="MENAGERIE_STREAM_SECONDS", min=0.5, hidden=True, help="Deadline of one stream call."),
+    ] = Patience.stream_seconds,
 ) -> None:
-    state["lobby"] = lobby
+    settings.lobby = lobby
+    settings.patience = Patience(call_seconds=timeout, stream_seconds=stream_seconds, reconnect_seconds=reconnect)
+
+
+def _notify(line: str) -> None:
+    console.print(f"[yellow]{line}[/yellow]")
 
 
 def _fail(message: str) -> None:
@@ -56,9 +88,9 @@ def play(
     if game not in GAMES:
         _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
     options = dict(item.partition("=")[::2] for item in option or [])
-    address = state["lobby"]
+    address = settings.lobby
     try:
-        lobby = LobbySession(address, name or getpass.getuser() or "Guest")
+        lobby = LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify)
         request = lobby_pb2.CreateTicketRequest(
             game=game,
             mode=mode,
@@ -70,10 +102,14 @@ def play(
             max_wait_seconds=max_wait,
         )
         seating = wait_for_seat(console, lobby, request)
-        session = GameSession(game, seating.game_endpoint, seating.match_id, seating.seat_token)
+        # From here on a failed call is the game service's, and its address is the one to name.
+        address = seating.game_endpoint
+        session = GameSession(game, address, seating.match_id, seating.seat_token, settings.patience, _notify)
         follow(console, session, seating.seat, _ask, auto_pass)
     except grpc.RpcError as error:
         _fail(explain(error, address))
+    except Unreachable as error:
+        _fail(str(error))
     except Quit:
         console.print("You left the match. When your turn timer runs out, a bot plays your seat.")
     except (KeyboardInterrupt, EOFError):
@@ -88,13 +124,17 @@ def watch(
     game: Annotated[str, typer.Option(help="Game id of the match.")] = "beasts",
 ) -> None:
     """Follow a match as a spectator until it ends."""
-    address = state["lobby"]
+    address = settings.lobby
     try:
-        lobby = LobbySession(address, "Spectator")
-        session = GameSession(game, lobby.endpoint(game), match_id, lobby.auth[0][1].removeprefix("Bearer "))
+        lobby = LobbySession(address, "Spectator", settings.patience, _notify)
+        # From here on a failed call is the game service's, and its address is the one to name.
+        address = lobby.endpoint(game)
+        session = GameSession(game, address, match_id, lobby.token, settings.patience, _notify)
         follow(console, session, None, _ask)
     except grpc.RpcError as error:
         _fail(explain(error, address))
+    except Unreachable as error:
+        _fail(str(error))
     except KeyError as error:
         _fail(str(error.args[0]))
     except KeyboardInterrupt:
@@ -104,9 +144,9 @@ def watch(
 @app.command()
 def games() -> None:
     """The games the lobby offers."""
-    address = state["lobby"]
+    address = settings.lobby
     try:
-        listing = LobbySession(address, "Guest").games()
+        listing = LobbySession(address, "Guest", settings.patience).games()
     except grpc.RpcError as error:
         _fail(explain(error, address))
         return
@@ -122,10 +162,9 @@ def games() -> None:
 @app.command()
 def leaderboard(game: Annotated[str, typer.Argument(help="Game id.")] = "beasts", limit: int = 20) -> None:
     """Ratings of a game, best first."""
-    address = state["lobby"]
+    address = settings.lobby
     try:
-        lobby = LobbySession(address, "Guest")
-        reply = lobby.stub.GetLeaderboard(lobby_pb2.GetLeaderboardRequest(game=game, limit=limit), timeout=10)
+        reply = LobbySession(address, "Guest", settings.patience).leaderboard(game, limit)
     except grpc.RpcError as error:
         _fail(explain(error, address))
         return

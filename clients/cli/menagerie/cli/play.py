@@ -8,6 +8,7 @@ drawn and the player chooses. Moves made meanwhile by others wait in the stream.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import closing
 from typing import Any
 
 import grpc
@@ -29,16 +30,17 @@ def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.Crea
     """Queues, shows the wait, and returns where the player sits."""
     ticket = lobby.queue(request)
     console.print(f"Queued for {request.game} ({request.mode}), ticket {ticket.ticket_id}.")
-    for update in lobby.watch_ticket(ticket.ticket_id):
-        status = update.ticket.status
-        if status == lobby_pb2.TICKET_STATUS_SEATED:
-            seating = update.ticket.seating
-            bots = f" ({seating.bots} bots)" if seating.bots else ""
-            console.print(f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}.")
-            return seating
-        if status in (lobby_pb2.TICKET_STATUS_CANCELLED, lobby_pb2.TICKET_STATUS_EXPIRED):
-            raise RuntimeError(f"the ticket was {lobby_pb2.TicketStatus.Name(status).split('_')[-1].lower()}")
-        console.print(f"Waiting for players… {update.waited_seconds} s")
+    with closing(lobby.watch_ticket(ticket.ticket_id)) as updates:
+        for update in updates:
+            status = update.ticket.status
+            if status == lobby_pb2.TICKET_STATUS_SEATED:
+                seating = update.ticket.seating
+                bots = f" ({seating.bots} bots)" if seating.bots else ""
+                console.print(f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}.")
+                return seating
+            if status in (lobby_pb2.TICKET_STATUS_CANCELLED, lobby_pb2.TICKET_STATUS_EXPIRED):
+                raise RuntimeError(f"the ticket was {lobby_pb2.TicketStatus.Name(status).split('_')[-1].lower()}")
+            console.print(f"Waiting for players… {update.waited_seconds} s")
     raise RuntimeError("the lobby stopped answering about the ticket")
 
 
@@ -130,4 +132,4 @@ def follow(
                 console.print(game.ui.draw(current, names))
                 shown_board = True
     finally:
-        stream.cancel()
+        stream.close()  # cancels the stream's open call

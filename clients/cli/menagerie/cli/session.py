@@ -1,13 +1,16 @@
-"""Talking to the lobby and to a game service on behalf of one terminal user."""
+"""Talking to the lobby and to a game service on behalf of one terminal user.
+
+Every unary call has the deadline `Patience.call_seconds`; the streams reconnect by
+themselves (menagerie.cli.connection), a Watch from the last version it delivered.
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
-import grpc
-
+from menagerie.cli.connection import Notify, Patience, StreamCall, open_channel, reconnecting
 from menagerie.cli.games import GAMES, GameUI
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
@@ -18,46 +21,83 @@ def bearer(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
+def _quiet(_line: str) -> None:
+    """Says nothing about reconnections (sessions used without a terminal)."""
+
+
 class LobbySession:
     """A registered guest at the lobby."""
 
-    def __init__(self, address: str, name: str) -> None:
+    def __init__(self, address: str, name: str, patience: Patience | None = None, notify: Notify = _quiet) -> None:
         self.address = address
-        self.channel = grpc.insecure_channel(address)
+        self.patience = patience or Patience()
+        self.notify = notify
+        self.channel = open_channel(address)
         self.stub = lobby_pb2_grpc.LobbyStub(self.channel)
-        reply = self.stub.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name=name), timeout=10)
+        reply = self.stub.RegisterPlayer(
+            lobby_pb2.RegisterPlayerRequest(display_name=name), timeout=self.patience.call_seconds
+        )
         self.player_id = reply.player_id
+        self.token = reply.token
         self.auth = bearer(reply.token)
 
     def games(self) -> lobby_pb2.ListGamesResponse:
-        return self.stub.ListGames(lobby_pb2.ListGamesRequest(), timeout=10)
+        """The games the lobby offers."""
+        return self.stub.ListGames(lobby_pb2.ListGamesRequest(), timeout=self.patience.call_seconds)
+
+    def leaderboard(self, game: str, limit: int) -> lobby_pb2.GetLeaderboardResponse:
+        """Ratings of `game`, best first."""
+        request = lobby_pb2.GetLeaderboardRequest(game=game, limit=limit)
+        return self.stub.GetLeaderboard(request, timeout=self.patience.call_seconds)
 
     def queue(self, request: lobby_pb2.CreateTicketRequest) -> lobby_pb2.Ticket:
-        return self.stub.CreateTicket(request, metadata=self.auth, timeout=10).ticket
+        """Queues the player; the new ticket."""
+        return self.stub.CreateTicket(request, metadata=self.auth, timeout=self.patience.call_seconds).ticket
 
-    def watch_ticket(self, ticket_id: str) -> Iterator[lobby_pb2.WatchTicketResponse]:
-        yield from self.stub.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket_id), metadata=self.auth)
+    def watch_ticket(self, ticket_id: str) -> Generator[lobby_pb2.WatchTicketResponse, None, None]:
+        """The ticket's updates until it is seated, cancelled or expired (reconnecting when the lobby drops)."""
+        request = lobby_pb2.WatchTicketRequest(ticket_id=ticket_id)
+
+        # Reopening simply reads the ticket again: each update carries its whole state.
+        def open_call(deadline: float) -> StreamCall[lobby_pb2.WatchTicketResponse]:
+            return self.stub.WatchTicket(request, metadata=self.auth, timeout=deadline)
+
+        return reconnecting(open_call, f"the lobby at {self.address}", self.patience, self.notify)
 
     def cancel(self, ticket_id: str) -> None:
-        self.stub.CancelTicket(lobby_pb2.CancelTicketRequest(ticket_id=ticket_id), metadata=self.auth, timeout=10)
+        """Leaves the queue."""
+        request = lobby_pb2.CancelTicketRequest(ticket_id=ticket_id)
+        self.stub.CancelTicket(request, metadata=self.auth, timeout=self.patience.call_seconds)
 
     def endpoint(self, game: str) -> str:
+        """Where `game`'s service listens (KeyError when the lobby does not know it)."""
         for listing in self.games().games:
             if listing.game == game:
                 return str(listing.endpoint)
         raise KeyError(f"the lobby knows no game {game!r}")
 
     def close(self) -> None:
+        """Closes the channel."""
         self.channel.close()
 
 
 class GameSession:
     """One match on its game service, as one seat (or a spectator)."""
 
-    def __init__(self, game: str, address: str, match_id: str, token: str) -> None:
+    def __init__(
+        self,
+        game: str,
+        address: str,
+        match_id: str,
+        token: str,
+        patience: Patience | None = None,
+        notify: Notify = _quiet,
+    ) -> None:
         self.ui: GameUI = GAMES[game]
         self.address = address
-        self.channel = grpc.insecure_channel(address)
+        self.patience = patience or Patience()
+        self.notify = notify
+        self.channel = open_channel(address)
         self.stub = self.ui.stub(self.channel)
         self.matches = matches_pb2_grpc.MatchesStub(self.channel)
         self.match_id = match_id
@@ -65,27 +105,53 @@ class GameSession:
 
     def names(self) -> dict[int, str]:
         """Seat -> display name."""
-        summary = self.matches.GetMatch(matches_pb2.GetMatchRequest(match_id=self.match_id), metadata=self.auth)
+        request = matches_pb2.GetMatchRequest(match_id=self.match_id)
+        summary = self.matches.GetMatch(request, metadata=self.auth, timeout=self.patience.call_seconds)
         return {s.seat: s.display_name for s in summary.match.seats}
 
     def view(self) -> Any:
+        """The match as this seat (or a spectator) sees it now."""
         pb = self.ui.pb2
-        return self.stub.GetView(pb.GetViewRequest(match_id=self.match_id), metadata=self.auth, timeout=10)
+        request = pb.GetViewRequest(match_id=self.match_id)
+        return self.stub.GetView(request, metadata=self.auth, timeout=self.patience.call_seconds)
 
-    def watch(self, from_version: int = 0) -> Any:
+    def watch(self, from_version: int = 0) -> Generator[Any, None, None]:
+        """The match's updates after `from_version`, each version once, across reconnections."""
         pb = self.ui.pb2
-        return self.stub.Watch(pb.WatchRequest(match_id=self.match_id, from_version=from_version), metadata=self.auth)
+        last = from_version
+
+        def open_call(deadline: float) -> StreamCall[Any]:
+            request = pb.WatchRequest(match_id=self.match_id, from_version=last)
+            call: StreamCall[Any] = self.stub.Watch(request, metadata=self.auth, timeout=deadline)
+            return call
+
+        delivered = False
+        stream = reconnecting(open_call, f"the game service at {self.address}", self.patience, self.notify)
+        try:
+            for response in stream:
+                # Reopened at the version last delivered, the server first repeats that
+                # version's view (it sends the current view when nothing is newer).
+                if delivered and response.version <= last:
+                    continue
+                last, delivered = int(response.version), True
+                yield response
+        finally:
+            stream.close()  # cancels the open call now, not when the generator is collected
 
     def legal(self) -> Any:
+        """This seat's legal actions now."""
         pb = self.ui.pb2
-        return self.stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=self.match_id), metadata=self.auth)
+        request = pb.ListLegalActionsRequest(match_id=self.match_id)
+        return self.stub.ListLegalActions(request, metadata=self.auth, timeout=self.patience.call_seconds)
 
     def submit(self, action: Any, version: int) -> Any:
+        """Submits `action` against view version `version`."""
         pb = self.ui.pb2
         request = pb.SubmitActionRequest(
             match_id=self.match_id, expected_version=version, idempotency_key=uuid.uuid4().hex, action=action
         )
-        return self.stub.SubmitAction(request, metadata=self.auth, timeout=10)
+        return self.stub.SubmitAction(request, metadata=self.auth, timeout=self.patience.call_seconds)
 
     def close(self) -> None:
+        """Closes the channel."""
         self.channel.close()

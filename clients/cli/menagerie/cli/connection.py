@@ -1,0 +1,154 @@
+"""How the CLI talks to the platform: one set of deadlines, keepalive, and streams that reconnect.
+
+Every unary call has the same deadline (`Patience.call_seconds`). A stream (a game's
+Watch, the lobby's WatchTicket) is different: it may rightly stay quiet for as long as
+nobody moves, so a quiet stream must not be taken for a dead one. Two things find a
+dead peer instead:
+
+* each stream call has a deadline of its own (`Patience.stream_seconds`); when it
+  passes, the stream is opened again where it left off. The servers answer a new
+  stream at once (a Watch with the current view, WatchTicket with the ticket), so a
+  reopened stream that says nothing within `call_seconds` is talking to a dead or stuck
+  service;
+* the channel sends keepalive pings while a call is open, as often as the servers'
+  ping policy allows (see KEEPALIVE_TIME_MS), which also catches a connection that
+  vanished without a reset in between.
+
+When a stream breaks (UNAVAILABLE, a reopened stream that does not answer), it is
+reopened with backoff for at most `Patience.reconnect_seconds`; the user reads one line
+saying so, and `Unreachable` (a sentence, not a traceback) if the service stays away.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+import grpc
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+# The servers keep gRPC's default ping policy (grpc.aio.server without ping options): on
+# a connection where the server sent nothing for 5 minutes, a ping that comes sooner than
+# 5 minutes after the previous one is a strike, and the third strike closes the
+# connection with GOAWAY "too_many_pings". A quiet Watch is exactly that connection, so
+# the client pings no more often than the policy allows, with a margin for timer jitter.
+SERVER_MIN_PING_INTERVAL_MS = 300_000  # gRPC's default GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS
+KEEPALIVE_TIME_MS = SERVER_MIN_PING_INTERVAL_MS + 30_000
+KEEPALIVE_TIMEOUT_MS = 20_000
+# gRPC's own reconnect backoff grows to 2 minutes by default; a stream retrying for
+# `reconnect_seconds` needs the channel to try the address again within that time.
+MAX_RECONNECT_BACKOFF_MS = 5_000
+# The CLI's own pauses between attempts to reopen a stream.
+FIRST_RETRY_SECONDS = 0.25
+LONGEST_RETRY_SECONDS = 4.0
+
+
+@dataclass(frozen=True)
+class Patience:
+    """How long the CLI waits for the platform; the one place these numbers live."""
+
+    call_seconds: float = 10.0  # every unary call's deadline; a (re)opened stream's first message too
+    stream_seconds: float = 60.0  # one stream call's deadline; it is then reopened where it left off
+    reconnect_seconds: float = 30.0  # how long a broken stream keeps trying before the CLI gives up
+
+
+class Unreachable(Exception):
+    """A stream's service went away and did not come back in time (the message says so to the user)."""
+
+
+Notify = Callable[[str], None]
+
+
+def channel_options(keepalive_time_ms: int = KEEPALIVE_TIME_MS) -> list[tuple[str, int]]:
+    """The options of every channel the CLI opens."""
+    return [
+        ("grpc.keepalive_time_ms", keepalive_time_ms),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        # gRPC 1.85 waits for a keepalive ping's ack as long as for any ping (this, one
+        # minute by default), not keepalive_timeout_ms: measured against a stopped server.
+        ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        # Ping only while a call is open: the servers take a ping on an idle connection as a strike.
+        ("grpc.keepalive_permit_without_calls", 0),
+        # A Watch sends nothing after its request; by default gRPC stops pinging after two
+        # pings without data sent, which would leave a long quiet stream unguarded.
+        ("grpc.http2.max_pings_without_data", 0),
+        ("grpc.max_reconnect_backoff_ms", MAX_RECONNECT_BACKOFF_MS),
+    ]
+
+
+def open_channel(address: str) -> grpc.Channel:
+    """An insecure channel to `address` with the CLI's keepalive and reconnect options."""
+    return grpc.insecure_channel(address, options=channel_options())
+
+
+class StreamCall(Protocol[T_co]):
+    """What a gRPC stub returns for a server-streaming call."""
+
+    def __iter__(self) -> Iterator[T_co]: ...
+
+    def __next__(self) -> T_co: ...
+
+    def cancel(self) -> bool: ...
+
+
+# A stream that broke for one of these may come back when opened again (CANCELLED: by the
+# watchdog below, or by a server that stopped while the stream was open).
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED})
+
+
+def reconnecting(
+    open_call: Callable[[float], StreamCall[T]], service: str, patience: Patience, notify: Notify
+) -> Generator[T, None, None]:
+    """The messages of a stream that `open_call(deadline_seconds)` opens, reopened whenever it breaks.
+
+    `open_call` is called again for every reconnection, so it must resume where the
+    caller left off (e.g. a Watch from the last version seen). Ends when the server ends
+    the stream; raises the server's error when it is not about the connection, and
+    Unreachable once the stream has been down for `patience.reconnect_seconds`.
+    """
+    lost_at: float | None = None
+    pause = FIRST_RETRY_SECONDS
+    while True:
+        call = open_call(patience.stream_seconds)
+        # The server answers a new stream at once; silence means the peer is dead or stuck.
+        watchdog = threading.Timer(patience.call_seconds, call.cancel)
+        watchdog.daemon = True
+        watchdog.start()
+        answered = False
+        try:
+            for message in call:
+                if not answered:
+                    watchdog.cancel()
+                    answered = True
+                    if lost_at is not None:
+                        notify("Reconnected.")
+                        lost_at, pause = None, FIRST_RETRY_SECONDS
+                yield message
+            return
+        except grpc.RpcError as error:
+            code = error.code()
+            if code not in RETRYABLE:
+                raise
+            if answered and code == grpc.StatusCode.DEADLINE_EXCEEDED:
+                continue  # the deadline of a stream that was alive: reopen it where it left off
+        finally:
+            watchdog.cancel()
+            call.cancel()
+        now = time.monotonic()
+        if lost_at is None:
+            lost_at = now
+            notify(f"Lost the connection to {service}; reconnecting for up to {patience.reconnect_seconds:.0f} s…")
+        remaining = lost_at + patience.reconnect_seconds - now
+        if remaining <= 0:
+            raise Unreachable(
+                f"Lost the connection to {service}, and it did not come back within "
+                f"{patience.reconnect_seconds:.0f} s. Is the platform running (make run)?"
+            )
+        time.sleep(min(pause * random.uniform(0.5, 1.0), remaining))
+        pause = min(pause * 2, LONGEST_RETRY_SECONDS)
