@@ -186,8 +186,7 @@ def test_a_repeated_idempotency_key_gets_the_first_answer_applied_once(beasts: G
     key = uuid.uuid4().hex
     first = beasts.submit(match.match_id, token, ROLL, version, key=key)
     again = beasts.submit(match.match_id, token, ROLL, version, key=key)
-    later = beasts.submit(match.match_id, token, ROLL, version + 40, key=key)  # whatever the version now
-    assert first.SerializeToString() == again.SerializeToString() == later.SerializeToString()
+    assert first.SerializeToString() == again.SerializeToString()
     assert beasts.summary(match.match_id, token).version == first.version == 2
 
 
@@ -224,3 +223,36 @@ def test_create_match_with_an_id_is_idempotent(beasts: GameClient, service_token
     code, details = status_of(lambda: beasts.create(service_token, mode="training", seats=4, match_id=match_id))
     assert code == grpc.StatusCode.ALREADY_EXISTS
     assert "exists with another configuration" in details
+
+
+def test_page_tokens_and_match_ids_that_only_look_right_are_invalid_argument(
+    beasts: GameClient, match: Match, service_token: str
+) -> None:
+    """A superscript digit, 5,000 digits, a trailing newline: INVALID_ARGUMENT, never INTERNAL."""
+    auth = bearer(service_token)
+    for token in ("²:x", "1" * 5_000 + ":abc", "12:abc\n", "12:", ":abc", "12:a:b"):
+        code, details = status_of(
+            lambda token=token: beasts.matches.ListMatches(
+                matches_pb2.ListMatchesRequest(page_token=token), metadata=auth
+            )
+        )
+        assert (code, details) == (grpc.StatusCode.INVALID_ARGUMENT, "page_token is not one this service issued"), token
+    code, details = status_of(lambda: beasts.view(match.match_id + "\n", match.tokens[0]))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "match_id must be" in details
+
+
+def test_an_idempotency_key_reused_for_another_move_is_invalid_argument_naming_it(
+    beasts: GameClient, service_token: str
+) -> None:
+    match = beasts.create(service_token, mode="training", seats=3, seed=5)
+    seat = current_seat(beasts, match)
+    token = match.tokens[seat]
+    version = beasts.legal(match.match_id, token).view_version
+    key = uuid.uuid4().hex
+    first = beasts.submit(match.match_id, token, ROLL, version, key=key)
+    end_turn = beasts_pb2.Action(end_turn=beasts_pb2.EndTurn())
+    for action, expected in ((end_turn, version), (ROLL, version + 1)):
+        code, details = status_of(lambda a=action, v=expected: beasts.submit(match.match_id, token, a, v, key=key))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT, details
+        assert key in details and "different move" in details
+    assert beasts.submit(match.match_id, token, ROLL, version, key=key).SerializeToString() == first.SerializeToString()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -174,3 +175,24 @@ async def test_keys_of_a_match_share_one_hash_tag(store: MatchStore) -> None:
     keys = store.keys("abc")
     tags = {k.split("{")[1].split("}")[0] for k in (keys.state, keys.events, keys.idempotency, *keys.shard)}
     assert len(tags) == 1
+
+
+async def test_a_commit_trims_its_shard_feed_by_age_as_well_as_by_length(redis_url: str) -> None:
+    """Notices older than the feed's age bound go (in whole stream nodes: at most ~100 old ones stay)."""
+    redis = Redis.from_url(redis_url.rsplit("/", 1)[0] + "/7")  # a database of its own: the feed starts empty
+    try:
+        await redis.flushdb()
+        store = MatchStore(redis, shards=1, feed_max_age_s=60)
+        match_id = uuid.uuid4().hex
+        feed = store.keys(match_id).shard.turns
+        for ms in range(1_000, 1_400):
+            await redis.xadd(feed, {"pb": notice("old", 1)}, id=f"{ms}-0")
+        await store.create(new_match(match_id))
+        now_ms = int(time.time() * 1000)
+        assert (await store.commit(await commit_for(store, match_id, now_ms=now_ms))).status == "ok"
+        old = await redis.xrange(feed, min="-", max=f"{now_ms - 60_000}")
+        assert len(old) <= 100, len(old)
+        assert await redis.xlen(feed) >= 2  # the create's and the commit's notices stay
+    finally:
+        await redis.flushdb()
+        await redis.aclose()

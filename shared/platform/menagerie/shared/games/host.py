@@ -10,11 +10,13 @@ caller (its view version is unchanged); otherwise the caller gets ABORTED.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -57,20 +59,62 @@ from menagerie.shared.wakeups import StreamWakeups
 SUBMIT_ATTEMPTS = 32
 # A parked Watch reads again this often even if no wake-up came (a safety net, not the path).
 WATCH_POLL_MS = 10_000
-_MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_PAGE_TOKEN = re.compile(r"([0-9]{1,15}):([A-Za-z0-9_-]{1,64})")
 _STATUS_NAMES = {ACTIVE: common_pb2.MATCH_STATUS_ACTIVE, FINISHED: common_pb2.MATCH_STATUS_FINISHED}
 
 
 def _checked_match_id(match_id: str) -> str:
     if not match_id:
         raise InvalidArgument("match_id is required")
-    if not _MATCH_ID.match(match_id):
+    if not _MATCH_ID.fullmatch(match_id):
         raise InvalidArgument("match_id must be 1–64 letters, digits, '-' or '_'")
     return match_id
 
 
 class _LostRace(Exception):
     """Another move landed between reading the snapshot and committing."""
+
+
+# A recorded answer starts with this byte (no SubmitActionResponse does: field tags are
+# never 0), then the fingerprint of the request it answered, then the response itself.
+_ANSWER_MARK = b"\x00"
+_FINGERPRINT_BYTES = 16
+
+
+@dataclass(frozen=True)
+class _IdempotencyKey:
+    """A submit's key, where its answer is recorded, and what the request it names asked."""
+
+    key: str
+    field: str  # the idempotency hash's field: "<seat>:<key>"
+    fingerprint: bytes  # of the expected version and the action: the same key must ask the same
+
+    @classmethod
+    def of(cls, seat: int, request: Any) -> _IdempotencyKey:
+        """The key of a SubmitActionRequest made for `seat` (InvalidArgument when missing or too long)."""
+        key = request.idempotency_key
+        if not key or len(key) > 128:
+            raise InvalidArgument("idempotency_key is required: 1–128 characters, unique per intended action")
+        digest = hashlib.blake2b(digest_size=_FINGERPRINT_BYTES)
+        digest.update(request.expected_version.to_bytes(8, "big"))
+        digest.update(request.action.SerializeToString(deterministic=True))
+        return cls(key, f"{seat}:{key}", digest.digest())
+
+    def record(self, answer: bytes) -> bytes:
+        """What the store keeps for this key: the answer, marked with the request's fingerprint."""
+        return _ANSWER_MARK + self.fingerprint + answer
+
+    def recorded_answer(self, stored: bytes) -> bytes:
+        """The answer recorded for this key; InvalidArgument if it answered a different request."""
+        if stored[:1] != _ANSWER_MARK:
+            return stored  # recorded before answers carried fingerprints
+        if stored[1 : 1 + _FINGERPRINT_BYTES] != self.fingerprint:
+            raise InvalidArgument(
+                f"idempotency_key {self.key!r} was already used for a different move (another action or "
+                "expected_version); use a new key for a new move"
+            )
+        return stored[1 + _FINGERPRINT_BYTES :]
 
 
 class GameHost:
@@ -213,10 +257,10 @@ class GameHost:
             raise InvalidArgument("page_size must be at most 100")
         before: tuple[int, str] | None = None
         if request.page_token:
-            created, _, match_id = request.page_token.partition(":")
-            if not created.isdigit() or not match_id:
+            token = _PAGE_TOKEN.fullmatch(request.page_token)
+            if token is None:
                 raise InvalidArgument("page_token is not one this service issued")
-            before = (int(created), match_id)
+            before = (int(token[1]), token[2])
         status = {common_pb2.MATCH_STATUS_ACTIVE: ACTIVE, common_pb2.MATCH_STATUS_FINISHED: FINISHED}.get(
             request.status
         )
@@ -310,32 +354,31 @@ class GameHost:
         """
         match_id = _checked_match_id(request.match_id)
         seat = principal.seat_in(match_id)
-        key = request.idempotency_key
-        if not key or len(key) > 128:
-            raise InvalidArgument("idempotency_key is required: 1–128 characters, unique per intended action")
-        field = f"{seat}:{key}"
+        idempotency = _IdempotencyKey.of(seat, request)
         for _ in range(SUBMIT_ATTEMPTS):
             cached = self._snapshots.get(match_id)
             if cached is not None:
                 try:
-                    return await self._try_submit(principal, request, seat, field, cached)
+                    return await self._try_submit(principal, request, seat, idempotency, cached)
                 except (MenagerieError, _LostRace):
                     self._snapshots.forget(match_id)
                     continue
-            record, answer = await self.store.load(match_id, field)
+            record, answer = await self.store.load(match_id, idempotency.field)
             if record is None or record.meta.game != self.binding.info.game:
                 raise NotFound(f"no {self.binding.info.game} match {match_id}")
             self._snapshots.put(record)
             self._check_seat_exists(record, seat)
             if answer is not None:
-                return self.pb.SubmitActionResponse.FromString(answer)
+                return self.pb.SubmitActionResponse.FromString(idempotency.recorded_answer(answer))
             try:
-                return await self._try_submit(principal, request, seat, field, record)
+                return await self._try_submit(principal, request, seat, idempotency, record)
             except _LostRace:
                 continue
         raise Unavailable("the match is too busy right now; try again")
 
-    async def _try_submit(self, principal: Principal, request: Any, seat: int, field: str, record: MatchRecord) -> Any:
+    async def _try_submit(
+        self, principal: Principal, request: Any, seat: int, idempotency: _IdempotencyKey, record: MatchRecord
+    ) -> Any:
         """Checks and commits the action on `record`; raises _LostRace when another move landed first."""
         self._check_seat_exists(record, seat)
         action = codec.decode_tagged(request.action, self.engine.action_type, "action")
@@ -351,13 +394,13 @@ class GameHost:
             raise IllegalAction("End of the game", "the match is over")
         state = self._state.decode(record.state)
         events = self.engine.apply(state, seat, action)
-        commit, response = self._prepare_commit(record, state, seat, action, events, field, now, timeout_decision)
+        commit, response = self._prepare_commit(record, state, seat, action, events, idempotency, now, timeout_decision)
         result = await self.store.commit(commit)
         if result.status == "ok":
             self._snapshots.put(commit.applied())
             return response
         if result.status == "duplicate":
-            return self.pb.SubmitActionResponse.FromString(result.answer)
+            return self.pb.SubmitActionResponse.FromString(idempotency.recorded_answer(result.answer))
         if result.status == "missing":
             raise NotFound(f"no {self.binding.info.game} match {record.match_id}")
         raise _LostRace()
@@ -382,7 +425,7 @@ class GameHost:
         seat: int,
         action: Any,
         events: list[Any],
-        field: str,
+        idempotency: _IdempotencyKey,
         now: int,
         timeout_decision: bool,
     ) -> tuple[Commit, Any]:
@@ -403,8 +446,8 @@ class GameHost:
         commit = Commit(
             match_id=record.match_id,
             loaded=record,
-            idempotency_field=field,
-            answer=response.SerializeToString(),
+            idempotency_field=idempotency.field,
+            answer=idempotency.record(response.SerializeToString()),
             seat=seat,
             action=self._encode(action),
             events=events,

@@ -103,10 +103,13 @@ class CommitResult:
 class MatchStore:
     """Reads and writes matches in Redis; knows nothing of any game's rules."""
 
-    def __init__(self, redis: Redis, shards: int, feed_maxlen: int = 100_000) -> None:
+    def __init__(self, redis: Redis, shards: int, feed_maxlen: int = 100_000, feed_max_age_s: int = 3600) -> None:
         self.redis = redis
         self.shards = shards
+        # A shard's turn feed is bounded twice: by length, and by age (a quiet shard's old
+        # notices would otherwise stay until its length bound is reached).
         self.feed_maxlen = feed_maxlen
+        self.feed_max_age_s = feed_max_age_s
         self._create = redis.register_script(_script("create.lua"))
         self._submit = redis.register_script(_script("submit.lua"))
 
@@ -195,6 +198,7 @@ class MatchStore:
             1 if c.timeout_decision else 0,
             removed,
             added,
+            f"{max(0, c.now_ms - self.feed_max_age_s * 1000)}-0",
         )
         script_keys = (
             keys.state,

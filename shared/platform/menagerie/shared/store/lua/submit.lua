@@ -13,6 +13,7 @@
 --       18..22 event entry: seat, action, events, time, auto
 --       23 deadline members to remove, space-separated
 --       24 deadlines to add, "score member score member ..."
+--       25 the feed keeps entries from this id on (its age bound: now less the longest age)
 local answer = redis.call('HGET', KEYS[3], ARGV[4])
 if answer then
   return {'duplicate', answer}
@@ -32,6 +33,7 @@ redis.call('XADD', KEYS[2], ARGV[3] .. '-1',
   'seat', ARGV[18], 'action', ARGV[19], 'events', ARGV[20], 'time', ARGV[21], 'auto', ARGV[22])
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'pb', ARGV[6])
+redis.call('XTRIM', KEYS[4], 'MINID', '~', ARGV[25])
 for member in string.gmatch(ARGV[23], '%S+') do
   redis.call('ZREM', KEYS[5], member)
 end
