@@ -231,11 +231,11 @@ def test_page_tokens_and_match_ids_that_only_look_right_are_invalid_argument(
     """A superscript digit, 5,000 digits, a trailing newline: INVALID_ARGUMENT, never INTERNAL."""
     auth = bearer(service_token)
     for token in ("²:x", "1" * 5_000 + ":abc", "12:abc\n", "12:", ":abc", "12:a:b"):
-        code, details = status_of(
-            lambda token=token: beasts.matches.ListMatches(
-                matches_pb2.ListMatchesRequest(page_token=token), metadata=auth
-            )
-        )
+
+        def list_page(token: str = token) -> object:
+            return beasts.matches.ListMatches(matches_pb2.ListMatchesRequest(page_token=token), metadata=auth)
+
+        code, details = status_of(list_page)
         assert (code, details) == (grpc.StatusCode.INVALID_ARGUMENT, "page_token is not one this service issued"), token
     code, details = status_of(lambda: beasts.view(match.match_id + "\n", match.tokens[0]))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "match_id must be" in details
@@ -252,7 +252,11 @@ def test_an_idempotency_key_reused_for_another_move_is_invalid_argument_naming_i
     first = beasts.submit(match.match_id, token, ROLL, version, key=key)
     end_turn = beasts_pb2.Action(end_turn=beasts_pb2.EndTurn())
     for action, expected in ((end_turn, version), (ROLL, version + 1)):
-        code, details = status_of(lambda a=action, v=expected: beasts.submit(match.match_id, token, a, v, key=key))
+
+        def reuse(action: beasts_pb2.Action = action, expected: int = expected) -> object:
+            return beasts.submit(match.match_id, token, action, expected, key=key)
+
+        code, details = status_of(reuse)
         assert code == grpc.StatusCode.INVALID_ARGUMENT, details
         assert key in details and "different move" in details
     assert beasts.submit(match.match_id, token, ROLL, version, key=key).SerializeToString() == first.SerializeToString()

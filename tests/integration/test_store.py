@@ -190,7 +190,7 @@ async def test_a_commit_trims_its_shard_feed_by_age_as_well_as_by_length(redis_u
         await store.create(new_match(match_id))
         now_ms = int(time.time() * 1000)
         assert (await store.commit(await commit_for(store, match_id, now_ms=now_ms))).status == "ok"
-        old = await redis.xrange(feed, min="-", max=f"{now_ms - 60_000}")
+        old = cast("list[object]", await redis.xrange(feed, min="-", max=f"{now_ms - 60_000}"))
         assert len(old) <= 100, len(old)
         assert await redis.xlen(feed) >= 2  # the create's and the commit's notices stay
     finally:

@@ -74,6 +74,9 @@ class GameServiceSettings(ServiceSettings):
     default_turn_timer_seconds: int = Field(60, ge=1, le=24 * 3600)
     bot_turn_deadline_seconds: int = Field(10, ge=1, le=3600)
     turn_feed_maxlen: int = Field(100_000, ge=100)
+    turn_feed_max_age_seconds: int = Field(
+        3600, ge=60, description="Turn notices older than this leave the shard feeds (the deadlines cover stragglers)."
+    )
     seat_token_ttl_seconds: int = Field(7 * 24 * 3600, ge=60)
 
 
