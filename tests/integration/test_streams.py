@@ -120,3 +120,70 @@ async def test_run_stops_when_asked(client: Redis) -> None:
     stop.set()
     await asyncio.wait_for(task, 5)
     assert consumer.stats.handled == 1
+
+
+async def test_stale_consumers_are_removed_once_they_hold_nothing(client: Redis) -> None:
+    streams, dead = names()
+
+    async def handler(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        pass
+
+    async def crash(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        raise RuntimeError("dies holding its entry")
+
+    async def consumers(stream: str) -> dict[str, int]:
+        rows = cast("list[dict[str, object]]", await client.xinfo_consumers(stream, "g"))
+        return {cast("bytes", row["name"]).decode(): cast("int", row["pending"]) for row in rows}
+
+    # "done" read and acknowledged everything; "holding" died with an entry pending.
+    done = StreamConsumer(client, streams, "g", "done", handler, dead_letter=dead, block_ms=10)
+    await done.ensure_groups()
+    await client.xadd(streams[0], {"n": 1})
+    assert await done.read_new() == 1
+    holding = StreamConsumer(client, streams, "g", "holding", crash, dead_letter=dead, block_ms=10)
+    await client.xadd(streams[0], {"n": 2})
+    assert await holding.read_new() == 1
+    assert await consumers(streams[0]) == {"done": 0, "holding": 1}
+
+    patient = StreamConsumer(client, streams, "g", "live", handler, dead_letter=dead, stale_consumer_ms=60_000)
+    assert await patient.remove_stale_consumers() == [], "nobody has been idle for a minute"
+    live = StreamConsumer(
+        client, streams, "g", "live", handler, dead_letter=dead, block_ms=10, claim_idle_ms=20, stale_consumer_ms=20
+    )
+    await asyncio.sleep(0.05)  # let the dead consumers' idle time pass the (tiny) threshold
+    assert await live.remove_stale_consumers() == ["done"]
+    assert await consumers(streams[0]) == {"holding": 1}, "a consumer with pending entries keeps them"
+
+    assert await live.reclaim_idle() == 1  # XAUTOCLAIM moves the entry to the live consumer
+    assert await live.remove_stale_consumers() == ["holding"]
+    assert await consumers(streams[0]) == {"live": 0}, "the live consumer (which claimed) stays"
+    assert live.stats.consumers_removed == 2
+
+
+async def test_run_removes_stale_consumers_as_it_goes(client: Redis) -> None:
+    streams, dead = names()
+
+    async def handler(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        pass
+
+    gone = StreamConsumer(client, streams, "g", "gone", handler, dead_letter=dead, block_ms=10)
+    await gone.ensure_groups()
+    await gone.read_new()  # registers "gone" on both streams, then it never reads again
+    stop = asyncio.Event()
+    live = StreamConsumer(client, streams, "g", "live", handler, dead_letter=dead, block_ms=10, stale_consumer_ms=50)
+    task = asyncio.create_task(live.run(stop))
+
+    async def names_left() -> set[bytes]:
+        rows = [row for s in streams for row in await client.xinfo_consumers(s, "g")]
+        return {cast("bytes", row["name"]) for row in rows}
+
+    try:
+        async with asyncio.timeout(10):
+            while True:
+                if b"gone" not in await names_left():
+                    break
+                await asyncio.sleep(0.02)  # Redis is the peer: nothing to wait on in this process
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 5)
+    assert await names_left() == {b"live"}

@@ -11,6 +11,12 @@ caller's supervisor restarts it with backoff, and the entry, still pending, is h
 again first thing (`drain_own_pending`) instead of counting towards the dead letters.
 `run` may be called again after it failed: it re-creates missing groups (Redis restarted
 empty) from the start of their streams, since everything in them is then new.
+
+Consumers are named per process, so a group collects one per replica that ever ran. `run`
+also removes, now and then, the group's other consumers that have been idle (no read, no
+claim) for `stale_consumer_ms` and hold no pending entries; one that still holds entries
+stays until XAUTOCLAIM has moved them to a live consumer. The check and the removal are
+one script, so an entry delivered in between cannot be dropped from the pending list.
 """
 
 from __future__ import annotations
@@ -46,6 +52,26 @@ class ConsumerStats:
     failed: int = 0
     reclaimed: int = 0
     dead_lettered: int = 0
+    consumers_removed: int = 0
+
+
+# Removes the group's consumers (other than ARGV[2]) idle at least ARGV[3] ms with nothing
+# pending; returns their names. XINFO CONSUMERS' `idle` counts from the last attempted
+# read or claim (Redis 7.2+; before, from the last one that got entries: a live consumer on
+# a quiet stream may then be removed too, which is harmless, as it holds nothing and its
+# next XREADGROUP creates it again).
+_REMOVE_STALE_CONSUMERS = """
+local removed = {}
+for _, row in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])) do
+  local info = {}
+  for i = 1, #row, 2 do info[row[i]] = row[i + 1] end
+  if info['name'] ~= ARGV[2] and info['pending'] == 0 and info['idle'] >= tonumber(ARGV[3]) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
+    table.insert(removed, info['name'])
+  end
+end
+return removed
+"""
 
 
 class StreamConsumer:
@@ -64,6 +90,7 @@ class StreamConsumer:
         claim_idle_ms: int = 30_000,
         block_ms: int = 1_000,
         batch: int = 100,
+        stale_consumer_ms: int = 3_600_000,
     ) -> None:
         self.redis = redis
         self.streams = list(streams)
@@ -75,6 +102,7 @@ class StreamConsumer:
         self.claim_idle_ms = claim_idle_ms
         self.block_ms = block_ms
         self.batch = batch
+        self.stale_consumer_ms = stale_consumer_ms
         self.stats = ConsumerStats()
         self._groups_seen = False
 
@@ -98,11 +126,15 @@ class StreamConsumer:
         await self.ensure_groups("0" if self._groups_seen else "$")
         self._groups_seen = True
         await self.drain_own_pending()
-        next_claim = time.monotonic()
+        next_claim = next_cleanup = time.monotonic()
         while not stop.is_set():
             if time.monotonic() >= next_claim:
                 await self.reclaim_idle()
                 next_claim = time.monotonic() + self.claim_idle_ms / 2000
+            if time.monotonic() >= next_cleanup:
+                await self.remove_stale_consumers()
+                # A consumer is removed within a quarter of the threshold of becoming stale.
+                next_cleanup = time.monotonic() + self.stale_consumer_ms / 4000
             await self.read_new()
 
     async def read_new(self) -> int:
@@ -160,6 +192,20 @@ class StreamConsumer:
                 if cursor == "0-0":
                     break
         return count
+
+    async def remove_stale_consumers(self) -> list[str]:
+        """Removes the group's other consumers idle for stale_consumer_ms with nothing pending; returns their names."""
+        removed: list[str] = []
+        for stream in self.streams:
+            names = await cast(
+                "Awaitable[list[bytes]]",
+                self.redis.eval(_REMOVE_STALE_CONSUMERS, 1, stream, self.group, self.consumer, self.stale_consumer_ms),
+            )
+            removed += [name.decode() for name in names]
+        if removed:
+            self.stats.consumers_removed += len(removed)
+            log.info("removed stale stream consumers", group=self.group, consumers=sorted(set(removed)))
+        return removed
 
     async def _deliveries(self, stream: str, ids: list[bytes]) -> dict[str, int]:
         pending = await self.redis.xpending_range(stream, self.group, min=ids[0], max=ids[-1], count=len(ids) * 4)
