@@ -36,7 +36,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
-from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app
+from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for
 from menagerie.bots.dispatcher import GROUP, Dispatcher
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.embedded_redis import _binary as embedded_binary
@@ -344,7 +344,7 @@ def send_turn(redis_url: str, game: str = "beasts") -> None:
     settings = BotSettings.model_validate({"REDIS_URL": redis_url, "token_secret": TOKEN_SECRET})
     app = make_app(settings)
     kwargs = {"game": game, "match_id": "no-such-match", "seat": 0, "view_version": 1, "level": "random"}
-    app.send_task(PLAY_TURN, kwargs=kwargs, queue=QUEUE)
+    app.send_task(PLAY_TURN, kwargs=kwargs, queue=queue_for(game))
     app.close()
 
 
@@ -458,11 +458,13 @@ async def test_a_turn_notice_waits_for_the_broker_and_its_task_is_sent_once_it_i
 
         broker.start()
 
+        beasts_queue = queue_for("beasts")
+
         async def queued() -> bool:
-            return bool(await asyncio.to_thread(queue.llen, QUEUE))
+            return bool(await asyncio.to_thread(queue.llen, beasts_queue))
 
         await async_wait_for(queued, "the task on the broker's queue")
-        message = json.loads(cast("bytes", queue.lindex(QUEUE, 0)))
+        message = json.loads(cast("bytes", queue.lindex(beasts_queue, 0)))
         _args, kwargs, _embed = json.loads(base64.b64decode(message["body"]))
         assert kwargs == {"game": "beasts", "match_id": "m-broker", "seat": 1, "view_version": 7, "level": "greedy"}
 
@@ -470,7 +472,7 @@ async def test_a_turn_notice_waits_for_the_broker_and_its_task_is_sent_once_it_i
             return await pending() == 0
 
         await async_wait_for(acknowledged, "the notice acknowledged")
-        assert queue.llen(QUEUE) == 1 and dispatcher.enqueued == 1, "sent once"
+        assert queue.llen(beasts_queue) == 1 and dispatcher.enqueued == 1, "sent once"
     finally:
         stop.set()
         await asyncio.wait_for(loop, 10)

@@ -4,6 +4,10 @@ Tasks are acknowledged late and rejected when a worker dies, prefetch is 1 and e
 task has soft and hard time limits; none of that is relied on for recovery, which is
 the dispatcher's (deadlines), because the Redis broker only redelivers an unacknowledged
 task after its visibility timeout (an hour by default).
+
+Each game has a queue of its own (`queue_for`): the dispatcher sends a decision to its
+game's queue and a worker consumes the queues of the games it plays, so a game whose
+service hangs fills only its own queue, and a pool of workers may serve one game.
 """
 
 from __future__ import annotations
@@ -12,8 +16,13 @@ from celery import Celery
 
 from menagerie.shared.settings import BotSettings
 
-QUEUE = "menagerie-bots"
+QUEUE_PREFIX = "menagerie-bots"
 PLAY_TURN = "menagerie.bots.play_turn"
+
+
+def queue_for(game: str) -> str:
+    """The Celery queue of `game`'s bot decisions."""
+    return f"{QUEUE_PREFIX}.{game}"
 
 
 def make_app(settings: BotSettings) -> Celery:
@@ -26,7 +35,6 @@ def make_app(settings: BotSettings) -> Celery:
         task_ignore_result=True,
         task_soft_time_limit=settings.task_soft_time_limit_seconds,
         task_time_limit=settings.task_time_limit_seconds,
-        task_default_queue=QUEUE,
         broker_connection_retry_on_startup=True,
         # Bounded waits on the broker: without a socket timeout a publish on a connection
         # the broker dropped silently waits forever (kombu's redis transport docs). Reads

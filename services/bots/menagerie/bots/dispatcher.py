@@ -6,7 +6,10 @@ It does three things (DESIGN.md "Bots"):
 2. scans the shards' deadlines: a human seat whose turn timer ran out gets a bot
    decision (the game service marks it as a timeout decision);
 3. on the same scan, a bot seat whose deadline passed without a move (a lost task, a
-   killed worker) is enqueued again.
+   killed worker) is enqueued again — unless its task is still running (a worker marks
+   the decision while it plays it, menagerie.bots.marks): then its deadline is only
+   pushed back, so a slow or hung game's decisions do not pile up in its queue.
+Each decision goes to its game's Celery queue (menagerie.bots.celery_app.queue_for).
 A decision enqueued twice is harmless: the task's idempotency key names the decision.
 Still, in a simultaneous phase every notice lists every seat still to act, so the
 dispatcher remembers the decisions it has sent and sends each once from the feeds;
@@ -21,6 +24,10 @@ backoff and never ends the process; a notice whose task could not be published s
 pending and is handled again when the loop restarts. It serves the gRPC health check on
 MENAGERIE_PORT (0 = a free port, named in the "dispatcher started" line) and, with
 MENAGERIE_METRICS_PORT, /metrics and /healthz.
+
+Consumers of the "dispatcher" group are named after the host and process, so every
+dispatcher that ever ran leaves one behind; the feed consumer removes those idle for
+MENAGERIE_STALE_CONSUMER_SECONDS with nothing pending (menagerie.shared.streams).
 """
 
 from __future__ import annotations
@@ -39,7 +46,8 @@ from kombu.exceptions import OperationalError
 from prometheus_client import Counter
 from redis.asyncio import Redis
 
-from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app
+from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for
+from menagerie.bots.marks import running_key
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.aio import pause
 from menagerie.shared.rpc.bootstrap import Runtime, run_service
@@ -63,6 +71,10 @@ REDISPATCHES = Counter(
     "Decisions enqueued because a deadline passed: a bot turn with no move (bot) or a quiet human (timeout)",
     ["kind"],
 )
+RUNNING_DEFERRED = Counter(
+    "menagerie_dispatcher_running_decisions_deferred_total",
+    "Passed deadlines of decisions whose task was still running: pushed back, not enqueued again",
+)
 PUBLISH_FAILURES = Counter(
     "menagerie_dispatcher_publish_failures_total", "Bot tasks the Celery broker did not take (retried later)"
 )
@@ -84,7 +96,7 @@ class Dispatcher:
         self._sent: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 
     def _send(self, kwargs: dict[str, object]) -> None:
-        self.app.send_task(PLAY_TURN, kwargs=kwargs, queue=QUEUE)
+        self.app.send_task(PLAY_TURN, kwargs=kwargs, queue=queue_for(str(kwargs["game"])))
 
     async def enqueue(self, game: str, match_id: str, seat: int, view_version: int, level: str, source: str) -> None:
         """Sends one decision to the pool; BrokerUnavailable when the broker does not take it."""
@@ -134,6 +146,12 @@ class Dispatcher:
             for raw in due:
                 member = raw.decode()
                 deadline = parse_deadline_member(member)
+                if await self.redis.exists(running_key(deadline.match_id, deadline.seat, deadline.view_version)):
+                    # Its task is still playing it: enqueueing it again would only queue a
+                    # duplicate behind it (or, for a hung game, pile them up).
+                    await self.redis.zadd(deadlines, {member: retry_at}, xx=True)
+                    RUNNING_DEFERRED.inc()
+                    continue
                 record, _ = await self.store.load(deadline.match_id)
                 current = record.deadline_of(deadline.seat) if record else None
                 if record is None or current is None or current.view_version != deadline.view_version:
@@ -167,6 +185,7 @@ class Dispatcher:
             self.on_notice,
             dead_letter="mg:dispatcher:dead",
             block_ms=500,
+            stale_consumer_ms=self.settings.stale_consumer_seconds * 1000,
         )
 
 

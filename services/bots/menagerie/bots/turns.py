@@ -5,13 +5,21 @@ would: it fetches the seat's view and legal actions, chooses, and submits with t
 view version it saw. The idempotency key names the decision (match, seat, version), so
 the same task delivered twice still moves once; a task that comes late finds the view
 moved on and does nothing.
+
+Every call waits at most `call_timeout` seconds and all the calls of one decision at most
+`decision_timeout` together (BotSettings derives both from the redispatch interval and
+checks that they nest), so a game service that hangs holds a worker for a fraction of
+that interval. A call that times out or cannot connect raises GameUnresponsive, which the
+worker uses to mark the game (menagerie.bots.marks).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
 
 import grpc
 import structlog
@@ -25,7 +33,8 @@ from menagerie.shared.tokens import TokenSigner
 log = structlog.get_logger(__name__)
 
 BOT_TOKEN_SECONDS = 300
-CALL_TIMEOUT_SECONDS = 10
+# What a service that hangs or is gone answers (a server that refuses a request answers otherwise).
+UNRESPONSIVE_CODES = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE})
 
 
 class TurnResult(StrEnum):
@@ -36,6 +45,20 @@ class TurnResult(StrEnum):
     NOTHING_TO_DO = "nothing to do"
     NOT_DUE = "not due"  # a human's timer has not run out after all
     REFUSED = "refused"  # the game refused the move: a bug worth a log line
+    IN_PROGRESS = "in progress"  # another task is playing this decision (a duplicate delivery)
+    GAME_UNRESPONSIVE = "game unresponsive"  # not tried: the game's service is marked unresponsive
+
+
+class GameUnresponsive(Exception):
+    """A call to a game service timed out or could not connect: the service hangs or is gone."""
+
+    def __init__(self, game: str, method: str, code: grpc.StatusCode) -> None:
+        super().__init__(f"{game} {method}: {code.name}")
+        self.game = game
+
+
+class DecisionTimedOut(TimeoutError):
+    """The decision's calls used up its whole time (decision_timeout) before it was submitted."""
 
 
 def decision_key(match_id: str, seat: int, view_version: int) -> str:
@@ -46,10 +69,19 @@ def decision_key(match_id: str, seat: int, view_version: int) -> str:
 class TurnPlayer:
     """Plays bot decisions against the game services named in `endpoints`."""
 
-    def __init__(self, signer: TokenSigner, endpoints: dict[str, str], channel: Callable[[str], grpc.Channel]) -> None:
+    def __init__(
+        self,
+        signer: TokenSigner,
+        endpoints: dict[str, str],
+        channel: Callable[[str], grpc.Channel],
+        call_timeout: float,
+        decision_timeout: float,
+    ) -> None:
         self.signer = signer
         self.endpoints = endpoints
         self.channel = channel
+        self.call_timeout = call_timeout
+        self.decision_timeout = decision_timeout
 
     def play(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
         """Decides and submits one action for `seat` if its view is still at `view_version`."""
@@ -60,15 +92,30 @@ class TurnPlayer:
         auth = (("authorization", f"Bearer {token}"),)
         policy = policy_for(game, level)
         engine = binding.engine
+        give_up_at = time.monotonic() + self.decision_timeout
+
+        def call(method: str, request: Any) -> Any:
+            timeout = min(self.call_timeout, give_up_at - time.monotonic())
+            if timeout <= 0:
+                raise DecisionTimedOut(f"{game} {match_id} seat {seat}: no time left for {method}")
+            try:
+                return getattr(stub, method)(request, metadata=auth, timeout=timeout)
+            except grpc.RpcError as error:
+                # Only a call given its full time says the service hangs; a shorter one
+                # may have run out of the decision's time instead.
+                if error.code() in UNRESPONSIVE_CODES and (
+                    timeout >= self.call_timeout or error.code() == grpc.StatusCode.UNAVAILABLE
+                ):
+                    raise GameUnresponsive(game, method, error.code()) from error
+                raise
+
         view = None
         if policy.needs_view:
-            reply = stub.GetView(pb.GetViewRequest(match_id=match_id), metadata=auth, timeout=CALL_TIMEOUT_SECONDS)
+            reply = call("GetView", pb.GetViewRequest(match_id=match_id))
             if reply.view_version != view_version:
                 return TurnResult.STALE
             view = codec.from_message(reply.view, engine.view_type)
-        legal = stub.ListLegalActions(
-            pb.ListLegalActionsRequest(match_id=match_id), metadata=auth, timeout=CALL_TIMEOUT_SECONDS
-        )
+        legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
         if legal.view_version != view_version:
             return TurnResult.STALE
         if not legal.actions:
@@ -83,7 +130,7 @@ class TurnPlayer:
             action=codec.tagged_to_message(pb.Action, choice),
         )
         try:
-            stub.SubmitAction(request, metadata=auth, timeout=CALL_TIMEOUT_SECONDS)
+            call("SubmitAction", request)
         except grpc.RpcError as error:
             code = error.code()
             if code == grpc.StatusCode.ABORTED:

@@ -18,8 +18,17 @@ broker connection drops while a turn is unacknowledged and the broker is still d
 reproduces it), and `worker_main` drops the status, so the process used to exit 0 and a
 supervisor that restarts on failure left the pool without that worker.
 
-gRPC channels are made in each worker process after the fork: a channel made before
-forking can hang (grpc#13464).
+It consumes the Celery queues of the games it plays (MENAGERIE_WORKER_GAMES, default
+every game of MENAGERIE_GAME_ENDPOINTS: one queue per game, menagerie.bots.celery_app), so
+operators may run a pool per game. Within one worker, a game service that hangs cannot
+take every slot: calls are bounded well under the redispatch interval
+(menagerie.bots.turns) and a game whose calls time out is marked unresponsive, tried by
+one task now and then while its other tasks end at once (menagerie.bots.marks). Each task
+marks its decision as in progress while it runs, so the dispatcher does not enqueue it
+again meanwhile.
+
+gRPC channels and the Redis client of the marks are made in each worker process after the
+fork: a gRPC channel made before forking can hang (grpc#13464).
 """
 
 from __future__ import annotations
@@ -42,12 +51,14 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 import grpc  # noqa: E402
+import redis  # noqa: E402
 from celery.signals import worker_init, worker_process_init, worker_shutting_down  # noqa: E402
 from celery.worker import WorkController  # noqa: E402
 from prometheus_client import CollectorRegistry, Counter, multiprocess  # noqa: E402
 
-from menagerie.bots.celery_app import PLAY_TURN, QUEUE, make_app  # noqa: E402
-from menagerie.bots.turns import TurnPlayer  # noqa: E402
+from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for  # noqa: E402
+from menagerie.bots.marks import Access, Marks  # noqa: E402
+from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
 from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
 from menagerie.shared.settings import BotSettings  # noqa: E402
 from menagerie.shared.tokens import TokenSigner  # noqa: E402
@@ -55,6 +66,9 @@ from menagerie.shared.tokens import TokenSigner  # noqa: E402
 settings = load_settings(BotSettings)
 app = make_app(settings)
 _channels: dict[str, grpc.Channel] = {}
+_marks: list[Marks] = []  # this process's, made on first use (after the fork)
+# Marks are best effort: a Redis that does not answer within this is skipped for the turn.
+MARKS_TIMEOUT_SECONDS = 2.0
 
 TURNS = Counter("menagerie_bot_turns_total", "Bot decisions played, by game and result", ["game", "result"])
 # Not a TurnResult: the task raised (a game service unreachable, a time limit).
@@ -69,24 +83,62 @@ def _channel(address: str) -> grpc.Channel:
     return channel
 
 
+def marks() -> Marks:
+    """This process's marks (menagerie.bots.marks), made on first use (after the fork)."""
+    if not _marks:
+        client = redis.Redis.from_url(
+            settings.redis_url, socket_timeout=MARKS_TIMEOUT_SECONDS, socket_connect_timeout=MARKS_TIMEOUT_SECONDS
+        )
+        _marks.append(Marks(client, settings.task_soft_time_limit_seconds, settings.redispatch_seconds))
+    return _marks[0]
+
+
 @worker_process_init.connect
-def _forget_inherited_channels(**_: Any) -> None:
-    """A forked child must not use its parent's channels."""
+def _forget_inherited_clients(**_: Any) -> None:
+    """A forked child must not use its parent's channels or Redis connections."""
     _channels.clear()
+    _marks.clear()
 
 
-_player = TurnPlayer(TokenSigner(settings.token_secret.get_secret_value()), settings.endpoints(), _channel)
+_player = TurnPlayer(
+    TokenSigner(settings.token_secret.get_secret_value()),
+    settings.endpoints(),
+    _channel,
+    call_timeout=settings.call_timeout(),
+    decision_timeout=settings.decision_timeout(),
+)
 
 
 @app.task(name=PLAY_TURN)
 def play_turn(game: str, match_id: str, seat: int, view_version: int, level: str) -> str:
-    """Plays one bot decision (see menagerie.bots.turns)."""
+    """Plays one bot decision (see menagerie.bots.turns), marked as in progress while it runs."""
+    token = marks().begin(match_id, seat, view_version)
+    if token is None:
+        result = TurnResult.IN_PROGRESS
+    else:
+        try:
+            result = _play(game, match_id, seat, view_version, level)
+        finally:
+            marks().end(match_id, seat, view_version, token)
+    TURNS.labels(game, result).inc()
+    return str(result)
+
+
+def _play(game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
+    access = marks().access(game)
+    if access == Access.CLOSED:
+        return TurnResult.GAME_UNRESPONSIVE
     try:
-        result = str(_player.play(game, match_id, seat, view_version, level))
+        result = _player.play(game, match_id, seat, view_version, level)
+    except GameUnresponsive:
+        marks().unresponsive(game)
+        TURNS.labels(game, ERROR).inc()
+        raise
     except Exception:
         TURNS.labels(game, ERROR).inc()
         raise
-    TURNS.labels(game, result).inc()
+    if access == Access.PROBE:
+        marks().responsive(game)
     return result
 
 
@@ -120,13 +172,14 @@ def _work(runtime: BlockingRuntime) -> int:
     # worker_main returns (celery-types says it never does) and drops the worker's exit
     # status, even after an "Unrecoverable error": the status is read from the worker.
     worker_main: Callable[[list[str]], None] = app.worker_main
+    runtime.log.info("playing", games=settings.played_games())
     worker_main(
         [
             "--quiet",  # no banner
             "worker",
             f"--pool={settings.worker_pool}",
             f"--concurrency={settings.worker_concurrency}",
-            f"--queues={QUEUE}",
+            f"--queues={','.join(queue_for(game) for game in settings.played_games())}",
             f"--hostname=bots-{os.getpid()}@{socket.gethostname()}",
             f"--loglevel={settings.log_level.upper()}",
             "--without-gossip",

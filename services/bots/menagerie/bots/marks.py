@@ -1,0 +1,125 @@
+"""What the bot pool keeps in Redis beside the broker: decisions in progress and unresponsive games.
+
+A decision in progress: a worker marks it (`running_key`) when its task starts and
+removes the mark when the task ends; the mark expires after the task's soft time limit,
+when Celery interrupts a task anyway, so a worker killed mid-task leaves it for that long
+at most. While it exists, the dispatcher's deadline scan pushes the decision's deadline
+back instead of enqueueing it again: a slow decision is not played twice at once, and a
+hung game's decisions do not pile up in the queue. A second task for a decision that is
+already marked (a duplicate delivery) ends at once.
+
+An unresponsive game: when a call to a game service times out or finds it unavailable,
+the game is marked (`unresponsive_key`), and while the mark exists one task per
+`probe_seconds` (across every worker) still calls the game; the others end at once,
+leaving their decisions to the dispatcher's deadlines. So a hung game service holds one
+slot of the pool now and then instead of every slot of every worker, and the bots of the
+other games keep playing; the first call the game answers removes the mark.
+
+Every command here is one key, so each works on a Redis Cluster. Marks are a means to
+spare work, not a guarantee: a Redis error while marking is logged and the turn is played
+(the idempotency key still makes a decision count once).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+
+import redis
+import structlog
+
+from menagerie.shared.store.keys import PREFIX
+
+log = structlog.get_logger(__name__)
+
+# How long an unresponsive game stays marked without a call to refresh or clear the mark:
+# a bound on a mark nobody clears (no decisions of that game), not how long play waits,
+# which the probes decide.
+UNRESPONSIVE_MEMORY_SECONDS = 300
+
+# Deletes a decision's mark only if it is still the caller's (a later task may own it).
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def running_key(match_id: str, seat: int, view_version: int) -> str:
+    """The key that says the decision (match, seat, version) is being played by a task."""
+    return f"{PREFIX}:bots:running:{match_id}:{seat}:{view_version}"
+
+
+def unresponsive_key(game: str) -> str:
+    """The key that says calls to `game`'s service time out or fail to connect."""
+    return f"{PREFIX}:bots:unresponsive:{game}"
+
+
+def probe_key(game: str) -> str:
+    """The key held by the one task that may call an unresponsive game now."""
+    return f"{PREFIX}:bots:probe:{game}"
+
+
+class Access(StrEnum):
+    """Whether a task may call a game's service."""
+
+    OPEN = "open"  # not marked unresponsive
+    PROBE = "probe"  # marked, and this task is the one allowed to try
+    CLOSED = "closed"  # marked, and another task tries
+
+
+@dataclass
+class Marks:
+    """The marks of one worker process, on its own Redis client (made after the fork)."""
+
+    client: redis.Redis
+    running_seconds: int  # the task's soft time limit
+    probe_seconds: float  # how often an unresponsive game is tried
+
+    def begin(self, match_id: str, seat: int, view_version: int) -> str | None:
+        """Marks the decision as in progress; its token, "" if Redis failed, None if another task holds it."""
+        token = uuid.uuid4().hex
+        try:
+            taken = self.client.set(running_key(match_id, seat, view_version), token, nx=True, ex=self.running_seconds)
+        except redis.RedisError as exc:
+            log.warning("could not mark a decision in progress", match=match_id, seat=seat, error=str(exc))
+            return ""
+        return token if taken else None
+
+    def end(self, match_id: str, seat: int, view_version: int, token: str) -> None:
+        """Removes the decision's mark if it is still this task's."""
+        if not token:
+            return
+        try:
+            self.client.eval(_RELEASE, 1, running_key(match_id, seat, view_version), token)
+        except redis.RedisError as exc:
+            # It expires by itself; until then the dispatcher only waits longer.
+            log.warning("could not clear a decision's mark", match=match_id, seat=seat, error=str(exc))
+
+    def access(self, game: str) -> Access:
+        """May this task call `game`'s service now?"""
+        try:
+            if not self.client.exists(unresponsive_key(game)):
+                return Access.OPEN
+            if self.client.set(probe_key(game), "1", nx=True, px=int(self.probe_seconds * 1000)):
+                return Access.PROBE
+        except redis.RedisError as exc:
+            log.warning("could not read a game's mark", game=game, error=str(exc))
+            return Access.OPEN
+        return Access.CLOSED
+
+    def unresponsive(self, game: str) -> None:
+        """Marks `game` as unresponsive (a call timed out or could not connect)."""
+        try:
+            self.client.set(unresponsive_key(game), "1", ex=UNRESPONSIVE_MEMORY_SECONDS)
+        except redis.RedisError as exc:
+            log.warning("could not mark a game unresponsive", game=game, error=str(exc))
+
+    def responsive(self, game: str) -> None:
+        """Clears `game`'s mark: its service answered."""
+        try:
+            self.client.delete(unresponsive_key(game))
+        except redis.RedisError as exc:
+            log.warning("could not clear a game's mark", game=game, error=str(exc))
