@@ -12,9 +12,11 @@ import pytest
 import redis
 
 from menagerie.beasts.v1 import beasts_pb2
+from menagerie.bots.celery_app import queue_for
 from menagerie.common.v1 import common_pb2
+from menagerie.rules.registry import game_ids
 from menagerie.shared.store.keys import match_keys
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.fixtures import TOKEN_SECRET, GameClients
 from tests.support.game_client import GameClient, Match, bearer
 from tests.support.redis_server import stream_entries
 from tests.support.services import ServiceProcess, worker_process
@@ -119,3 +121,36 @@ def test_a_killed_worker_is_recovered_by_deadlines_without_double_moves(
     keys = idempotency_keys(redis_url, match.match_id)
     assert len(keys) == len(moves) == len(set(keys)), "every accepted move is a distinct decision"
     assert beasts.summary(match.match_id, service_token).version == len(moves) + 1
+
+
+@pytest.mark.usefixtures("dispatcher")
+def test_a_worker_plays_only_the_games_it_is_given(
+    beasts: GameClient, game_client: GameClients, service_token: str, redis_url: str, game_endpoints: str
+) -> None:
+    other = game_client("zoo" if "zoo" in game_ids() else next(g for g in game_ids() if g != "beasts"))
+    seats = max(other.binding.info.modes[0].min_seats, 2)
+
+    def worker(games: str) -> AbstractContextManager[ServiceProcess]:
+        return worker_process(
+            "menagerie.bots.worker",
+            redis_url,
+            TOKEN_SECRET,
+            " ready.",
+            MENAGERIE_GAME_ENDPOINTS=game_endpoints,
+            MENAGERIE_WORKER_GAMES=games,
+        )
+
+    def version(client: GameClient, match: Match) -> int:
+        return int(client.summary(match.match_id, service_token).version)
+
+    queues = redis.Redis.from_url(redis_url)
+    beasts_match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
+    wait_for(lambda: bool(queues.llen(queue_for("beasts"))), 10, "the Beasts decision in its queue")
+    with worker(other.game):
+        other_match = other.create(service_token, seats=seats, bots=tuple(range(seats)))
+        wait_for(lambda: version(other, other_match) >= 4, 60, f"the {other.game} bots to play")
+        assert version(beasts, beasts_match) == 1, "a worker for another game played Beasts"
+        assert queues.llen(queue_for("beasts")), "the Beasts decisions wait in their own queue"
+    queues.close()
+    with worker("beasts"):  # a pool of its own for Beasts
+        wait_for(lambda: version(beasts, beasts_match) >= 4, 60, "the Beasts bots to play")
