@@ -19,6 +19,7 @@ from contextlib import ExitStack
 
 from bench.bots import bot_hops
 from bench.lobby import seat_tickets, table_seats
+from bench.resilience import flood_rounds, watchers_rounds
 from bench.service import (
     GameLoad,
     engine_games_per_second,
@@ -67,6 +68,51 @@ def game_section(load: GameLoad, redis_url: str, service_token: str, args: argpa
     print(f"Redis memory of one finished match ({match_actions} actions): {memory:,} bytes")
 
 
+def resilience_sections(load: GameLoad, redis_url: str, service_token: str, args: argparse.Namespace) -> None:
+    """A crowd of watchers and a flooding seat, each beside the same load without them."""
+    signer = TokenSigner(TOKEN_SECRET)
+    plans = plan_matches(load, args.clients, PLANS_PER_CLIENT)
+    streams = {"MENAGERIE_MAX_STREAMS": str(args.watchers + 100), "MENAGERIE_MAX_CONCURRENT_RPCS": "20000"}
+    with game_process(load.game, redis_url, TOKEN_SECRET, **UNLIMITED, **streams) as service:
+        quiet, crowded = asyncio.run(
+            watchers_rounds(
+                service.address,
+                service_token,
+                signer,
+                load,
+                plans,
+                args.watchers,
+                args.watched,
+                args.clients,
+                args.seconds,
+                args.rounds,
+            )
+        )
+    print(
+        f"\n== {args.watchers:,} Watch streams parked over {args.watched} matches of one"
+        f" {load.binding.info.title} process; SubmitAction on other matches, {args.clients} clients,"
+        f" alternating rounds"
+    )
+    print(f"  {'':28}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>12}")
+    print(f"  {'without the crowd':28}{quiet.p50_ms:10.3f}{quiet.p99_ms:10.3f}{quiet.per_second:12.0f}")
+    print(f"  {'with the crowd':28}{crowded.p50_ms:10.3f}{crowded.p99_ms:10.3f}{crowded.per_second:12.0f}")
+    print(f"  p99 with / without               {crowded.p99_ms / quiet.p99_ms:6.2f}   (target ≤ 2)")
+
+    with game_process(load.game, redis_url, TOKEN_SECRET) as service:  # the default quotas
+        calm, stormy, flooder = asyncio.run(
+            flood_rounds(service.address, service_token, load, plans[0], args.seconds, args.rounds)
+        )
+    print(
+        "\n== One seat floods SubmitAction (4 threads, another process); a probe plays other matches,"
+        " a move every 5 ms, default quotas"
+    )
+    print(f"  {'':28}{'p50 ms':>10}{'p99 ms':>10}{'moves':>12}")
+    print(f"  {'without the flood':28}{calm.p50_ms:10.3f}{calm.p99_ms:10.3f}{len(calm.samples):12}")
+    print(f"  {'with the flood':28}{stormy.p50_ms:10.3f}{stormy.p99_ms:10.3f}{len(stormy.samples):12}")
+    print(f"  p99 with / without               {stormy.p99_ms / calm.p99_ms:6.2f}   (target ≤ 2)")
+    print(f"  the flooder (last round): {flooder}")
+
+
 def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token: str, args: argparse.Namespace) -> None:
     """The bot hop and matchmaking, for every game, with every game's service running."""
     with ExitStack() as stack:
@@ -95,7 +141,7 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
                 print("  (target p50 ≤ 10 ms)")
 
         lobby_process = service_process(
-            "menagerie.lobby", redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
+            "menagerie.lobby", redis_url, TOKEN_SECRET, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
         )
         with lobby_process as lobby:
             for load in loads.values():
@@ -115,6 +161,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients")
     parser.add_argument("--hops", type=int, default=500, help="bot moves to time, per game")
     parser.add_argument("--tickets", type=int, default=400, help="tickets to seat, per game")
+    parser.add_argument("--watchers", type=int, default=2_000, help="Watch streams parked on one process")
+    parser.add_argument("--watched", type=int, default=500, help="matches the watchers are spread over")
+    parser.add_argument("--only", choices=("games", "resilience", "platform"), help="run one group of sections")
     parser.add_argument("--game", action="append", choices=game_ids(), help="only this game (repeatable)")
     args = parser.parse_args()
 
@@ -123,9 +172,13 @@ def main() -> None:
     loads = {game: game_load(game) for game in args.game or game_ids()}
     with throwaway_redis() as (redis_url, kind):
         print(f"Redis: {kind}")
-        for load in loads.values():
-            game_section(load, redis_url, service_token, args)
-        platform_sections(loads, redis_url, service_token, args)
+        if args.only in (None, "games"):
+            for load in loads.values():
+                game_section(load, redis_url, service_token, args)
+        if args.only in (None, "resilience"):
+            resilience_sections(next(iter(loads.values())), redis_url, service_token, args)
+        if args.only in (None, "platform"):
+            platform_sections(loads, redis_url, service_token, args)
     sys.stdout.flush()
 
 

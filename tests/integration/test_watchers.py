@@ -160,3 +160,32 @@ async def test_a_crowd_of_ticket_watchers_leaves_the_lobby_working(lone_lobby: S
             )
         for stream in streams:
             stream.cancel()
+
+
+@pytest.mark.chaos
+async def test_a_storm_of_two_thousand_watchers_arriving_at_once_is_served_whole(
+    redis_url: str, signer: TokenSigner, service_token: str
+) -> None:
+    """2,000 Watch calls in one burst (a reconnect storm): every one gets its first message, none is cancelled.
+
+    gRPC core cancels calls that wait to be taken past its pending-request limits (1,000 by
+    default); the bootstrap raises them to the process's concurrent-call limit.
+    """
+    with game_process(GAME, redis_url, TOKEN_SECRET) as service:
+        client = GameClient(GAME, service.address)
+        try:
+            matches = [client.create(service_token, seats=2) for _ in range(100)]
+        finally:
+            client.close()
+        pb2 = binding(GAME).pb2
+        async with grpc.aio.insecure_channel(service.address) as channel:
+            stub = binding(GAME).stub(channel)
+            streams = []
+            for i in range(2_000):
+                token, _ = signer.issue_player(f"storm-{i}", "Storm", 600)
+                request = pb2.WatchRequest(match_id=matches[i % len(matches)].match_id)
+                streams.append(stub.Watch(request, metadata=bearer(token), timeout=120))
+            firsts = await asyncio.wait_for(asyncio.gather(*(s.read() for s in streams)), timeout=120)
+            assert all(first.version >= 1 for first in firsts)
+            for stream in streams:
+                stream.cancel()

@@ -226,7 +226,15 @@ async def serve(
         )
         server = grpc.aio.server(
             interceptors=[ServiceInterceptor(runtime.signer, quotas)],
-            options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 4 * 1024 * 1024)],
+            options=[
+                ("grpc.so_reuseport", 0),
+                ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+                # gRPC core cancels calls that arrive faster than the asyncio server takes them
+                # once 1,000 wait (3,000 hard): a crowd of watchers reconnecting after a restart
+                # does. Let as many wait as may run at once.
+                ("grpc.server.max_pending_requests", settings.max_concurrent_rpcs),
+                ("grpc.server.max_pending_requests_hard_limit", settings.max_concurrent_rpcs),
+            ],
             maximum_concurrent_rpcs=settings.max_concurrent_rpcs,
         )
         names = await register(server, runtime)
