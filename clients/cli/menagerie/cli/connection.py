@@ -17,6 +17,8 @@ dead peer instead:
 When a stream breaks (UNAVAILABLE, a reopened stream that does not answer), it is
 reopened with backoff for at most `Patience.reconnect_seconds`; the user reads one line
 saying so, and `Unreachable` (a sentence, not a traceback) if the service stays away.
+So a service that stops answering mid-stream is given up on after at most
+stream_seconds + call_seconds + reconnect_seconds + call_seconds (80 s by default).
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ T_co = TypeVar("T_co", covariant=True)
 # 5 minutes after the previous one is a strike, and the third strike closes the
 # connection with GOAWAY "too_many_pings". A quiet Watch is exactly that connection, so
 # the client pings no more often than the policy allows, with a margin for timer jitter.
-SERVER_MIN_PING_INTERVAL_MS = 300_000  # gRPC's default GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS
+# (The server's knob: "grpc.http2.min_ping_interval_without_data_ms", the string behind
+# GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS; "...min_recv_ping..." is ignored.)
+SERVER_MIN_PING_INTERVAL_MS = 300_000
 KEEPALIVE_TIME_MS = SERVER_MIN_PING_INTERVAL_MS + 30_000
 KEEPALIVE_TIMEOUT_MS = 20_000
 # gRPC's own reconnect backoff grows to 2 minutes by default; a stream retrying for
@@ -54,7 +58,7 @@ class Patience:
     """How long the CLI waits for the platform; the one place these numbers live."""
 
     call_seconds: float = 10.0  # every unary call's deadline; a (re)opened stream's first message too
-    stream_seconds: float = 60.0  # one stream call's deadline; it is then reopened where it left off
+    stream_seconds: float = 30.0  # one stream call's deadline; it is then reopened where it left off
     reconnect_seconds: float = 30.0  # how long a broken stream keeps trying before the CLI gives up
 
 
