@@ -125,7 +125,7 @@ def play_through_crashes(server: RestartableRedis, service: ServiceProcess, serv
     try:
         for match_id, version in acknowledged.items():
             keys = match_keys(match_id, 16)
-            stored = int(store.hget(keys.state, "version") or 0)  # type: ignore[arg-type]
+            stored = int(store.hget(keys.state, "version") or 0)
             assert stored >= version, f"{match_id}: acknowledged version {version}, stored {stored}"
             entries = cast("list[tuple[bytes, object]]", store.xrange(keys.events))
             versions = [int(entry_id.split(b"-")[0]) for entry_id, _ in entries]
