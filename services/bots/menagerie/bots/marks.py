@@ -8,7 +8,7 @@ back instead of enqueueing it again: a slow decision is not played twice at once
 hung game's decisions do not pile up in the queue. A second task for a decision that is
 already marked (a duplicate delivery) ends at once.
 
-An unresponsive game: when a call to a game service times out or finds it unavailable,
+An unresponsive game: when a call to a game service gets no answer in its whole time,
 the game is marked (`unresponsive_key`), and while the mark exists one task per
 `probe_seconds` (across every worker) still calls the game; the others end at once,
 leaving their decisions to the dispatcher's deadlines. So a hung game service holds one
@@ -53,7 +53,7 @@ def running_key(match_id: str, seat: int, view_version: int) -> str:
 
 
 def unresponsive_key(game: str) -> str:
-    """The key that says calls to `game`'s service time out or fail to connect."""
+    """The key that says calls to `game`'s service time out."""
     return f"{PREFIX}:bots:unresponsive:{game}"
 
 
@@ -111,7 +111,7 @@ class Marks:
         return Access.CLOSED
 
     def unresponsive(self, game: str) -> None:
-        """Marks `game` as unresponsive (a call timed out or could not connect)."""
+        """Marks `game` as unresponsive (a call got no answer in its whole time)."""
         try:
             self.client.set(unresponsive_key(game), "1", ex=UNRESPONSIVE_MEMORY_SECONDS)
         except redis.RedisError as exc:

@@ -9,8 +9,9 @@ moved on and does nothing.
 Every call waits at most `call_timeout` seconds and all the calls of one decision at most
 `decision_timeout` together (BotSettings derives both from the redispatch interval and
 checks that they nest), so a game service that hangs holds a worker for a fraction of
-that interval. A call that times out or cannot connect raises GameUnresponsive, which the
-worker uses to mark the game (menagerie.bots.marks).
+that interval. A call that uses its whole time raises GameUnresponsive, which the worker
+uses to mark the game (menagerie.bots.marks); a service that is down or whose store is
+down answers at once (UNAVAILABLE) and holds nobody up.
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ from menagerie.shared.tokens import TokenSigner
 log = structlog.get_logger(__name__)
 
 BOT_TOKEN_SECONDS = 300
-# What a service that hangs or is gone answers (a server that refuses a request answers otherwise).
-UNRESPONSIVE_CODES = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE})
 
 
 class TurnResult(StrEnum):
@@ -50,11 +49,15 @@ class TurnResult(StrEnum):
 
 
 class GameUnresponsive(Exception):
-    """A call to a game service timed out or could not connect: the service hangs or is gone."""
+    """A call to a game service got no answer in its whole time: the service hangs."""
 
-    def __init__(self, game: str, method: str, code: grpc.StatusCode) -> None:
-        super().__init__(f"{game} {method}: {code.name}")
+    # Its args are its constructor's, so Celery can pickle it into the task's failure.
+    def __init__(self, game: str, method: str) -> None:
+        super().__init__(game, method)
         self.game = game
+
+    def __str__(self) -> str:
+        return f"{self.args[0]} {self.args[1]}: no answer within the call's deadline"
 
 
 class DecisionTimedOut(TimeoutError):
@@ -103,10 +106,8 @@ class TurnPlayer:
             except grpc.RpcError as error:
                 # Only a call given its full time says the service hangs; a shorter one
                 # may have run out of the decision's time instead.
-                if error.code() in UNRESPONSIVE_CODES and (
-                    timeout >= self.call_timeout or error.code() == grpc.StatusCode.UNAVAILABLE
-                ):
-                    raise GameUnresponsive(game, method, error.code()) from error
+                if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED and timeout >= self.call_timeout:
+                    raise GameUnresponsive(game, method) from error
                 raise
 
         view = None
