@@ -228,9 +228,15 @@ class Bots:
         return str(reply.match.match_id)
 
     def wait_for_moves(
-        self, match_id: str, after: int, moves: int, what: str, tick: Callable[[], None] = lambda: None
+        self,
+        match_id: str,
+        after: int,
+        moves: int,
+        what: str,
+        tick: Callable[[], None] = lambda: None,
+        timeout: float = 20,
     ) -> int:
-        """Waits (20 s at most) until the match is `moves` past version `after`, or finished past it.
+        """Waits (`timeout` s at most) until the match is `moves` past version `after`, or finished past it.
 
         Returns the version seen; `tick` runs on every poll (a supervisor's round).
         """
@@ -247,7 +253,7 @@ class Bots:
             finished = match.status == common_pb2.MATCH_STATUS_FINISHED
             return bool(match.version >= after + moves or (finished and match.version > after))
 
-        wait_for(moved, 20, what)
+        wait_for(moved, timeout, what)
         return seen[0]
 
 
@@ -328,6 +334,52 @@ def test_the_dispatcher_and_the_worker_expose_metrics(stack: Stack, bots: Bots) 
     turns = samples(stack.worker_metrics, "menagerie_bot_turns_total")
     assert turns.get((("game", "beasts"), ("result", "played")), 0) >= 3
     assert http_get(f"{stack.worker_metrics}/healthz") == (200, "SERVING\n")
+
+
+# How long Redis stays down in successive rounds: Celery's worker survives a short outage
+# and may stop during a long one (see menagerie.bots.worker), so the rounds try both.
+OUTAGES_SECONDS = (3.0, 0.5, 6.0)
+
+
+def kill_redis_under_playing_bots(stack: Stack, bots: Bots, rounds: int) -> list[str]:
+    """Kills Redis (SIGKILL) while the worker plays bot turns, `rounds` times; returns what the worker did each time.
+
+    Each time, once Redis is back (empty, on the same port), the worker must either play
+    again or have exited non-zero (Stack.supervise_worker checks, then starts another, as
+    `make run` or Kubernetes would): never exit 0, never hang.
+    """
+    outcomes = []
+    for round_ in range(rounds):
+        wait_until_serving(stack.beasts.address, stack.beasts.process, timeout=20)
+        playing = [bots.create() for _ in range(3)]
+        for match_id in playing:
+            bots.wait_for_moves(match_id, 1, 2, "bots playing before the kill", stack.supervise_worker)
+        worker = stack.worker
+        stack.redis.stop()
+        time.sleep(OUTAGES_SECONDS[round_ % len(OUTAGES_SECONDS)])  # the outage itself
+        stack.redis.start()
+        wait_until_serving(stack.beasts.address, stack.beasts.process, timeout=20)
+        match_id = bots.create()
+        what = f"round {round_ + 1}: bot moves once Redis is back"
+        bots.wait_for_moves(match_id, 1, 3, what, stack.supervise_worker, timeout=60)
+        stack.supervise_worker()
+        if stack.worker is worker:
+            outcomes.append("kept working")
+        else:
+            outcomes.append(f"exited {worker.process.returncode}, restarted")
+    print(f"\nthe worker after each Redis kill: {outcomes}")
+    return outcomes
+
+
+def test_a_worker_playing_when_redis_is_killed_works_again_or_exits_non_zero(stack: Stack, bots: Bots) -> None:
+    assert len(kill_redis_under_playing_bots(stack, bots, rounds=1)) == 1
+
+
+@pytest.mark.chaos
+def test_a_worker_playing_through_repeated_redis_kills_works_again_or_exits_non_zero_each_time(
+    stack: Stack, bots: Bots
+) -> None:
+    assert len(kill_redis_under_playing_bots(stack, bots, rounds=6)) == 6
 
 
 @pytest.fixture
