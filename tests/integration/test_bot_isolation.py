@@ -199,6 +199,7 @@ def test_a_decision_whose_task_is_still_running_is_not_enqueued_again() -> None:
             def deferred() -> float:
                 return pool.dispatcher_total("menagerie_dispatcher_running_decisions_deferred_total")
 
+            tables.moves()  # a finished match is replaced: a decision is pending
             before = redispatched()
             with frozen(pool.services[FROZEN]):
                 wait_for(
