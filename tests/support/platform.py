@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -114,6 +115,19 @@ class RunningPlatform:
         assert len(found) == 1, f"expected one embedded server, found {found}"
         return found[0]
 
+    def kill_tree(self, pid: int, timeout: float = 10.0) -> None:
+        """SIGKILL of `pid` and every process it started, as a crash would end them."""
+        tree, table = {pid}, processes()
+        while grown := {p.pid for p in table if p.ppid in tree} - tree:
+            tree |= grown
+        for member in tree:
+            with contextlib.suppress(ProcessLookupError):  # ended meanwhile
+                os.kill(member, signal.SIGKILL)
+        deadline = time.monotonic() + timeout
+        while any(alive(member) for member in tree):
+            assert time.monotonic() < deadline, f"still alive after SIGKILL: {[m for m in tree if alive(m)]}"
+            time.sleep(0.05)
+
     def ctrl_c(self) -> int:
         """SIGINT to the whole group, as Ctrl-C in a terminal; returns the runner's exit code."""
         os.killpg(self.process.pid, signal.SIGINT)
@@ -154,7 +168,7 @@ def local_platform(
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MENAGERIE_TOKEN_SECRET")}
     if secret is not None:
         env["MENAGERIE_TOKEN_SECRET"] = secret
-    env.update(MENAGERIE_LOG_LEVEL="warning", **extra_env)
+    env.update({"MENAGERIE_LOG_LEVEL": "warning", **extra_env})
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, str(ROOT / "deploy" / "local" / "run.py"), "--base-port", str(base), *args],
