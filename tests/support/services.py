@@ -59,7 +59,8 @@ def service_process(
     service = ServiceProcess(module, f"127.0.0.1:{port}", process, log, argv)
     try:
         try:
-            wait_until_serving(service.address, process)
+            # A service that serves TLS is asked over TLS, trusting the CA its settings name.
+            wait_until_serving(service.address, process, ca_file=extra_env.get("MENAGERIE_TLS_CA_FILE", ""))
         except (RuntimeError, TimeoutError) as exc:
             raise RuntimeError(f"{exc}; its log:\n{service.output()[-3000:]}") from None
         yield service

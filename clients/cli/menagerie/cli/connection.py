@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 import grpc
@@ -86,9 +87,35 @@ def channel_options(keepalive_time_ms: int = KEEPALIVE_TIME_MS) -> list[tuple[st
     ]
 
 
+@dataclass(frozen=True)
+class Transport:
+    """How the CLI reaches the platform: plaintext, or TLS trusting the CA in `ca_file` (--tls-ca)."""
+
+    ca_file: str = ""
+
+    def credentials(self) -> grpc.ChannelCredentials | None:
+        """Channel credentials for TLS, or None for plaintext."""
+        if not self.ca_file:
+            return None
+        return grpc.ssl_channel_credentials(root_certificates=Path(self.ca_file).read_bytes())
+
+
+# Chosen once by the command's global options (menagerie.cli.main), before any channel opens.
+_transport = Transport()
+
+
+def use_transport(transport: Transport) -> None:
+    """Makes every channel opened from now on use `transport`."""
+    global _transport  # one process, one command line, set before any channel opens
+    _transport = transport
+
+
 def open_channel(address: str) -> grpc.Channel:
-    """An insecure channel to `address` with the CLI's keepalive and reconnect options."""
-    return grpc.insecure_channel(address, options=channel_options())
+    """A channel to `address` with the CLI's keepalive and reconnect options, over TLS when --tls-ca is set."""
+    credentials = _transport.credentials()
+    if credentials is None:
+        return grpc.insecure_channel(address, options=channel_options())
+    return grpc.secure_channel(address, credentials, options=channel_options())
 
 
 class StreamCall(Protocol[T_co]):

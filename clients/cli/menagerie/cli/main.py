@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from menagerie.cli.connection import Patience, Unreachable
+from menagerie.cli.connection import Patience, Transport, Unreachable, use_transport
 from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
 from menagerie.cli.play import Quit, follow, wait_for_seat
@@ -52,8 +52,15 @@ def _options(
         float,
         typer.Option(envvar="MENAGERIE_STREAM_SECONDS", min=0.5, hidden=True, help="Deadline of one stream call."),
     ] = Patience.stream_seconds,
+    tls_ca: Annotated[
+        str,
+        typer.Option(
+            envvar="MENAGERIE_TLS_CA_FILE", help="Speak TLS, trusting the CA in this PEM file (the platform's CA)."
+        ),
+    ] = "",
 ) -> None:
     settings.lobby = lobby
+    use_transport(Transport(tls_ca))
     settings.patience = Patience(call_seconds=timeout, stream_seconds=stream_seconds, reconnect_seconds=reconnect)
 
 

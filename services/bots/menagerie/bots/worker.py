@@ -60,6 +60,7 @@ from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for  # noqa: E4
 from menagerie.bots.marks import Access, Marks  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
 from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
+from menagerie.shared.rpc.channels import open_channel  # noqa: E402
 from menagerie.shared.settings import BotSettings  # noqa: E402
 from menagerie.shared.tokens import TokenSigner  # noqa: E402
 
@@ -79,7 +80,7 @@ def _channel(address: str) -> grpc.Channel:
     """This process's channel to `address`, made on first use (after the fork)."""
     channel = _channels.get(address)
     if channel is None:
-        channel = _channels[address] = grpc.insecure_channel(address)
+        channel = _channels[address] = open_channel(address, settings.tls_ca_file)
     return channel
 
 

@@ -14,6 +14,7 @@ from menagerie.rules.contract import GameInfo, ModeInfo
 from menagerie.rules.errors import InvalidArgument, Unavailable
 from menagerie.shared import codec
 from menagerie.shared.aio import pause
+from menagerie.shared.rpc.channels import open_aio_channel
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -25,11 +26,13 @@ REFRESH_SECONDS = 10.0
 class GameDirectory:
     """One channel per configured game service, its description, and a service credential."""
 
-    def __init__(self, endpoints: dict[str, str], public: dict[str, str], signer: TokenSigner) -> None:
+    def __init__(
+        self, endpoints: dict[str, str], public: dict[str, str], signer: TokenSigner, ca_file: str = ""
+    ) -> None:
         self.endpoints = endpoints
         self.public = public
         self._signer = signer
-        self._channels = {game: grpc.aio.insecure_channel(address) for game, address in endpoints.items()}
+        self._channels = {game: open_aio_channel(address, ca_file) for game, address in endpoints.items()}
         self._stubs = {game: matches_pb2_grpc.MatchesStub(ch) for game, ch in self._channels.items()}
         self._described: dict[str, matches_pb2.DescribeGameResponse] = {}
         self._info: dict[str, GameInfo] = {}

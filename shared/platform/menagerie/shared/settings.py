@@ -39,6 +39,17 @@ class Settings(BaseSettings):
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
 
+    # Transport security (menagerie.shared.rpc.channels): off unless set.
+    tls_cert_file: str = Field("", description="PEM certificate this process serves gRPC with (with tls_key_file).")
+    tls_key_file: str = Field("", description="PEM private key of tls_cert_file.")
+    tls_ca_file: str = Field("", description="PEM CA bundle the services this process calls are verified against.")
+
+    @model_validator(mode="after")
+    def _tls_pair(self) -> Self:
+        if bool(self.tls_cert_file) != bool(self.tls_key_file):
+            raise ValueError("MENAGERIE_TLS_CERT_FILE and MENAGERIE_TLS_KEY_FILE go together: set both or neither")
+        return self
+
     @field_validator("token_secret")
     @classmethod
     def _long_enough(cls, value: SecretStr) -> SecretStr:

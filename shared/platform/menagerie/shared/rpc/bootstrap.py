@@ -53,6 +53,7 @@ from redis.asyncio import Redis
 from menagerie.shared.logs import configure_logging
 from menagerie.shared.observability import Health, HttpEndpoint
 from menagerie.shared.redis_client import connect_blocking_redis, connect_redis
+from menagerie.shared.rpc.channels import server_credentials
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
 from menagerie.shared.supervision import Loop, supervise
@@ -89,6 +90,12 @@ class ProcessSettings(Protocol):
     def max_streams(self) -> int: ...
     @property
     def max_concurrent_rpcs(self) -> int: ...
+    @property
+    def tls_cert_file(self) -> str: ...
+    @property
+    def tls_key_file(self) -> str: ...
+    @property
+    def tls_ca_file(self) -> str: ...
     @property
     def token_secret(self) -> SecretStr: ...
     @property
@@ -244,8 +251,13 @@ async def serve(
         for service in ["", *names]:
             await health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
         reflection.enable_server_reflection([*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+        address = f"{settings.host}:{settings.port}"
+        credentials = server_credentials(settings.tls_cert_file, settings.tls_key_file)
         try:
-            port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+            if credentials is None:
+                port = server.add_insecure_port(address)
+            else:
+                port = server.add_secure_port(address, credentials)
         except RuntimeError:
             port = 0
         if port == 0:
@@ -263,6 +275,7 @@ async def serve(
         log.info(
             f"{name} started",
             address=f"{settings.host}:{port}",
+            tls=credentials is not None,
             metrics_port=metrics_port or None,
             services=names,
             loops=[loop_name for loop_name, _ in runtime.all_loops()],

@@ -8,11 +8,15 @@ import time
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from menagerie.shared.rpc.channels import open_channel
 
-def wait_until_serving(address: str, process: subprocess.Popen[bytes] | None = None, timeout: float = 30.0) -> None:
-    """Blocks until the gRPC health check at `address` says SERVING (or the process exits)."""
+
+def wait_until_serving(
+    address: str, process: subprocess.Popen[bytes] | None = None, timeout: float = 30.0, ca_file: str = ""
+) -> None:
+    """Blocks until the gRPC health check at `address` says SERVING (or the process exits); TLS with `ca_file`."""
     deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(address) as channel:
+    with open_channel(address, ca_file) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while True:
             if process is not None and process.poll() is not None:
