@@ -233,3 +233,25 @@ def test_the_cli_speaks_tls_when_given_the_ca(redis_url: str, pki: Pki) -> None:
         )
         assert plaintext.returncode != 0
         assert "Traceback" not in plaintext.stdout + plaintext.stderr
+
+
+def test_the_compose_examples_certificates_serve_tls(redis_url: str, tmp_path: Path) -> None:
+    """deploy/tls/make-certs.sh (the secure compose example's `certs` service) makes a CA a client can trust."""
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl command is not installed (the compose example runs it in an Alpine container)")
+    script = Path(__file__).resolve().parents[2] / "deploy" / "tls" / "make-certs.sh"
+    made = subprocess.run(
+        ["sh", str(script), str(tmp_path), "lobby beasts"], capture_output=True, text=True, timeout=120
+    )
+    assert made.returncode == 0, made.stderr
+    env = {
+        "MENAGERIE_TLS_CERT_FILE": str(tmp_path / "service.pem"),
+        "MENAGERIE_TLS_KEY_FILE": str(tmp_path / "service.key"),
+        "MENAGERIE_TLS_CA_FILE": str(tmp_path / "ca.pem"),
+    }
+    with game_process("beasts", redis_url, TOKEN_SECRET, **env) as service:
+        assert describe(service.address, str(tmp_path / "ca.pem")) == "beasts"
+    again = subprocess.run(
+        ["sh", str(script), str(tmp_path), "lobby beasts"], capture_output=True, text=True, timeout=60
+    )
+    assert "already" in again.stdout  # a second run keeps the CA the players trust

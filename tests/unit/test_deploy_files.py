@@ -290,7 +290,8 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
     rows = [GameRow("alpha", 50060), GameRow("omega", 50099)]  # made up: no installed game needed
     files = generate.render(rows)
     services = yaml.safe_load(files[generate.COMPOSE])["services"]
-    objects = k8s_objects_of(text for path, text in files.items() if path != generate.COMPOSE)
+    composes = (generate.COMPOSE, generate.SECURE_COMPOSE)
+    objects = k8s_objects_of(text for path, text in files.items() if path not in composes)
     internal = {row.id: f"{row.id}:{row.port}" for row in rows}
     config = objects["ConfigMap", "menagerie-game-endpoints"]["data"]
     for env in (config, *(services[reader]["environment"] for reader in ("lobby", "dispatcher", "bot-worker"))):
@@ -321,6 +322,30 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
         (tmp_path / "games.toml").write_text(f"games = [{table}]")
         generate.generate(tmp_path, tmp_path / "games.toml")
     assert sorted(p.name for p in (tmp_path / "deploy/k8s").iterdir()) == ["alpha.yaml", "config.yaml", "lobby.yaml"]
+
+
+def test_the_secure_compose_gives_every_process_tls_and_its_own_redis_user() -> None:
+    """deploy/compose.secure.yml overrides every service of docker-compose.yml (Redis's ACL users included)."""
+    rows = [GameRow("alpha", 50060), GameRow("omega", 50099)]
+    files = generate.render(rows)
+    base = yaml.safe_load(files[generate.COMPOSE])["services"]
+    secure = yaml.safe_load(files[generate.SECURE_COMPOSE])["services"]
+    acl_users = set(re.findall(r"^user (\S+) on", (ROOT / "deploy/redis/users.acl").read_text(), re.M))
+    assert set(secure) == {*base, "certs"}
+    for name, service in secure.items():
+        if name in ("certs", REDIS):
+            continue
+        env = service["environment"]
+        assert {env["MENAGERIE_TLS_CERT_FILE"], env["MENAGERIE_TLS_KEY_FILE"], env["MENAGERIE_TLS_CA_FILE"]} <= {
+            f"/tls/{file}" for file in ("service.pem", "service.key", "ca.pem")
+        }
+        user = re.fullmatch(r"redis://([a-z-]+):\$\{(\w+):\?[^}]*\}@redis:6379/0", env["REDIS_URL"])
+        assert user is not None and user[1] in acl_users, env["REDIS_URL"]
+        assert user[1] == ("game" if name in {"alpha", "omega"} else name)
+        assert user[2] in secure[REDIS]["environment"], f"Redis does not get {user[2]}"
+        assert service["depends_on"]["certs"] == {"condition": "service_completed_successfully"}
+    names = secure["certs"]["command"][-1].split()
+    assert set(names) == set(base) - {REDIS}  # the certificate names every service
 
 
 # --- the Dockerfile, .dockerignore, the console scripts ---------------------------------
