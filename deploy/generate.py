@@ -445,10 +445,71 @@ spec:
 """
 
 
+SECURE_K8S = K8S / "secure" / "kustomization.yaml"
+TLS_MOUNT = "/tls"
+
+
+def _secure_k8s_patch(name: str, user: str) -> str:
+    container = "/spec/template/spec/containers/0"
+    env = "".join(
+        f"""
+      - op: add
+        path: {container}/env/-
+        value: {{name: {key}, value: {TLS_MOUNT}/{file}}}"""
+        for key, file in (
+            ("MENAGERIE_TLS_CERT_FILE", "tls.crt"),
+            ("MENAGERIE_TLS_KEY_FILE", "tls.key"),
+            ("MENAGERIE_TLS_CA_FILE", "ca.crt"),
+        )
+    )
+    probes = "".join(
+        f"""
+      - op: replace
+        path: {container}/{probe}
+        value: {{httpGet: {{path: /healthz, port: {METRICS_PORT}}}, periodSeconds: {period},
+                 failureThreshold: {failures}}}"""
+        for probe, period, failures in (("readinessProbe", 5, 2), ("livenessProbe", 20, 6))
+    )
+    return f"""
+  - target: {{kind: Deployment, name: {name}}}
+    patch: |-
+      - op: replace
+        path: {container}/env/0/valueFrom/secretKeyRef/key
+        value: redis-url-{user}{env}
+      - op: add
+        path: /spec/template/spec/volumes
+        value: [{{name: tls, secret: {{secretName: menagerie-tls}}}}]
+      - op: add
+        path: {container}/volumeMounts
+        value: [{{name: tls, mountPath: {TLS_MOUNT}, readOnly: true}}]{probes}"""
+
+
+def secure_k8s(rows: list[GameRow]) -> str:
+    """deploy/k8s/secure/kustomization.yaml: the manifests with TLS and a Redis user per process."""
+    deployments = [*PLATFORM_USERS.items(), *((row.id, "game") for row in rows)]
+    resources = "".join(f"\n  - ../{name}.yaml" for name in ["config", *PLATFORM_USERS, *(row.id for row in rows)])
+    patches = "".join(_secure_k8s_patch(name, user) for name, user in deployments)
+    return f"""{GENERATED}
+# The manifests of deploy/k8s with transport security on: `kubectl apply -k deploy/k8s/secure`.
+# Needs, besides deploy/k8s/README.md's Secret `menagerie-secrets` (token-secret):
+# * the Secret `menagerie-tls` (tls.crt and tls.key naming every Service, ca.crt the CA that
+#   signed them; cert-manager writes exactly these), mounted at {TLS_MOUNT} in every pod;
+# * in `menagerie-secrets`, one Redis URL per user of deploy/redis/users.acl:
+#   redis-url-game, redis-url-lobby, redis-url-dispatcher, redis-url-bot-worker.
+# Kubernetes' gRPC probes cannot speak TLS, so every pod is probed on GET /healthz beside
+# /metrics (port {METRICS_PORT}) instead.
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:{resources}
+patches:{patches}
+"""
+
+
 def render(rows: list[GameRow]) -> dict[Path, str]:
     """Every generated file (relative to the repository) and its text."""
     files = {COMPOSE: compose(rows), SECURE_COMPOSE: secure_compose(rows), K8S / "config.yaml": k8s_config(rows)}
     files.update({K8S / f"{row.id}.yaml": k8s_game(row) for row in rows})
+    files[SECURE_K8S] = secure_k8s(rows)
     return files
 
 

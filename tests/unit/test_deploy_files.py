@@ -8,6 +8,7 @@ script and its settings class: every variable set is one it reads, and the value
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import functools
 import json
@@ -290,8 +291,8 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
     rows = [GameRow("alpha", 50060), GameRow("omega", 50099)]  # made up: no installed game needed
     files = generate.render(rows)
     services = yaml.safe_load(files[generate.COMPOSE])["services"]
-    composes = (generate.COMPOSE, generate.SECURE_COMPOSE)
-    objects = k8s_objects_of(text for path, text in files.items() if path not in composes)
+    not_manifests = (generate.COMPOSE, generate.SECURE_COMPOSE, generate.SECURE_K8S)
+    objects = k8s_objects_of(text for path, text in files.items() if path not in not_manifests)
     internal = {row.id: f"{row.id}:{row.port}" for row in rows}
     config = objects["ConfigMap", "menagerie-game-endpoints"]["data"]
     for env in (config, *(services[reader]["environment"] for reader in ("lobby", "dispatcher", "bot-worker"))):
@@ -321,7 +322,11 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
     for table in ('{ id = "alpha", port = 50060 }, { id = "omega", port = 50099 }', '{ id = "alpha", port = 50060 }'):
         (tmp_path / "games.toml").write_text(f"games = [{table}]")
         generate.generate(tmp_path, tmp_path / "games.toml")
-    assert sorted(p.name for p in (tmp_path / "deploy/k8s").iterdir()) == ["alpha.yaml", "config.yaml", "lobby.yaml"]
+    assert sorted(p.name for p in (tmp_path / "deploy/k8s").glob("*.yaml")) == [
+        "alpha.yaml",
+        "config.yaml",
+        "lobby.yaml",
+    ]
 
 
 def test_the_secure_compose_gives_every_process_tls_and_its_own_redis_user() -> None:
@@ -346,6 +351,49 @@ def test_the_secure_compose_gives_every_process_tls_and_its_own_redis_user() -> 
         assert service["depends_on"]["certs"] == {"condition": "service_completed_successfully"}
     names = secure["certs"]["command"][-1].split()
     assert set(names) == set(base) - {REDIS}  # the certificate names every service
+
+
+def json_patch(document: Any, operations: list[dict[str, Any]]) -> None:
+    """Applies RFC 6902 `add` and `replace` operations in place, as kustomize does (replace needs the path)."""
+    for operation in operations:
+        *parents, last = [part for part in operation["path"].split("/")[1:]]
+        target = document
+        for part in parents:
+            target = target[int(part)] if isinstance(target, list) else target[part]
+        if operation["op"] == "add" and isinstance(target, list) and last == "-":
+            target.append(operation["value"])
+        elif operation["op"] == "add" and isinstance(target, list):
+            target.insert(int(last), operation["value"])
+        elif operation["op"] == "replace":
+            index = int(last) if isinstance(target, list) else last
+            assert (index < len(target)) if isinstance(index, int) else (index in target), operation["path"]
+            target[index] = operation["value"]
+        else:
+            assert operation["op"] == "add", operation
+            target[last] = operation["value"]
+
+
+def test_the_secure_k8s_overlay_patches_every_deployment_into_tls_and_its_redis_user() -> None:
+    """deploy/k8s/secure: each Deployment's patch applies (every path it replaces exists) and gives it TLS."""
+    overlay = yaml.safe_load((K8S / "secure" / "kustomization.yaml").read_text())
+    assert {Path(r).name for r in overlay["resources"]} == {p.name for p in K8S.glob("*.yaml")}
+    patched = {patch["target"]["name"] for patch in overlay["patches"]}
+    assert patched == {name for kind, name in k8s() if kind == "Deployment"}
+    acl_users = set(re.findall(r"^user (\S+) on", (ROOT / "deploy/redis/users.acl").read_text(), re.M))
+    for patch in overlay["patches"]:
+        name = patch["target"]["name"]
+        deployment = copy.deepcopy(k8s()["Deployment", name])
+        json_patch(deployment, yaml.safe_load(patch["patch"]))
+        spec = deployment["spec"]["template"]["spec"]
+        (box,) = spec["containers"]
+        redis_url = box["env"][0]
+        assert redis_url["name"] == "REDIS_URL"
+        assert redis_url["valueFrom"]["secretKeyRef"]["key"].removeprefix("redis-url-") in acl_users
+        env = {e["name"]: e.get("value") for e in box["env"]}
+        assert env["MENAGERIE_TLS_CERT_FILE"] and env["MENAGERIE_TLS_KEY_FILE"] and env["MENAGERIE_TLS_CA_FILE"]
+        assert spec["volumes"] == [{"name": "tls", "secret": {"secretName": "menagerie-tls"}}]
+        for probe in ("readinessProbe", "livenessProbe"):
+            assert box[probe]["httpGet"]["path"] == "/healthz", (name, probe)
 
 
 # --- the Dockerfile, .dockerignore, the console scripts ---------------------------------
