@@ -308,9 +308,12 @@ def _http_endpoint(
         raise SystemExit(f"{name}: cannot serve metrics on {settings.host}:{settings.metrics_port}: {exc}") from None
 
 
-def _env_name(loc: tuple[int | str, ...]) -> str:
-    name = str(loc[0]) if loc else "?"
-    return name if name.isupper() else f"MENAGERIE_{name.upper()}"
+def _problem(loc: tuple[int | str, ...], message: str) -> str:
+    """One validation error, led by the variable it is about (none for a rule across several)."""
+    if not loc:
+        return message.removeprefix("Value error, ")
+    name = str(loc[0])
+    return f"{name if name.isupper() else f'MENAGERIE_{name.upper()}'}: {message}"
 
 
 def load_settings(settings_type: type[T]) -> T:
@@ -318,7 +321,7 @@ def load_settings(settings_type: type[T]) -> T:
     try:
         return settings_type()
     except ValidationError as exc:
-        problems = "; ".join(f"{_env_name(e['loc'])}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
         print(f"configuration error: {problems}", file=sys.stderr)
         raise SystemExit(2) from None
 
