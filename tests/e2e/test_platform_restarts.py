@@ -4,12 +4,15 @@ A crash (SIGKILL of every process, the embedded Redis server too) and a restart 
 same data: the matches in progress are there with every acknowledged move, bots carry
 on to the end, the player's token still works and the ratings are kept. Under a
 running `make run`, a child killed outright (the bot worker, a game service) is started
-again, and play goes on.
+again, and play goes on; `make run` killed alone takes its processes with it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import signal
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -265,6 +268,25 @@ def stored_version(game: GameClient, match_id: str, token: str) -> int:
         return int(game.summary(match_id, token).version)
     except grpc.RpcError as error:
         raise AssertionError(f"match {match_id} did not survive the restart: {error.code()}") from None
+
+
+def test_make_run_killed_alone_leaves_nothing_running_on_its_data(tmp_path: Path) -> None:
+    """kill -9 of the runner only: its services and the server stop by themselves, and the data is free again."""
+    args = ("--data-dir", str(tmp_path / "data"), "--secret-file", str(tmp_path / "secret"))
+    base = free_port_block(port_block_size())
+    with quick_platform(TOKEN_SECRET, args, base) as platform:
+        children = [p for p in platform.group() if p != platform.process.pid] + [platform.redis_pid()]
+        platform.process.kill()
+        platform.process.wait(10)
+        try:
+            wait_for("the orphans to stop", lambda: not any(alive(pid) for pid in children) or None, 60)
+        finally:
+            for pid in filter(alive, children):  # what the test failed on: not left running
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+    with quick_platform(TOKEN_SECRET, args, base) as platform:  # the data directory is not held by an orphan
+        assert serving(platform.address(BEASTS))
+        assert platform.ctrl_c() == 0
 
 
 def kill_child(platform: RunningPlatform, needle: str) -> int:
