@@ -18,9 +18,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     """Adds the Lobby service and starts matchmaking, directory refresh and ratings beside it."""
     settings = runtime.settings
     assert isinstance(settings, LobbySettings)
-    directory = GameDirectory(
-        settings.endpoints(), settings.public_endpoints(), runtime.signer, settings.tls_ca_file
-    )
+    directory = GameDirectory(settings.endpoints(), settings.public_endpoints(), runtime.signer, settings.tls_ca_file)
     await directory.refresh()
     store = TicketStore(runtime.redis)
     ratings = Ratings(runtime.redis, directory)
