@@ -158,10 +158,6 @@ class Child:
             self.started = time.monotonic()
             self.restart_at = None
 
-    def running(self) -> bool:
-        """True while its process is alive and not waiting for a restart."""
-        return self.restart_at is None and self.process.poll() is None
-
 
 class Platform:
     """The running processes and the Redis server under them."""
