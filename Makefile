@@ -46,8 +46,9 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 test: lint ## Lint, then the whole test suite (unit, integration, e2e)
 	$(BIN)/pytest
 
-chaos: $(STAMP) ## Every fault test, the long and repeated ones too (Redis kills under load, floods, service kills)
+chaos: $(STAMP) ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)
 	$(BIN)/pytest -m 'faults or chaos' tests
+	$(BIN)/python -m bench --only resilience --game beasts
 
 soak: $(STAMP) ## Long seeded property runs of every engine
 	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest services -k property
