@@ -132,36 +132,45 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
 
     @contextlib.asynccontextmanager
     async def _answering(self, method: str, context: Context, timed: bool) -> AsyncIterator[None]:
-        """Turns whatever the call raised into its status code, and counts the call."""
+        """Turns whatever the call raised into its status code, and counts the call.
+
+        A call is counted before its status goes out: a client that reads the metrics right
+        after its answer finds the call there.
+        """
         started = time.perf_counter()
-        code = "OK"
-        try:
-            yield
-        except _Undecodable:
-            code = "INVALID_ARGUMENT"
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a valid {method} message")
-        except RateLimited as error:
-            code = error.status
-            context.set_trailing_metadata((("grpc-retry-pushback-ms", str(error.retry_after_ms)),))
-            await context.abort(_status(error), error.message)
-        except MenagerieError as error:
-            code = error.status
-            await context.abort(_status(error), error.message)
-        except (RedisConnectionError, RedisTimeoutError):
-            code = "UNAVAILABLE"
-            log.warning("Redis does not answer", method=method, exc_info=True)
-            await context.abort(grpc.StatusCode.UNAVAILABLE, STORE_UNAVAILABLE)
-        except grpc.aio.AbortError:
-            code = "SERVICER_ABORT"
-            raise
-        except Exception:
-            code = "INTERNAL"
-            log.exception("unexpected error", method=method)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-        finally:
+
+        def count(code: str) -> None:
             RPCS.labels(method, code).inc()
             if timed:
                 RPC_SECONDS.labels(method).observe(time.perf_counter() - started)
+
+        async def abort(status: grpc.StatusCode, message: str) -> None:
+            count(status.name)
+            await context.abort(status, message)
+
+        try:
+            yield
+        except _Undecodable:
+            await abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a valid {method} message")
+        except RateLimited as error:
+            context.set_trailing_metadata((("grpc-retry-pushback-ms", str(error.retry_after_ms)),))
+            await abort(_status(error), error.message)
+        except MenagerieError as error:
+            await abort(_status(error), error.message)
+        except (RedisConnectionError, RedisTimeoutError):
+            log.warning("Redis does not answer", method=method, exc_info=True)
+            await abort(grpc.StatusCode.UNAVAILABLE, STORE_UNAVAILABLE)
+        except grpc.aio.AbortError:
+            count("SERVICER_ABORT")
+            raise
+        except Exception:
+            log.exception("unexpected error", method=method)
+            await abort(grpc.StatusCode.INTERNAL, "internal error")
+        except BaseException:
+            count("CANCELLED")  # the client went away (a stream closed early) or the server is stopping
+            raise
+        else:
+            count("OK")
 
     def _wrap_unary(
         self,
