@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import sys
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -96,8 +97,13 @@ def play(
         _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
     options = dict(item.partition("=")[::2] for item in option or [])
     address = settings.lobby
+    # Channels are closed before the process exits: one left to the interpreter's shutdown
+    # can hold the exit up (seen under load after a stream ended).
+    opened = ExitStack()
     try:
-        lobby = LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify)
+        lobby = opened.enter_context(
+            closing(LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify))
+        )
         request = lobby_pb2.CreateTicketRequest(
             game=game,
             mode=mode,
@@ -111,7 +117,9 @@ def play(
         seating = wait_for_seat(console, lobby, request)
         # From here on a failed call is the game service's, and its address is the one to name.
         address = seating.game_endpoint
-        session = GameSession(game, address, seating.match_id, seating.seat_token, settings.patience, _notify)
+        session = opened.enter_context(
+            closing(GameSession(game, address, seating.match_id, seating.seat_token, settings.patience, _notify))
+        )
         follow(console, session, seating.seat, _ask, auto_pass)
     except grpc.RpcError as error:
         _fail(explain(error, address))
@@ -123,6 +131,8 @@ def play(
         console.print("\nBye.")
     except RuntimeError as error:
         _fail(f"Could not play: {error}.")
+    finally:
+        opened.close()
 
 
 @app.command()
@@ -132,11 +142,14 @@ def watch(
 ) -> None:
     """Follow a match as a spectator until it ends."""
     address = settings.lobby
+    opened = ExitStack()
     try:
-        lobby = LobbySession(address, "Spectator", settings.patience, _notify)
+        lobby = opened.enter_context(closing(LobbySession(address, "Spectator", settings.patience, _notify)))
         # From here on a failed call is the game service's, and its address is the one to name.
         address = lobby.endpoint(game)
-        session = GameSession(game, address, match_id, lobby.token, settings.patience, _notify)
+        session = opened.enter_context(
+            closing(GameSession(game, address, match_id, lobby.token, settings.patience, _notify))
+        )
         follow(console, session, None, _ask)
     except grpc.RpcError as error:
         _fail(explain(error, address))
@@ -146,6 +159,8 @@ def watch(
         _fail(str(error.args[0]))
     except KeyboardInterrupt:
         console.print("\nBye.")
+    finally:
+        opened.close()
 
 
 @app.command()
