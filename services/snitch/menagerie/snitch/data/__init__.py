@@ -63,7 +63,6 @@ SCORING_AREA_OCCUPANTS: frozenset[tuple[str, str, int, bool]] = frozenset(
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
-DiceCount = Annotated[int, msgspec.Meta(ge=0, le=DICE_PER_COLOUR)]
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_]*$")]
 
 T = TypeVar("T")
@@ -130,11 +129,11 @@ class Zone(Record, frozen=True):
 
     def __post_init__(self) -> None:
         if self.id in self.adjacent:
-            raise DataError(f"zone {self.id} is adjacent to itself")
+            raise DataError("a zone is not adjacent to itself")
         if len(set(self.adjacent)) != len(self.adjacent):
-            raise DataError(f"zone {self.id} lists an adjacent zone twice")
+            raise DataError("an adjacent zone listed twice")
         if not self.adjacent:
-            raise DataError(f"zone {self.id} has no adjacent zone")
+            raise DataError("a zone with no adjacent zone")
 
 
 class Half(Record, frozen=True):
@@ -288,10 +287,6 @@ class Die(Record, frozen=True):
     count: Positive
     faces: tuple[Symbol, ...]
 
-    def __post_init__(self) -> None:
-        if len(self.faces) != FACES_PER_DIE:
-            raise DataError(f"a die has {FACES_PER_DIE} faces, not {len(self.faces)}")
-
 
 class SetupRoll(Record, frozen=True):
     """The roll for the advantage at Setup (4th Step): which die, and whether a blank is rolled again."""
@@ -314,6 +309,8 @@ class Dice(Record, frozen=True):
         if set(self.colours) != set(COLOURS):
             raise DataError(f"colours: exactly {', '.join(COLOURS)}")
         for colour, die in self.colours.items():
+            if len(die.faces) != FACES_PER_DIE:
+                raise DataError(f"colours.{colour}: a die has {FACES_PER_DIE} faces, not {len(die.faces)}")
             if die.count != DICE_PER_COLOUR:
                 raise DataError(f"colours.{colour}: the game has {DICE_PER_COLOUR} {colour} dice")
         if {f for d in self.colours.values() for f in d.faces} != set(SYMBOLS):
@@ -345,13 +342,9 @@ class Dice(Record, frozen=True):
 class DicePool(Record, frozen=True):
     """The dice a Player card lists for one Action or Reaction, by colour."""
 
-    orange: DiceCount = 0
-    purple: DiceCount = 0
-    black: DiceCount = 0
-
-    def __post_init__(self) -> None:
-        if self.size == 0:
-            raise DataError("a dice pool rolls at least one die")
+    orange: Count = 0
+    purple: Count = 0
+    black: Count = 0
 
     @property
     def size(self) -> int:
@@ -386,7 +379,13 @@ class PlayerCard(Record, frozen=True):
 
     def __post_init__(self) -> None:
         if not self.affiliation or len(set(self.affiliation)) != len(self.affiliation):
-            raise DataError(f"player {self.id}: one or more distinct Houses in its affiliation")
+            raise DataError("one or more distinct Houses in its affiliation")
+        for kind, pools in (("action", self.actions), ("reaction", self.reactions)):
+            for name, pool in pools.items():
+                if pool.size == 0:
+                    raise DataError(f"{kind} {name} rolls no dice")
+                if max(pool.by_colour().values()) > DICE_PER_COLOUR:
+                    raise DataError(f"{kind} {name} rolls more than {DICE_PER_COLOUR} dice of a colour")
 
 
 class Players(Record, frozen=True):
