@@ -1,0 +1,372 @@
+"""The tactical decks and the Snitch race deck load, keep the rulebook's counts and the authored balance.
+
+The expected sets below are copied from the rulebook's text (not imported from the loader), so
+a vocabulary widened by mistake fails here.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import pytest
+
+from menagerie.snitch.data import HOUSES, DataError, House, read_toml
+from menagerie.snitch.data.cards import (
+    EFFECT_KINDS,
+    STEP_KINDS,
+    TRIGGER_ROLLS,
+    Accelerate,
+    Bludger,
+    DiceTokens,
+    Dodge,
+    Effect,
+    FreeAction,
+    Glimpse,
+    GoldenSnitchCard,
+    Impulse,
+    IntrepidMove,
+    ModifyRoll,
+    Obstruct,
+    RaceDiceToken,
+    Reroll,
+    Shift,
+    SlipstreamingCard,
+    SnitchCard,
+    TacticalCard,
+    Tempo,
+    Upwind,
+    UpwindToken,
+    describe_impulse,
+    describe_intrepid,
+    load_snitch_deck,
+    load_tactics,
+    parse_snitch_deck,
+    parse_tactics,
+)
+
+TACTICS = load_tactics()
+SNITCH = load_snitch_deck()
+
+# "Actions List: Move*, Pass, Shoot, Beat, Recover*, Steal".
+RULEBOOK_ACTIONS = {"move", "pass", "shoot", "beat", "recover", "steal"}
+# "Tempo Points: Pass, Beat, Steal (As an Action, not a Reaction), Shoot".
+RULEBOOK_TEMPO_ACTIONS = {"pass", "beat", "steal", "shoot"}
+# Actions that roll dice, and "The Reactions available to Players are: Steal, Manoeuvre, Defense, Catch".
+RULEBOOK_ROLLS = {"pass", "shoot", "steal", "beat", "steal_reaction", "manoeuvre", "defense", "catch"}
+# "9 Dice (3 black dice, 3 purple dice, 3 orange dice)".
+RULEBOOK_COLOURS = {"orange", "purple", "black"}
+RULEBOOK_RACE_ACTIONS = {Accelerate, Dodge, Glimpse, Obstruct}  # "The Snitch Race": the Seeker's Actions
+SIGNATURE: dict[House, set[str]] = {
+    "gryffindor": {"shoot"},
+    "slytherin": {"beat", "steal"},
+    "ravenclaw": {"pass"},
+    "hufflepuff": {"recover"},
+}
+
+
+def icons(cards: tuple[TacticalCard, ...]) -> Counter[str]:
+    return Counter(a for c in cards for block in c.blocks for a in block)
+
+
+def intrepid_moves(cards: tuple[TacticalCard, ...]) -> list[IntrepidMove]:
+    return [c.intrepid for c in cards if c.intrepid is not None]
+
+
+def worth(move: IntrepidMove) -> float:
+    """A nominal worth of an Intrepid Move, in Actions (an Action icon is worth 1)."""
+    effect = move.effect
+    swift = move.swift is not None
+    match effect:
+        case Shift(players=n, whose=whose):
+            return n * (1.5 if whose == "rival" else 1.0) * (0.75 if swift else 1.0)
+        case FreeAction(count=n, action=action):
+            return n * (0.75 if action == "recover" else 1.0)
+        case DiceTokens(count=n, colour=colour):
+            return n * {"orange": 1.0, "purple": 0.8, "black": 0.6}[colour]
+        case ModifyRoll(amount=n):
+            return 0.75 * n if swift else 2.0  # a whole Game Sequence of rolls, or one roll
+        case Reroll(dice=n):
+            return 0.5 * n
+        case Tempo(points=n, on=None):
+            return 1.5 * n
+        case Tempo(points=n):
+            return 1.25 * n
+        case Bludger(zones=n, attack=attack):
+            return 0.5 * n + (1.0 if attack else 0.0)
+        case Upwind(tokens=n):
+            return 0.75 * n
+    raise AssertionError(effect)
+
+
+# ------------------------------------------------------------------ tactical decks
+
+
+def test_four_houses_with_fifteen_basic_cards_each() -> None:
+    assert set(HOUSES) == {"gryffindor", "slytherin", "ravenclaw", "hufflepuff"}
+    for house in HOUSES:
+        deck = TACTICS.deck(house)
+        assert len(deck) == 15, f"{house}: 'The Tactical card deck must always contain 15 cards.'"
+        assert [c.id for c in deck] == list(range(1, 16))
+        assert all(c.cost == 0 for c in deck), f"{house}: the basic deck costs 0 Galleons"
+        assert len({c.name for c in deck}) == 15
+
+
+def test_every_action_block_names_only_actions_the_rulebook_lists() -> None:
+    for house in HOUSES:
+        for card in TACTICS.deck(house):
+            assert 1 <= len(card.blocks) <= 3, f"{house} {card.id}: 1-3 Action Blocks"
+            for block in card.blocks:
+                assert 1 <= len(block) <= 3, f"{house} {card.id}: a block shows 1-3 Actions"
+                assert set(block) <= RULEBOOK_ACTIONS, f"{house} {card.id}: {block}"
+            assert 2 <= card.actions <= 5
+        assert set(icons(TACTICS.deck(house))) == RULEBOOK_ACTIONS, f"{house}: every Action is on some card"
+
+
+def test_the_houses_are_balanced_in_shape() -> None:
+    """Each deck has the same spread of Actions per card, 48 Action icons and 10 Intrepid Moves."""
+    shapes = {house: sorted(c.actions for c in TACTICS.deck(house)) for house in HOUSES}
+    assert len({tuple(shape) for shape in shapes.values()}) == 1, shapes
+    for house in HOUSES:
+        deck = TACTICS.deck(house)
+        assert sum(icons(deck).values()) == 48, house
+        moves = intrepid_moves(deck)
+        assert len(moves) == 10, f"{house}: 'Some Tactical cards include rules text for Intrepid Moves'"
+        assert 2 <= sum(m.swift is not None for m in moves) <= 3, f"{house}: two or three Swift Intrepid Moves"
+
+
+def test_fewer_actions_buy_an_intrepid_move() -> None:
+    for house in HOUSES:
+        for card in TACTICS.deck(house):
+            if card.actions <= 2:
+                assert card.intrepid is not None, f"{house} {card.id}: a two-Action card carries an Intrepid Move"
+            if card.actions == 5:
+                assert card.intrepid is None, f"{house} {card.id}: the five-Action card carries none"
+
+
+def test_intrepid_moves_are_worth_about_the_same_in_every_house() -> None:
+    totals = {house: sum(worth(m) for m in intrepid_moves(TACTICS.deck(house))) for house in HOUSES}
+    assert max(totals.values()) <= 1.2 * min(totals.values()), totals
+    for house in HOUSES:
+        for card in TACTICS.deck(house):
+            if card.intrepid is not None:
+                assert 0.5 <= worth(card.intrepid) <= 2.0, f"{house} {card.id}: {worth(card.intrepid)}"
+
+
+def test_each_house_has_its_recognisable_style() -> None:
+    counts = {house: icons(TACTICS.deck(house)) for house in HOUSES}
+    for house, signature in SIGNATURE.items():
+        mine = sum(counts[house][a] for a in signature)
+        for other in HOUSES:
+            if other != house:
+                theirs = sum(counts[other][a] for a in signature)
+                assert mine > theirs, f"{house} shows more {'+'.join(sorted(signature))} than {other}"
+    kinds = {house: Counter(type(m.effect) for m in intrepid_moves(TACTICS.deck(house))) for house in HOUSES}
+    assert kinds["slytherin"][Bludger] >= 2 and kinds["slytherin"][DiceTokens] >= 2
+    assert kinds["ravenclaw"][Upwind] >= 2 and kinds["ravenclaw"][Reroll] >= 2
+    assert kinds["hufflepuff"][FreeAction] >= 1
+    swift_rolls = [m.effect for m in intrepid_moves(TACTICS.deck("hufflepuff")) if m.swift]
+    assert sum(isinstance(e, ModifyRoll) and e.roll in {"defense", "catch"} for e in swift_rolls) >= 2
+
+
+def test_every_effect_parameter_is_one_the_rulebook_knows() -> None:
+    seen: set[type] = set()
+    for house in HOUSES:
+        for move in intrepid_moves(TACTICS.deck(house)):
+            effect = move.effect
+            seen.add(type(effect))
+            if isinstance(effect, FreeAction):
+                assert effect.action in RULEBOOK_ACTIONS - {"shoot"} and 1 <= effect.count <= 2
+            elif isinstance(effect, ModifyRoll | Reroll):
+                assert effect.roll in RULEBOOK_ROLLS and effect.whose in {"friendly", "rival"}
+            elif isinstance(effect, DiceTokens):
+                assert effect.colour in RULEBOOK_COLOURS and effect.token in {"bonus", "penalty"}
+            elif isinstance(effect, Tempo):
+                assert effect.on is None or effect.on in RULEBOOK_TEMPO_ACTIONS
+            elif isinstance(effect, Shift):
+                assert effect.role in {None, "chaser", "beater", "keeper"}, "a Seeker is never Shifted"
+            if move.swift is not None and move.swift != "loose_quaffle":
+                assert isinstance(effect, ModifyRoll | Reroll)
+                assert (effect.whose, effect.roll) in TRIGGER_ROLLS[move.swift]
+            text = describe_intrepid(move)
+            assert text.endswith(".") and text.startswith("⚡") == (move.swift is not None), text
+            assert msgspec.convert(msgspec.to_builtins(effect), Effect) == effect  # round-trips
+    assert seen == set(EFFECT_KINDS), f"every effect kind is on some card, missing {set(EFFECT_KINDS) - seen}"
+
+
+# ---------------------------------------------------------------- Snitch race deck
+
+
+def nominal(impulse: Impulse, roll: float = 1.5) -> float:
+    """Spaces an Impulse gains on the rival, nominally (a roll is worth `roll` Successes)."""
+    total = 0.0
+    for step in impulse:
+        if isinstance(step, UpwindToken | RaceDiceToken):
+            total += 0.5
+            continue
+        successes = roll + step.modifier if step.successes is None else step.successes
+        total += successes * {Accelerate: 1.0, Dodge: 1.0, Glimpse: 0.75, Obstruct: 1.0}[type(step)]
+        total += 0.25 if isinstance(step, Dodge) else 0.0
+    return total
+
+
+def test_the_snitch_deck_is_sixteen_cards() -> None:
+    kinds = Counter(type(c) for c in SNITCH.cards)
+    assert len(SNITCH.cards) == 16
+    assert kinds == {SnitchCard: 12, SlipstreamingCard: 2, GoldenSnitchCard: 2}
+    assert [c.id for c in SNITCH.cards] == list(range(1, 17))
+
+
+def test_every_snitch_card_has_a_type_and_three_impulses() -> None:
+    for card in SNITCH.snitch_cards:
+        assert card.type in {"dive", "climb", "loop", "sprint"}
+        for impulse in (card.rushed, card.fast, card.perfect):
+            assert 1 <= len(impulse) <= 2 and type(impulse[0]) in RULEBOOK_RACE_ACTIONS, card.name
+            assert all(type(step) in STEP_KINDS for step in impulse)
+            for step in impulse:
+                if isinstance(step, Accelerate | Dodge | Glimpse | Obstruct):
+                    assert (step.successes is None) or step.modifier == 0, f"{card.name}: fixed or rolled"
+                    assert step.successes is None or 1 <= step.successes <= 4
+                    assert -2 <= step.modifier <= 2
+        assert len(set(card.fast_types)) == 2 and card.type not in card.fast_types
+        assert {card.type, *card.fast_types, card.rushed_type} == {"dive", "climb", "loop", "sprint"}
+
+
+def test_types_are_spread_evenly_and_each_leaves_a_different_type_to_rushed() -> None:
+    types = Counter(c.type for c in SNITCH.snitch_cards)
+    assert types == {"dive": 3, "climb": 3, "loop": 3, "sprint": 3}
+    for snitch_type in types:
+        rushed = {c.rushed_type for c in SNITCH.snitch_cards if c.type == snitch_type}
+        assert len(rushed) == 3, f"{snitch_type}: its three cards leave three different Types to the Rushed Impulse"
+
+
+def test_impulses_grow_from_rushed_to_fast_to_perfect() -> None:
+    for card in SNITCH.snitch_cards:
+        for roll in (1.0, 1.5, 2.0):
+            rushed, fast, perfect = (nominal(i, roll) for i in (card.rushed, card.fast, card.perfect))
+            assert rushed < fast < perfect, f"{card.name} (a roll worth {roll}): {rushed} < {fast} < {perfect}"
+        assert nominal(card.perfect) <= 5, f"{card.name}: no Perfect Impulse wins the race alone"
+    actions = {type(s) for c in SNITCH.snitch_cards for i in (c.rushed, c.fast, c.perfect) for s in i}
+    assert actions >= RULEBOOK_RACE_ACTIONS | {UpwindToken}, "every race Action and the Upwind token are used"
+
+
+def test_the_rulebook_example_card_and_the_special_cards_are_printed_as_quoted() -> None:
+    # "on the example card, Accelerate 2" / "Accelerate 3 and Upwind" / "Dodge 3 and Upwind".
+    example = SNITCH.snitch_cards[0]
+    assert describe_impulse(example.rushed) == "Accelerate 2"
+    assert describe_impulse(example.fast) == "Accelerate 3 and Upwind"
+    assert describe_impulse(example.perfect) == "Dodge 3 and Upwind"
+    for card in SNITCH.cards:
+        if isinstance(card, GoldenSnitchCard):
+            assert card.on_reveal == (Glimpse(),) and describe_impulse(card.on_reveal) == "Glimpse"
+        if isinstance(card, SlipstreamingCard):
+            assert describe_impulse(card.if_lagged) == "Obstruct 1"
+
+
+# ------------------------------------------------------------------------ the loader
+
+Breaker = Callable[[dict[str, Any]], object]
+
+BROKEN_TACTICS: dict[str, tuple[Breaker, str]] = {
+    "an Action outside the list": (lambda d: d["gryffindor"][2]["blocks"][0].append("fly"), "gryffindor[2] (id 3)"),
+    "a sixteenth card": (lambda d: d["slytherin"].append({**d["slytherin"][0], "id": 16}), "slytherin"),
+    "a fourteen-card deck": (lambda d: d["ravenclaw"].pop(), "ravenclaw"),
+    "an empty Action Block": (lambda d: d["hufflepuff"][4]["blocks"].append([]), "hufflepuff[4] (id 5)"),
+    "six Actions": (lambda d: d["gryffindor"][14]["blocks"].append(["move"]), "gryffindor[14] (id 15)"),
+    "four Action Blocks": (lambda d: d["gryffindor"][0].update(blocks=[["move"]] * 4), "gryffindor[0] (id 1)"),
+    "a Galleon cost": (lambda d: d["slytherin"][3].update(cost=1), "slytherin[3] (id 4)"),
+    "an unknown effect kind": (
+        lambda d: d["ravenclaw"][0]["intrepid"]["effect"].update(kind="teleport"),
+        "ravenclaw[0] (id 1)",
+    ),
+    "a misspelt parameter": (
+        lambda d: d["ravenclaw"][0]["intrepid"]["effect"].update(token=1),
+        "ravenclaw[0] (id 1)",
+    ),
+    "three free Actions": (
+        lambda d: d["gryffindor"][1]["intrepid"]["effect"].update(count=3),
+        "gryffindor[1] (id 2)",
+    ),
+    "a free Shoot": (
+        lambda d: d["gryffindor"][1]["intrepid"]["effect"].update(action="shoot"),
+        "gryffindor[1] (id 2)",
+    ),
+    "a lasting +2": (
+        lambda d: d["gryffindor"][0]["intrepid"]["effect"].update(amount=2),
+        "gryffindor[0] (id 1)",
+    ),
+    "a Swift move on a roll it does not trigger": (
+        lambda d: d["ravenclaw"][5]["intrepid"]["effect"].update(roll="catch"),
+        "ravenclaw[5] (id 6)",
+    ),
+    "a Swift Shift on a Steal": (
+        lambda d: d["hufflepuff"][11]["intrepid"].update(swift="rival_steal"),
+        "hufflepuff[11] (id 12)",
+    ),
+    "an unknown trigger": (lambda d: d["hufflepuff"][11]["intrepid"].update(swift="whenever"), "hufflepuff[11]"),
+    "a Tempo Point for Moving": (
+        lambda d: d["gryffindor"][3]["intrepid"]["effect"].update(on="move"),
+        "gryffindor[3] (id 4)",
+    ),
+    "a white die": (lambda d: d["gryffindor"][6]["intrepid"]["effect"].update(colour="white"), "gryffindor[6]"),
+    "two rival Players Shifted": (
+        lambda d: d["slytherin"][3]["intrepid"]["effect"].update(players=2),
+        "slytherin[3] (id 4)",
+    ),
+    "a Seeker Shifted": (lambda d: d["gryffindor"][4]["intrepid"]["effect"].update(role="seeker"), "gryffindor[4]"),
+    "a deck without Recover": (lambda d: d["gryffindor"][12]["blocks"].__setitem__(2, ["move"]), "recover"),
+    "a fifth house": (lambda d: d.update(durmstrang=[]), "durmstrang"),
+}
+
+BROKEN_SNITCH: dict[str, tuple[Breaker, str]] = {
+    "a seventeenth card": (lambda d: d["cards"].append({**d["cards"][15], "id": 17}), "16 cards"),
+    "a third Golden Snitch": (
+        lambda d: d["cards"].__setitem__(13, {"id": 14, "kind": "golden_snitch", "on_reveal": [{"kind": "glimpse"}]}),
+        "2 Golden Snitch",
+    ),
+    "a fifth Type": (lambda d: d["cards"][0].update(type="hover"), "cards[0] (id 1)"),
+    "four cards of one Type": (lambda d: d["cards"][3].update(type="dive", fast_types=["loop", "sprint"]), "Type"),
+    "a card's own Type among its Fast Types": (lambda d: d["cards"][0].update(fast_types=["dive", "loop"]), "(id 1)"),
+    "a missing Impulse": (lambda d: d["cards"][2].pop("perfect"), "cards[2] (id 3)"),
+    "an empty Impulse": (lambda d: d["cards"][2].update(rushed=[]), "cards[2] (id 3)"),
+    "an Impulse of three steps": (
+        lambda d: d["cards"][1]["perfect"].extend([{"kind": "upwind"}, {"kind": "dodge"}]),
+        "cards[1] (id 2)",
+    ),
+    "an Impulse led by a token": (lambda d: d["cards"][0].update(rushed=[{"kind": "upwind"}]), "cards[0] (id 1)"),
+    "an unknown race Action": (lambda d: d["cards"][0]["rushed"][0].update(kind="teleport"), "cards[0] (id 1)"),
+    "fixed Successes with a modifier": (lambda d: d["cards"][0]["rushed"][0].update(modifier=1), "cards[0] (id 1)"),
+    "a +3 modifier": (lambda d: d["cards"][4]["fast"][0].update(modifier=3), "cards[4] (id 5)"),
+    "five fixed Successes": (lambda d: d["cards"][9]["perfect"][0].update(successes=5), "cards[9] (id 10)"),
+    "Golden Snitch with a bonus": (lambda d: d["cards"][14]["on_reveal"][0].update(modifier=1), "cards[14] (id 15)"),
+    "Slipstreaming with Obstruct 2": (lambda d: d["cards"][12]["if_lagged"][0].update(successes=2), "(id 13)"),
+    "a misspelt field": (lambda d: d["cards"][5].update(fast_type=["dive"]), "cards[5] (id 6)"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(BROKEN_TACTICS))
+def test_the_loader_refuses_broken_tactics_naming_the_file_and_entry(fault: str) -> None:
+    data = copy.deepcopy(read_toml("tactics.toml"))
+    breaker, where = BROKEN_TACTICS[fault]
+    breaker(data)
+    with pytest.raises(DataError) as error:
+        parse_tactics(data)
+    assert str(error.value).startswith("tactics.toml: ") and where in str(error.value), str(error.value)
+
+
+@pytest.mark.parametrize("fault", sorted(BROKEN_SNITCH))
+def test_the_loader_refuses_a_broken_snitch_deck_naming_the_file_and_entry(fault: str) -> None:
+    data = copy.deepcopy(read_toml("snitch_deck.toml"))
+    breaker, where = BROKEN_SNITCH[fault]
+    breaker(data)
+    with pytest.raises(DataError) as error:
+        parse_snitch_deck(data)
+    assert str(error.value).startswith("snitch_deck.toml: ") and where in str(error.value), str(error.value)
+
+
+def test_the_files_as_read_are_valid() -> None:
+    assert parse_tactics(read_toml("tactics.toml")) == TACTICS
+    assert parse_snitch_deck(read_toml("snitch_deck.toml")) == SNITCH
