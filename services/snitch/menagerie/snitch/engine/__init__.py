@@ -1,0 +1,1 @@
+"""The rules of Catch the Golden Snitch."""
