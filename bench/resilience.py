@@ -16,6 +16,7 @@ import itertools
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import grpc
 
@@ -23,36 +24,19 @@ from bench.service import Auth, GameLoad, Plan, new_match, play_move, submit_loa
 from bench.stats import Latencies
 from menagerie.common.v1 import matches_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
+from tests.support.crowd import first_messages, new_matches, spectator_streams
 
 PROBE_INTERVAL_S = 0.005
 
 
 async def hold_watchers(
     address: str, load: GameLoad, match_ids: Sequence[str], signer: TokenSigner, count: int
-) -> tuple[grpc.aio.Channel, list[grpc.aio.UnaryStreamCall]]:  # type: ignore[type-arg]
+) -> tuple[grpc.aio.Channel, list[Any]]:
     """Opens `count` Watch streams over `match_ids` (a spectator each) and reads their first message."""
     channel = grpc.aio.insecure_channel(address)
-    stub = load.binding.stub(channel)
-    pb2 = load.binding.pb2
-    streams = []
-    for i in range(count):
-        token, _ = signer.issue_player(f"watcher-{i}", "Watcher", 3600)
-        request = pb2.WatchRequest(match_id=match_ids[i % len(match_ids)])
-        streams.append(stub.Watch(request, metadata=(("authorization", f"Bearer {token}"),)))
-    for start in range(0, count, 200):  # the first messages in batches, not all 2,000 at once
-        await asyncio.gather(*(s.read() for s in streams[start : start + 200]))
+    streams = spectator_streams(channel, load.binding.info.game, match_ids, signer, count, name="watcher", timeout=None)
+    await first_messages(streams)
     return channel, streams  # the caller keeps the channel: a collected channel cancels its calls
-
-
-async def create_idle_matches(
-    address: str, load: GameLoad, plans: list[Plan], service_auth: Auth, count: int
-) -> list[str]:
-    """`count` matches nobody plays (the watched ones)."""
-    matches = matches_pb2_grpc.MatchesStub(grpc.aio.insecure_channel(address))
-    created = []
-    for i in range(count):
-        created.append((await new_match(matches, load, plans[i % len(plans)], service_auth)).match_id)
-    return created
 
 
 async def watchers_rounds(
@@ -68,8 +52,7 @@ async def watchers_rounds(
     rounds: int,
 ) -> tuple[Latencies, Latencies]:
     """SubmitAction (quiet, crowded) over alternating rounds; the crowd is opened and closed each round."""
-    service_auth: Auth = (("authorization", f"Bearer {service_token}"),)
-    match_ids = await create_idle_matches(address, load, plans[0], service_auth, watched_matches)
+    match_ids = new_matches(load.binding.info.game, address, service_token, watched_matches)
     quiet, crowded = Latencies([], 0.0), Latencies([], 0.0)
     phase = seconds / rounds
     for _ in range(rounds):

@@ -21,8 +21,6 @@ import socket
 import subprocess
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -48,6 +46,7 @@ from menagerie.shared.supervision import Backoff, supervise
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.probes import http_get, samples, wait_for
 from tests.support.redis_server import free_port, wait_for_redis
 from tests.support.services import ServiceProcess, game_process, worker_process
 
@@ -162,14 +161,6 @@ def stack() -> Iterator[Stack]:
         shutil.rmtree(server.workdir, ignore_errors=True)
 
 
-def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(0.1)
-
-
 def health_status(address: str) -> int | None:
     """The gRPC health status at `address`, or None when it does not answer."""
     with grpc.insecure_channel(address) as channel:
@@ -180,29 +171,6 @@ def health_status(address: str) -> int | None:
         except grpc.RpcError:
             return None
     return int(reply.status)
-
-
-def http_get(url: str) -> tuple[int, str]:
-    """(status, body) of a GET; (0, "") when nothing answers."""
-    try:
-        with urllib.request.urlopen(url, timeout=CALL_TIMEOUT) as reply:
-            return int(reply.status), reply.read().decode()
-    except urllib.error.HTTPError as error:
-        return int(error.code), error.read().decode()
-    except urllib.error.URLError:
-        return 0, ""
-
-
-def samples(base_url: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
-    """The samples of one metric at `base_url`/metrics, by their sorted labels."""
-    status, text = http_get(f"{base_url}/metrics")
-    assert status == 200
-    return {
-        tuple(sorted(sample.labels.items())): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == name
-    }
 
 
 class Bots:

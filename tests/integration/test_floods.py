@@ -8,7 +8,6 @@ the same way. What a flood does to the others' latency is measured by `make benc
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ import pytest
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.tokens import TokenSigner
+from tests.support.crowd import first_messages, new_matches, spectator_streams
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.services import ServiceProcess, game_process, service_process
@@ -127,22 +127,15 @@ async def test_a_process_at_its_concurrent_call_limit_refuses_more(
     limited_game: ServiceProcess, signer: TokenSigner, service_token: str
 ) -> None:
     """30 concurrent calls at most: with 30 streams open, one more call is RESOURCE_EXHAUSTED."""
-    client = GameClient(GAME, limited_game.address)
-    try:
-        match = client.create(service_token, seats=2)
-    finally:
-        client.close()
+    (match_id,) = new_matches(GAME, limited_game.address, service_token, 1)
     pb2 = binding(GAME).pb2
     async with grpc.aio.insecure_channel(limited_game.address) as channel:
         stub = binding(GAME).stub(channel)
-        streams = []
-        for i in range(30):
-            token, _ = signer.issue_player(f"crowd-{i}", "Crowd", 600)
-            streams.append(stub.Watch(pb2.WatchRequest(match_id=match.match_id), metadata=bearer(token), timeout=60))
-        await asyncio.wait_for(asyncio.gather(*(s.read() for s in streams)), timeout=30)
+        streams = spectator_streams(channel, GAME, [match_id], signer, 30, name="crowd", timeout=60)
+        await first_messages(streams, seconds=30)
         token, _ = signer.issue_player("one-more", "One more", 600)
         with pytest.raises(grpc.aio.AioRpcError) as error:
-            await stub.GetView(pb2.GetViewRequest(match_id=match.match_id), metadata=bearer(token), timeout=10)
+            await stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=bearer(token), timeout=10)
         assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         for stream in streams:
             stream.cancel()

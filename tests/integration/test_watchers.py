@@ -20,6 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.tokens import TokenSigner
+from tests.support.crowd import first_messages, new_matches, spectator_streams
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.services import ServiceProcess, game_process, service_process
@@ -42,22 +43,18 @@ async def test_a_crowd_of_watchers_leaves_the_other_calls_working(
     lone_game: ServiceProcess, signer: TokenSigner, service_token: str
 ) -> None:
     """150 parked Watch streams; meanwhile moves, views and health on another match all answer OK."""
+    watched = new_matches(GAME, lone_game.address, service_token, 50)
     client = GameClient(GAME, lone_game.address)
     try:
-        watched = [client.create(service_token, seats=2) for _ in range(50)]
         played = client.create(service_token, seats=2, seed=7)
     finally:
         client.close()
     pb2 = binding(GAME).pb2
     async with grpc.aio.insecure_channel(lone_game.address) as channel:
         stub = binding(GAME).stub(channel)
-        streams = []
-        for i in range(WATCHERS):
-            match = watched[i % len(watched)]
-            token, _ = signer.issue_player(f"spectator-{i}", f"Spectator {i}", 600)
-            streams.append(stub.Watch(pb2.WatchRequest(match_id=match.match_id), metadata=bearer(token), timeout=120))
+        streams = spectator_streams(channel, GAME, watched, signer, WATCHERS)
         # Every stream has its first message (so each is parked waiting for a move).
-        await asyncio.wait_for(asyncio.gather(*(s.read() for s in streams)), timeout=60)
+        await first_messages(streams, seconds=60)
 
         health = health_pb2_grpc.HealthStub(channel)
         rng = random.Random(1)
@@ -172,19 +169,10 @@ async def test_a_storm_of_two_thousand_watchers_arriving_at_once_is_served_whole
     default); the bootstrap raises them to the process's concurrent-call limit.
     """
     with game_process(GAME, redis_url, TOKEN_SECRET) as service:
-        client = GameClient(GAME, service.address)
-        try:
-            matches = [client.create(service_token, seats=2) for _ in range(100)]
-        finally:
-            client.close()
-        pb2 = binding(GAME).pb2
+        matches = new_matches(GAME, service.address, service_token, 100)
         async with grpc.aio.insecure_channel(service.address) as channel:
-            stub = binding(GAME).stub(channel)
-            streams = []
-            for i in range(2_000):
-                token, _ = signer.issue_player(f"storm-{i}", "Storm", 600)
-                request = pb2.WatchRequest(match_id=matches[i % len(matches)].match_id)
-                streams.append(stub.Watch(request, metadata=bearer(token), timeout=120))
+            # All 2,000 calls are made before any is read: they arrive at once.
+            streams = spectator_streams(channel, GAME, matches, signer, 2_000, name="storm")
             firsts = await asyncio.wait_for(asyncio.gather(*(s.read() for s in streams)), timeout=120)
             assert all(first.version >= 1 for first in firsts)
             for stream in streams:
