@@ -189,7 +189,7 @@ def modifier(roll: RollOf, *, disadvantage: int = NO_DISADVANTAGE, stunned: int 
 
     −1 / −2 at Disadvantage / Severe Disadvantage, except on a Beat Action (l.424), −1 per
     Stunned token (at most 3), plus `effects`: Intrepid Moves (+ on friendly rolls, − on
-    rival ones), Aim at the Hoop, a race card's modifier. All cumulative (l.422, l.546).
+    rival ones), Aim at the Hoop, a race card's modifier. All cumulative (l.422, l.544).
     """
     if disadvantage not in (NO_DISADVANTAGE, DISADVANTAGE, SEVERE_DISADVANTAGE):
         raise RollError(f"Disadvantage is 0, 1 or 2 (Severe), not {disadvantage}")

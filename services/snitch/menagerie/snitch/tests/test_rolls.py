@@ -184,7 +184,7 @@ def test_stunned_tokens_deduct_one_each_at_most_three() -> None:
 
 def test_modifiers_are_cumulative() -> None:
     """l.422: "these bonuses or penalties are cumulative with the Disadvantage or Severe Disadvantage rule";
-    l.546: Stunned reductions "are also cumulative with the Disadvantaged rule"."""
+    l.544: Stunned reductions "are also cumulative with the Disadvantaged rule"."""
     assert modifier("shoot", disadvantage=SEVERE_DISADVANTAGE, stunned=3, effects=1) == -4
     assert modifier("catch", disadvantage=DISADVANTAGE, stunned=1, effects=2) == 0
     assert modifier("accelerate", effects=-1) == -1, "a race card's modifier (l.588)"
