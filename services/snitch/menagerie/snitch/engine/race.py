@@ -176,7 +176,7 @@ def can_obstruct(race: Race, seat: Seat) -> bool:
 
 
 def catcher(race: Race, attacking: Seat) -> Seat | None:
-    """The Seeker who caught the Snitch, if any (l.683); both on its space → the Attacking Team's Seeker."""
+    """The Seeker who caught the Snitch, if any (l.685); both on its space → the Attacking Team's Seeker."""
     on = [seat for seat in (0, 1) if race.seekers[seat] == race.snitch]
     if not on:
         return None
@@ -306,10 +306,10 @@ def dodge(race: Race, seat: Seat, successes: int, ignore_token: bool) -> Race:
 
 def _advance(race: Race, seat: Seat, successes: int, ignore: bool) -> Race:
     if successes <= 0:
-        return race  # no Success: the Action fails (l.181), the Seeker stays put
+        return race  # no Success: the Action fails (l.171), the Seeker stays put
     race = _move(race, seat, landing(race, seat, successes))
     if race.seekers[seat] == race.snitch:
-        return race  # caught (l.683): the match ends at once
+        return race  # caught (l.685): the match ends at once
     return _tidy(_land(race, seat, ignore))
 
 

@@ -146,11 +146,11 @@ def test_accelerate_advances_one_space_per_success() -> None:
     """l.594 "advance the Seeker to the Golden Snitch as many spaces as the number of Success rolled"."""
     assert accelerate(race(3, 1), 0, 2).seekers == (5, 1)
     assert accelerate(race(3, 1), 1, 4).seekers == (3, 5)
-    assert accelerate(race(3, 1), 0, 0) == race(3, 1)  # no Success: the Action fails (l.181)
+    assert accelerate(race(3, 1), 0, 0) == race(3, 1)  # no Success: the Action fails (l.171)
 
 
 def test_accelerate_reaching_the_snitch_catches_it() -> None:
-    """l.683 "If at any time the miniature of the Golden Snitch and a Seeker coincide in the same space ... caught"."""
+    """l.685 "If at any time the miniature of the Golden Snitch and a Seeker coincide in the same space ... caught"."""
     after = accelerate(race(17, 1, 19), 0, 4)
     assert after.seekers == (19, 1) and catcher(after, attacking=1) == 0
 
@@ -214,13 +214,13 @@ def test_glimpse_brings_the_snitch_towards_the_seekers_and_discards_tokens_behin
 
 
 def test_glimpse_stops_on_the_leading_seeker_who_catches_even_if_not_active() -> None:
-    """l.683 "coincide in the same space (even if it wasn't the active Seeker), that Seeker has caught the Snitch"."""
+    """l.685 "coincide in the same space (even if it wasn't the active Seeker), that Seeker has caught the Snitch"."""
     after = glimpse(race(5, 9, 12), 4)  # seat 0 Glimpses; the Snitch reaches seat 1's Seeker first
     assert after.snitch == 9 and catcher(after, attacking=0) == 1
 
 
 def test_both_seekers_on_the_snitch_the_attacking_team_catches_it() -> None:
-    """l.683 "If the Snitch coincides in a space where both Seekers are, the one who has caught the Snitch is
+    """l.685 "If the Snitch coincides in a space where both Seekers are, the one who has caught the Snitch is
     the Seeker of the Attacking Team"."""
     after = glimpse(race(7, 7, 10), 3)
     assert after.snitch == 7
