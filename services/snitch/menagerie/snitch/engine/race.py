@@ -29,9 +29,9 @@ from typing import Literal
 
 import msgspec
 
-from menagerie.rules.chance import Distribution, combine, dice_outcomes
+from menagerie.rules.chance import Distribution
 from menagerie.rules.rng import Rng
-from menagerie.snitch.data import Colour, Dice, DicePool, Symbol, Track
+from menagerie.snitch.data import Colour, Dice, DicePool, Track
 from menagerie.snitch.data.cards import (
     Accelerate,
     DiceToken,
@@ -50,13 +50,13 @@ from menagerie.snitch.data.cards import (
     UpwindToken,
     load_snitch_deck,
 )
+from menagerie.snitch.engine.rolls import RollError, count, count_outcomes, roll_pool, with_dice_tokens
 
 Seat = int  # 0 or 1: the two Coaches
 Level = Literal["rushed", "fast", "perfect"]
 Option = Literal["rushed", "keep", "combine"]
 
 ROW_SIZE = 3  # l.243 "Turn over the top 3 cards, placing them face-up in a line"
-MAX_DICE_PER_COLOUR = 3  # l.81 "9 Dice (3 black dice, 3 purple dice, 3 orange dice)"
 # l.654 Slipstreaming: "If your Seeker is Lagged, before resolving the effects of the Fast
 # Impulse, perform Obstruct 1" (the data holds the card to exactly this).
 SLIPSTREAM_OBSTRUCT = Obstruct(successes=1)
@@ -361,23 +361,26 @@ def resolve_step(
 
 
 def race_pool(
-    race: Race, seat: Seat, pool: DicePool, bonus: Sequence[Colour] = (), penalty: Sequence[Colour] = ()
+    race: Race,
+    seat: Seat,
+    dice: Dice,
+    pool: DicePool,
+    bonus: Sequence[Colour] = (),
+    penalty: Sequence[Colour] = (),
 ) -> DicePool:
-    """A Seeker's dice: the card's pool, plus spent Bonus tokens, minus Penalty tokens the rival spends (l.454–456)."""
+    """A Seeker's dice: the card's pool, plus spent Bonus tokens, minus Penalty tokens the rival spends (l.454–456).
+
+    The tokens must be on the Seeker's card; the dice arithmetic is the actions' own
+    (rolls.with_dice_tokens), so a race roll and a pitch roll count tokens alike.
+    """
     have = Counter(race.held[seat])
     spend = Counter([HeldDice("bonus", c) for c in bonus] + [HeldDice("penalty", c) for c in penalty])
     if missing := spend - have:
         raise RaceError(f"seat {seat}'s Seeker does not hold {sorted(missing.elements())}")
-    dice = pool.by_colour()
-    for colour in bonus:
-        dice[colour] += 1
-    for colour in penalty:
-        dice[colour] -= 1
-    if any(n < 0 for n in dice.values()):
-        raise RaceError("a Penalty Dice token removes a die of its colour from the roll: none left")
-    if any(n > MAX_DICE_PER_COLOUR for n in dice.values()):
-        raise RaceError(f"the game has {MAX_DICE_PER_COLOUR} dice of each colour")
-    return DicePool(**dice)
+    try:
+        return with_dice_tokens(dice, pool, bonus, penalty)
+    except RollError as error:
+        raise RaceError(str(error)) from error
 
 
 def spend_held(race: Race, seat: Seat, bonus: Sequence[Colour] = (), penalty: Sequence[Colour] = ()) -> Race:
@@ -390,25 +393,17 @@ def spend_held(race: Race, seat: Seat, bonus: Sequence[Colour] = (), penalty: Se
     return msgspec.structs.replace(race, held=(held, race.held[1]) if seat == 0 else (race.held[0], held))
 
 
-def roll_race_successes(rng: Rng, dice: Dice, pool: DicePool) -> int:
-    """A Seeker's race roll: the Successes the pool's dice show (before the card's modifier)."""
-    total = 0
-    for colour, count in pool.by_colour().items():
-        for _ in range(count):
-            total += dice.symbols[rng.choice(dice.colours[colour].faces)].successes
-    return total
+def roll_race_successes(rng: Rng, dice: Dice, pool: DicePool, seat: Seat) -> int:
+    """A Seeker's race roll: the Successes the pool's dice show (before the card's modifier), rolled as an action's."""
+    return count(dice, roll_pool(rng, dice, pool, "action", seat))
 
 
 def race_roll_chances(dice: Dice, pool: DicePool, modifier: int = 0) -> Distribution[int]:
     """The exact chances of each number of Successes a race roll applies (with the modifier, never below 0)."""
-    faces: Distribution[tuple[Symbol, ...]] = [((), Fraction(1))]
-    for colour, count in pool.by_colour().items():
-        if count:
-            faces = combine(faces, dice_outcomes(dice.colours[colour].faces, count))
     totals: dict[int, Fraction] = {}
-    for shown, chance in faces:
-        successes = max(0, sum(dice.symbols[f].successes for f in shown) + modifier)
-        totals[successes] = totals.get(successes, Fraction(0)) + chance
+    for successes, chance in count_outcomes(dice, pool, "action"):
+        applied = max(0, successes + modifier)
+        totals[applied] = totals.get(applied, Fraction(0)) + chance
     return sorted(totals.items())
 
 

@@ -285,13 +285,14 @@ def test_race_pool_adds_bonus_and_removes_penalty_dice() -> None:
     """l.454 a Bonus token "adds one die" of its colour; l.456 a Penalty token "means the Player must discard
     one die"."""
     held = race(held=((HeldDice("bonus", "orange"), HeldDice("penalty", "purple")), ()))
+    dice = load_data().dice
     pool = DicePool(orange=1, purple=1)
-    assert race_pool(held, 0, pool, bonus=["orange"]) == DicePool(orange=2, purple=1)
-    assert race_pool(held, 0, pool, penalty=["purple"]) == DicePool(orange=1)
+    assert race_pool(held, 0, dice, pool, bonus=["orange"]) == DicePool(orange=2, purple=1)
+    assert race_pool(held, 0, dice, pool, penalty=["purple"]) == DicePool(orange=1)
     with pytest.raises(RaceError):
-        race_pool(held, 1, pool, bonus=["orange"])  # seat 1 holds no token
+        race_pool(held, 1, dice, pool, bonus=["orange"])  # seat 1 holds no token
     with pytest.raises(RaceError):
-        race_pool(held, 0, DicePool(orange=1), penalty=["purple"])  # no purple die to discard
+        race_pool(held, 0, dice, DicePool(orange=1), penalty=["purple"])  # no purple die to discard
     assert spend_held(held, 0, bonus=["orange"]).held == ((HeldDice("penalty", "purple"),), ())
 
 
@@ -306,7 +307,7 @@ def test_race_roll_chances_are_exact_and_rolls_fall_in_them() -> None:
     minus = dict(race_roll_chances(dice, pool, -1))
     assert minus[0] == chances[0] + chances[1] and sum(minus.values()) == 1
     rng = Rng(7)
-    assert all(roll_race_successes(rng, dice, pool) in chances for _ in range(200))
+    assert all(roll_race_successes(rng, dice, pool, 0) in chances for _ in range(200))
 
 
 # ------------------------------------------------------------------ Snitch cards
