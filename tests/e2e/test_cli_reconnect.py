@@ -123,7 +123,14 @@ def menagerie(*args: str, **env: str) -> Iterator[tuple[PopenSpawn[str], io.Stri
     A plain child process (PopenSpawn), not a pseudo-terminal: forking this process,
     which holds gRPC threads, could crash the fork (see deploy/local/minimatch.py).
     """
-    environment = {**os.environ, "COLUMNS": "200", "TERM": "dumb", "PYTHONUNBUFFERED": "1", **env}
+    environment = {
+        **os.environ,
+        "COLUMNS": "200",
+        "TERM": "dumb",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONFAULTHANDLER": "1",
+        **env,
+    }
     child = PopenSpawn([MENAGERIE, *args], encoding="utf-8", timeout=60, env=environment)
     transcript = io.StringIO()
     child.logfile_read = transcript
@@ -138,9 +145,19 @@ def menagerie(*args: str, **env: str) -> Iterator[tuple[PopenSpawn[str], io.Stri
                 pipe.close()
 
 
-def finish(child: PopenSpawn[str]) -> int:
-    """Waits for the command to end; its exit status."""
-    child.expect(pexpect.EOF, timeout=60)
+def finish(child: PopenSpawn[str], seconds: float = 180) -> int:
+    """Waits for the command to end; its exit status.
+
+    A command that has not ended in time is asked for its threads' stacks (faulthandler,
+    on SIGABRT) so the failure says where it hung: once in a few full runs the command
+    printed its last sentence and was still running 60 s later, never reproduced alone.
+    """
+    try:
+        child.expect(pexpect.EOF, timeout=seconds)
+    except pexpect.TIMEOUT:
+        child.proc.send_signal(signal.SIGABRT)
+        child.expect(pexpect.EOF, timeout=20)
+        raise AssertionError(f"the command did not end; its output and stacks:\n{child.before}") from None
     return child.proc.wait()
 
 
