@@ -118,8 +118,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             )
         return handler
 
-    def _prepare(self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any, context: Context) -> Any:
-        """Decode first, then the token (DESIGN.md's order of checks), then the caller's call rate."""
+    def _prepare(
+        self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any, context: Context
+    ) -> tuple[Any, str | None]:
+        """Decode first, then the token (DESIGN.md's order of checks), then the call rate: (request, caller)."""
         try:
             request = deserialize(raw)
         except Exception:
@@ -127,8 +129,9 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         token = _bearer(metadata)
         principal = self._signer.verify(token) if token is not None else None
         _principal.set(principal)
-        self._quotas.take_call(caller_of(principal, context.peer()))
-        return request
+        caller = caller_of(principal, context.peer())
+        self._quotas.take_call(caller)
+        return request, caller
 
     @contextlib.asynccontextmanager
     async def _answering(self, method: str, context: Context, timed: bool) -> AsyncIterator[None]:
@@ -181,7 +184,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
     ) -> Callable[[bytes, Context], Awaitable[Any]]:
         async def unary(raw: bytes, context: Context) -> Any:
             async with self._answering(method, context, timed=True):
-                return await behavior(self._prepare(raw, deserialize, metadata, context), context)
+                request, _ = self._prepare(raw, deserialize, metadata, context)
+                return await behavior(request, context)
 
         return unary
 
@@ -194,8 +198,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
     ) -> Callable[[bytes, Context], AsyncIterator[Any]]:
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
             async with self._answering(method, context, timed=False):
-                request = self._prepare(raw, deserialize, metadata, context)
-                caller = caller_of(current_principal(), context.peer())
+                request, caller = self._prepare(raw, deserialize, metadata, context)
                 self._quotas.open_stream(caller)
                 OPEN_STREAMS.inc()
                 try:
