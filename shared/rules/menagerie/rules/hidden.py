@@ -41,9 +41,11 @@ class Hidden:
     face_up: the name of a sibling list[bool]; element i is visible where it is True.
     revealed: the name of a sibling bool; the whole field is visible once it is True.
     except_last: the last n elements are visible (e.g. a pile whose top shows).
+    per_seat: each seat's things form a pool of their own (a Coach's cards are of its own
+        deck, never interchangeable with the rival's); needs an owner (see BySeat).
     """
 
-    __slots__ = ("except_last", "face_up", "owner_sees", "pool", "revealed")
+    __slots__ = ("except_last", "face_up", "owner_sees", "per_seat", "pool", "revealed")
 
     def __init__(
         self,
@@ -53,8 +55,10 @@ class Hidden:
         face_up: str | None = None,
         revealed: str | None = None,
         except_last: int = 0,
+        per_seat: bool = False,
     ) -> None:
         self.pool = pool
+        self.per_seat = per_seat
         self.owner_sees = owner_sees
         self.face_up = face_up
         self.revealed = revealed
@@ -135,7 +139,8 @@ def _collect(
         return
     if hidden.revealed is not None and getattr(parent, hidden.revealed):
         return
-    pool = places.setdefault(hidden.pool, [])
+    name = f"{hidden.pool}@{owner}" if hidden.per_seat and owner is not None else hidden.pool
+    pool = places.setdefault(name, [])
     if not isinstance(item, list):
         if item is not None:
             pool.append((parent, name))

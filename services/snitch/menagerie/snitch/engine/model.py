@@ -1,0 +1,1315 @@
+"""Catch the Golden Snitch's data types: actions, decisions, flow steps, events, state and view.
+
+msgspec structs throughout. Field names match the protobuf messages of
+menagerie.snitch.v1, which is how the generic codec translates actions, events and views;
+the state is stored as msgpack and may hold nested tuples (the pitch `Layout`).
+
+A Pitch Player is named by its Team (seat 0 or 1) and its index in the lineup's Pitch
+Players (0 Keeper, 1–2 Beaters, 3–5 Chasers; `pitch.PITCH_LINEUP`). An action names the
+acting Coach's own Players by index (`player`) and others by `team` and index.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from menagerie.rules.contract import Outcome, Prompt
+from menagerie.rules.decisions import Decision
+from menagerie.rules.events import GameEvent, SeenBy
+from menagerie.rules.hidden import BySeat, Hidden
+from menagerie.rules.rng import Rng
+from menagerie.snitch.data import Colour, House
+from menagerie.snitch.data.cards import PitchAction, RacePitchAction, RollName, Step
+from menagerie.snitch.engine.pitch import Layout
+from menagerie.snitch.engine.race import HeldDice, Option, Token
+from menagerie.snitch.engine.rolls import Roll
+
+Mode = Literal["basic"]
+# Which roll of an exchange a reroll takes dice from.
+RollSide = Literal["action", "reaction"]
+# What an exchange resolves: a rolled Pitch Action, a Bludger's hit, a Seeker's race roll.
+ExchangeKind = Literal["pass", "shoot", "steal", "beat", "bludger", "race"]
+BreakOption = Literal["free_pass", "shift"]
+
+# ----------------------------------------------------------------------------- actions
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="kind"):
+    """Base of every action (tagged by `kind`)."""
+
+
+class PlaceBludger(_Action, tag="place_bludger"):
+    """Put a Bludger in a Zone: at the Kick-Off (rival half), or a beaten Bludger near its target."""
+
+    zone: str
+
+
+class DeployPlayer(_Action, tag="deploy_player"):
+    """Kick-Off deployment: move one of your unmoved Players out of your Deployment Zone."""
+
+    player: int
+    zone: str
+
+
+class ChoosePitchCard(_Action, tag="choose_pitch_card"):
+    """Choose, in secret, the Tactical card you play as this Game Sequence's Pitch Actions card."""
+
+    card: int
+
+
+class PlayIntrepid(_Action, tag="play_intrepid"):
+    """Play a card from your hand face-up for its Intrepid Move."""
+
+    card: int
+
+
+class DeclineIntrepid(_Action, tag="decline_intrepid"):
+    """Play no (more) Intrepid Moves this Game Sequence."""
+
+
+class Move(_Action, tag="move"):
+    """Move one of your Players to an adjacent Zone."""
+
+    player: int
+    zone: str
+
+
+class PassQuaffle(_Action, tag="pass_quaffle"):
+    """Pass the Quaffle from your Player to a friendly Player up to 2 Zones away."""
+
+    player: int
+    target: int
+
+
+class Shoot(_Action, tag="shoot"):
+    """Your Chaser with the Quaffle in the rival Scoring Area Shoots at the Hoops."""
+
+    player: int
+
+
+class Steal(_Action, tag="steal"):
+    """Your Player in the Zone of the Quaffle's holder tries to Steal it."""
+
+    player: int
+
+
+class Beat(_Action, tag="beat"):
+    """Your Beater beats a Bludger in its Zone at a rival Player up to 2 Zones away."""
+
+    player: int
+    bludger: int
+    target: int
+
+
+class Recover(_Action, tag="recover"):
+    """Remove a Stunned token from one of your Players."""
+
+    player: int
+
+
+class DeclineBlock(_Action, tag="decline_block"):
+    """Do not play this (optional) Action Block."""
+
+
+class React(_Action, tag="react"):
+    """Answer the rival's roll with a Reaction of one of your Players."""
+
+    player: int
+    reaction: RollName
+
+
+class NoReaction(_Action, tag="no_reaction"):
+    """Let the rival's roll stand unanswered."""
+
+
+class Aim(_Action, tag="aim"):
+    """Choose, in secret, a Goal Hoop card (Aim at the Hoop)."""
+
+    number: int
+
+
+class SpendTokens(_Action, tag="spend_tokens"):
+    """Before the roll: spend Bonus Dice tokens of your roller, Penalty Dice tokens of the rival roller."""
+
+    bonus: list[Colour] = []
+    penalty: list[Colour] = []
+
+
+class Reroll(_Action, tag="reroll"):
+    """Use an Intrepid Move's re-roll on dice of one side of the roll."""
+
+    side: RollSide
+    dice: list[int]
+
+
+class GoalReroll(_Action, tag="goal_reroll"):
+    """Flip an Uncelebrated Goal token to re-roll one die of your own Player's roll."""
+
+    die: int
+
+
+class PlaySwift(_Action, tag="play_swift"):
+    """Play a Swift Intrepid Move from your hand now."""
+
+    card: int
+
+
+class KeepRoll(_Action, tag="keep_roll"):
+    """Let the dice stand (no more re-rolls or Swift Intrepid Moves from you on this roll)."""
+
+
+class PlaceQuaffle(_Action, tag="place_quaffle"):
+    """Put the Loose Quaffle in a Zone."""
+
+    zone: str
+
+
+class ShiftPlayer(_Action, tag="shift_player"):
+    """Shift a Player (yours, or the rival's when an effect says so) to an adjacent Zone."""
+
+    team: int
+    player: int
+    zone: str
+
+
+class SkipShift(_Action, tag="skip_shift"):
+    """Do not Shift (where the Shift is optional)."""
+
+
+class SkipPass(_Action, tag="skip_pass"):
+    """Do not take the Keeper's Kick-Off Pass."""
+
+
+class TakeTempo(_Action, tag="take_tempo"):
+    """Take the Tempo Point your successful Action earned."""
+
+
+class BreakTempo(_Action, tag="break_tempo"):
+    """Break the Tempo: a free Pass or a Shift instead of the Tempo Point."""
+
+    option: BreakOption
+
+
+class MoveBludger(_Action, tag="move_bludger"):
+    """Move a Bludger to a Zone (the Bludger Movement, or an Intrepid Move)."""
+
+    bludger: int
+    zone: str
+
+
+class TargetPlayer(_Action, tag="target_player"):
+    """Choose the Player a moved Bludger hits."""
+
+    team: int
+    player: int
+
+
+class PlaceDiceToken(_Action, tag="place_dice_token"):
+    """Put a Dice token an Intrepid Move gives on a Player (Bonus: yours; Penalty: the rival's)."""
+
+    team: int
+    player: int
+
+
+class RemoveStunned(_Action, tag="remove_stunned"):
+    """Remove a Stunned token from one of your Players (the rival made a Hand Swap)."""
+
+    player: int
+
+
+class SkipRemove(_Action, tag="skip_remove"):
+    """Keep the Stunned tokens (the Hand Swap's removal is optional)."""
+
+
+class TakeSnitchCard(_Action, tag="take_snitch_card"):
+    """Take a Snitch card from the face-up row: Rushed Impulse, keep it in play, or combine."""
+
+    card: int
+    option: Option
+
+
+class PlaceRaceToken(_Action, tag="place_race_token"):
+    """Put a Snitch Race token (an Upwind flag or a Dice token) on a space of the race."""
+
+    space: int
+
+
+class DodgeToken(_Action, tag="dodge_token"):
+    """A Dodge ends on a token: spend it, or ignore it."""
+
+    ignore: bool
+
+
+class NoSwift(_Action, tag="no_swift"):
+    """Play no Swift Intrepid Move now."""
+
+
+Action = (
+    PlaceBludger
+    | DeployPlayer
+    | ChoosePitchCard
+    | PlayIntrepid
+    | DeclineIntrepid
+    | Move
+    | PassQuaffle
+    | Shoot
+    | Steal
+    | Beat
+    | Recover
+    | DeclineBlock
+    | React
+    | NoReaction
+    | Aim
+    | SpendTokens
+    | Reroll
+    | GoalReroll
+    | PlaySwift
+    | KeepRoll
+    | PlaceQuaffle
+    | ShiftPlayer
+    | SkipShift
+    | SkipPass
+    | TakeTempo
+    | BreakTempo
+    | MoveBludger
+    | TargetPlayer
+    | PlaceDiceToken
+    | RemoveStunned
+    | SkipRemove
+    | TakeSnitchCard
+    | PlaceRaceToken
+    | DodgeToken
+    | NoSwift
+)
+# The Pitch Actions of the Actions List, as action types (l.335–340).
+PITCH_ACTION_TYPES: dict[PitchAction, type] = {
+    "move": Move,
+    "pass": PassQuaffle,
+    "shoot": Shoot,
+    "steal": Steal,
+    "beat": Beat,
+    "recover": Recover,
+}
+
+# --------------------------------------------------------------------------- decisions
+
+
+class KickOffBludger(Decision, tag="kick_off_bludger"):
+    """Kick-Off step 1: the Coach places a Bludger in the rival's half."""
+
+    accepts = (PlaceBludger,)
+
+
+class Deployment(Decision, tag="deployment"):
+    """Kick-Off step 2: the Coach moves `left` more unmoved Players out of their Deployment Zone."""
+
+    accepts = (DeployPlayer,)
+    left: int = 1
+
+
+class PitchCards(Decision, tag="pitch_cards"):
+    """Game Sequence step 2: both Coaches choose a Pitch Actions card in secret."""
+
+    accepts = (ChoosePitchCard,)
+
+
+class IntrepidOffer(Decision, tag="intrepid_offer"):
+    """Game Sequence step 3: the Coach plays an Intrepid Move or declines."""
+
+    accepts = (PlayIntrepid, DeclineIntrepid)
+
+
+class BlockAction(Decision, tag="block_action"):
+    """Game Sequence step 5: the Coach performs the next Action of their Action Block (or declines an optional block)."""
+
+    accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, DeclineBlock)
+    may_decline: bool = False
+
+
+class FreeAction(Decision, tag="free_action"):
+    """The Coach performs a free Action (`action`, or any Action when None)."""
+
+    accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover)
+    action: PitchAction | None = None
+    # Why: "hand_swap", "intrepid" or "break_tempo" (a Break's free Pass earns no Tempo).
+    reason: str = "intrepid"
+
+
+class Reaction(Decision, tag="reaction"):
+    """The target's Coach answers the rival's roll with one Reaction, or none."""
+
+    accepts = (React, NoReaction)
+
+
+class AimAtHoop(Decision, tag="aim_at_hoop"):
+    """Both Coaches choose a Goal Hoop card in secret."""
+
+    accepts = (Aim,)
+
+
+class DiceTokens(Decision, tag="dice_tokens"):
+    """Before the roll, the Coach may spend Dice tokens on it."""
+
+    accepts = (SpendTokens,)
+
+
+class RollWindow(Decision, tag="roll_window"):
+    """After the roll, the Coach may re-roll (Intrepid Move, Goal token) or play a Swift Intrepid Move."""
+
+    accepts = (Reroll, GoalReroll, PlaySwift, KeepRoll)
+
+
+class LooseQuaffle(Decision, tag="loose_quaffle"):
+    """The Coach puts the Loose Quaffle in one of `zones`."""
+
+    accepts = (PlaceQuaffle,)
+    zones: list[str] = []
+
+
+class BeatenBludger(Decision, tag="beaten_bludger"):
+    """The target's Coach places the beaten Bludger in `zones` (the target's Zone or one adjacent)."""
+
+    accepts = (PlaceBludger,)
+    bludger: int = 0
+    zones: list[str] = []
+
+
+class ShiftPlayers(Decision, tag="shift_players"):
+    """The Coach Shifts `left` more Players (of `team`, of `role` if set; not into a Scoring Area if `no_scoring`)."""
+
+    accepts = (ShiftPlayer, SkipShift)
+    team: int = 0
+    left: int = 1
+    role: str | None = None
+    no_scoring: bool = False
+    optional: bool = False
+    # Only these Players (lineup indexes) may be Shifted, when set (a Chaser leaving a Scoring Area).
+    only: list[int] = []
+    # Players already Shifted by this effect (each once).
+    shifted: list[int] = []
+    reason: str = "intrepid"
+
+
+class KickOffPass(Decision, tag="kick_off_pass"):
+    """Keeper's Kick-Off step 3: the Keeper may Pass, and the Pass succeeds."""
+
+    accepts = (PassQuaffle, SkipPass)
+
+
+class TempoChoice(Decision, tag="tempo_choice"):
+    """After a successful Pass, Beat or Steal: take the Tempo Point or Break the Tempo."""
+
+    accepts = (TakeTempo, BreakTempo)
+    action: PitchAction = "pass"
+
+
+class BludgerMove(Decision, tag="bludger_move"):
+    """The Coach moves a Bludger (`bludgers` lists which may be picked) to an adjacent Zone with Players.
+
+    `reach` is how far it may go (an Intrepid Move's "up to N Zones"); 0 means the Bludger
+    Movement's rule (an adjacent Zone with Players, else it stays).
+    """
+
+    accepts = (MoveBludger,)
+    bludgers: list[int] = []
+    reach: int = 0
+    attack: bool = True
+    # Only the rival's Players may be hit (an Intrepid Move's attack), not any Player.
+    rival_only: bool = False
+
+
+class BludgerTarget(Decision, tag="bludger_target"):
+    """The Coach controlling the moved Bludger picks the Player it hits."""
+
+    accepts = (TargetPlayer,)
+    bludger: int = 0
+    rival_only: bool = False
+
+
+class DiceTokenPlacement(Decision, tag="dice_token_placement"):
+    """An Intrepid Move's Dice tokens: the Coach puts `left` more on Players."""
+
+    accepts = (PlaceDiceToken,)
+    token: str = "bonus"
+    colour: Colour = "orange"
+    left: int = 1
+
+
+class HandSwapRecovery(Decision, tag="hand_swap_recovery"):
+    """The rival made a Hand Swap: the Coach may remove a Stunned token from one of their Players."""
+
+    accepts = (RemoveStunned, SkipRemove)
+
+
+class SnitchCardChoice(Decision, tag="snitch_card_choice"):
+    """The Coach takes a Snitch card from the face-up row."""
+
+    accepts = (TakeSnitchCard,)
+
+
+class RaceTokenPlacement(Decision, tag="race_token_placement"):
+    """The Coach places a Snitch Race token (an Upwind or a Dice token) on a free space."""
+
+    accepts = (PlaceRaceToken,)
+    token: str = "upwind"
+    colour: Colour | None = None
+    left: int = 1
+
+
+class DodgeChoice(Decision, tag="dodge_choice"):
+    """The Coach's Dodging Seeker would end on a token: spend it or ignore it."""
+
+    accepts = (DodgeToken,)
+    successes: int = 0
+
+
+class SwiftWindow(Decision, tag="swift_window"):
+    """The Quaffle went Loose: the Coach may play a Swift Intrepid Move that waits for this."""
+
+    accepts = (PlaySwift, NoSwift)
+
+
+SnitchDecision = (
+    KickOffBludger
+    | Deployment
+    | PitchCards
+    | IntrepidOffer
+    | BlockAction
+    | FreeAction
+    | Reaction
+    | AimAtHoop
+    | DiceTokens
+    | RollWindow
+    | LooseQuaffle
+    | BeatenBludger
+    | ShiftPlayers
+    | KickOffPass
+    | TempoChoice
+    | BludgerMove
+    | BludgerTarget
+    | DiceTokenPlacement
+    | HandSwapRecovery
+    | SnitchCardChoice
+    | RaceTokenPlacement
+    | DodgeChoice
+    | SwiftWindow
+)
+
+# ------------------------------------------------------------------------- flow steps
+# What the match does next when no decision is pending, kept as a stack (top last): a
+# step runs, may push decisions and further steps, and the match waits whenever a
+# decision is on top. Interrupts (a Keeper's Kick-Off, a Tempo Snitch card) are steps
+# pushed on top of the ones they interrupt.
+
+
+class _Step(msgspec.Struct, tag_field="step"):
+    """Base of every flow step."""
+
+
+class SetupRow(_Step, tag="setup_row"):
+    """Fill the Snitch row; a Golden Snitch card is resolved by `seat`'s Seeker (l.243, l.677)."""
+
+    seat: int
+
+
+class KickOffStep(_Step, tag="kick_off"):
+    """The Kick-Off (l.255–273): `stage` 0–1 Bludgers, 2–5 deployment moves, 6 the first Game Sequence."""
+
+    stage: int = 0
+
+
+class SequenceStep(_Step, tag="sequence"):
+    """A Game Sequence step (l.281–297, l.526–552): hand_swap, pitch_cards, reveal, intrepid, resolve, blocks, bludgers, snitch, end."""
+
+    stage: str = "hand_swap"
+    index: int = 0
+
+
+class ContinueBlock(_Step, tag="continue_block"):
+    """Offer the next Action of the Action Block under way, or end it."""
+
+
+class ExchangeStep(_Step, tag="exchange"):
+    """Carry the exchange (a rolled Action against its Reaction) on to its next stage."""
+
+
+class AfterAction(_Step, tag="after_action"):
+    """Checks after an Action: a Keeper holding the Quaffle in their Scoring Area starts a Kick-Off (l.512)."""
+
+    holder_before: list[int] = []  # [team, index] of the holder when the Action began; [] if Loose
+
+
+class KeeperKickOff(_Step, tag="keeper_kick_off"):
+    """The Keeper's Kick-Off of `team` (l.512–522): stage 0 shift-out, 1–2 Shifts, 3 the Pass."""
+
+    team: int
+    stage: int = 0
+
+
+class GainTempo(_Step, tag="gain_tempo"):
+    """`seat` gains `points` Tempo Points, one at a time (above 3: a Snitch card, l.565)."""
+
+    seat: int
+    points: int = 1
+
+
+class TakeSnitch(_Step, tag="take_snitch"):
+    """`seat` takes a Snitch card from the row (l.656)."""
+
+    seat: int
+
+
+class ImpulseStep(_Step, tag="impulse"):
+    """Resolve step `index` of an Impulse for `seat`."""
+
+    seat: int
+    steps: list[Step]
+    index: int = 0
+
+
+class FreeActionStep(_Step, tag="free_action"):
+    """`seat` performs `left` free Actions of kind `action` (None: any), if any can be performed."""
+
+    seat: int
+    action: PitchAction | None = None
+    reason: str = "intrepid"
+    left: int = 1
+
+
+class RefillRow(_Step, tag="refill_row"):
+    """Draw into the Snitch row; a Golden Snitch card drawn is resolved by `seat`'s Seeker."""
+
+    seat: int
+
+
+class IntrepidEffect(_Step, tag="intrepid_effect"):
+    """Resolve the Intrepid Move of `card` played by `seat`."""
+
+    seat: int
+    card: int
+
+
+class HandSwapBonus(_Step, tag="hand_swap_bonus"):
+    """The rival of a lone Hand Swap: stage 0 Stunned token, 1 free Action, 2 the Tempo Point (l.466–468)."""
+
+    seat: int
+    stage: int = 0
+
+
+class LooseQuaffleStep(_Step, tag="loose_quaffle"):
+    """The Quaffle goes Loose: `chooser` puts it in one of `zones` (l.476); Swift windows follow."""
+
+    chooser: int
+    zones: list[str]
+    # The Team that lost it; the other becomes the Attacking Team (l.476).
+    lost_by: int
+
+
+class Ask(_Step, tag="ask"):
+    """A decision that waits behind other steps (a beaten Bludger's Zone after the Loose Quaffle's)."""
+
+    decision: SnitchDecision
+
+
+class ShiftOut(_Step, tag="shift_out"):
+    """Players no longer allowed in a Scoring Area Shift out of it (l.480, l.514)."""
+
+
+FlowStep = (
+    SetupRow
+    | KickOffStep
+    | SequenceStep
+    | ContinueBlock
+    | ExchangeStep
+    | AfterAction
+    | KeeperKickOff
+    | GainTempo
+    | TakeSnitch
+    | ImpulseStep
+    | FreeActionStep
+    | RefillRow
+    | IntrepidEffect
+    | HandSwapBonus
+    | LooseQuaffleStep
+    | Ask
+    | ShiftOut
+)
+
+# ------------------------------------------------------------------------------ events
+
+
+class AdvantageRolled(GameEvent, frozen=True, tag="advantage_rolled"):
+    """Setup step 4: the die decided who attacks first; the Quaffle went to one of their Chasers."""
+
+    face: str
+    attacking: int
+    chaser: int
+
+
+class CardsDrawn(GameEvent, frozen=True, tag="cards_drawn"):
+    """A Coach drew Tactical cards; only that Coach sees which."""
+
+    seat: int
+    count: int
+    cards: Annotated[list[int] | None, SeenBy("seat")] = None
+    hand_swap: bool = False
+
+
+class BludgerPlaced(GameEvent, frozen=True, tag="bludger_placed"):
+    """A Bludger was put in a Zone (Kick-Off, or after a Beat)."""
+
+    seat: int
+    bludger: int
+    zone: str
+
+
+class PlayerMoved(GameEvent, frozen=True, tag="player_moved"):
+    """A Player went to another Zone: a Move, a Shift or a deployment move (`how`)."""
+
+    team: int
+    player: int
+    zone: str
+    how: str
+    picked_up: bool = False
+
+
+class PitchCardChosen(GameEvent, frozen=True, tag="pitch_card_chosen"):
+    """A Coach chose their Pitch Actions card, face down; only they see which."""
+
+    concerns = "seat"
+    seat: int
+    card: Annotated[int | None, SeenBy("seat")] = None
+
+
+class PitchCardsRevealed(GameEvent, frozen=True, tag="pitch_cards_revealed"):
+    """Both Pitch Actions cards were revealed (l.283)."""
+
+    reveals = True
+    cards: list[int]
+    sequence: int
+
+
+class IntrepidPlayed(GameEvent, frozen=True, tag="intrepid_played"):
+    """A Coach played a card face-up for its Intrepid Move (Swift: from the hand at its moment)."""
+
+    reveals = True
+    seat: int
+    card: int
+    swift: bool = False
+
+
+class IntrepidDeclined(GameEvent, frozen=True, tag="intrepid_declined"):
+    """A Coach plays no more Intrepid Moves this Game Sequence."""
+
+    seat: int
+
+
+class IntrepidResolved(GameEvent, frozen=True, tag="intrepid_resolved"):
+    """An Intrepid Move's effect takes effect now."""
+
+    seat: int
+    card: int
+
+
+class BlockStarted(GameEvent, frozen=True, tag="block_started"):
+    """A Coach begins an Action Block of their Pitch Actions card."""
+
+    seat: int
+    index: int
+    actions: list[str]
+
+
+class BlockEnded(GameEvent, frozen=True, tag="block_ended"):
+    """An Action Block ended; `skipped` lists Actions not performed (none possible, or a Loose Quaffle)."""
+
+    seat: int
+    index: int
+    skipped: list[str] = []
+    declined: bool = False
+
+
+class ActionDeclared(GameEvent, frozen=True, tag="action_declared"):
+    """A Player performs an Action (`action`), at a target if it has one."""
+
+    seat: int
+    action: str
+    player: int
+    target_team: int | None = None
+    target: int | None = None
+    free: bool = False
+
+
+class ReactionDeclared(GameEvent, frozen=True, tag="reaction_declared"):
+    """A Player answers with a Reaction (or the Coach lets the roll stand: `reaction` empty)."""
+
+    seat: int
+    reaction: str = ""
+    player: int | None = None
+
+
+class HoopsAimed(GameEvent, frozen=True, tag="hoops_aimed"):
+    """Aim at the Hoop: both Goal Hoop cards revealed (l.490–492)."""
+
+    reveals = True
+    shooter: int
+    keeper: int
+    bonus: int
+
+
+class AimChosen(GameEvent, frozen=True, tag="aim_chosen"):
+    """A Coach chose a Goal Hoop card face down; only they see which."""
+
+    concerns = "seat"
+    seat: int
+    number: Annotated[int | None, SeenBy("seat")] = None
+
+
+class TokensSpent(GameEvent, frozen=True, tag="tokens_spent"):
+    """A Coach spent Dice tokens on a roll."""
+
+    seat: int
+    bonus: list[str] = []
+    penalty: list[str] = []
+
+
+class DiceRolled(GameEvent, frozen=True, tag="dice_rolled"):
+    """A roll: the Action side (`action` faces) and the Reaction side, with what they count."""
+
+    roll: str
+    action: Roll | None = None
+    reaction: Roll | None = None
+    successes: int = 0
+    opportunities: int = 0
+
+
+class DiceRerolled(GameEvent, frozen=True, tag="dice_rerolled"):
+    """A Coach re-rolled dice of one side (`goal_token`: by flipping a Goal token)."""
+
+    seat: int
+    side: str
+    dice: list[int]
+    roll: Roll
+    goal_token: bool = False
+
+
+class ExchangeResolved(GameEvent, frozen=True, tag="exchange_resolved"):
+    """The Action's outcome: Successes, modifiers, Opportunities, net, and whether it succeeded."""
+
+    roll: str
+    seat: int
+    successes: int
+    action_modifier: int
+    opportunities: int
+    reaction_modifier: int
+    net: int
+    success: bool
+
+
+class QuaffleCaught(GameEvent, frozen=True, tag="quaffle_caught"):
+    """A Player takes Possession of the Quaffle (a Pass, a Steal, a pick-up, a save)."""
+
+    team: int
+    player: int
+    how: str
+
+
+class QuaffleLoose(GameEvent, frozen=True, tag="quaffle_loose"):
+    """The Quaffle is Loose in a Zone; `attacking` is now the Attacking Team."""
+
+    zone: str
+    attacking: int
+
+
+class Stunned(GameEvent, frozen=True, tag="stunned"):
+    """A Player got a Stunned token (or had one removed: `delta` −1)."""
+
+    team: int
+    player: int
+    tokens: int
+    delta: int = 1
+
+
+class GoalScored(GameEvent, frozen=True, tag="goal_scored"):
+    """A Goal: the Coach takes an Uncelebrated Goal token (l.494)."""
+
+    seat: int
+    player: int
+    goals: int
+
+
+class GoalTokenFlipped(GameEvent, frozen=True, tag="goal_token_flipped"):
+    """A Coach flipped an Uncelebrated Goal token to its Celebrated side for a re-roll (l.504)."""
+
+    seat: int
+    left: int
+
+
+class KickOffStarted(GameEvent, frozen=True, tag="keeper_kick_off"):
+    """A Keeper's Kick-Off interrupts the Game Sequence (l.512)."""
+
+    team: int
+
+
+class TempoGained(GameEvent, frozen=True, tag="tempo_gained"):
+    """A Coach's Tempo Points changed (`points` now; `spent` when above 3 took a Snitch card)."""
+
+    seat: int
+    points: int
+    spent: bool = False
+
+
+class TempoBroken(GameEvent, frozen=True, tag="tempo_broken"):
+    """A Coach Broke the Tempo for a free Pass or a Shift (l.571)."""
+
+    seat: int
+    option: str
+
+
+class AttackChanged(GameEvent, frozen=True, tag="attack_changed"):
+    """The Attacking Team token changed hands."""
+
+    attacking: int
+
+
+class HandSwapped(GameEvent, frozen=True, tag="hand_swapped"):
+    """Game Sequence step 1: these Coaches had no cards and drew 5 (l.464)."""
+
+    seats: list[int]
+
+
+class DiceTokenPlaced(GameEvent, frozen=True, tag="dice_token_placed"):
+    """A Bonus or Penalty Dice token was put on a Player card."""
+
+    team: int
+    player: int
+    token: str
+    colour: str
+
+
+class BludgerMoved(GameEvent, frozen=True, tag="bludger_moved"):
+    """A Bludger moved (Bludger Movement or an Intrepid Move)."""
+
+    seat: int
+    bludger: int
+    zone: str
+
+
+class BludgerAimed(GameEvent, frozen=True, tag="bludger_aimed"):
+    """A moved Bludger flies at a Player."""
+
+    seat: int
+    bludger: int
+    team: int
+    player: int
+
+
+class SnitchRowRefilled(GameEvent, frozen=True, tag="snitch_row_refilled"):
+    """The face-up Snitch row after a draw (a reshuffle of the discard pile if the deck ran out)."""
+
+    row: list[int]
+    reshuffled: bool = False
+
+
+class GoldenSnitchRevealed(GameEvent, frozen=True, tag="golden_snitch_revealed"):
+    """A Golden Snitch card was revealed: `seat`'s Seeker performs a Glimpse (l.648)."""
+
+    seat: int
+    card: int
+
+
+class SnitchCardTaken(GameEvent, frozen=True, tag="snitch_card_taken"):
+    """A Coach took a Snitch card from the row: its Rushed Impulse, kept in play (secret), or combined."""
+
+    seat: int
+    card: int
+    option: str
+    # The card in play combined with (revealed then), and the Impulse it gave.
+    in_play: int | None = None
+    level: str | None = None
+
+
+class RaceMoved(GameEvent, frozen=True, tag="race_moved"):
+    """A race step resolved: what it was, its Successes, and where the Seekers and the Snitch are now."""
+
+    seat: int
+    step: str
+    successes: int
+    seekers: list[int]
+    snitch: int
+    skipped: bool = False
+
+
+class RaceTokenPlaced(GameEvent, frozen=True, tag="race_token_placed"):
+    """A Snitch Race token went on a space (or was discarded: `space` 0, no free space)."""
+
+    seat: int
+    token: str
+    space: int
+    colour: str | None = None
+
+
+class SnitchCaught(GameEvent, frozen=True, tag="snitch_caught"):
+    """A Seeker caught the Golden Snitch: their Team wins (l.685)."""
+
+    seat: int
+
+
+class SequenceStarted(GameEvent, frozen=True, tag="sequence_started"):
+    """A new Game Sequence begins."""
+
+    sequence: int
+    attacking: int
+
+
+class SequenceEnded(GameEvent, frozen=True, tag="sequence_ended"):
+    """The Game Sequence is over: used Tactical cards go to the discard piles (l.552)."""
+
+    sequence: int
+
+
+class MatchFinished(GameEvent, frozen=True, tag="match_finished"):
+    """The match is over."""
+
+    outcome: Outcome
+
+
+Event = (
+    AdvantageRolled
+    | CardsDrawn
+    | BludgerPlaced
+    | PlayerMoved
+    | PitchCardChosen
+    | PitchCardsRevealed
+    | IntrepidPlayed
+    | IntrepidDeclined
+    | IntrepidResolved
+    | BlockStarted
+    | BlockEnded
+    | ActionDeclared
+    | ReactionDeclared
+    | HoopsAimed
+    | AimChosen
+    | TokensSpent
+    | DiceRolled
+    | DiceRerolled
+    | ExchangeResolved
+    | QuaffleCaught
+    | QuaffleLoose
+    | Stunned
+    | GoalScored
+    | GoalTokenFlipped
+    | KickOffStarted
+    | TempoGained
+    | TempoBroken
+    | AttackChanged
+    | HandSwapped
+    | DiceTokenPlaced
+    | BludgerMoved
+    | BludgerAimed
+    | SnitchRowRefilled
+    | GoldenSnitchRevealed
+    | SnitchCardTaken
+    | RaceMoved
+    | RaceTokenPlaced
+    | SnitchCaught
+    | SequenceStarted
+    | SequenceEnded
+    | MatchFinished
+)
+
+# ------------------------------------------------------------------------------- state
+
+
+class PitchPlayer(msgspec.Struct):
+    """A Pitch Player's tokens: Stunned tokens and the Dice tokens on its card."""
+
+    stunned: int = 0
+    bonus: list[Colour] = []
+    penalty: list[Colour] = []
+
+
+class LastingEffect(msgspec.Struct):
+    """An Intrepid Move working until the end of the Game Sequence (a roll modifier, a re-roll, extra Tempo)."""
+
+    card: int
+    used: bool = False
+
+
+class Coach(msgspec.Struct):
+    """One seat: their Team, Tactical cards, tokens and choices (hidden parts declared with Hidden)."""
+
+    house: House
+    team: list[PitchPlayer]
+    hand: Annotated[list[int], Hidden("tactics", owner_sees=True, per_seat=True)] = []
+    deck: Annotated[list[int], Hidden("tactics", per_seat=True)] = []
+    discard: list[int] = []
+    # This Game Sequence's Pitch Actions card: secret until both have chosen (l.283).
+    pitch_card: Annotated[int | None, Hidden("tactics", owner_sees=True, per_seat=True, revealed="pitch_revealed")] = (
+        None
+    )
+    pitch_revealed: bool = False
+    # Face-up Intrepid Moves played this Game Sequence, in order (Swift ones too).
+    intrepids: list[int] = []
+    declined_intrepid: bool = False
+    effects: list[LastingEffect] = []
+    next_block: int = 0
+    tempo: int = 0
+    goals: int = 0  # Uncelebrated Goal tokens
+    celebrated: int = 0
+    # Aim at the Hoop: the Goal Hoop card chosen face down.
+    aim: Annotated[int | None, Hidden("aim", owner_sees=True)] = None
+    # The Snitch card in play, secret from the rival (l.664).
+    snitch_in_play: Annotated[int | None, Hidden("snitch", owner_sees=True)] = None
+
+
+class RerollGrant(msgspec.Struct):
+    """A Swift Intrepid Move's re-roll of up to `dice` dice of one side, for `seat`, on this roll."""
+
+    seat: int
+    side: RollSide
+    dice: int
+
+
+class Exchange(msgspec.Struct):
+    """A rolled Action (or a Bludger's hit, or a race roll) under way, and its Reaction."""
+
+    kind: ExchangeKind
+    seat: int  # the active Coach: the actor's (the Bludger's controller's)
+    stage: str = "reaction"
+    actor: int | None = None  # the acting Player's index (the Seeker: None, kind "race")
+    target_team: int | None = None
+    target: int | None = None
+    bludger: int | None = None
+    free: bool = False
+    no_tempo: bool = False
+    reactor: int | None = None  # the reacting Player (of the rival Team)
+    reaction: RollName | None = None
+    aim_bonus: int = 0
+    action_roll: Roll | None = None
+    reaction_roll: Roll | None = None
+    fixed: int | None = None  # fixed Successes (a Bludger's hit, a fixed race step)
+    modifier: int = 0  # a race step's printed modifier
+    bonus: list[Colour] = []
+    penalty: list[Colour] = []
+    reaction_bonus: list[Colour] = []
+    reaction_penalty: list[Colour] = []
+    # Coaches still to be offered the pre-roll tokens and the post-roll window, in order.
+    windows: list[int] = []
+    swift_modifier: int = 0  # Swift Intrepid Moves on the Action roll
+    swift_reaction_modifier: int = 0
+    swift_rerolls: list[RerollGrant] = []
+    race_step: RacePitchAction | None = None
+
+
+class SnitchState(msgspec.Struct):
+    """The whole truth of a match, hidden parts included (declared with Hidden)."""
+
+    mode: Mode
+    rng: Rng
+    players: Annotated[list[Coach], BySeat()]
+    layout: Layout
+    attacking: int
+    seekers: list[int]
+    snitch: int
+    snitch_deck: Annotated[list[int], Hidden("snitch")] = []
+    snitch_row: list[int] = []
+    snitch_discard: list[int] = []
+    race_tokens: list[Token] = []
+    held: list[list[HeldDice]] = msgspec.field(default_factory=lambda: [[], []])
+    race_turn: int = 0
+    decisions: list[SnitchDecision] = []
+    flow: list[FlowStep] = []
+    exchange: Exchange | None = None
+    # The Action Block under way: its Coach, index, remaining and skipped Actions.
+    block_seat: int | None = None
+    block_index: int = 0
+    block_remaining: list[PitchAction] = []
+    block_performed: int = 0
+    sequence: int = 0
+    # Step 5's turns (seat, block index, optional), from the Attacking Coach at its start.
+    block_turns: list[list[int]] = []
+    last_block_seat: int | None = None
+    # Intrepid Moves to resolve this Game Sequence, [seat, card] in play order.
+    intrepid_plays: list[list[int]] = []
+    deployed: list[list[int]] = []  # [team, index] moved during the Kick-Off deployment
+    # The Coach who played an Action last (who resolves first when no Coach is active, l.179).
+    last_actor: int = 0
+    # Intrepid offers (step 3): the Coach who decided last (None before the first decision).
+    offer_last: int | None = None
+    # The Bludger the Defending Coach moved in this Bludger Movement (the other is the Attacking Coach's).
+    moved_bludger: int | None = None
+    block_optional: bool = False
+    outcome: Outcome | None = None
+
+
+# -------------------------------------------------------------------------------- view
+
+
+class PlayerView(msgspec.Struct, frozen=True):
+    """A Pitch Player as anyone sees it."""
+
+    team: int
+    index: int
+    position: str
+    name: str
+    zone: str
+    stunned: int
+    bonus: list[str]
+    penalty: list[str]
+    has_quaffle: bool
+    disadvantage: int
+
+
+class DicePoolView(msgspec.Struct, frozen=True):
+    """A dice pool of a Player card, by colour."""
+
+    name: str
+    orange: int
+    purple: int
+    black: int
+
+
+class PlayerCardView(msgspec.Struct, frozen=True):
+    """A Player card: name, Position, and the dice of each Action and Reaction."""
+
+    position: str
+    name: str
+    actions: list[DicePoolView]
+    reactions: list[DicePoolView]
+
+
+class CoachView(msgspec.Struct, frozen=True):
+    """One Coach's public side: House, tokens, card counts, face-up cards."""
+
+    seat: int
+    house: str
+    cards: list[PlayerCardView]
+    hand_size: int
+    deck_size: int
+    discard: list[int]
+    pitch_card: int | None
+    pitch_card_chosen: bool
+    intrepids: list[int]
+    declined_intrepid: bool
+    tempo: int
+    goals: int
+    celebrated: int
+    has_snitch_card: bool
+    aim_chosen: bool
+    next_block: int
+
+
+class ZoneView(msgspec.Struct, frozen=True):
+    """A Zone of the pitch with what is in it."""
+
+    id: str
+    name: str
+    row: int
+    column: int
+    adjacent: list[str]
+    bludgers: list[int]
+    quaffle: bool
+    scoring_area_of: int | None = None
+    deployment_zone_of: int | None = None
+    orange: bool = False
+
+
+class TacticalCardView(msgspec.Struct, frozen=True):
+    """A Tactical card of `seat`'s deck: name, Action Blocks, its Intrepid Move in the engine's words."""
+
+    seat: int
+    id: int
+    name: str
+    blocks: list[str]
+    intrepid: str = ""
+    swift: bool = False
+
+
+class SnitchCardView(msgspec.Struct, frozen=True):
+    """A Snitch race card in the engine's words."""
+
+    id: int
+    kind: str
+    name: str
+    type: str = ""
+    fast_types: list[str] = []
+    rushed: str = ""
+    fast: str = ""
+    perfect: str = ""
+    text: str = ""
+
+
+class RaceTokenView(msgspec.Struct, frozen=True):
+    """A Snitch Race token on a space."""
+
+    space: int
+    kind: str
+    owner: int | None = None
+    colour: str | None = None
+
+
+class RaceView(msgspec.Struct, frozen=True):
+    """The Snitch Race: spaces, the Seekers, the Snitch, tokens, the row and the deck's size."""
+
+    spaces: int
+    seekers: list[int]
+    snitch: int
+    tokens: list[RaceTokenView]
+    held_bonus: list[str]  # "seat:colour" of each Dice token a Seeker holds
+    held_penalty: list[str]
+    row: list[SnitchCardView]
+    deck_size: int
+    discard: list[int]
+    ahead: int | None
+    lagged: int | None
+
+
+class ExchangeView(msgspec.Struct, frozen=True):
+    """The roll under way, as anyone sees it."""
+
+    kind: str
+    seat: int
+    stage: str
+    actor: int | None
+    target_team: int | None
+    target: int | None
+    reactor: int | None
+    reaction: str | None
+    action_roll: Roll | None
+    reaction_roll: Roll | None
+    fixed: int | None
+    aim_bonus: int
+    action_modifier: int
+    reaction_modifier: int
+
+
+class SnitchView(msgspec.Struct, frozen=True):
+    """Exactly what one seat (or a spectator) may know."""
+
+    mode: Mode
+    viewer: int | None
+    sequence: int
+    attacking: int
+    coaches: list[CoachView]
+    players: list[PlayerView]
+    zones: list[ZoneView]
+    quaffle_zone: str
+    quaffle_loose: bool
+    race: RaceView
+    hand: list[TacticalCardView]
+    # The viewer's own chosen Pitch Actions card before the reveal, its Aim, its Snitch card in play.
+    my_pitch_card: int | None
+    my_aim: int | None
+    my_snitch_card: SnitchCardView | None
+    # Cards shown face-up this Game Sequence (both Pitch Actions cards once revealed, Intrepid Moves), and the discards.
+    cards: list[TacticalCardView]
+    exchange: ExchangeView | None
+    block_seat: int | None
+    block_index: int
+    block_remaining: list[str]
+    prompt: Prompt
+    # Extra words on the pending decision (zones to choose, who is shifted): from the engine.
+    decision_detail: str = ""
+    outcome: Outcome | None = None

@@ -1,0 +1,226 @@
+"""What a seat sees: the one function that builds a Snitch view from the state.
+
+Every outbound path (replies, Watch, replays, spectators, bots) gets its view from
+`SnitchEngine.view`, which is this. Hidden: the rival's hand, deck order, Pitch Actions
+card before the reveal, Goal Hoop card before the reveal, and Snitch card in play; the
+Snitch deck's order. What the view shows of a Coach is what the table shows.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from menagerie.snitch.data import DicePool
+from menagerie.snitch.data.cards import (
+    GoldenSnitchCard,
+    SlipstreamingCard,
+    SnitchCard,
+    describe_impulse,
+    describe_intrepid,
+)
+from menagerie.snitch.engine import pitch, race
+from menagerie.snitch.engine.model import (
+    CoachView,
+    DicePoolView,
+    ExchangeView,
+    PlayerCardView,
+    PlayerView,
+    RaceTokenView,
+    RaceView,
+    SnitchCardView,
+    SnitchState,
+    SnitchView,
+    TacticalCardView,
+    ZoneView,
+)
+
+if TYPE_CHECKING:
+    from menagerie.snitch.engine.rules import SnitchEngine
+
+
+def pool_view(name: str, pool: DicePool) -> DicePoolView:
+    """A dice pool with its name."""
+    return DicePoolView(name=name, orange=pool.orange, purple=pool.purple, black=pool.black)
+
+
+def tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card_id: int) -> TacticalCardView:
+    """A Tactical card of `seat`'s deck in the engine's words."""
+    card = engine.card(state, seat, card_id)
+    blocks = [" + ".join(a.capitalize() for a in block) for block in card.blocks]
+    move = card.intrepid
+    return TacticalCardView(
+        seat=seat,
+        id=card.id,
+        name=card.name,
+        blocks=blocks,
+        intrepid=describe_intrepid(move) if move else "",
+        swift=bool(move and move.swift),
+    )
+
+
+def snitch_card_view(card_id: int) -> SnitchCardView:
+    """A Snitch race deck card in the engine's words."""
+    card = race.card(card_id)
+    if isinstance(card, SnitchCard):
+        return SnitchCardView(
+            id=card.id,
+            kind="snitch",
+            name=card.name,
+            type=card.type,
+            fast_types=list(card.fast_types),
+            rushed=describe_impulse(card.rushed),
+            fast=describe_impulse(card.fast),
+            perfect=describe_impulse(card.perfect),
+        )
+    if isinstance(card, SlipstreamingCard):
+        return SnitchCardView(
+            id=card.id,
+            kind="slipstreaming",
+            name="Slipstreaming",
+            text="From the next card you choose you apply the Fast Impulse, regardless of the Type. "
+            "If your Seeker is Lagged, before resolving the effects of the Fast Impulse, perform Obstruct 1.",
+        )
+    assert isinstance(card, GoldenSnitchCard)
+    return SnitchCardView(
+        id=card.id,
+        kind="golden_snitch",
+        name="Golden Snitch",
+        text="Perform a Glimpse Action with the Seeker of the Coach who revealed this card.",
+    )
+
+
+def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> SnitchView:
+    """Exactly what `seat` (None: a spectator) may know."""
+    layout = state.layout
+    the_pitch = engine.pitch
+    players = []
+    for team in (0, 1):
+        lineup = engine.lineup(state, team)
+        for ref in layout.team_players(team):
+            tokens = state.players[team].team[ref.index]
+            players.append(
+                PlayerView(
+                    team=team,
+                    index=ref.index,
+                    position=ref.position,
+                    name=lineup[ref.index].name,
+                    zone=layout.zone_of(ref),
+                    stunned=tokens.stunned,
+                    bonus=list(tokens.bonus),
+                    penalty=list(tokens.penalty),
+                    has_quaffle=layout.holder == ref,
+                    disadvantage=pitch.disadvantage(layout, ref),
+                )
+            )
+    halves = [pitch.own_half(the_pitch, layout, t) for t in (0, 1)]
+    zones = [
+        ZoneView(
+            id=z.id,
+            name=z.name,
+            row=z.row,
+            column=z.column,
+            adjacent=list(z.adjacent),
+            bludgers=list(pitch.bludgers_in(layout, z.id)),
+            quaffle=layout.quaffle_zone == z.id,
+            scoring_area_of=next((t for t in (0, 1) if halves[t].scoring_area == z.id), None),
+            deployment_zone_of=next((t for t in (0, 1) if halves[t].deployment_zone == z.id), None),
+            orange=z.id in the_pitch.orange_zones,
+        )
+        for z in the_pitch.zones
+    ]
+    coaches = []
+    shown: list[TacticalCardView] = []
+    for team, coach in enumerate(state.players):
+        lineup = engine.lineup(state, team)
+        seen_card = coach.pitch_card if (coach.pitch_revealed or team == seat) else None
+        coaches.append(
+            CoachView(
+                seat=team,
+                house=coach.house,
+                cards=[
+                    PlayerCardView(
+                        position=card.position,
+                        name=card.name,
+                        actions=[pool_view(n, p) for n, p in card.actions.items()],
+                        reactions=[pool_view(n, p) for n, p in card.reactions.items()],
+                    )
+                    for card in lineup
+                ],
+                hand_size=len(coach.hand),
+                deck_size=len(coach.deck),
+                discard=list(coach.discard),
+                pitch_card=coach.pitch_card if coach.pitch_revealed else None,
+                pitch_card_chosen=coach.pitch_card is not None,
+                intrepids=list(coach.intrepids),
+                declined_intrepid=coach.declined_intrepid,
+                tempo=coach.tempo,
+                goals=coach.goals,
+                celebrated=coach.celebrated,
+                has_snitch_card=coach.snitch_in_play is not None,
+                aim_chosen=coach.aim is not None,
+                next_block=coach.next_block,
+            )
+        )
+        visible = ([seen_card] if seen_card is not None else []) + list(coach.intrepids) + list(coach.discard)
+        shown.extend(tactical_card_view(engine, state, team, c) for c in dict.fromkeys(visible))
+    mine = state.players[seat] if seat is not None else None
+    current = engine.race_of(state)
+    race_view = RaceView(
+        spaces=engine.data.track.spaces,
+        seekers=list(state.seekers),
+        snitch=state.snitch,
+        tokens=[RaceTokenView(space=t.space, kind=t.kind, owner=t.owner, colour=t.colour) for t in state.race_tokens],
+        held_bonus=[f"{s}:{h.colour}" for s in (0, 1) for h in state.held[s] if h.token == "bonus"],
+        held_penalty=[f"{s}:{h.colour}" for s in (0, 1) for h in state.held[s] if h.token == "penalty"],
+        row=[snitch_card_view(c) for c in state.snitch_row],
+        deck_size=len(state.snitch_deck),
+        discard=list(state.snitch_discard),
+        ahead=race.ahead(current),
+        lagged=race.lagged(current),
+    )
+    ex = state.exchange
+    exchange = None
+    if ex is not None:
+        action_mod, reaction_mod = engine.modifiers(state, ex)
+        exchange = ExchangeView(
+            kind=engine.roll_name(ex),
+            seat=ex.seat,
+            stage=ex.stage,
+            actor=ex.actor,
+            target_team=ex.target_team,
+            target=ex.target,
+            reactor=ex.reactor,
+            reaction=ex.reaction,
+            action_roll=ex.action_roll,
+            reaction_roll=ex.reaction_roll,
+            fixed=ex.fixed,
+            aim_bonus=ex.aim_bonus,
+            action_modifier=action_mod,
+            reaction_modifier=reaction_mod,
+        )
+    view = SnitchView(
+        mode=state.mode,
+        viewer=seat,
+        sequence=state.sequence,
+        attacking=state.attacking,
+        coaches=coaches,
+        players=players,
+        zones=zones,
+        quaffle_zone=layout.quaffle_zone,
+        quaffle_loose=layout.holder is None,
+        race=race_view,
+        hand=[tactical_card_view(engine, state, seat, c) for c in mine.hand] if mine and seat is not None else [],
+        my_pitch_card=mine.pitch_card if mine else None,
+        my_aim=mine.aim if mine else None,
+        my_snitch_card=snitch_card_view(mine.snitch_in_play) if mine and mine.snitch_in_play is not None else None,
+        cards=shown,
+        exchange=exchange,
+        block_seat=state.block_seat,
+        block_index=state.block_index,
+        block_remaining=list(state.block_remaining),
+        prompt=engine.prompt(state),
+        decision_detail=engine.text.detail(state, seat),
+        outcome=state.outcome,
+    )
+    return view
+
