@@ -40,62 +40,62 @@ class _Action(msgspec.Struct, frozen=True, tag_field="kind"):
     """Base of every action (tagged by `kind`)."""
 
 
-class PlaceBludger(_Action, tag="place_bludger"):
+class PlaceBludger(_Action, frozen=True, tag="place_bludger"):
     """Put a Bludger in a Zone: at the Kick-Off (rival half), or a beaten Bludger near its target."""
 
     zone: str
 
 
-class DeployPlayer(_Action, tag="deploy_player"):
+class DeployPlayer(_Action, frozen=True, tag="deploy_player"):
     """Kick-Off deployment: move one of your unmoved Players out of your Deployment Zone."""
 
     player: int
     zone: str
 
 
-class ChoosePitchCard(_Action, tag="choose_pitch_card"):
+class ChoosePitchCard(_Action, frozen=True, tag="choose_pitch_card"):
     """Choose, in secret, the Tactical card you play as this Game Sequence's Pitch Actions card."""
 
     card: int
 
 
-class PlayIntrepid(_Action, tag="play_intrepid"):
+class PlayIntrepid(_Action, frozen=True, tag="play_intrepid"):
     """Play a card from your hand face-up for its Intrepid Move."""
 
     card: int
 
 
-class DeclineIntrepid(_Action, tag="decline_intrepid"):
+class DeclineIntrepid(_Action, frozen=True, tag="decline_intrepid"):
     """Play no (more) Intrepid Moves this Game Sequence."""
 
 
-class Move(_Action, tag="move"):
+class Move(_Action, frozen=True, tag="move"):
     """Move one of your Players to an adjacent Zone."""
 
     player: int
     zone: str
 
 
-class PassQuaffle(_Action, tag="pass_quaffle"):
+class PassQuaffle(_Action, frozen=True, tag="pass_quaffle"):
     """Pass the Quaffle from your Player to a friendly Player up to 2 Zones away."""
 
     player: int
     target: int
 
 
-class Shoot(_Action, tag="shoot"):
+class Shoot(_Action, frozen=True, tag="shoot"):
     """Your Chaser with the Quaffle in the rival Scoring Area Shoots at the Hoops."""
 
     player: int
 
 
-class Steal(_Action, tag="steal"):
+class Steal(_Action, frozen=True, tag="steal"):
     """Your Player in the Zone of the Quaffle's holder tries to Steal it."""
 
     player: int
 
 
-class Beat(_Action, tag="beat"):
+class Beat(_Action, frozen=True, tag="beat"):
     """Your Beater beats a Bludger in its Zone at a rival Player up to 2 Zones away."""
 
     player: int
@@ -103,70 +103,70 @@ class Beat(_Action, tag="beat"):
     target: int
 
 
-class Recover(_Action, tag="recover"):
+class Recover(_Action, frozen=True, tag="recover"):
     """Remove a Stunned token from one of your Players."""
 
     player: int
 
 
-class DeclineBlock(_Action, tag="decline_block"):
+class DeclineBlock(_Action, frozen=True, tag="decline_block"):
     """Do not play this (optional) Action Block."""
 
 
-class React(_Action, tag="react"):
+class React(_Action, frozen=True, tag="react"):
     """Answer the rival's roll with a Reaction of one of your Players."""
 
     player: int
     reaction: RollName
 
 
-class NoReaction(_Action, tag="no_reaction"):
+class NoReaction(_Action, frozen=True, tag="no_reaction"):
     """Let the rival's roll stand unanswered."""
 
 
-class Aim(_Action, tag="aim"):
+class Aim(_Action, frozen=True, tag="aim"):
     """Choose, in secret, a Goal Hoop card (Aim at the Hoop)."""
 
     number: int
 
 
-class SpendTokens(_Action, tag="spend_tokens"):
+class SpendTokens(_Action, frozen=True, tag="spend_tokens"):
     """Before the roll: spend Bonus Dice tokens of your roller, Penalty Dice tokens of the rival roller."""
 
-    bonus: list[Colour] = []
-    penalty: list[Colour] = []
+    bonus: list[Colour] = msgspec.field(default_factory=list)
+    penalty: list[Colour] = msgspec.field(default_factory=list)
 
 
-class Reroll(_Action, tag="reroll"):
+class Reroll(_Action, frozen=True, tag="reroll"):
     """Use an Intrepid Move's re-roll on dice of one side of the roll."""
 
     side: RollSide
     dice: list[int]
 
 
-class GoalReroll(_Action, tag="goal_reroll"):
+class GoalReroll(_Action, frozen=True, tag="goal_reroll"):
     """Flip an Uncelebrated Goal token to re-roll one die of your own Player's roll."""
 
     die: int
 
 
-class PlaySwift(_Action, tag="play_swift"):
+class PlaySwift(_Action, frozen=True, tag="play_swift"):
     """Play a Swift Intrepid Move from your hand now."""
 
     card: int
 
 
-class KeepRoll(_Action, tag="keep_roll"):
+class KeepRoll(_Action, frozen=True, tag="keep_roll"):
     """Let the dice stand (no more re-rolls or Swift Intrepid Moves from you on this roll)."""
 
 
-class PlaceQuaffle(_Action, tag="place_quaffle"):
+class PlaceQuaffle(_Action, frozen=True, tag="place_quaffle"):
     """Put the Loose Quaffle in a Zone."""
 
     zone: str
 
 
-class ShiftPlayer(_Action, tag="shift_player"):
+class ShiftPlayer(_Action, frozen=True, tag="shift_player"):
     """Shift a Player (yours, or the rival's when an effect says so) to an adjacent Zone."""
 
     team: int
@@ -174,75 +174,75 @@ class ShiftPlayer(_Action, tag="shift_player"):
     zone: str
 
 
-class SkipShift(_Action, tag="skip_shift"):
+class SkipShift(_Action, frozen=True, tag="skip_shift"):
     """Do not Shift (where the Shift is optional)."""
 
 
-class SkipPass(_Action, tag="skip_pass"):
+class SkipPass(_Action, frozen=True, tag="skip_pass"):
     """Do not take the Keeper's Kick-Off Pass."""
 
 
-class TakeTempo(_Action, tag="take_tempo"):
+class TakeTempo(_Action, frozen=True, tag="take_tempo"):
     """Take the Tempo Point your successful Action earned."""
 
 
-class BreakTempo(_Action, tag="break_tempo"):
+class BreakTempo(_Action, frozen=True, tag="break_tempo"):
     """Break the Tempo: a free Pass or a Shift instead of the Tempo Point."""
 
     option: BreakOption
 
 
-class MoveBludger(_Action, tag="move_bludger"):
+class MoveBludger(_Action, frozen=True, tag="move_bludger"):
     """Move a Bludger to a Zone (the Bludger Movement, or an Intrepid Move)."""
 
     bludger: int
     zone: str
 
 
-class TargetPlayer(_Action, tag="target_player"):
+class TargetPlayer(_Action, frozen=True, tag="target_player"):
     """Choose the Player a moved Bludger hits."""
 
     team: int
     player: int
 
 
-class PlaceDiceToken(_Action, tag="place_dice_token"):
+class PlaceDiceToken(_Action, frozen=True, tag="place_dice_token"):
     """Put a Dice token an Intrepid Move gives on a Player (Bonus: yours; Penalty: the rival's)."""
 
     team: int
     player: int
 
 
-class RemoveStunned(_Action, tag="remove_stunned"):
+class RemoveStunned(_Action, frozen=True, tag="remove_stunned"):
     """Remove a Stunned token from one of your Players (the rival made a Hand Swap)."""
 
     player: int
 
 
-class SkipRemove(_Action, tag="skip_remove"):
+class SkipRemove(_Action, frozen=True, tag="skip_remove"):
     """Keep the Stunned tokens (the Hand Swap's removal is optional)."""
 
 
-class TakeSnitchCard(_Action, tag="take_snitch_card"):
+class TakeSnitchCard(_Action, frozen=True, tag="take_snitch_card"):
     """Take a Snitch card from the face-up row: Rushed Impulse, keep it in play, or combine."""
 
     card: int
     option: Option
 
 
-class PlaceRaceToken(_Action, tag="place_race_token"):
+class PlaceRaceToken(_Action, frozen=True, tag="place_race_token"):
     """Put a Snitch Race token (an Upwind flag or a Dice token) on a space of the race."""
 
     space: int
 
 
-class DodgeToken(_Action, tag="dodge_token"):
+class DodgeToken(_Action, frozen=True, tag="dodge_token"):
     """A Dodge ends on a token: spend it, or ignore it."""
 
     ignore: bool
 
 
-class NoSwift(_Action, tag="no_swift"):
+class NoSwift(_Action, frozen=True, tag="no_swift"):
     """Play no Swift Intrepid Move now."""
 
 
@@ -322,7 +322,7 @@ class IntrepidOffer(Decision, tag="intrepid_offer"):
 
 
 class BlockAction(Decision, tag="block_action"):
-    """Game Sequence step 5: the Coach performs the next Action of their Action Block (or declines an optional block)."""
+    """Game Sequence step 5: the Coach performs the next Action of their Action Block (or declines an optional one)."""
 
     accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, DeclineBlock)
     may_decline: bool = False
@@ -365,7 +365,7 @@ class LooseQuaffle(Decision, tag="loose_quaffle"):
     """The Coach puts the Loose Quaffle in one of `zones`."""
 
     accepts = (PlaceQuaffle,)
-    zones: list[str] = []
+    zones: list[str] = msgspec.field(default_factory=list)
 
 
 class BeatenBludger(Decision, tag="beaten_bludger"):
@@ -373,7 +373,7 @@ class BeatenBludger(Decision, tag="beaten_bludger"):
 
     accepts = (PlaceBludger,)
     bludger: int = 0
-    zones: list[str] = []
+    zones: list[str] = msgspec.field(default_factory=list)
 
 
 class ShiftPlayers(Decision, tag="shift_players"):
@@ -386,9 +386,9 @@ class ShiftPlayers(Decision, tag="shift_players"):
     no_scoring: bool = False
     optional: bool = False
     # Only these Players (lineup indexes) may be Shifted, when set (a Chaser leaving a Scoring Area).
-    only: list[int] = []
+    only: list[int] = msgspec.field(default_factory=list)
     # Players already Shifted by this effect (each once).
-    shifted: list[int] = []
+    shifted: list[int] = msgspec.field(default_factory=list)
     reason: str = "intrepid"
 
 
@@ -413,7 +413,7 @@ class BludgerMove(Decision, tag="bludger_move"):
     """
 
     accepts = (MoveBludger,)
-    bludgers: list[int] = []
+    bludgers: list[int] = msgspec.field(default_factory=list)
     reach: int = 0
     attack: bool = True
     # Only the rival's Players may be hit (an Intrepid Move's attack), not any Player.
@@ -521,7 +521,10 @@ class KickOffStep(_Step, tag="kick_off"):
 
 
 class SequenceStep(_Step, tag="sequence"):
-    """A Game Sequence step (l.281–297, l.526–552): hand_swap, pitch_cards, reveal, intrepid, resolve, blocks, bludgers, snitch, end."""
+    """A Game Sequence step (l.281–297, l.526–552).
+
+    Stages in order: hand_swap, pitch_cards, reveal, intrepid, resolve, blocks, bludgers, snitch, end.
+    """
 
     stage: str = "hand_swap"
     index: int = 0
@@ -538,7 +541,9 @@ class ExchangeStep(_Step, tag="exchange"):
 class AfterAction(_Step, tag="after_action"):
     """Checks after an Action: a Keeper holding the Quaffle in their Scoring Area starts a Kick-Off (l.512)."""
 
-    holder_before: list[int] = []  # [team, index] of the holder when the Action began; [] if Loose
+    holder_before: list[int] = msgspec.field(
+        default_factory=list
+    )  # [team, index] of the holder when the Action began; [] if Loose
 
 
 class KeeperKickOff(_Step, tag="keeper_kick_off"):
@@ -726,7 +731,7 @@ class BlockEnded(GameEvent, frozen=True, tag="block_ended"):
 
     seat: int
     index: int
-    skipped: list[str] = []
+    skipped: list[str] = msgspec.field(default_factory=list)
     declined: bool = False
 
 
@@ -770,8 +775,8 @@ class TokensSpent(GameEvent, frozen=True, tag="tokens_spent"):
     """A Coach spent Dice tokens on a roll."""
 
     seat: int
-    bonus: list[str] = []
-    penalty: list[str] = []
+    bonus: list[str] = msgspec.field(default_factory=list)
+    penalty: list[str] = msgspec.field(default_factory=list)
 
 
 class DiceRolled(GameEvent, frozen=True, tag="dice_rolled"):
@@ -1026,8 +1031,8 @@ class PitchPlayer(msgspec.Struct):
     """A Pitch Player's tokens: Stunned tokens and the Dice tokens on its card."""
 
     stunned: int = 0
-    bonus: list[Colour] = []
-    penalty: list[Colour] = []
+    bonus: list[Colour] = msgspec.field(default_factory=list)
+    penalty: list[Colour] = msgspec.field(default_factory=list)
 
 
 class LastingEffect(msgspec.Struct):
@@ -1042,18 +1047,18 @@ class Coach(msgspec.Struct):
 
     house: House
     team: list[PitchPlayer]
-    hand: Annotated[list[int], Hidden("tactics", owner_sees=True, per_seat=True)] = []
-    deck: Annotated[list[int], Hidden("tactics", per_seat=True)] = []
-    discard: list[int] = []
+    hand: Annotated[list[int], Hidden("tactics", owner_sees=True, per_seat=True)] = msgspec.field(default_factory=list)
+    deck: Annotated[list[int], Hidden("tactics", per_seat=True)] = msgspec.field(default_factory=list)
+    discard: list[int] = msgspec.field(default_factory=list)
     # This Game Sequence's Pitch Actions card: secret until both have chosen (l.283).
     pitch_card: Annotated[int | None, Hidden("tactics", owner_sees=True, per_seat=True, revealed="pitch_revealed")] = (
         None
     )
     pitch_revealed: bool = False
     # Face-up Intrepid Moves played this Game Sequence, in order (Swift ones too).
-    intrepids: list[int] = []
+    intrepids: list[int] = msgspec.field(default_factory=list)
     declined_intrepid: bool = False
-    effects: list[LastingEffect] = []
+    effects: list[LastingEffect] = msgspec.field(default_factory=list)
     next_block: int = 0
     tempo: int = 0
     goals: int = 0  # Uncelebrated Goal tokens
@@ -1091,15 +1096,15 @@ class Exchange(msgspec.Struct):
     reaction_roll: Roll | None = None
     fixed: int | None = None  # fixed Successes (a Bludger's hit, a fixed race step)
     modifier: int = 0  # a race step's printed modifier
-    bonus: list[Colour] = []
-    penalty: list[Colour] = []
-    reaction_bonus: list[Colour] = []
-    reaction_penalty: list[Colour] = []
+    bonus: list[Colour] = msgspec.field(default_factory=list)
+    penalty: list[Colour] = msgspec.field(default_factory=list)
+    reaction_bonus: list[Colour] = msgspec.field(default_factory=list)
+    reaction_penalty: list[Colour] = msgspec.field(default_factory=list)
     # Coaches still to be offered the pre-roll tokens and the post-roll window, in order.
-    windows: list[int] = []
+    windows: list[int] = msgspec.field(default_factory=list)
     swift_modifier: int = 0  # Swift Intrepid Moves on the Action roll
     swift_reaction_modifier: int = 0
-    swift_rerolls: list[RerollGrant] = []
+    swift_rerolls: list[RerollGrant] = msgspec.field(default_factory=list)
     race_step: RacePitchAction | None = None
 
 
@@ -1113,19 +1118,19 @@ class SnitchState(msgspec.Struct):
     attacking: int
     seekers: list[int]
     snitch: int
-    snitch_deck: Annotated[list[int], Hidden("snitch")] = []
-    snitch_row: list[int] = []
-    snitch_discard: list[int] = []
-    race_tokens: list[Token] = []
+    snitch_deck: Annotated[list[int], Hidden("snitch")] = msgspec.field(default_factory=list)
+    snitch_row: list[int] = msgspec.field(default_factory=list)
+    snitch_discard: list[int] = msgspec.field(default_factory=list)
+    race_tokens: list[Token] = msgspec.field(default_factory=list)
     held: list[list[HeldDice]] = msgspec.field(default_factory=lambda: [[], []])
     race_turn: int = 0
-    decisions: list[SnitchDecision] = []
-    flow: list[FlowStep] = []
+    decisions: list[SnitchDecision] = msgspec.field(default_factory=list)
+    flow: list[FlowStep] = msgspec.field(default_factory=list)
     exchange: Exchange | None = None
     # The Action Block under way: its Coach, index, remaining and skipped Actions.
     block_seat: int | None = None
     block_index: int = 0
-    block_remaining: list[PitchAction] = []
+    block_remaining: list[PitchAction] = msgspec.field(default_factory=list)
     block_performed: int = 0
     sequence: int = 0
     # Step 5's turns (seat, block index, optional), from the Attacking Coach at its start.
@@ -1234,7 +1239,7 @@ class SnitchCardView(msgspec.Struct, frozen=True):
     kind: str
     name: str
     type: str = ""
-    fast_types: list[str] = []
+    fast_types: list[str] = msgspec.field(default_factory=list)
     rushed: str = ""
     fast: str = ""
     perfect: str = ""

@@ -18,28 +18,19 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
-import msgspec
-
 from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, SeatResult
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import COLOURS, HOUSES, BoardData, Colour, DicePool, House, load_data
 from menagerie.snitch.data.cards import (
-    Accelerate,
     Bludger,
-    Dodge,
-    FreeAction as FreeActionEffect,
-    Glimpse,
     ModifyRoll,
     Obstruct,
     PitchAction,
     RaceAction,
     RaceDiceToken,
-    Reroll as RerollEffect,
-    RollName,
     Shift,
-    SnitchCard,
     Step,
     TacticalCard,
     TacticalDecks,
@@ -49,6 +40,12 @@ from menagerie.snitch.data.cards import (
     load_tactics,
 )
 from menagerie.snitch.data.cards import DiceTokens as DiceTokensEffect
+from menagerie.snitch.data.cards import (
+    FreeAction as FreeActionEffect,
+)
+from menagerie.snitch.data.cards import (
+    Reroll as RerollEffect,
+)
 from menagerie.snitch.engine import pitch, race, rolls, tactics
 from menagerie.snitch.engine.model import (
     PITCH_ACTION_TYPES,
@@ -78,8 +75,8 @@ from menagerie.snitch.engine.model import (
     ContinueBlock,
     DeclineBlock,
     DeclineIntrepid,
-    DeployPlayer,
     Deployment,
+    DeployPlayer,
     DiceRerolled,
     DiceRolled,
     DiceTokenPlaced,
@@ -109,8 +106,8 @@ from menagerie.snitch.engine.model import (
     IntrepidOffer,
     IntrepidPlayed,
     IntrepidResolved,
-    KeepRoll,
     KeeperKickOff,
+    KeepRoll,
     KickOffBludger,
     KickOffPass,
     KickOffStarted,
@@ -181,7 +178,8 @@ from menagerie.snitch.engine.model import (
     TokensSpent,
 )
 from menagerie.snitch.engine.pitch import PlayerRef, rival
-from menagerie.snitch.engine.rolls import RolledDie, Roll
+from menagerie.snitch.engine.rolls import Roll
+from menagerie.snitch.engine.text import SnitchText
 
 MAX_SEQUENCES = 200  # a guard for search and tests: no match has come near it (see RULES.md "Engine")
 ROLLED: tuple[str, ...] = ("pass", "shoot", "steal", "beat")
@@ -220,10 +218,10 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = SnitchView
     event_type: ClassVar[Any] = Event
+    # The game's words (labels, event and prompt text, refusals).
+    text: SnitchText
 
     def __init__(self, data: BoardData | None = None, decks: TacticalDecks | None = None) -> None:
-        from menagerie.snitch.engine.text import SnitchText  # the words need the engine's helpers
-
         self.data = data or load_data()
         self.decks = decks or load_tactics()
         self.pitch = self.data.pitch
@@ -308,7 +306,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             self._steps[type(step)](state, step, events)
 
     def _ask(self, state: SnitchState, decision: SnitchDecision, *then: FlowStep) -> None:
-        """Waits for `decision`; the steps `then` run once it (and anything it pushes) is settled (first listed, first run)."""
+        """Waits for `decision`; the steps `then` run once it (and what it pushes) is settled, first listed first."""
         state.flow.extend(reversed(then))
         state.decisions.append(decision)
 
@@ -323,7 +321,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     # ================================================================== setup
 
     def setup(self, setup: MatchSetup, seed: int) -> tuple[SnitchState, list[Event]]:
-        """Setup steps 1–7 (l.233–247): halves, Seekers and Snitch, the advantage roll, the row, hands; then the Kick-Off."""
+        """Setup steps 1–7 (l.233–247): halves, Seekers, Snitch, advantage, the row, hands; then the Kick-Off."""
         options = self.info.validate(setup)
         rng = Rng(seed)
         # Step 4 (l.241): seat 0 took the Success symbol, seat 1 the Opportunity (authored);
@@ -440,7 +438,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
 
     def _hand_swap(self, state: SnitchState, events: list[Event]) -> None:
         """Step 1 (l.281, l.464–468): a Coach with no cards draws 5; the lone swapper's rival gains."""
-        hands = tuple(tactics.Cards(deck=tuple(c.deck), hand=tuple(c.hand), discard=tuple(c.discard)) for c in state.players)
+        hands = tuple(
+            tactics.Cards(deck=tuple(c.deck), hand=tuple(c.hand), discard=tuple(c.discard)) for c in state.players
+        )
         new, swap = tactics.hand_swap((hands[0], hands[1]), state.rng)
         after = [SequenceStep(stage="pitch_cards")]
         if swap.swappers:
@@ -448,7 +448,11 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             for seat in swap.swappers:
                 coach = state.players[seat]
                 drawn = [c for c in new[seat].hand if c not in coach.hand]
-                coach.hand, coach.deck, coach.discard = list(new[seat].hand), list(new[seat].deck), list(new[seat].discard)
+                coach.hand, coach.deck, coach.discard = (
+                    list(new[seat].hand),
+                    list(new[seat].deck),
+                    list(new[seat].discard),
+                )
                 events.append(CardsDrawn(seat=seat, count=len(drawn), cards=drawn, hand_swap=True))
         if swap.rival is not None:
             self._then(state, HandSwapBonus(seat=swap.rival), *after)
@@ -516,7 +520,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         self._then(state, ContinueBlock(), SequenceStep(stage="blocks", index=index + 1))
 
     def block_choices(self, state: SnitchState) -> list[PitchAction]:
-        """The Actions of the block under way its Coach may perform next (any remaining one some Player can do, l.315)."""
+        """The Actions of the block under way its Coach may perform next: any remaining one possible (l.315)."""
         if state.block_seat is None:
             return []
         seat = state.block_seat
@@ -540,7 +544,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             return
         if state.block_performed and not declined:
             state.last_block_seat = seat
-        events.append(BlockEnded(seat=seat, index=state.block_index, skipped=list(state.block_remaining), declined=declined))
+        events.append(
+            BlockEnded(seat=seat, index=state.block_index, skipped=list(state.block_remaining), declined=declined)
+        )
         state.block_seat, state.block_remaining, state.block_performed = None, [], 0
 
     # ------------------------------------------------------------------ what can be done
@@ -591,9 +597,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             kinds = [top.action] if top.action is not None else list(PITCH_ACTION_TYPES)
         elif isinstance(top, KickOffPass):
             keeper = PlayerRef(seat, 0)
-            return [
-                PassQuaffle(player=0, target=t.index) for t in pitch.pass_targets(self.pitch, state.layout, keeper)
-            ]
+            return [PassQuaffle(player=0, target=t.index) for t in pitch.pass_targets(self.pitch, state.layout, keeper)]
         else:
             return []
         out: list[Action] = []
@@ -608,10 +612,12 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         events: list[Event] = []
         top = state.decisions.pop()
         kind = next(k for k, t in PITCH_ACTION_TYPES.items() if isinstance(action, t))
-        player = PlayerRef(seat, action.player)  # type: ignore[attr-defined]
+        player = PlayerRef(seat, getattr(action, "player", 0))
         if isinstance(top, KickOffPass):
             assert isinstance(action, PassQuaffle)
-            events.append(ActionDeclared(seat=seat, action="pass", player=0, target_team=seat, target=action.target, free=True))
+            events.append(
+                ActionDeclared(seat=seat, action="pass", player=0, target_team=seat, target=action.target, free=True)
+            )
             self._give_quaffle(state, PlayerRef(seat, action.target), "kick_off_pass", events)
             self._run(state, events)
             return events
@@ -626,7 +632,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         target_team = rival(seat) if isinstance(action, Beat) else seat if isinstance(action, PassQuaffle) else None
         target = getattr(action, "target", None)
         events.append(
-            ActionDeclared(seat=seat, action=kind, player=player.index, target_team=target_team, target=target, free=free)
+            ActionDeclared(
+                seat=seat, action=kind, player=player.index, target_team=target_team, target=target, free=free
+            )
         )
         state.last_actor = seat
         if isinstance(action, Move):
@@ -636,15 +644,47 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             if isinstance(action, Recover):
                 self._stun(state, player, -1, events)
             elif isinstance(action, PassQuaffle):
-                self._start_exchange(state, Exchange(kind="pass", seat=seat, actor=player.index, target_team=seat, target=action.target, free=free, no_tempo=no_tempo))
+                self._start_exchange(
+                    state,
+                    Exchange(
+                        kind="pass",
+                        seat=seat,
+                        actor=player.index,
+                        target_team=seat,
+                        target=action.target,
+                        free=free,
+                        no_tempo=no_tempo,
+                    ),
+                )
             elif isinstance(action, Shoot):
                 self._start_exchange(state, Exchange(kind="shoot", seat=seat, actor=player.index, free=free))
             elif isinstance(action, Steal):
                 holder = state.layout.holder
                 assert holder is not None
-                self._start_exchange(state, Exchange(kind="steal", seat=seat, actor=player.index, target_team=holder.team, target=holder.index, free=free))
+                self._start_exchange(
+                    state,
+                    Exchange(
+                        kind="steal",
+                        seat=seat,
+                        actor=player.index,
+                        target_team=holder.team,
+                        target=holder.index,
+                        free=free,
+                    ),
+                )
             elif isinstance(action, Beat):
-                self._start_exchange(state, Exchange(kind="beat", seat=seat, actor=player.index, target_team=rival(seat), target=action.target, bludger=action.bludger, free=free))
+                self._start_exchange(
+                    state,
+                    Exchange(
+                        kind="beat",
+                        seat=seat,
+                        actor=player.index,
+                        target_team=rival(seat),
+                        target=action.target,
+                        bludger=action.bludger,
+                        free=free,
+                    ),
+                )
         self._run(state, events)
         return events
 
@@ -674,14 +714,14 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             events.append(AttackChanged(attacking=team))
 
     def _give_quaffle(self, state: SnitchState, player: PlayerRef, how: str, events: list[Event]) -> None:
-        """A Player takes Possession (a Pass, a Steal, a save): Change of Possession if the other Team had it (l.474)."""
+        """A Player takes Possession (a Pass, a Steal, a save); a Change of Possession if the rival had it (l.474)."""
         state.layout = state.layout.with_quaffle(player)
         events.append(QuaffleCaught(team=player.team, player=player.index, how=how))
         self._set_attacking(state, player.team, events)
         self._then(state, ShiftOut())
 
     def _lose_quaffle(self, state: SnitchState, chooser: int, zones: Sequence[str], events: list[Event]) -> None:
-        """The holder loses the Quaffle, which goes Loose where `chooser` says; a Chaser in a Scoring Area Shifts out first (l.480)."""
+        """The holder loses the Quaffle, Loose where `chooser` says; a Chaser in a Scoring Area Shifts out (l.480)."""
         holder = state.layout.holder
         assert holder is not None
         # Until its Zone is chosen the Quaffle lies where it was lost; it is no one's.
@@ -723,7 +763,12 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         for player in pitch.must_shift_out(self.pitch, state.layout):
             if pitch.shift_out_zones(self.pitch, state.layout, player):
                 decision = ShiftPlayers(
-                    must=[player.team], team=player.team, left=1, no_scoring=True, only=[player.index], reason="shift_out"
+                    must=[player.team],
+                    team=player.team,
+                    left=1,
+                    no_scoring=True,
+                    only=[player.index],
+                    reason="shift_out",
                 )
                 self._ask(state, decision)
                 return  # one at a time; the next ShiftOut looks again
@@ -738,7 +783,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
 
     def shift_options(self, state: SnitchState, decision: ShiftPlayers) -> list[ShiftPlayer]:
         """The Shifts a Shift decision allows."""
-        out = []
+        out: list[ShiftPlayer] = []
         layout = state.layout
         for p in layout.team_players(decision.team):
             if p.index in decision.shifted or (decision.only and p.index not in decision.only):
@@ -825,7 +870,10 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
 
     def _keeper_in_area(self, state: SnitchState, ex: Exchange) -> bool:
         defender = rival(ex.seat)
-        return state.layout.zone_of(PlayerRef(defender, 0)) == pitch.own_half(self.pitch, state.layout, defender).scoring_area
+        return (
+            state.layout.zone_of(PlayerRef(defender, 0))
+            == pitch.own_half(self.pitch, state.layout, defender).scoring_area
+        )
 
     def roll_name(self, ex: Exchange) -> str:
         """The name of the exchange's Action roll: the Pitch Action, or the race Action."""
@@ -861,7 +909,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         return list(tokens.bonus), list(tokens.penalty)
 
     def token_options(self, state: SnitchState, seat: int) -> list[SpendTokens]:
-        """The ways `seat` may spend Dice tokens on the coming roll: its roller's Bonus, the rival roller's Penalty (l.454–456).
+        """The ways `seat` may spend Dice tokens on the coming roll: its Bonus, the rival roller's Penalty (l.454–456).
 
         Always includes spending none.
         """
@@ -907,7 +955,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         )
 
     def modifiers(self, state: SnitchState, ex: Exchange) -> tuple[int, int]:
-        """The Action's and the Reaction's modifiers: Disadvantage, Stunned, Intrepid Moves, Aim at the Hoop (l.416–424, l.542)."""
+        """The Action's and the Reaction's modifiers: Disadvantage, Stunned, Intrepid Moves, Aim (l.416–424, l.542)."""
         layout = state.layout
         if ex.kind == "race":
             return ex.modifier, 0
@@ -923,7 +971,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 disadvantage = pitch.disadvantage(layout, actor)
             effects = self._effect_bonus(state, ex.seat, ex.kind) + ex.aim_bonus + ex.swift_modifier
             stunned = state.players[ex.seat].team[ex.actor].stunned
-            action_mod = rolls.modifier(ex.kind, disadvantage=disadvantage, stunned=stunned, effects=effects)  # type: ignore[arg-type]
+            action_mod = rolls.modifier(ex.kind, disadvantage=disadvantage, stunned=stunned, effects=effects)
         reaction_mod = 0
         if ex.reactor is not None and ex.reaction is not None:
             team = self.reacting_seat(ex)
@@ -963,16 +1011,14 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     # --- the window after the roll
 
     def _window_open(self, state: SnitchState, ex: Exchange, seat: int) -> bool:
-        """Whether `seat` is asked after the roll: a Goal token, a re-roll in play, or a Swift moment (from public facts only)."""
+        """Whether `seat` is asked after the roll: a Goal token, a re-roll in play, a Swift moment (public facts)."""
         if self._goal_reroll_dice(state, ex, seat) or self._reroll_grants(state, ex, seat):
             return True
         return bool(self._swift_moments(ex, seat)) and self._may_play_swift(state, seat)
 
     def _may_play_swift(self, state: SnitchState, seat: int) -> bool:
         coach = state.players[seat]
-        return tactics.can_play_swift(
-            tactics.Cards(hand=tuple(coach.hand)), len(coach.intrepids)
-        )
+        return tactics.can_play_swift(tactics.Cards(hand=tuple(coach.hand)), len(coach.intrepids))
 
     def _swift_moments(self, ex: Exchange, seat: int) -> tuple[str, ...]:
         if ex.kind not in ROLLED:
@@ -1007,7 +1053,12 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             if side is not None:
                 grants.append((lasting.card, side, move.effect.dice))
         grants += [(None, g.side, g.dice) for g in ex.swift_rerolls if g.seat == seat]
-        return [g for g in grants if self._roll_of(ex, g[1]) is not None and rolls.rerollable(self._roll_of(ex, g[1]), seat)]  # type: ignore[arg-type]
+        usable = []
+        for grant in grants:
+            roll = self._roll_of(ex, grant[1])
+            if roll is not None and rolls.rerollable(roll, seat):
+                usable.append(grant)
+        return usable
 
     def _side_of(self, ex: Exchange, seat: int, roll: str, whose: str) -> str | None:
         """Which side of the exchange is `whose` (friendly/rival, for `seat`) roll named `roll`, if any."""
@@ -1113,11 +1164,10 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 self._hit(state, target, ex.seat, events)
 
     def _hit(self, state: SnitchState, target: PlayerRef, controller: int, events: list[Event]) -> None:
-        """A Bludger hits: a Stunned token; a carried Quaffle goes Loose where the Beater's (Bludger's) Coach says (l.380, l.536)."""
+        """A Bludger hits: a Stunned token; a carried Quaffle goes Loose where its Coach says (l.380, l.536)."""
         self._stun(state, target, 1, events)
         if state.layout.holder == target:
-            cause = "bludger"
-            zones = pitch.loose_quaffle_zones(self.pitch, cause, state.layout.zone_of(target))
+            zones = pitch.loose_quaffle_zones(self.pitch, "bludger", state.layout.zone_of(target))
             self._lose_quaffle(state, controller, zones, events)
 
     def _shoot_result(self, state: SnitchState, ex: Exchange, success: bool, events: list[Event]) -> None:
@@ -1149,7 +1199,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             self._end_block(state, events)
 
     def _earn_tempo(self, state: SnitchState, ex: Exchange) -> None:
-        """A successful rolled Pass, Beat, Steal or Shoot: a Tempo Point or Breaking the Tempo (l.556–578); extra points."""
+        """A successful rolled Pass, Beat, Steal or Shoot: a Tempo Point or a Break (l.556–578); extra points."""
         kind: PitchAction = ex.kind  # type: ignore[assignment]
         extra = sum(
             1
@@ -1205,10 +1255,16 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     def _bludger_movement(self, state: SnitchState, index: int) -> None:
         """Bludger Movement (l.524–534): the Defending Coach picks and moves one, the Attacking Coach the other."""
         if index == 0 and len(state.layout.bludgers) == 2:
-            self._ask(state, BludgerMove(must=[self.defending(state)], bludgers=[0, 1]), SequenceStep(stage="bludgers", index=1))
+            self._ask(
+                state,
+                BludgerMove(must=[self.defending(state)], bludgers=[0, 1]),
+                SequenceStep(stage="bludgers", index=1),
+            )
         elif index == 1 and state.moved_bludger is not None:
             other = 1 - state.moved_bludger
-            self._ask(state, BludgerMove(must=[state.attacking], bludgers=[other]), SequenceStep(stage="bludgers", index=2))
+            self._ask(
+                state, BludgerMove(must=[state.attacking], bludgers=[other]), SequenceStep(stage="bludgers", index=2)
+            )
         else:
             self._then(state, SequenceStep(stage="snitch"))
 
@@ -1248,7 +1304,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         elif isinstance(effect, Tempo):
             self._then(state, GainTempo(seat=seat))
         elif isinstance(effect, Bludger):
-            decision = BludgerMove(must=[seat], bludgers=[0, 1], reach=effect.zones, attack=effect.attack, rival_only=True)
+            decision = BludgerMove(
+                must=[seat], bludgers=[0, 1], reach=effect.zones, attack=effect.attack, rival_only=True
+            )
             self._ask(state, decision)
         elif isinstance(effect, Upwind):
             self.store_race(state, race.new_turn(self.race_of(state)))
@@ -1284,13 +1342,22 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         assert isinstance(step, RaceAction)
         if isinstance(step, Obstruct) and not race.can_obstruct(current, seat):
             events.append(
-                RaceMoved(seat=seat, step="obstruct", successes=0, seekers=list(state.seekers), snitch=state.snitch, skipped=True)
+                RaceMoved(
+                    seat=seat,
+                    step="obstruct",
+                    successes=0,
+                    seekers=list(state.seekers),
+                    snitch=state.snitch,
+                    skipped=True,
+                )
             )
             return
         if step.successes is not None:
             self._apply_race(state, seat, step.name, step.successes, events)
             return
-        self._start_exchange(state, Exchange(kind="race", seat=seat, race_step=step.name, modifier=step.modifier, stage="aim"))
+        self._start_exchange(
+            state, Exchange(kind="race", seat=seat, race_step=step.name, modifier=step.modifier, stage="aim")
+        )
 
     def _apply_race(self, state: SnitchState, seat: int, name: str, successes: int, events: list[Event]) -> None:
         current = self.race_of(state)
@@ -1306,7 +1373,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         else:
             current = race.obstruct(current, seat, successes)
         self.store_race(state, current)
-        events.append(RaceMoved(seat=seat, step=name, successes=successes, seekers=list(state.seekers), snitch=state.snitch))
+        events.append(
+            RaceMoved(seat=seat, step=name, successes=successes, seekers=list(state.seekers), snitch=state.snitch)
+        )
         self._check_catch(state, events)
 
     def _check_catch(self, state: SnitchState, events: list[Event]) -> None:
@@ -1322,7 +1391,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             seats = [SeatResult(seat=s, result="draw", score=goals[s], rank=1) for s in (0, 1)]
         else:
             seats = [
-                SeatResult(seat=s, result="win" if s == winner else "loss", score=goals[s], rank=1 if s == winner else 2)
+                SeatResult(
+                    seat=s, result="win" if s == winner else "loss", score=goals[s], rank=1 if s == winner else 2
+                )
                 for s in (0, 1)
             ]
         state.outcome = Outcome(seats=seats, reason=reason)
@@ -1344,7 +1415,11 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     def rulebook(self) -> dict[type, Rule[SnitchState, Any, Event]]:
         """One rule per action: how it is listed, refused and performed."""
 
-        def rule(name: str, options: Callable[[SnitchState, int], Iterable[Any]], perform: Callable[[SnitchState, int, Any], list[Event]]) -> Rule[SnitchState, Any, Event]:
+        def rule(
+            name: str,
+            options: Callable[[SnitchState, int], Iterable[Any]],
+            perform: Callable[[SnitchState, int, Any], list[Event]],
+        ) -> Rule[SnitchState, Any, Event]:
             def problem(state: SnitchState, seat: int, action: Any) -> str | None:
                 return None if action in list(options(state, seat)) else self.text.refusal(state, seat, action)
 
@@ -1366,7 +1441,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             DeclineBlock: rule("Action Blocks", self._decline_block_options, self._do_decline_block),
             React: rule("Reactions", self._react_options, self._do_react),
             NoReaction: rule("Reactions", lambda s, seat: [NoReaction()], self._do_react),
-            Aim: rule("Aim at the Hoop", lambda s, seat: [Aim(number=n) for n in self.data.hoops.numbers], self._do_aim),
+            Aim: rule(
+                "Aim at the Hoop", lambda s, seat: [Aim(number=n) for n in self.data.hoops.numbers], self._do_aim
+            ),
             SpendTokens: rule("Dice tokens", self.token_options, self._do_spend_tokens),
             Reroll: rule("Re-rolls", self._window_of(Reroll), self._do_window),
             GoalReroll: rule("Goal tokens", self._window_of(GoalReroll), self._do_window),
@@ -1385,7 +1462,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             SkipRemove: rule("Hand Swap", lambda s, seat: [SkipRemove()], self._do_remove_stunned),
             TakeSnitchCard: rule("Snitch cards", self._snitch_card_options, self._do_take_snitch_card),
             PlaceRaceToken: rule("Snitch Race tokens", self._race_token_options, self._do_race_token),
-            DodgeToken: rule("Dodge", lambda s, seat: [DodgeToken(ignore=False), DodgeToken(ignore=True)], self._do_dodge),
+            DodgeToken: rule(
+                "Dodge", lambda s, seat: [DodgeToken(ignore=False), DodgeToken(ignore=True)], self._do_dodge
+            ),
             NoSwift: rule("Swift Intrepid Moves", lambda s, seat: [NoSwift()], self._do_swift),
         }
 
@@ -1477,9 +1556,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         return [RemoveStunned(player=i) for i, p in enumerate(state.players[seat].team) if p.stunned]
 
     def _snitch_card_options(self, state: SnitchState, seat: int) -> list[Action]:
-        return [
-            TakeSnitchCard(card=c.card, option=c.option) for c in race.snitch_choices(self.race_of(state), seat)
-        ]
+        return [TakeSnitchCard(card=c.card, option=c.option) for c in race.snitch_choices(self.race_of(state), seat)]
 
     def _race_token_options(self, state: SnitchState, seat: int) -> list[Action]:
         return [PlaceRaceToken(space=s) for s in race.token_spaces(self.race_of(state), seat)]
@@ -1592,7 +1669,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         self._run(state, events)
         return events
 
-    def _take_tokens(self, state: SnitchState, ex: Exchange, side: str, bonus: Sequence[Colour] = (), penalty: Sequence[Colour] = ()) -> None:
+    def _take_tokens(
+        self, state: SnitchState, ex: Exchange, side: str, bonus: Sequence[Colour] = (), penalty: Sequence[Colour] = ()
+    ) -> None:
         if not bonus and not penalty:
             return
         if ex.kind == "race" and side == "action":
@@ -1625,9 +1704,14 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             coach = state.players[seat]
             coach.goals -= 1
             coach.celebrated += 1
-            events += [GoalTokenFlipped(seat=seat, left=coach.goals), DiceRerolled(seat=seat, side=side, dice=[action.die], roll=new, goal_token=True)]
+            events += [
+                GoalTokenFlipped(seat=seat, left=coach.goals),
+                DiceRerolled(seat=seat, side=side, dice=[action.die], roll=new, goal_token=True),
+            ]
         else:
-            grant = next(g for g in self._reroll_grants(state, ex, seat) if g[1] == action.side and g[2] >= len(action.dice))
+            grant = next(
+                g for g in self._reroll_grants(state, ex, seat) if g[1] == action.side and g[2] >= len(action.dice)
+            )
             roll = self._roll_of(ex, action.side)
             assert roll is not None
             new = rolls.reroll(state.rng, self.data.dice, roll, seat, action.dice, limit=grant[2])
@@ -1747,7 +1831,14 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         state.last_actor = seat
         self._start_exchange(
             state,
-            Exchange(kind="bludger", seat=seat, target_team=action.team, target=action.player, bludger=top.bludger, fixed=rolls.BLUDGER_HIT),
+            Exchange(
+                kind="bludger",
+                seat=seat,
+                target_team=action.team,
+                target=action.player,
+                bludger=top.bludger,
+                fixed=rolls.BLUDGER_HIT,
+            ),
         )
         self._run(state, events)
         return events
@@ -1757,7 +1848,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         assert isinstance(top, DiceTokenPlacement)
         tokens = state.players[action.team].team[action.player]
         (tokens.bonus if top.token == "bonus" else tokens.penalty).append(top.colour)
-        events: list[Event] = [DiceTokenPlaced(team=action.team, player=action.player, token=top.token, colour=top.colour)]
+        events: list[Event] = [
+            DiceTokenPlaced(team=action.team, player=action.player, token=top.token, colour=top.colour)
+        ]
         top.left -= 1
         if top.left <= 0:
             state.decisions.pop()
@@ -1786,7 +1879,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 level=play.level,
             )
         ]
-        self._then(state, *([ImpulseStep(seat=seat, steps=list(play.steps))] if play.steps else []), RefillRow(seat=seat))
+        self._then(
+            state, *([ImpulseStep(seat=seat, steps=list(play.steps))] if play.steps else []), RefillRow(seat=seat)
+        )
         self._run(state, events)
         return events
 
@@ -1808,7 +1903,11 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         top = self._pop(state)
         assert isinstance(top, DodgeChoice)
         self.store_race(state, race.dodge(self.race_of(state), seat, top.successes, action.ignore))
-        events: list[Event] = [RaceMoved(seat=seat, step="dodge", successes=top.successes, seekers=list(state.seekers), snitch=state.snitch)]
+        events: list[Event] = [
+            RaceMoved(
+                seat=seat, step="dodge", successes=top.successes, seekers=list(state.seekers), snitch=state.snitch
+            )
+        ]
         self._check_catch(state, events)
         self._run(state, events)
         return events
@@ -1816,7 +1915,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     # ================================================================= views
 
     def view(self, state: SnitchState, seat: int | None) -> SnitchView:
-        """What `seat` (None: a spectator) may know: never the rival's hand, deck, secret choices or Snitch card in play."""
+        """What `seat` (None: a spectator) may know: never the rival's hand, deck, secret choices or Snitch card."""
         from menagerie.snitch.engine.views import build_view
 
         return build_view(self, state, seat)

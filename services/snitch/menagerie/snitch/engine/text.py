@@ -7,7 +7,7 @@ Player is named by Position and number within its Team ("Chaser 2"), with its Co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from menagerie.rules.contract import Label
 from menagerie.rules.decisions import Decision
@@ -17,19 +17,15 @@ from menagerie.snitch.engine.model import (
     ActionDeclared,
     AdvantageRolled,
     Aim,
-    AimAtHoop,
     AimChosen,
     AttackChanged,
     Beat,
-    BeatenBludger,
     BlockAction,
     BlockEnded,
     BlockStarted,
     BludgerAimed,
-    BludgerMove,
     BludgerMoved,
     BludgerPlaced,
-    BludgerTarget,
     BreakTempo,
     CardsDrawn,
     ChoosePitchCard,
@@ -41,8 +37,6 @@ from menagerie.snitch.engine.model import (
     DiceRolled,
     DiceTokenPlaced,
     DiceTokenPlacement,
-    DiceTokens,
-    DodgeChoice,
     DodgeToken,
     ExchangeResolved,
     FreeAction,
@@ -51,17 +45,12 @@ from menagerie.snitch.engine.model import (
     GoalTokenFlipped,
     GoldenSnitchRevealed,
     HandSwapped,
-    HandSwapRecovery,
     HoopsAimed,
     IntrepidDeclined,
-    IntrepidOffer,
     IntrepidPlayed,
     IntrepidResolved,
     KeepRoll,
-    KickOffBludger,
-    KickOffPass,
     KickOffStarted,
-    LooseQuaffle,
     MatchFinished,
     Move,
     MoveBludger,
@@ -69,7 +58,6 @@ from menagerie.snitch.engine.model import (
     NoSwift,
     PassQuaffle,
     PitchCardChosen,
-    PitchCards,
     PitchCardsRevealed,
     PlaceBludger,
     PlaceDiceToken,
@@ -84,12 +72,10 @@ from menagerie.snitch.engine.model import (
     RaceTokenPlaced,
     RaceTokenPlacement,
     React,
-    Reaction,
     ReactionDeclared,
     Recover,
     RemoveStunned,
     Reroll,
-    RollWindow,
     SequenceEnded,
     SequenceStarted,
     ShiftPlayer,
@@ -98,7 +84,6 @@ from menagerie.snitch.engine.model import (
     SkipPass,
     SkipRemove,
     SkipShift,
-    SnitchCardChoice,
     SnitchCardTaken,
     SnitchCaught,
     SnitchRowRefilled,
@@ -107,7 +92,6 @@ from menagerie.snitch.engine.model import (
     SpendTokens,
     Steal,
     Stunned,
-    SwiftWindow,
     TakeSnitchCard,
     TakeTempo,
     TargetPlayer,
@@ -132,7 +116,11 @@ ROLL_WORDS = {
     "glimpse": "Glimpse",
     "obstruct": "Obstruct",
 }
-OPTION_WORDS = {"rushed": "resolve its Rushed Impulse", "keep": "keep it in play (secret)", "combine": "combine it with your card in play"}
+OPTION_WORDS = {
+    "rushed": "resolve its Rushed Impulse",
+    "keep": "keep it in play (secret)",
+    "combine": "combine it with your card in play",
+}
 
 
 def player_name(index: int) -> str:
@@ -196,7 +184,10 @@ class SnitchText:
             case Move(player=p, zone=zone):
                 return f"Move {player_name(p)} to {self.zone(zone)}", f"move {player_code(p)} {zone}"
             case PassQuaffle(player=p, target=t):
-                return f"{player_name(p)} passes the Quaffle to {player_name(t)}", f"pass {player_code(p)} {player_code(t)}"
+                return (
+                    f"{player_name(p)} passes the Quaffle to {player_name(t)}",
+                    f"pass {player_code(p)} {player_code(t)}",
+                )
             case Shoot(player=p):
                 return f"{player_name(p)} shoots at the Hoops", f"shoot {player_code(p)}"
             case Steal(player=p):
@@ -220,9 +211,14 @@ class SnitchText:
                 if not bonus and not penalty:
                     return "Spend no Dice tokens", "tokens none"
                 parts = [f"{c} Bonus" for c in bonus] + [f"{c} Penalty" for c in penalty]
-                return f"Spend Dice tokens: {listing(parts)}", "tokens " + ",".join([*bonus, *(f"-{c}" for c in penalty)])
+                return f"Spend Dice tokens: {listing(parts)}", "tokens " + ",".join(
+                    [*bonus, *(f"-{c}" for c in penalty)]
+                )
             case Reroll(side=side, dice=dice):
-                return f"Re-roll {side} dice {', '.join(str(d + 1) for d in dice)}", f"reroll {side} {','.join(str(d + 1) for d in dice)}"
+                return (
+                    f"Re-roll {side} dice {', '.join(str(d + 1) for d in dice)}",
+                    f"reroll {side} {','.join(str(d + 1) for d in dice)}",
+                )
             case GoalReroll(die=die):
                 return f"Flip a Goal token to re-roll die {die + 1}", f"goal {die + 1}"
             case PlaySwift(card=card):
@@ -233,7 +229,10 @@ class SnitchText:
             case PlaceQuaffle(zone=zone):
                 return f"Put the Loose Quaffle in {self.zone(zone)}", f"quaffle {zone}"
             case ShiftPlayer(team=team, player=p, zone=zone):
-                return f"Shift {self.who(team, p, n)} to {self.zone(zone)}", f"shift {'' if team == me else 'r'}{player_code(p)} {zone}"
+                return (
+                    f"Shift {self.who(team, p, n)} to {self.zone(zone)}",
+                    f"shift {'' if team == me else 'r'}{player_code(p)} {zone}",
+                )
             case SkipShift():
                 return "Do not Shift", "no-shift"
             case SkipPass():
@@ -246,9 +245,15 @@ class SnitchText:
             case MoveBludger(bludger=b, zone=zone):
                 return f"Move Bludger {b + 1} to {self.zone(zone)}", f"bludger{b + 1} {zone}"
             case TargetPlayer(team=team, player=p):
-                return f"The Bludger flies at {self.who(team, p, n)}", f"hit {'' if team == me else 'r'}{player_code(p)}"
+                return (
+                    f"The Bludger flies at {self.who(team, p, n)}",
+                    f"hit {'' if team == me else 'r'}{player_code(p)}",
+                )
             case PlaceDiceToken(team=team, player=p):
-                return f"Put the Dice token on {self.who(team, p, n)}", f"token {'' if team == me else 'r'}{player_code(p)}"
+                return (
+                    f"Put the Dice token on {self.who(team, p, n)}",
+                    f"token {'' if team == me else 'r'}{player_code(p)}",
+                )
             case RemoveStunned(player=p):
                 return f"Remove a Stunned token from {player_name(p)}", f"unstun {player_code(p)}"
             case SkipRemove():
@@ -271,7 +276,8 @@ class SnitchText:
         """One sentence for an event as the reader sees it."""
         match e:
             case AdvantageRolled(attacking=seat, chaser=chaser):
-                return f"{n.does(seat, 'win', 'wins')} the advantage roll: {n.whose(seat)} {player_name(chaser)} has the Quaffle."
+                holder = f"{n.whose(seat)} {player_name(chaser)}"
+                return f"{n.does(seat, 'win', 'wins')} the advantage roll: {holder} has the Quaffle."
             case CardsDrawn(seat=seat, count=count, cards=cards, hand_swap=swap):
                 what = plural(count, "Tactical card")
                 return f"{n.does(seat, 'draw')} {what}{' (Hand Swap)' if swap else ''}."
@@ -284,7 +290,9 @@ class SnitchText:
             case PitchCardChosen(seat=seat, card=card):
                 return f"{n.does(seat, 'choose')} a Pitch Actions card{f' (card {card})' if card is not None else ''}."
             case PitchCardsRevealed(cards=cards):
-                return f"Pitch Actions cards revealed: {listing([f'{n.whose(s)} card {c}' for s, c in enumerate(cards)])}."
+                return (
+                    f"Pitch Actions cards revealed: {listing([f'{n.whose(s)} card {c}' for s, c in enumerate(cards)])}."
+                )
             case IntrepidPlayed(seat=seat, card=card, swift=swift):
                 return f"{n.does(seat, 'play')} card {card} for its {'Swift ' if swift else ''}Intrepid Move."
             case IntrepidDeclined(seat=seat):
@@ -309,17 +317,23 @@ class SnitchText:
             case AimChosen(seat=seat):
                 return f"{n.does(seat, 'choose')} a Goal Hoop card."
             case HoopsAimed(shooter=a, keeper=b, bonus=bonus):
-                return f"Goal Hoop cards: {a} and {b}{' — different: +1 Success to the Shoot' if bonus else ' — the same'}."
+                verdict = " — different: +1 Success to the Shoot" if bonus else " — the same"
+                return f"Goal Hoop cards: {a} and {b}{verdict}."
             case TokensSpent(seat=seat, bonus=bonus, penalty=penalty):
                 parts = [f"{c} Bonus" for c in bonus] + [f"{c} Penalty" for c in penalty]
                 return f"{n.does(seat, 'spend')} Dice tokens: {listing(parts)}."
             case DiceRolled(roll=kind, action=action, reaction=reaction, successes=s, opportunities=o):
                 faces = f" [{_faces(action)}]" if action else ""
-                answer = f", Reaction {plural(o, 'Opportunity', 'Opportunities')} [{_faces(reaction)}]" if reaction else ""
+                answer = (
+                    f", Reaction {plural(o, 'Opportunity', 'Opportunities')} [{_faces(reaction)}]" if reaction else ""
+                )
                 return f"{ROLL_WORDS.get(kind, kind)} roll: {plural(s, 'Success', 'Successes')}{faces}{answer}."
             case DiceRerolled(seat=seat, side=side, dice=dice, roll=roll, goal_token=goal):
-                return f"{n.does(seat, 're-roll')} {side} {plural(len(dice), 'die')}{' (Goal token)' if goal else ''}: [{_faces(roll)}]."
-            case ExchangeResolved(roll=kind, successes=s, action_modifier=am, opportunities=o, reaction_modifier=rm, net=net, success=ok):
+                how = " (Goal token)" if goal else ""
+                return f"{n.does(seat, 're-roll')} {side} {plural(len(dice), 'die')}{how}: [{_faces(roll)}]."
+            case ExchangeResolved(
+                roll=kind, successes=s, action_modifier=am, opportunities=o, reaction_modifier=rm, net=net, success=ok
+            ):
                 sums = f"{s}{am:+d}" + (f" − {max(0, o + rm)}" if o or rm else "")
                 return f"{ROLL_WORDS.get(kind, kind)}: {sums} = {net} → {'success' if ok else 'failure'}."
             case QuaffleCaught(team=team, player=p, how=how):
@@ -375,7 +389,8 @@ class SnitchText:
             case RaceMoved(seat=seat, step=step, successes=s, seekers=seekers, snitch=snitch, skipped=skipped):
                 if skipped:
                     return f"{_cap(n.whose(seat))} Obstruct cannot be performed (the rival Seeker is Lagged)."
-                return f"{_cap(n.whose(seat))} Seeker: {ROLL_WORDS.get(step, step)} {s}. Seekers on {seekers[0]} and {seekers[1]}, the Snitch on {snitch}."
+                where = f"Seekers on {seekers[0]} and {seekers[1]}, the Snitch on {snitch}"
+                return f"{_cap(n.whose(seat))} Seeker: {ROLL_WORDS.get(step, step)} {s}. {where}."
             case RaceTokenPlaced(seat=seat, token=token, space=space, colour=colour):
                 what = "an Upwind flag" if token == "upwind" else f"a {colour} {token} Dice token"
                 return f"{n.does(seat, 'place')} {what} on space {space}."
@@ -391,7 +406,7 @@ class SnitchText:
 
     # ------------------------------------------------------------------ prompts
 
-    PROMPTS: dict[str, str] = {
+    PROMPTS: ClassVar[dict[str, str]] = {
         "kick_off_bludger": "place a Bludger in the rival half",
         "deployment": "deploy Players out of the Deployment Zone",
         "pitch_cards": "choose a Pitch Actions card in secret",

@@ -223,4 +223,3 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         outcome=state.outcome,
     )
     return view
-
