@@ -139,8 +139,8 @@ def _collect(
         return
     if hidden.revealed is not None and getattr(parent, hidden.revealed):
         return
-    name = f"{hidden.pool}@{owner}" if hidden.per_seat and owner is not None else hidden.pool
-    pool = places.setdefault(name, [])
+    pool_name = f"{hidden.pool}@{owner}" if hidden.per_seat and owner is not None else hidden.pool
+    pool = places.setdefault(pool_name, [])
     if not isinstance(item, list):
         if item is not None:
             pool.append((parent, name))

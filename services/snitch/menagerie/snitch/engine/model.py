@@ -133,15 +133,15 @@ class Aim(_Action, frozen=True, tag="aim"):
 class SpendTokens(_Action, frozen=True, tag="spend_tokens"):
     """Before the roll: spend Bonus Dice tokens of your roller, Penalty Dice tokens of the rival roller."""
 
-    bonus: list[Colour] = msgspec.field(default_factory=list)
-    penalty: list[Colour] = msgspec.field(default_factory=list)
+    bonus: tuple[Colour, ...] = ()
+    penalty: tuple[Colour, ...] = ()
 
 
 class Reroll(_Action, frozen=True, tag="reroll"):
     """Use an Intrepid Move's re-roll on dice of one side of the roll."""
 
     side: RollSide
-    dice: list[int]
+    dice: tuple[int, ...]
 
 
 class GoalReroll(_Action, frozen=True, tag="goal_reroll"):
@@ -910,8 +910,16 @@ class BludgerAimed(GameEvent, frozen=True, tag="bludger_aimed"):
     player: int
 
 
+class SnitchCardDrawn(GameEvent, frozen=True, tag="snitch_card_drawn"):
+    """A card was turned face up from the Snitch deck (`reshuffled`: the discard pile became the deck first)."""
+
+    reveals = True  # it was face down in the deck
+    card: int
+    reshuffled: bool = False
+
+
 class SnitchRowRefilled(GameEvent, frozen=True, tag="snitch_row_refilled"):
-    """The face-up Snitch row after a draw (a reshuffle of the discard pile if the deck ran out)."""
+    """The face-up Snitch row after drawing."""
 
     row: list[int]
     reshuffled: bool = False
@@ -924,8 +932,17 @@ class GoldenSnitchRevealed(GameEvent, frozen=True, tag="golden_snitch_revealed")
     card: int
 
 
+class SnitchCardKept(GameEvent, frozen=True, tag="snitch_card_kept"):
+    """A Coach took a Snitch card from the row to keep in play, a secret from the rival (l.664)."""
+
+    seat: int
+    card: Annotated[int | None, SeenBy("seat")] = None
+
+
 class SnitchCardTaken(GameEvent, frozen=True, tag="snitch_card_taken"):
-    """A Coach took a Snitch card from the row: its Rushed Impulse, kept in play (secret), or combined."""
+    """A Coach took a Snitch card from the row for its Rushed Impulse, or combined it with the card in play."""
+
+    reveals = True  # a combined card in play was secret until now
 
     seat: int
     card: int
@@ -1013,8 +1030,10 @@ Event = (
     | DiceTokenPlaced
     | BludgerMoved
     | BludgerAimed
+    | SnitchCardDrawn
     | SnitchRowRefilled
     | GoldenSnitchRevealed
+    | SnitchCardKept
     | SnitchCardTaken
     | RaceMoved
     | RaceTokenPlaced
@@ -1065,8 +1084,9 @@ class Coach(msgspec.Struct):
     celebrated: int = 0
     # Aim at the Hoop: the Goal Hoop card chosen face down.
     aim: Annotated[int | None, Hidden("aim", owner_sees=True)] = None
-    # The Snitch card in play, secret from the rival (l.664).
-    snitch_in_play: Annotated[int | None, Hidden("snitch", owner_sees=True)] = None
+    # The Snitch card in play, secret from the rival (l.664). A pool of its own: it is never a
+    # Golden Snitch card (those are resolved on reveal), so it is not interchangeable with the deck's.
+    snitch_in_play: Annotated[int | None, Hidden("snitch_in_play", owner_sees=True)] = None
 
 
 class RerollGrant(msgspec.Struct):

@@ -158,9 +158,11 @@ from menagerie.snitch.engine.model import (
     SkipRemove,
     SkipShift,
     SnitchCardChoice,
+    SnitchCardKept,
     SnitchCardTaken,
     SnitchCaught,
     SnitchDecision,
+    SnitchCardDrawn,
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
@@ -368,16 +370,21 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
 
     def _refill_row(self, state: SnitchState, step: SetupRow | RefillRow, events: list[Event]) -> None:
         """Draw the row back up to 3; a Golden Snitch card is Glimpsed by `step.seat`'s Seeker first (l.243, l.677)."""
-        before = len(state.snitch_deck)
+        old_row, old_deck = list(state.snitch_row), len(state.snitch_deck)
         refill = race.refill_row(self.race_of(state), state.rng)
         self.store_race(state, refill.race)
-        reshuffled = len(state.snitch_deck) > before
+        drawn = [c for c in state.snitch_row if c not in old_row]
+        if refill.golden is not None:
+            drawn.append(refill.golden)
+        # A reshuffle happened when the deck grew (the discard pile became the deck).
+        reshuffled = len(state.snitch_deck) + len(drawn) > old_deck
+        events.extend(SnitchCardDrawn(card=c, reshuffled=reshuffled and i == 0) for i, c in enumerate(drawn))
         if refill.golden is not None:
             events.append(GoldenSnitchRevealed(seat=step.seat, card=refill.golden))
             self._then(state, RefillRow(seat=step.seat))
             self._race_step(state, step.seat, race.golden_glimpse(refill.golden), events)
             return
-        events.append(SnitchRowRefilled(row=list(state.snitch_row), reshuffled=reshuffled))
+        events.append(SnitchRowRefilled(row=list(state.snitch_row)))
 
     def _kick_off(self, state: SnitchState, step: KickOffStep, events: list[Event]) -> None:
         """The Kick-Off (l.255–273): Bludgers attacking first, then the 2/1/1/2 deployment moves."""
@@ -929,7 +936,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             for penalty in _sub_multisets(penalty_have):
                 if other_pool is not None and not _pool_allows(self.data.dice, other_pool, (), penalty):
                     continue
-                out.append(SpendTokens(bonus=list(bonus), penalty=list(penalty)))
+                out.append(SpendTokens(bonus=tuple(bonus), penalty=tuple(penalty)))
         return out
 
     def _roll(self, state: SnitchState, ex: Exchange, events: list[Event]) -> None:
@@ -1089,7 +1096,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             free = rolls.rerollable(roll, seat)
             for n in range(1, min(dice, len(free)) + 1):
                 for chosen in combinations(free, n):
-                    candidate = Reroll(side=side, dice=list(chosen))  # type: ignore[arg-type]
+                    candidate = Reroll(side=side, dice=tuple(chosen))  # type: ignore[arg-type]
                     if candidate not in out:
                         out.append(candidate)
         out += self._swift_cards(state, seat, self._swift_moments(ex, seat))
@@ -1871,7 +1878,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         current, play = race.take_snitch_card(self.race_of(state), seat, race.SnitchChoice(action.card, action.option))
         self.store_race(state, current)
         events: list[Event] = [
-            SnitchCardTaken(
+            SnitchCardKept(seat=seat, card=action.card)
+            if action.option == "keep"
+            else SnitchCardTaken(
                 seat=seat,
                 card=action.card,
                 option=action.option,

@@ -84,8 +84,10 @@ from menagerie.snitch.engine.model import (
     SkipPass,
     SkipRemove,
     SkipShift,
+    SnitchCardKept,
     SnitchCardTaken,
     SnitchCaught,
+    SnitchCardDrawn,
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
@@ -374,11 +376,17 @@ class SnitchText:
                 return f"{n.does(seat, 'move')} Bludger {b + 1} to {self.zone(zone)}."
             case BludgerAimed(bludger=b, team=team, player=p):
                 return f"Bludger {b + 1} flies at {self.who(team, p, n)}."
-            case SnitchRowRefilled(row=row, reshuffled=reshuffled):
+            case SnitchCardDrawn(card=card, reshuffled=reshuffled):
+                title = getattr(race.card(card), "name", "Slipstreaming")
+                return f"{'The Snitch deck is reshuffled. ' if reshuffled else ''}{title} is turned face up."
+            case SnitchRowRefilled(row=row):
                 names = [getattr(race.card(c), "name", "Slipstreaming") for c in row]
-                return f"{'The Snitch deck is reshuffled. ' if reshuffled else ''}Snitch row: {listing(names)}."
+                return f"Snitch row: {listing(names)}."
             case GoldenSnitchRevealed(seat=seat):
                 return f"A Golden Snitch card! {_cap(n.whose(seat))} Seeker Glimpses."
+            case SnitchCardKept(seat=seat, card=card):
+                what = getattr(race.card(card), "name", "Slipstreaming") if card is not None else "a Snitch card"
+                return f"{n.does(seat, 'keep')} {what} in play, face down."
             case SnitchCardTaken(seat=seat, card=card, option=option, level=level):
                 title = getattr(race.card(card), "name", "Slipstreaming")
                 if option == "keep":
