@@ -1,0 +1,301 @@
+"""The Snitch engine's sequencing, rule by rule, each test naming the rulebook line it checks.
+
+The rule helpers (pitch, rolls, race, tactics) have their own tests; these check that the
+engine asks the right Coach the right decision, in the rulebook's order, and applies it.
+States are reached by playing the first legal action and then set by hand where a test
+needs a position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import IllegalAction
+from menagerie.rules.events import project
+from menagerie.snitch.engine.model import (
+    Aim,
+    AimAtHoop,
+    BlockAction,
+    ChoosePitchCard,
+    DeclineBlock,
+    Deployment,
+    Exchange,
+    FreeAction,
+    HoopsAimed,
+    IntrepidOffer,
+    KickOffBludger,
+    LooseQuaffle,
+    MatchFinished,
+    PitchCardChosen,
+    PitchCards,
+    PlaceBludger,
+    PlaceQuaffle,
+    React,
+    Reaction,
+    ShiftPlayers,
+    SnitchState,
+    TempoChoice,
+)
+from menagerie.snitch.engine.pitch import PlayerRef
+from menagerie.snitch.engine.rules import SnitchEngine
+
+ENGINE = SnitchEngine()
+
+
+def new_match(seed: int = 1) -> SnitchState:
+    state, _ = ENGINE.setup(MatchSetup("basic", 2), seed)
+    return state
+
+
+def advance_until(state: SnitchState, done: Callable[[SnitchState], bool], limit: int = 2000) -> SnitchState:
+    """Plays the first legal action of the first seat to act until `done` holds."""
+    for _ in range(limit):
+        if done(state):
+            return state
+        seat = ENGINE.to_act(state).seats()[0]
+        ENGINE.apply(state, seat, legal(state, seat)[0])
+    raise AssertionError("the position was not reached")
+
+
+def top(state: SnitchState) -> Any:
+    """The pending decision (typed loosely: tests read its fields)."""
+    return ENGINE.top(state)
+
+
+def legal(state: SnitchState, seat: int) -> list[Any]:
+    """The seat's legal actions (typed loosely: tests read their fields)."""
+    return list(ENGINE.legal_actions(state, seat))
+
+
+def test_setup_follows_steps_1_to_6() -> None:
+    """l.233–245: Snitch on the last space, Seekers on the first, the Quaffle with a Chaser of the attacking Coach."""
+    state = new_match()
+    track = ENGINE.data.track
+    assert state.snitch == track.snitch_start and state.seekers == [track.seekers_start] * 2
+    holder = state.layout.holder
+    assert holder is not None and holder.team == state.attacking and holder.position == "chaser"
+    assert all(len(c.hand) == 5 and len(c.deck) == 10 for c in state.players)
+    assert len(state.snitch_row) == 3
+    assert all(ENGINE.race_of(state).row) and 15 not in state.snitch_row and 16 not in state.snitch_row
+    # The Kick-Off starts with the Attacking Coach's Bludger (l.257).
+    assert isinstance(top(state), KickOffBludger) and top(state).must == [state.attacking]
+
+
+def test_kick_off_bludgers_go_in_the_rival_half_outside_deployment_and_scoring_zones() -> None:
+    """l.257: "in their rival's half ... not within a Deployment Zone, or the Scoring Area"."""
+    state = new_match()
+    seat = state.attacking
+    zones = {a.zone for a in legal(state, seat)}
+    rival_half = ENGINE.pitch.half(state.layout.halves[1 - seat])
+    assert zones and zones <= set(rival_half.zones)
+    assert not zones & (ENGINE.pitch.deployment_zones | ENGINE.pitch.scoring_areas)
+
+
+def test_deployment_moves_two_one_one_two_and_no_player_twice() -> None:
+    """l.259–269: 2 attacking, 1 defending, 1 attacking, 2 defending; no Player moved more than once."""
+    state = new_match(3)
+    state = advance_until(state, lambda s: isinstance(top(s), Deployment))
+    order = []
+    moved: list[tuple[int, int]] = []
+    while isinstance(top(state), Deployment):
+        decision = top(state)
+        seat = decision.must[0]
+        order.append((seat, decision.left))
+        for _ in range(decision.left):
+            action = legal(state, seat)[0]
+            assert (seat, action.player) not in moved
+            moved.append((seat, action.player))
+            ENGINE.apply(state, seat, action)
+    attacking = state.attacking
+    assert order == [(attacking, 2), (1 - attacking, 1), (attacking, 1), (1 - attacking, 2)]
+    assert isinstance(top(state), PitchCards)
+
+
+def test_pitch_actions_cards_are_chosen_in_secret_then_revealed_together() -> None:
+    """l.283: both choose face down; nobody sees the other's card until both have chosen."""
+    state = advance_until(new_match(), lambda s: isinstance(top(s), PitchCards))
+    assert ENGINE.to_act(state).must == (0, 1)
+    card = state.players[0].hand[0]
+    events = ENGINE.apply(state, 0, ChoosePitchCard(card))
+    assert ENGINE.view(state, 1).coaches[0].pitch_card is None
+    assert ENGINE.view(state, 1).coaches[0].pitch_card_chosen
+    assert ENGINE.view(state, 0).my_pitch_card == card
+    chosen = next(e for e in events if isinstance(e, PitchCardChosen))
+    assert project(chosen, 1).card is None and project(chosen, 0).card == card
+    ENGINE.apply(state, 1, ChoosePitchCard(state.players[1].hand[0]))
+    assert ENGINE.view(state, 1).coaches[0].pitch_card == card
+
+
+def test_intrepid_offers_start_with_the_attacking_coach() -> None:
+    """l.285, l.434: "Starting with the Attacking Team and then alternating"."""
+    state = advance_until(new_match(5), lambda s: isinstance(top(s), IntrepidOffer))
+    assert top(state).must == [state.attacking]
+
+
+def test_only_the_attacking_coachs_first_block_is_compulsory() -> None:
+    """l.291–297: the Attacking Coach resolves their first block; the later ones "may" be played."""
+    state = advance_until(new_match(2), lambda s: bool(s.block_turns))
+    first_seat = state.attacking
+    assert state.block_turns[0] == [first_seat, 0, 0], "the Attacking Coach's first block, compulsory"
+    assert all(optional for _, _, optional in state.block_turns[1:])
+    state = advance_until(state, lambda s: isinstance(top(s), BlockAction) and not top(s).may_decline)
+    seat = top(state).must[0]
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, seat, DeclineBlock())
+    state = advance_until(state, lambda s: isinstance(top(s), BlockAction) and top(s).may_decline)
+    assert DeclineBlock() in legal(state, top(state).must[0])
+
+
+def _holder_position(state: SnitchState) -> PlayerRef:
+    holder = state.layout.holder
+    assert holder is not None
+    return holder
+
+
+def test_a_steal_is_answered_by_the_holders_steal_reaction() -> None:
+    """l.374, l.404: only the Defending Team Steals; the targeted holder may react with its Steal value."""
+    state = advance_until(new_match(2), lambda s: isinstance(top(s), BlockAction))
+    holder = _holder_position(state)
+    defender = 1 - holder.team
+    # Put a defender next to the holder and let the defender act (a free Steal).
+    state.layout = state.layout.moved(PlayerRef(defender, 3), state.layout.zone_of(holder))
+    state.decisions[-1] = BlockAction(must=[defender])
+    state.block_seat, state.block_remaining, state.attacking = defender, ["steal"], holder.team
+    steal = next(a for a in legal(state, defender) if type(a).__name__ == "Steal")
+    ENGINE.apply(state, defender, steal)
+    assert isinstance(top(state), Reaction) and top(state).must == [holder.team]
+    assert legal(state, holder.team)[0] == React(player=holder.index, reaction="steal_reaction")
+
+
+def test_shooting_at_a_guarded_hoop_aims_first_and_different_numbers_add_a_success() -> None:
+    """l.488–492: both Coaches choose a Goal Hoop card in secret; different numbers add one Success."""
+    state = advance_until(new_match(2), lambda s: isinstance(top(s), BlockAction))
+    seat = state.attacking
+    keeper_area = ENGINE.pitch.half(state.layout.halves[1 - seat]).scoring_area
+    shooter = PlayerRef(seat, 3)
+    keeper = PlayerRef(1 - seat, 0)
+    state.layout = state.layout.moved(keeper, keeper_area).moved(shooter, keeper_area).with_quaffle(shooter)
+    state.exchange = Exchange(kind="shoot", seat=seat, actor=3)
+    state.decisions.clear()
+    state.flow.append(_exchange_step())
+    ENGINE._run(state, [])
+    if isinstance(top(state), Reaction):  # the Keeper's Catch is offered first (l.412)
+        ENGINE.apply(state, 1 - seat, legal(state, 1 - seat)[-1])
+    assert isinstance(top(state), AimAtHoop) and ENGINE.to_act(state).must == (0, 1)
+    ENGINE.apply(state, seat, Aim(1))
+    assert ENGINE.view(state, 1 - seat).my_aim is None
+    events = ENGINE.apply(state, 1 - seat, Aim(2))
+    aimed = next(e for e in events if isinstance(e, HoopsAimed))
+    assert (aimed.shooter, aimed.keeper, aimed.bonus) == (1, 2, 1)
+
+
+def _exchange_step() -> Any:
+    from menagerie.snitch.engine.model import ExchangeStep
+
+    return ExchangeStep()
+
+
+def test_a_failed_pass_goes_loose_where_the_rival_says_and_ends_the_block() -> None:
+    """l.356, l.476: the rival places the Loose Quaffle (not in a Scoring Area); the block ends; they attack."""
+    for seed in range(40):
+        state = advance_until(new_match(seed), lambda s: isinstance(top(s), LooseQuaffle), limit=5000)
+        decision = top(state)
+        chooser = decision.must[0]
+        zones = decision.zones
+        assert not set(zones) & ENGINE.pitch.scoring_areas
+        lost_by = 1 - chooser if state.layout.holder is None else None
+        ENGINE.apply(state, chooser, PlaceQuaffle(zones[-1]))
+        assert state.layout.quaffle == zones[-1] or state.layout.holder is not None
+        if lost_by is not None:
+            assert state.block_seat is None
+        return
+    raise AssertionError("no Loose Quaffle in 40 seeds")
+
+
+def test_a_successful_pass_offers_the_tempo_point_or_a_break() -> None:
+    """l.556–574: a successful rolled Pass earns a Tempo Point, or the Coach Breaks the Tempo."""
+    for seed in range(60):
+        state = new_match(seed)
+        try:
+            state = advance_until(state, lambda s: isinstance(top(s), TempoChoice), limit=3000)
+        except AssertionError:
+            continue
+        seat = top(state).must[0]
+        labels = {type(a).__name__ for a in legal(state, seat)}
+        assert "TakeTempo" in labels
+        before = state.players[seat].tempo
+        ENGINE.apply(state, seat, legal(state, seat)[0])
+        assert state.players[seat].tempo in (before + 1, 0) or isinstance(top(state), (FreeAction, ShiftPlayers))
+        return
+    raise AssertionError("no Tempo choice reached")
+
+
+def test_more_than_three_tempo_points_take_a_snitch_card() -> None:
+    """l.565: "Any time you accumulate more than 3 Tempo Points ... Discard all ... choose a card from the row"."""
+    from menagerie.snitch.engine.model import GainTempo, SnitchCardChoice
+
+    state = advance_until(new_match(4), lambda s: isinstance(top(s), PitchCards))
+    state.players[0].tempo = 3
+    state.decisions.clear()
+    state.flow.append(GainTempo(seat=0))
+    ENGINE._run(state, [])
+    assert state.players[0].tempo == 0
+    assert isinstance(top(state), SnitchCardChoice) and top(state).must == [0]
+
+
+def test_a_seeker_on_the_snitch_space_wins_at_once() -> None:
+    """l.685: the Seeker who reaches the Golden Snitch's space catches it; the match ends immediately."""
+    state = advance_until(new_match(6), lambda s: isinstance(top(s), PitchCards))
+    state.snitch = 5
+    state.seekers = [4, 1]
+    events: list[Any] = []
+    ENGINE._apply_race(state, 0, "accelerate", 1, events)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.winners() == [0]
+    assert isinstance(events[-1], MatchFinished)
+    assert ENGINE.to_act(state).seats() == ()
+
+
+def test_both_seekers_on_the_snitch_space_give_it_to_the_attacking_team() -> None:
+    """l.685: "If the Snitch coincides in a space where both Seekers are, ... the Seeker of the Attacking Team"."""
+    state = advance_until(new_match(6), lambda s: isinstance(top(s), PitchCards))
+    state.snitch, state.seekers = 9, [7, 7]
+    state.attacking = 1
+    ENGINE._apply_race(state, 0, "glimpse", 3, [])
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.winners() == [1]
+
+
+def test_a_lone_hand_swap_gives_the_rival_a_free_action_and_a_tempo_point() -> None:
+    """l.464–468: the Coach with no cards draws 5; the rival performs a free Action, then gains 1 Tempo Point."""
+    from menagerie.snitch.engine.model import SequenceStep
+
+    state = advance_until(new_match(8), lambda s: isinstance(top(s), PitchCards))
+    state.decisions.clear()
+    coach = state.players[0]
+    coach.discard, coach.hand = coach.discard + coach.hand, []
+    state.flow = [SequenceStep(stage="hand_swap")]
+    ENGINE._run(state, [])
+    assert len(state.players[0].hand) == 5
+    assert isinstance(top(state), FreeAction) and top(state).must == [1]
+    tempo = state.players[1].tempo
+    ENGINE.apply(state, 1, legal(state, 1)[0])
+    state = advance_until(state, lambda s: isinstance(top(s), PitchCards))
+    assert state.players[1].tempo in (tempo + 1, 0)
+
+
+def test_refusals_name_the_rule_and_change_nothing() -> None:
+    """A wrong move is refused with the rule's name and leaves the state as it was."""
+    state = new_match()
+    before = ENGINE.view(state, 0)
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, 1 - state.attacking, ChoosePitchCard(1))
+    assert refused.value.rule
+    with pytest.raises(IllegalAction) as wrong_zone:
+        ENGINE.apply(state, state.attacking, PlaceBludger("nowhere"))
+    assert wrong_zone.value.rule == "Bludgers" and "nowhere" in wrong_zone.value.detail
+    assert ENGINE.view(state, 0) == before
