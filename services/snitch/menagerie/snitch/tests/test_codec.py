@@ -27,7 +27,7 @@ from menagerie.rules.events import project
 from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding, binding
 from menagerie.snitch.engine import SnitchEngine
-from menagerie.snitch.engine.model import Action, Event, SnitchView
+from menagerie.snitch.engine.model import Action, Event, SnitchState, SnitchView
 from menagerie.snitch.v1 import snitch_pb2
 
 ENGINE = SnitchEngine()
@@ -304,3 +304,18 @@ def test_seeded_matches_survive_protobuf_throughout() -> None:
         assert ENGINE.outcome(state) is not None, f"seed {seed}: no end in 5,000 actions"
     # The matches reach most kinds (the samples above cover every one).
     assert len(actions) >= len(ACTION_TYPES) // 2 and len(events) >= len(EVENT_TYPES) // 2
+
+
+@pytest.mark.xfail(
+    reason="engine: _finish gives SeatResult an int score (the goals), which storage turns into a float",
+    strict=True,
+)
+def test_a_finished_state_survives_storage_byte_for_byte() -> None:
+    """What the store keeps (msgpack) decodes and encodes again to the same bytes, as a replay compares them."""
+    state, _ = ENGINE.setup(MatchSetup("basic", 2), 11)
+    rng = random.Random(1)
+    while ENGINE.outcome(state) is None:
+        seat = rng.choice(ENGINE.to_act(state).seats())
+        ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+    stored = msgspec.msgpack.encode(state)
+    assert msgspec.msgpack.encode(msgspec.msgpack.decode(stored, type=SnitchState)) == stored
