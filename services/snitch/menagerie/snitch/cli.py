@@ -1,0 +1,486 @@
+"""Catch the Golden Snitch in the terminal: the pitch, the Snitch race, the Coaches, the cards and the roll.
+
+Everything comes from menagerie.snitch.v1 views. Every sentence — events, the prompt, the
+labels of the legal actions, the words of each card (its Action Blocks, its Intrepid Move,
+each Impulse of a Snitch card) and the extra words on the pending decision — comes from
+the engine through the service; this module only lays out names, numbers and marks. It
+never words a rule and never imports the engine.
+
+The pitch is drawn as the view's Zones at their row and column (rows 0–2, columns 0–6),
+each Zone with the Players in it (Team, Position code, Stunned tokens, the Quaffle), the
+Bludgers and a Loose Quaffle. Below it: the Snitch race track, the Coaches, the face-up
+row of Snitch cards, the viewer's hand and Snitch card in play, and the roll under way.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import grpc
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from menagerie.common.v1 import common_pb2
+from menagerie.snitch.v1 import snitch_pb2, snitch_pb2_grpc
+
+View = snitch_pb2.View
+RESULT: dict[int, str] = {common_pb2.RESULT_WIN: "won", common_pb2.RESULT_LOSS: "lost", common_pb2.RESULT_DRAW: "drew"}
+TEAM_STYLE = ("bold red", "bold green")  # seat 0, seat 1
+SNITCH = "★"
+QUAFFLE = "◉"  # the holder's mark, and a Loose Quaffle
+BLUDGER = "●"
+# Below this width the Zones' names are shortened ("West Deployment Zone" → "W Deployment").
+WIDE = 110
+# The title of each decision the prompt may name (its kind).
+DECISION: dict[str, str] = {
+    "kick_off_bludger": "Kick-Off: Bludgers",
+    "deployment": "Kick-Off: deployment",
+    "pitch_cards": "Pitch Actions cards",
+    "intrepid_offer": "Intrepid Moves",
+    "block_action": "Action Block",
+    "free_action": "Free Action",
+    "reaction": "Reaction",
+    "aim_at_hoop": "Aim at the Hoop",
+    "dice_tokens": "Dice tokens",
+    "roll_window": "Re-rolls",
+    "loose_quaffle": "Loose Quaffle",
+    "beaten_bludger": "Beaten Bludger",
+    "shift_players": "Shift",
+    "kick_off_pass": "Keeper's Kick-Off",
+    "tempo_choice": "Tempo",
+    "bludger_move": "Bludger Movement",
+    "bludger_target": "Bludger Movement",
+    "dice_token_placement": "Dice tokens",
+    "hand_swap_recovery": "Hand Swap",
+    "snitch_card_choice": "Snitch card",
+    "race_token_placement": "Snitch Race token",
+    "dodge_choice": "Dodge",
+    "swift_window": "Swift Intrepid Move",
+    "finished": "Finished",
+}
+FACE: dict[int, str] = {
+    snitch_pb2.SYMBOL_SUCCESS: "S",
+    snitch_pb2.SYMBOL_DOUBLE_SUCCESS: "SS",
+    snitch_pb2.SYMBOL_OPPORTUNITY: "O",
+    snitch_pb2.SYMBOL_DOUBLE_OPPORTUNITY: "OO",
+    snitch_pb2.SYMBOL_BLANK: "-",
+}
+COLOUR: dict[int, str] = {snitch_pb2.COLOUR_ORANGE: "o", snitch_pb2.COLOUR_PURPLE: "p", snitch_pb2.COLOUR_BLACK: "b"}
+COLOUR_STYLE: dict[int, str] = {
+    snitch_pb2.COLOUR_ORANGE: "dark_orange",
+    snitch_pb2.COLOUR_PURPLE: "magenta",
+    snitch_pb2.COLOUR_BLACK: "bold",
+}
+ROLL_NAME: dict[str, str] = {"steal_reaction": "Steal Reaction", "bludger": "Bludger's hit"}
+SHORT_WORDS: tuple[tuple[str, str], ...] = (
+    ("West ", "W "),
+    ("East ", "E "),
+    (" Deployment Zone", " Deployment"),
+    (" Scoring Area", " Scoring"),
+    (" Wing", ""),
+)
+
+
+# ----------------------------------------------------------------- presentation
+
+
+def _name(names: dict[int, str], seat: int) -> str:
+    return names.get(seat, f"Seat {seat}")
+
+
+def _viewer(view: View) -> int | None:
+    return view.viewer if view.HasField("viewer") else None
+
+
+def _who(view: View, names: dict[int, str], seat: int) -> str:
+    """ "you" for the viewer, else the seat's name."""
+    return "you" if _viewer(view) == seat else _name(names, seat)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _title(word: str) -> str:
+    return word.replace("_", " ").capitalize()
+
+
+def _code(position: str, index: int, players: Any) -> str:
+    """A Player's short code within its Team: K, B1, B2, C1, C2, C3 (by the lineup order the view keeps)."""
+    same = sorted(p.index for p in players if p.position == position)
+    letter = position[:1].upper()
+    return letter if len(same) == 1 else f"{letter}{same.index(index) + 1}"
+
+
+def _marks(view: View) -> tuple[str, str]:
+    """A one-letter mark per Team: its House's initial (the seat number if both share one)."""
+    houses = [c.house for c in view.coaches] if len(view.coaches) == 2 else ["", ""]
+    initials = [h[:1].upper() for h in houses]
+    if not all(initials) or initials[0] == initials[1]:
+        return ("1", "2")
+    return (initials[0], initials[1])
+
+
+def _zone_name(name: str, wide: bool) -> str:
+    if wide:
+        return name
+    for long, short in SHORT_WORDS:
+        name = name.replace(long, short)
+    return name
+
+
+def _roll(roll: snitch_pb2.Roll) -> Text:
+    """ "o:S o:- p:OO" with each die in its colour (a re-rolled die marked ′)."""
+    text = Text()
+    for i, die in enumerate(roll.dice):
+        if i:
+            text.append(" ")
+        mark = "′" if len(die.rerolled_by) else ""
+        text.append(
+            f"{COLOUR.get(die.colour, '?')}:{FACE.get(die.face, '?')}{mark}", style=COLOUR_STYLE.get(die.colour)
+        )
+    return text
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else ""
+
+
+# --------------------------------------------------------------------------- UI
+
+
+class SnitchUI:
+    """Drawing menagerie.snitch.v1 views."""
+
+    pb2: ModuleType = snitch_pb2
+
+    def stub(self, channel: grpc.Channel) -> snitch_pb2_grpc.SnitchStub:
+        """The Snitch service's stub on `channel`."""
+        return snitch_pb2_grpc.SnitchStub(channel)
+
+    def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """Header, the pitch, the race, the Coaches, the Snitch row, the viewer's cards, the roll, the result."""
+        return Group(*self.parts(view, names))
+
+    def parts(self, view: View, names: dict[int, str]) -> list[RenderableType]:
+        """The drawing's parts, top to bottom (the pitch fits itself to the console's width)."""
+        parts: list[RenderableType] = [self._header(view, names), PitchGrid(view, names)]
+        parts.append(self._race(view, names))
+        parts.append(self._coaches(view, names))
+        parts += self._snitch_row(view)
+        parts += self._own_cards(view)
+        parts += self._face_up(view, names)
+        parts += self._exchange(view, names)
+        if len(view.outcome.seats) > 0:
+            parts.append(self._results(view, names))
+        return parts
+
+    # ------------------------------------------------------------- header
+
+    def _header(self, view: View, names: dict[int, str]) -> Text:
+        kind = view.prompt.kind
+        text = Text("Catch the Golden Snitch", style="bold")
+        if view.sequence:
+            text.append(f" · Game Sequence {view.sequence}")
+        attacking = _who(view, names, view.attacking)
+        text.append(" · ")
+        text.append(
+            f"{_cap(attacking)} {'attack' if attacking == 'you' else 'attacks'}", style=TEAM_STYLE[view.attacking % 2]
+        )
+        if kind:
+            text.append(f" · {DECISION.get(kind, _title(kind))}", style="bold cyan")
+        if view.HasField("block_seat"):
+            block = ", ".join(_title(a) for a in view.block_remaining) or "done"
+            whose = _who(view, names, view.block_seat)
+            text.append(f"\nAction Block {view.block_index + 1} of {whose}: {block} left", style="dim")
+        waiting = [*view.prompt.must, *(s for s in view.prompt.may if s not in view.prompt.must)]
+        if waiting and kind != "finished":
+            who = ", ".join(_who(view, names, s) for s in sorted(waiting))
+            text.append(f"\nTo act: {who}", style="cyan")
+            if view.decision_detail:
+                text.append(f" ({view.decision_detail})", style="cyan")
+        return text
+
+    # --------------------------------------------------------------- race
+
+    def _race(self, view: View, names: dict[int, str]) -> Group:
+        """The track, one 3-character cell per space: the numbers, then the Seekers and the Snitch, then the tokens."""
+        the_race = view.race
+        marks = _marks(view)
+        label = 7
+        numbers = Text("Race".ljust(label), style="bold")
+        pieces = Text("".ljust(label))
+        tokens = Text("".ljust(label))
+        for space in range(1, the_race.spaces + 1):
+            numbers.append(f"{space:>3}", style="dim")
+            cell = Text()
+            for seat, at in enumerate(the_race.seekers):
+                if at == space:
+                    cell.append(marks[seat], style=TEAM_STYLE[seat % 2])
+            if the_race.snitch == space:
+                cell.append(SNITCH, style="bold yellow")
+            pieces.append_text(Text(" " * (3 - len(cell))) + cell)
+            token = next((t for t in the_race.tokens if t.space == space), None)
+            tokens.append(f"{self._token(view, token):>3}" if token is not None else "   ")
+        lines: list[RenderableType] = [numbers, pieces]
+        if the_race.tokens:
+            lines.append(tokens)
+        facts = Text("".ljust(label))
+        distances = [f"{_who(view, names, s)} {the_race.snitch - at}" for s, at in enumerate(the_race.seekers)]
+        facts.append(f"Spaces to the Snitch: {', '.join(distances)}")
+        if the_race.HasField("ahead"):
+            facts.append(f" · {_cap(_who(view, names, the_race.ahead))} ahead", style="bold")
+        held = [
+            f"{_who(view, names, int(entry.split(':')[0]))} {kind} {entry.split(':')[1]}"
+            for kind, entries in (("bonus", the_race.held_bonus), ("penalty", the_race.held_penalty))
+            for entry in entries
+        ]
+        if held:
+            facts.append(f"\n{''.ljust(label)}Seekers' Dice tokens: {', '.join(held)}")
+        lines.append(facts)
+        return Group(*lines)
+
+    @staticmethod
+    def _token(view: View, token: snitch_pb2.RaceTokenView) -> str:
+        """ "^G" an Upwind flag of that Team, "+o" a Bonus Dice token (orange), "-p" a Penalty one."""
+        if token.kind == "upwind":
+            marks = _marks(view)
+            return "^" + (marks[token.owner] if token.HasField("owner") and token.owner < 2 else "?")
+        colour = token.colour[:1] if token.HasField("colour") else "?"
+        return ("+" if token.kind == "bonus" else "-") + colour
+
+    # ------------------------------------------------------------ coaches
+
+    def _coaches(self, view: View, names: dict[int, str]) -> Table:
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
+        for header in ("Coach", "House", "Tempo", "Goals", "Hand", "Deck", "Pitch card", "Snitch"):
+            table.add_column(header, no_wrap=header not in ("Coach", "Pitch card"))
+        marks = _marks(view)
+        for coach in view.coaches:
+            who = Text(f"{marks[coach.seat % 2]} ", style=TEAM_STYLE[coach.seat % 2])
+            who.append(f"{_name(names, coach.seat)}{' (you)' if _viewer(view) == coach.seat else ''}")
+            house = coach.house.capitalize()
+            goals = str(coach.goals + coach.celebrated)
+            if coach.celebrated:
+                goals += f" ({coach.goals} to flip)"
+            pitch_card = self._pitch_card(view, coach)
+            snitch = "in play" if coach.has_snitch_card else "–"
+            tempo = f"{coach.tempo}/4"
+            table.add_row(who, house, tempo, goals, str(coach.hand_size), str(coach.deck_size), pitch_card, snitch)
+        return table
+
+    @staticmethod
+    def _pitch_card(view: View, coach: snitch_pb2.CoachView) -> str:
+        if coach.HasField("pitch_card"):
+            shown = _card(view, coach.seat, coach.pitch_card)
+            return shown.name if shown is not None else f"card {coach.pitch_card}"
+        if _viewer(view) == coach.seat and view.HasField("my_pitch_card"):
+            shown = _card(view, coach.seat, view.my_pitch_card)
+            return f"{shown.name if shown is not None else view.my_pitch_card} (secret)"
+        return "chosen" if coach.pitch_card_chosen else "–"
+
+    # -------------------------------------------------------------- cards
+
+    def _snitch_row(self, view: View) -> list[RenderableType]:
+        if not view.race.row:
+            return []
+        title = f"Snitch row (deck {view.race.deck_size}, discard {len(view.race.discard)})"
+        return [_snitch_cards(title, list(view.race.row))]
+
+    def _own_cards(self, view: View) -> list[RenderableType]:
+        parts: list[RenderableType] = []
+        if view.HasField("my_snitch_card"):
+            parts.append(_snitch_cards("Your Snitch card in play (secret)", [view.my_snitch_card]))
+        if view.hand:
+            table = _listing("Your hand")
+            for card in view.hand:
+                text = Text(card.name, style="bold")
+                text.append(f": {' | '.join(card.blocks)}")
+                if card.intrepid:
+                    text.append(f" — {card.intrepid}", style="yellow" if card.swift else "dim")
+                table.add_row(str(card.id), text)
+            parts.append(table)
+        return parts
+
+    def _face_up(self, view: View, names: dict[int, str]) -> list[RenderableType]:
+        """This Game Sequence's Intrepid Moves, face up, in the order played by each Coach."""
+        table = _listing("Intrepid Moves this Game Sequence")
+        for coach in view.coaches:
+            for card_id in coach.intrepids:
+                shown = _card(view, coach.seat, card_id)
+                text = Text(f"{_cap(_who(view, names, coach.seat))}: ", style=TEAM_STYLE[coach.seat % 2])
+                text.append(f"{shown.name} — {shown.intrepid}" if shown is not None else f"card {card_id}")
+                table.add_row(str(card_id), text)
+        return [table] if table.row_count else []
+
+    # --------------------------------------------------------------- roll
+
+    def _exchange(self, view: View, names: dict[int, str]) -> list[RenderableType]:
+        if not view.HasField("exchange"):
+            return []
+        ex = view.exchange
+        marks = _marks(view)
+        kind = ROLL_NAME.get(ex.kind, _title(ex.kind))
+        text = Text("Roll: ", style="bold")
+        text.append(f"{kind} of {_who(view, names, ex.seat)}")
+        if ex.HasField("actor"):
+            actor = _player(view, ex.seat, ex.actor)
+            if actor is not None:
+                text.append(f" ({marks[ex.seat % 2]} {_code(actor.position, actor.index, _team(view, ex.seat))})")
+        if ex.HasField("target_team") and ex.HasField("target"):
+            target = _player(view, ex.target_team, ex.target)
+            if target is not None:
+                code = _code(target.position, target.index, _team(view, ex.target_team))
+                text.append(f" at {marks[ex.target_team % 2]} {code}")
+        text.append("\n  Action: ")
+        if ex.HasField("fixed"):
+            text.append(f"{ex.fixed} fixed")
+        elif ex.HasField("action_roll"):
+            text.append_text(_roll(ex.action_roll))
+        else:
+            text.append("not rolled yet", style="dim")
+        if ex.action_modifier:
+            text.append(f" {_signed(ex.action_modifier)}")
+        if ex.aim_bonus:
+            text.append(f" (Aim {_signed(ex.aim_bonus)})", style="dim")
+        if ex.HasField("reaction"):
+            text.append(f"\n  {ROLL_NAME.get(ex.reaction, _title(ex.reaction))}")
+            if ex.HasField("reactor"):
+                team = 1 - ex.seat if not ex.HasField("target_team") else ex.target_team
+                reactor = _player(view, team, ex.reactor)
+                if reactor is not None:
+                    text.append(f" ({marks[team % 2]} {_code(reactor.position, reactor.index, _team(view, team))})")
+            text.append(": ")
+            if ex.HasField("reaction_roll"):
+                text.append_text(_roll(ex.reaction_roll))
+            else:
+                text.append("not rolled yet", style="dim")
+            if ex.reaction_modifier:
+                text.append(f" {_signed(ex.reaction_modifier)}")
+        return [text]
+
+    # ------------------------------------------------------------ results
+
+    @staticmethod
+    def _results(view: View, names: dict[int, str]) -> Table:
+        table = Table(title="Results", box=box.SIMPLE, title_justify="left")
+        for header in ("#", "Coach", "result", "Goals"):
+            table.add_column(header)
+        for seat in sorted(view.outcome.seats, key=lambda s: s.rank):
+            table.add_row(str(seat.rank), _name(names, seat.seat), RESULT.get(seat.result, "?"), f"{seat.score:g}")
+        if view.outcome.reason:
+            table.caption = view.outcome.reason
+            table.caption_justify = "left"
+        return table
+
+
+# ---------------------------------------------------------------------- the pitch
+
+
+class PitchGrid:
+    """The pitch: a grid of the view's Zones by row and column, each with its Players, Bludgers and Quaffle."""
+
+    def __init__(self, view: View, names: dict[int, str]) -> None:
+        self.view = view
+        self.names = names
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        yield self.table(wide=options.max_width >= WIDE)
+
+    def table(self, wide: bool) -> Table:
+        view = self.view
+        zones = list(view.zones)
+        rows = max((z.row for z in zones), default=0) + 1
+        columns = max((z.column for z in zones), default=0) + 1
+        table = Table(box=box.ROUNDED, show_header=False, padding=(0, 0), expand=True, show_lines=True)
+        for _ in range(columns):
+            table.add_column(ratio=1, overflow="fold")
+        grid: list[list[RenderableType]] = [["" for _ in range(columns)] for _ in range(rows)]
+        for zone in zones:
+            grid[zone.row][zone.column] = self.cell(zone, wide)
+        for row in grid:
+            table.add_row(*row)
+        return table
+
+    def cell(self, zone: snitch_pb2.ZoneView, wide: bool) -> Text:
+        view = self.view
+        marks = _marks(view)
+        text = Text(_zone_name(zone.name, wide), style="bold" if zone.orange else "")
+        if zone.HasField("scoring_area_of"):
+            text.stylize(TEAM_STYLE[zone.scoring_area_of % 2])
+        for team in (0, 1):
+            here = [p for p in view.players if p.team == team and p.zone == zone.id]
+            if not here:
+                continue
+            text.append(f"\n{marks[team]}", style=TEAM_STYLE[team])
+            squad = _team(view, team)
+            for player in sorted(here, key=lambda p: p.index):
+                text.append(" ")
+                code = _code(player.position, player.index, squad)
+                style = "bold underline" if player.has_quaffle else ""
+                text.append(code, style=style)
+                if player.has_quaffle:
+                    text.append(QUAFFLE, style="bold yellow")
+                if player.stunned:
+                    text.append("×" * player.stunned, style="red")
+                if player.bonus or player.penalty:
+                    text.append("+" * len(player.bonus) + "-" * len(player.penalty), style="cyan")
+        extras = Text()
+        for bludger in zone.bludgers:
+            extras.append(f"{BLUDGER}{bludger + 1} ", style="bold")
+        if zone.quaffle and view.quaffle_loose:
+            extras.append(f"{QUAFFLE} loose", style="bold yellow")
+        if extras:
+            text.append("\n")
+            text.append_text(extras)
+        return text
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def _team(view: View, team: int) -> list[snitch_pb2.PlayerView]:
+    return [p for p in view.players if p.team == team]
+
+
+def _player(view: View, team: int, index: int) -> snitch_pb2.PlayerView | None:
+    return next((p for p in view.players if p.team == team and p.index == index), None)
+
+
+def _card(view: View, seat: int, card_id: int) -> snitch_pb2.TacticalCardView | None:
+    """A Tactical card the viewer may see (in hand, or face up), in the engine's words."""
+    for card in (*view.hand, *view.cards):
+        if card.seat == seat and card.id == card_id:
+            return card
+    return None
+
+
+def _listing(title: str) -> Table:
+    """A titled list: a number, then a paragraph that wraps under itself."""
+    table = Table.grid(padding=(0, 1))
+    table.title = title
+    table.title_justify = "left"
+    table.title_style = "bold"
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column()
+    return table
+
+
+def _snitch_cards(title: str, cards: list[snitch_pb2.SnitchCardView]) -> Table:
+    """Snitch cards: Type, and the three Impulses (the Fast one with its Types), in the engine's words."""
+    table = _listing(title)
+    for card in cards:
+        text = Text(card.name, style="bold")
+        if card.kind != "snitch":
+            text.append(f": {card.text}", style="italic")
+        else:
+            text.append(f" ({card.type})", style="dim")
+            text.append(f" — Rushed: {card.rushed} · Fast")
+            if card.fast_types:
+                text.append(f" ({'/'.join(card.fast_types)})", style="dim")
+            text.append(f": {card.fast} · Perfect: {card.perfect}")
+        table.add_row(str(card.id), text)
+    return table
