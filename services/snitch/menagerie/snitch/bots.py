@@ -106,10 +106,12 @@ TIE = 1e-9
 SNITCH_CARD = 10.0  # a Snitch card from the row
 TEMPO = SNITCH_CARD / 4  # four Tempo Points take a Snitch card
 GOAL = SNITCH_CARD + TEMPO + 1.0  # a Snitch card, the Shoot's Tempo Point, a Goal token
-GOAL_TOKEN = 1.0  # an Uncelebrated Goal token spent on a re-roll
+GOAL_TOKEN = 1.0
+SHOOT_NOW = 1.5  # a Shoot taken now, with no other Shoot of ours to come this Game Sequence
+SHOOT_LATER = 0.2  # a Shoot taken now, when another one comes later  # an Uncelebrated Goal token spent on a re-roll
 CARD = 1.2  # a Tactical card played for its Intrepid Move (a Hand Swap comes sooner)
-POSSESSION = 3.0  # holding the Quaffle (each side)
-PROGRESS = 1.0  # per Zone the holder is nearer the Scoring Area it attacks
+POSSESSION = 1.5  # holding the Quaffle (each side)
+PROGRESS = 0.5  # per Zone the holder is nearer the Scoring Area it attacks
 DISADVANTAGE = 1.5  # per point of the holder's Disadvantage
 SUPPORT = 0.3  # a friendly Chaser the holder may Pass to
 KEEPER_HOME = 1.0  # the Keeper in its own Scoring Area (Catch, Keeper's Kick-Off)
@@ -310,12 +312,15 @@ class Table:
             sign = 1.0 if holder.team == me else -1.0
             zone = zones[holder.team][holder.index]
             target = self.targets[holder.team]
+            if zone == target and holder.position == "chaser":
+                # A Chaser with the Quaffle in the Scoring Area it attacks is worth its Shoot: the Goal's
+                # chance, then the rival Keeper holds the Quaffle (after a Goal, and after most misses).
+                shot = self.shoot_chance(layout, holder)
+                return sign * shot * GOAL + self.pitch_value(layout.with_quaffle(PlayerRef(1 - holder.team, 0)))
             side = POSSESSION + PROGRESS * (5 - dist[zone, target])
             side -= DISADVANTAGE * pitch.disadvantage(layout, holder)
             if holder.position != "chaser":
                 side -= 0.5
-            elif zone == target:
-                side += 0.3 * self.shoot_chance(layout, holder) * GOAL
             for index, here in enumerate(zones[holder.team]):
                 if index != holder.index and lineup[index] == "chaser" and dist[zone, here] <= 2:
                     side += SUPPORT
@@ -622,7 +627,12 @@ class SnitchGreedy:
             missed = after_goal
         else:
             missed = t.loose_value(layout, "shoot", t.targets[t.me], t.rival)
-        return p * (GOAL + after_goal) + (1 - p) * missed
+        # Shoot now rather than wait, unless another Shoot of ours comes later this Game Sequence.
+        later = t.my_actions_left()
+        if t.view.prompt.kind == "block_action" and "shoot" in later:
+            later.remove("shoot")
+        urgency = SHOOT_LATER if "shoot" in later else SHOOT_NOW
+        return p * (GOAL + after_goal) + (1 - p) * missed + urgency
 
     def beat_score(self, t: Table, beater: PlayerRef, target: PlayerRef, now: float) -> float:
         layout = t.layout

@@ -32,8 +32,6 @@ TEAM_STYLE = ("bold red", "bold green")  # seat 0, seat 1
 SNITCH = "★"
 QUAFFLE = "◉"  # the holder's mark, and a Loose Quaffle
 BLUDGER = "●"
-# Below this width the Zones' names are shortened ("West Deployment Zone" → "W Deployment").
-WIDE = 110
 # The title of each decision the prompt may name (its kind).
 DECISION: dict[str, str] = {
     "kick_off_bludger": "Kick-Off: Bludgers",
@@ -75,12 +73,16 @@ COLOUR_STYLE: dict[int, str] = {
     snitch_pb2.COLOUR_BLACK: "bold",
 }
 ROLL_NAME: dict[str, str] = {"steal_reaction": "Steal Reaction", "bludger": "Bludger's hit"}
-SHORT_WORDS: tuple[tuple[str, str], ...] = (
-    ("West ", "W "),
-    ("East ", "E "),
-    (" Deployment Zone", " Deployment"),
-    (" Scoring Area", " Scoring"),
-    (" Wing", ""),
+# Shorter and shorter forms of the Zones' names, for narrower columns (each step applies after the last).
+SHORTER: tuple[tuple[tuple[str, str], ...], ...] = (
+    (
+        ("West ", "W "),
+        ("East ", "E "),
+        (" Deployment Zone", " Deployment"),
+        (" Scoring Area", " Scoring"),
+        (" Wing", ""),
+    ),
+    ((" Deployment", " Deploy"),),
 )
 
 
@@ -124,11 +126,13 @@ def _marks(view: View) -> tuple[str, str]:
     return (initials[0], initials[1])
 
 
-def _zone_name(name: str, wide: bool) -> str:
-    if wide:
-        return name
-    for long, short in SHORT_WORDS:
-        name = name.replace(long, short)
+def _fitted(name: str, room: int) -> str:
+    """A Zone's name, shortened as far as a column of `room` characters needs ("West Deployment Zone" → "W Deploy")."""
+    for words in SHORTER:
+        if len(name) <= room:
+            return name
+        for long, short in words:
+            name = name.replace(long, short)
     return name
 
 
@@ -388,27 +392,29 @@ class PitchGrid:
         self.names = names
 
     def __rich_console__(self, console: Any, options: Any) -> Any:
-        yield self.table(wide=options.max_width >= WIDE)
+        yield self.table(options.max_width)
 
-    def table(self, wide: bool) -> Table:
+    def table(self, width: int) -> Table:
+        """The grid, each Zone's name in full where its column is wide enough, else shortened."""
         view = self.view
         zones = list(view.zones)
         rows = max((z.row for z in zones), default=0) + 1
         columns = max((z.column for z in zones), default=0) + 1
+        room = (width - columns - 1) // columns
         table = Table(box=box.ROUNDED, show_header=False, padding=(0, 0), expand=True, show_lines=True)
         for _ in range(columns):
             table.add_column(ratio=1, overflow="fold")
         grid: list[list[RenderableType]] = [["" for _ in range(columns)] for _ in range(rows)]
         for zone in zones:
-            grid[zone.row][zone.column] = self.cell(zone, wide)
+            grid[zone.row][zone.column] = self.cell(zone, _fitted(zone.name, room))
         for row in grid:
             table.add_row(*row)
         return table
 
-    def cell(self, zone: snitch_pb2.ZoneView, wide: bool) -> Text:
+    def cell(self, zone: snitch_pb2.ZoneView, name: str) -> Text:
         view = self.view
         marks = _marks(view)
-        text = Text(_zone_name(zone.name, wide), style="bold" if zone.orange else "")
+        text = Text(name, style="bold" if zone.orange else "")
         if zone.HasField("scoring_area_of"):
             text.stylize(TEAM_STYLE[zone.scoring_area_of % 2])
         for team in (0, 1):

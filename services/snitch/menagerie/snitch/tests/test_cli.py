@@ -1,0 +1,242 @@
+"""The terminal renderer of Catch the Golden Snitch draws real positions: the engine in process, views via the codec.
+
+A seeded match is played by random choices (the seat to act picks uniformly among its
+legal actions). The renderer draws each viewer's view — both seats' and a spectator's —
+exactly as GetView or Watch would bring it (`codec.to_message`), at 80 columns and wider.
+It never names actions or events: the session prints the prompt's text and the labels of
+ListLegalActions, which are the engine's.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from rich.console import Console
+
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.registry import CLI, plugins
+from menagerie.shared import codec
+from menagerie.snitch.cli import SnitchUI
+from menagerie.snitch.engine.model import SnitchState
+from menagerie.snitch.engine.rules import SnitchEngine
+from menagerie.snitch.v1 import snitch_pb2
+
+ENGINE = SnitchEngine()
+UI = SnitchUI()
+NAMES = {0: "Ann", 1: "Bob"}
+VIEWERS: tuple[int | None, ...] = (0, 1, None)
+WIDTHS = (80, 132)
+SEED = 4
+EVERY = 9  # a whole match is ~250 decisions: every 9th is drawn, for each viewer and width
+
+
+def view_message(state: SnitchState, viewer: int | None) -> snitch_pb2.View:
+    """The view as GetView/Watch would send it."""
+    return codec.to_message(snitch_pb2.View, ENGINE.view(state, viewer))
+
+
+def draw(state: SnitchState, viewer: int | None, width: int = 132) -> str:
+    """What the viewer's terminal shows."""
+    console = Console(record=True, width=width, file=io.StringIO())
+    console.print(UI.draw(view_message(state, viewer), NAMES))
+    return console.export_text()
+
+
+@dataclass
+class Match:
+    """A seeded match played by random choices."""
+
+    seed: int
+    options: dict[str, str] = field(default_factory=dict)
+    state: SnitchState = field(init=False)
+    kinds: set[str] = field(default_factory=set)
+    drawn: int = 0
+
+    def __post_init__(self) -> None:
+        self.state, _ = ENGINE.setup(MatchSetup("basic", 2, self.options), self.seed)
+        self.rng = random.Random(self.seed)
+        self.steps = 0
+
+    def kind(self) -> str:
+        return ENGINE.prompt(self.state).kind
+
+    def step(self) -> None:
+        seat = ENGINE.to_act(self.state).must[0]
+        ENGINE.apply(self.state, seat, self.rng.choice(ENGINE.legal_actions(self.state, seat)))
+        self.steps += 1
+
+    def until(self, kind: str, test: Callable[[SnitchState], bool] | None = None) -> Match:
+        """Plays on until a decision of `kind` is pending (and the state passes `test`, if given)."""
+        while ENGINE.outcome(self.state) is None:
+            if self.kind() == kind and (test is None or test(self.state)):
+                return self
+            self.step()
+        raise AssertionError(f"seed {self.seed}: the match ended before a {kind} decision")
+
+
+@pytest.fixture(scope="module")
+def played() -> Match:
+    """A whole match, every EVERY-th position drawn for every viewer at every width."""
+    match = Match(SEED, {"house_0": "ravenclaw", "house_1": "hufflepuff"})
+    while True:
+        if match.steps % EVERY == 0 or ENGINE.outcome(match.state) is not None:
+            match.kinds.add(match.kind())
+            for viewer in VIEWERS:
+                for width in WIDTHS:
+                    text = draw(match.state, viewer, width)
+                    assert "Catch the Golden Snitch" in text and "Race" in text
+                    assert max(len(line) for line in text.splitlines()) <= width
+                    match.drawn += 1
+        if ENGINE.outcome(match.state) is not None:
+            return match
+        match.step()
+
+
+# --------------------------------------------------------------------------- a match
+
+
+def test_the_renderer_draws_positions_all_through_a_match_from_the_view_alone(played: Match) -> None:
+    assert played.drawn > 100
+    assert {"block_action", "snitch_card_choice", "finished"} <= played.kinds
+    for viewer in VIEWERS:
+        text = draw(played.state, viewer)
+        assert "Results" in text and "won" in text and "lost" in text
+
+
+def test_the_renderer_names_no_action_or_event() -> None:
+    assert not hasattr(UI, "describe_action") and not hasattr(UI, "describe_event")
+
+
+def test_the_snitch_ui_is_registered_once_installed() -> None:
+    renderers = plugins(CLI)
+    if "snitch" not in renderers:
+        pytest.skip("the menagerie.cli entry point of snitch is not installed in this environment yet")
+    assert renderers["snitch"] is SnitchUI
+    assert SnitchUI.pb2 is snitch_pb2
+
+
+# ----------------------------------------------------------------------- the pitch
+
+
+def test_the_pitch_shows_every_zone_by_name_with_its_players() -> None:
+    match = Match(SEED)
+    view = ENGINE.view(match.state, 0)
+    wide = draw(match.state, 0, 160)
+    assert all(zone.name in wide for zone in view.zones)
+    # At 80 columns the long names are shortened (or wrapped), never cut.
+    narrow = draw(match.state, 0, 80)
+    for name in ("W Scoring", "E Scoring", "W Deploy", "E Deploy", "W Centre", "E South", "North", "Midfield"):
+        assert name in narrow
+    middle = draw(match.state, 0, 110)
+    assert "W Deployment" in middle and "West Scoring Area" not in middle
+    # Setup: the Keepers in their Scoring Areas, everyone else in the Deployment Zones; one Chaser holds the Quaffle.
+    assert "G K" in wide and "S K" in wide
+    assert "G B1 B2 C1 C2 C3" in wide.replace("◉", "") or "S B1 B2 C1 C2 C3" in wide.replace("◉", "")
+    assert wide.count("◉") == 1
+
+
+def test_the_zones_are_laid_out_by_row_and_column() -> None:
+    lines = draw(Match(SEED).state, None, 160).splitlines()
+
+    def line_of(name: str) -> int:
+        return next(i for i, line in enumerate(lines) if name in line)
+
+    def column_of(name: str) -> int:
+        return lines[line_of(name)].index(name)
+
+    assert line_of("West North Wing") < line_of("West Centre") < line_of("West South Wing")
+    assert line_of("West Scoring Area") == line_of("East Scoring Area")
+    assert column_of("West Scoring Area") < column_of("West Centre") < column_of("East Centre")
+    assert column_of("West North Wing") == column_of("West Centre") == column_of("West South Wing")
+
+
+def test_stunned_players_bludgers_and_a_loose_quaffle_are_marked() -> None:
+    match = Match(SEED).until("block_action", lambda s: any(p.stunned for c in s.players for p in c.team))
+    text = draw(match.state, 0)
+    assert "×" in text and "●1" in text and "●2" in text
+    match.until("loose_quaffle").step()
+    assert "◉ loose" in draw(match.state, None)
+
+
+# ------------------------------------------------------------------------ the race
+
+
+def test_the_race_shows_the_track_the_seekers_and_the_snitch() -> None:
+    match = Match(SEED)
+    state = match.state
+    state.seekers, state.snitch = [3, 7], 18
+    text = draw(state, 0)
+    numbers = next(line for line in text.splitlines() if line.startswith("Race"))
+    assert numbers.split()[1:] == [str(n) for n in range(1, 21)]
+    pieces = text.splitlines()[text.splitlines().index(numbers) + 1]
+    assert pieces[numbers.index(" 3") + 1] == "G" and pieces[numbers.index(" 7") + 1] == "S"
+    assert pieces[numbers.index("18") + 1] == "★"
+    assert "Spaces to the Snitch: you 15, Bob 11 · Bob ahead" in text
+
+
+def test_race_tokens_are_drawn_on_their_spaces() -> None:
+    match = Match(SEED).until("race_token_placement")
+    match.step()
+    tokens = ENGINE.view(match.state, None).race.tokens
+    if not tokens:
+        pytest.skip("the token was discarded")
+    text = draw(match.state, None)
+    lines = text.splitlines()
+    numbers = next(i for i, line in enumerate(lines) if line.startswith("Race"))
+    token_line = lines[numbers + 2]
+    assert "^" in token_line or "+" in token_line or "-" in token_line
+
+
+# ------------------------------------------------------------------ coaches, cards
+
+
+def test_the_coaches_tempo_goals_and_hand_sizes_are_shown() -> None:
+    match = Match(SEED)
+    state = match.state
+    state.players[0].tempo, state.players[1].goals, state.players[1].celebrated = 3, 1, 1
+    text = draw(state, 0)
+    assert "Ann (you)" in text and "Bob" in text
+    assert "3/4" in text and "2 (1 to flip)" in text
+    assert "Gryffindor" in text and "Slytherin" in text
+
+
+def test_the_viewer_sees_its_own_hand_and_the_snitch_row_but_not_the_rivals_cards() -> None:
+    match = Match(SEED).until("pitch_cards")
+    view = ENGINE.view(match.state, 0)
+    rival = ENGINE.view(match.state, 1)
+    text = draw(match.state, 0)
+    assert "Your hand" in text and all(card.name in text for card in view.hand)
+    assert all(card.name in text for card in view.race.row if card.kind == "snitch")
+    assert "Rushed:" in text and "Perfect:" in text
+    assert not any(card.name in text for card in rival.hand if card.name not in {c.name for c in view.hand})
+    spectator = draw(match.state, None)
+    assert "Your hand" not in spectator
+
+
+def test_a_chosen_pitch_card_is_secret_until_the_reveal() -> None:
+    match = Match(SEED).until("pitch_cards")
+    seat = ENGINE.to_act(match.state).must[0]
+    match.step()
+    mine = draw(match.state, seat)
+    theirs = draw(match.state, 1 - seat)
+    assert "(secret)" in mine and "chosen" in theirs
+
+
+def test_the_roll_under_way_is_shown_with_its_dice() -> None:
+    match = Match(SEED).until("roll_window")
+    text = draw(match.state, None)
+    assert "Roll:" in text and "Action:" in text
+    assert any(f"{c}:" in text for c in ("o", "p", "b"))
+
+
+def test_the_header_names_the_decision_and_who_must_act() -> None:
+    match = Match(SEED).until("snitch_card_choice")
+    seat = ENGINE.to_act(match.state).must[0]
+    text = draw(match.state, seat)
+    assert "Snitch card" in text.splitlines()[0]
+    assert "To act: you" in text
+    assert f"To act: {NAMES[seat]}" in draw(match.state, None)
