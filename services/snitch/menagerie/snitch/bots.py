@@ -109,7 +109,7 @@ GOAL = SNITCH_CARD + TEMPO + 1.0  # a Snitch card, the Shoot's Tempo Point, a Go
 GOAL_TOKEN = 1.0
 SHOOT_NOW = 1.5  # a Shoot taken now, with no other Shoot of ours to come this Game Sequence
 SHOOT_LATER = 0.2  # a Shoot taken now, when another one comes later  # an Uncelebrated Goal token spent on a re-roll
-CARD = 1.2  # a Tactical card played for its Intrepid Move (a Hand Swap comes sooner)
+CARD = 3.0  # a Tactical card played for its Intrepid Move: gone from the hand, and a Hand Swap comes sooner
 POSSESSION = 1.5  # holding the Quaffle (each side)
 PROGRESS = 0.5  # per Zone the holder is nearer the Scoring Area it attacks
 DISADVANTAGE = 1.5  # per point of the holder's Disadvantage
@@ -123,7 +123,7 @@ STUN = {"keeper": 1.0, "beater": 0.8, "chaser": 1.2}  # a Stunned token on a Pla
 RACE_SCALE = 15.0
 RACE_SLACK = 1.5
 WIN = 200.0  # a Seeker catching the Golden Snitch
-HOLD = 0.5  # a card kept in play: this share of its Fast Impulse's gain
+HOLD = 0.6  # a card kept in play: this share of its Fast Impulse's gain
 HELD_DICE = 1.0  # a Dice token on a Seeker's card
 TOKEN_STEP = {"upwind": 0.4, "bonus": 0.3, "penalty": 0.3}  # a race token placed, in spaces
 # How far a Seeker's next advance goes, roughly (for where race tokens are placed).

@@ -17,9 +17,8 @@ import msgspec
 import pytest
 
 from bench.arena import play_match
-from menagerie.rules.bots import Policy, RandomPolicy, levels
+from menagerie.rules.bots import Policy, RandomPolicy, levels, policy_for
 from menagerie.rules.contract import MatchSetup
-from menagerie.rules.registry import BOTS, plugins
 from menagerie.shared import codec
 from menagerie.snitch.bots import POLICIES, SnitchGreedy
 from menagerie.snitch.engine import rolls
@@ -86,10 +85,10 @@ def test_the_levels_are_random_and_greedy() -> None:
     assert isinstance(greedy, SnitchGreedy) and greedy.needs_view
 
 
-def test_the_levels_are_found_through_the_entry_point_once_installed() -> None:
-    if "snitch" not in plugins(BOTS):
-        pytest.skip("the menagerie.bots entry point of snitch is not installed in this environment yet")
+def test_the_levels_are_found_through_the_entry_point() -> None:
     assert set(levels("snitch")) == {"random", "greedy"}
+    assert isinstance(policy_for("snitch", "greedy"), SnitchGreedy)
+    assert isinstance(policy_for("snitch", "random"), RandomPolicy)
 
 
 # --------------------------------------------------------------------- legal, repeatable

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import pytest
 from rich.console import Console
 
+from menagerie.cli.games import GAMES
 from menagerie.rules.contract import MatchSetup
-from menagerie.rules.registry import CLI, plugins
 from menagerie.shared import codec
 from menagerie.snitch.cli import SnitchUI
 from menagerie.snitch.engine.model import SnitchState
@@ -111,12 +111,9 @@ def test_the_renderer_names_no_action_or_event() -> None:
     assert not hasattr(UI, "describe_action") and not hasattr(UI, "describe_event")
 
 
-def test_the_snitch_ui_is_registered_once_installed() -> None:
-    renderers = plugins(CLI)
-    if "snitch" not in renderers:
-        pytest.skip("the menagerie.cli entry point of snitch is not installed in this environment yet")
-    assert renderers["snitch"] is SnitchUI
-    assert SnitchUI.pb2 is snitch_pb2
+def test_the_snitch_ui_is_registered() -> None:
+    assert isinstance(GAMES["snitch"], SnitchUI)
+    assert GAMES["snitch"].pb2 is snitch_pb2
 
 
 # ----------------------------------------------------------------------- the pitch
