@@ -828,12 +828,13 @@ class QuaffleLoose(GameEvent, frozen=True, tag="quaffle_loose"):
 
 
 class Stunned(GameEvent, frozen=True, tag="stunned"):
-    """A Player got a Stunned token (or had one removed: `delta` −1)."""
+    """A Player got a Stunned token (`delta` 1) or had one removed (`delta` −1)."""
 
     team: int
     player: int
     tokens: int
-    delta: int = 1
+    # No default: GameEvent omits defaults, and protobuf would read a missing 1 as 0.
+    delta: int
 
 
 class GoalScored(GameEvent, frozen=True, tag="goal_scored"):

@@ -1395,11 +1395,11 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     def _finish(self, state: SnitchState, winner: int | None, events: list[Event], reason: str) -> None:
         goals = [c.goals + c.celebrated for c in state.players]
         if winner is None:
-            seats = [SeatResult(seat=s, result="draw", score=goals[s], rank=1) for s in (0, 1)]
+            seats = [SeatResult(seat=s, result="draw", score=float(goals[s]), rank=1) for s in (0, 1)]
         else:
             seats = [
                 SeatResult(
-                    seat=s, result="win" if s == winner else "loss", score=goals[s], rank=1 if s == winner else 2
+                    seat=s, result="win" if s == winner else "loss", score=float(goals[s]), rank=1 if s == winner else 2
                 )
                 for s in (0, 1)
             ]

@@ -223,11 +223,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-# Known losses: an event field whose default is not protobuf's zero is left out of the
-# builtins the service encodes (GameEvent has omit_defaults), so a client reads the zero.
-# Stunned(delta=1) reads as delta 0; test_every_event_kind_round_trips_for_every_reader
-# fails for it (xfail) until the engine gives `delta` no default other than 0.
-KNOWN_LOSSES = {"stunned": {"delta": 0}}
+# Event fields whose default is not protobuf's zero would be lost on the wire (GameEvent
+# omits defaults); the engine gives such fields no default, so there are none.
+KNOWN_LOSSES: dict[str, dict[str, Any]] = {}
 
 
 def assert_event_round_trips(event: Any, tolerate_known: bool = False) -> None:
@@ -306,10 +304,6 @@ def test_seeded_matches_survive_protobuf_throughout() -> None:
     assert len(actions) >= len(ACTION_TYPES) // 2 and len(events) >= len(EVENT_TYPES) // 2
 
 
-@pytest.mark.xfail(
-    reason="engine: _finish gives SeatResult an int score (the goals), which storage turns into a float",
-    strict=True,
-)
 def test_a_finished_state_survives_storage_byte_for_byte() -> None:
     """What the store keeps (msgpack) decodes and encodes again to the same bytes, as a replay compares them."""
     state, _ = ENGINE.setup(MatchSetup("basic", 2), 11)
