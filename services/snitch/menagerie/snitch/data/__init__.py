@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter, deque
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -211,19 +212,21 @@ class Pitch(Record, frozen=True):
 
     def zone(self, zone_id: str) -> Zone:
         """The Zone with this id (KeyError if none)."""
-        for zone in self.zones:
-            if zone.id == zone_id:
-                return zone
-        raise KeyError(zone_id)
+        return _zone_index(self)[zone_id]
 
     def half(self, half_id: str) -> Half:
         """The half with this id (KeyError if none)."""
+        if (found := _derived(self)[3].get(half_id)) is not None:
+            return found
         for half in self.halves:
             if half.id == half_id:
                 return half
         raise KeyError(half_id)
 
     def _reachable(self, start: str) -> dict[str, int]:
+        return _reachable(self, start)
+
+    def _search(self, start: str) -> dict[str, int]:
         seen = {start: 0}
         queue = deque([start])
         while queue:
@@ -236,22 +239,26 @@ class Pitch(Record, frozen=True):
 
     def distance(self, a: str, b: str) -> int:
         """How many Zones apart two Zones are (0 for the same Zone, 1 for adjacent ones)."""
-        return self._reachable(a)[b]
+        return _reachable(self, a)[b]
+
+    def zone_index(self) -> dict[str, Zone]:
+        """The Zones by id."""
+        return _zone_index(self)
 
     @property
     def orange_zones(self) -> frozenset[str]:
         """The Zones in both halves."""
-        return frozenset(z.id for z in self.zones if z.orange)
+        return _zone_set(self, "orange", lambda: frozenset(z.id for z in self.zones if z.orange))
 
     @property
     def scoring_areas(self) -> frozenset[str]:
         """Both halves' Scoring Areas."""
-        return frozenset(h.scoring_area for h in self.halves)
+        return _zone_set(self, "scoring", lambda: frozenset(h.scoring_area for h in self.halves))
 
     @property
     def deployment_zones(self) -> frozenset[str]:
         """Both halves' Deployment Zones."""
-        return frozenset(h.deployment_zone for h in self.halves)
+        return _zone_set(self, "deployment", lambda: frozenset(h.deployment_zone for h in self.halves))
 
 
 # --- The Snitch race track ------------------------------------------------------------
@@ -498,3 +505,39 @@ def parse(files: dict[str, dict[str, Any]]) -> BoardData:
 def load_data() -> BoardData:
     """The validated data (read once per process)."""
     return parse(read_files())
+
+
+# Tables derived from an (immutable) Pitch, computed once: by the pitch's id, holding the
+# pitch itself so that an id is never reused while its entry lives.
+_Derived = tuple[Pitch, dict[str, Zone], dict[str, dict[str, int]], dict[str, Half], dict[str, frozenset[str]]]
+_DERIVED: dict[int, _Derived] = {}
+
+
+def _derived(pitch: Pitch) -> _Derived:
+    entry = _DERIVED.get(id(pitch))
+    if entry is None or entry[0] is not pitch:
+        zones = {z.id: z for z in pitch.zones}
+        halves = {h.id: h for h in pitch.halves}
+        entry = _DERIVED[id(pitch)] = (pitch, zones, {}, halves, {})
+    return entry
+
+
+def _reachable(pitch: Pitch, start: str) -> dict[str, int]:
+    """Distances from `start`, searched once per Zone."""
+    table = _derived(pitch)[2]
+    found = table.get(start)
+    if found is None:
+        found = table[start] = pitch._search(start)
+    return found
+
+
+def _zone_index(pitch: Pitch) -> dict[str, Zone]:
+    return _derived(pitch)[1]
+
+
+def _zone_set(pitch: Pitch, name: str, build: Callable[[], frozenset[str]]) -> frozenset[str]:
+    sets = _derived(pitch)[4]
+    found = sets.get(name)
+    if found is None:
+        found = sets[name] = build()
+    return found

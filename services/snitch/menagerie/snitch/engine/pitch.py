@@ -86,7 +86,7 @@ class Layout(msgspec.Struct, frozen=True):
 
     def players_in(self, zone: str) -> tuple[PlayerRef, ...]:
         """The Players in a Zone, Team 0 first."""
-        return tuple(p for p in self.all_players() if self.zone_of(p) == zone)
+        return tuple(PlayerRef(t, i) for t in (0, 1) for i, z in enumerate(self.players[t]) if z == zone)
 
     @property
     def holder(self) -> PlayerRef | None:
@@ -187,9 +187,7 @@ def may_be_in(pitch: Pitch, layout: Layout, player: PlayerRef, zone: str, with_q
 
 def zone_disadvantage(layout: Layout, zone: str) -> tuple[int, int]:
     """Each Team's Disadvantage in a Zone: 0, DISADVANTAGE or SEVERE_DISADVANTAGE (l.416)."""
-    counts = [0, 0]
-    for player in layout.players_in(zone):
-        counts[player.team] += 1
+    counts = [layout.players[0].count(zone), layout.players[1].count(zone)]
     if not counts[0] or not counts[1]:
         # l.416 "When there are Players from both Teams in the same Zone": alone, no one is.
         return (0, 0)

@@ -8,6 +8,7 @@ Snitch deck's order. What the view shows of a Coach is what the table shows.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from menagerie.snitch.data import DicePool
@@ -44,7 +45,38 @@ def pool_view(name: str, pool: DicePool) -> DicePoolView:
 
 
 def tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card_id: int) -> TacticalCardView:
-    """A Tactical card of `seat`'s deck in the engine's words."""
+    """A Tactical card of `seat`'s deck in the engine's words (the same for every view: built once)."""
+    key = (state.players[seat].house, seat, card_id)
+    cached = _CARD_VIEWS.get(key)
+    if cached is None or cached[0] is not engine:
+        cached = _CARD_VIEWS[key] = (engine, _tactical_card_view(engine, state, seat, card_id))
+    return cached[1]
+
+
+def player_cards_view(engine: SnitchEngine, state: SnitchState, seat: int) -> list[PlayerCardView]:
+    """The seven Player cards of `seat`'s Team (built once per House)."""
+    key = state.players[seat].house
+    cached = _TEAM_VIEWS.get(key)
+    if cached is None or cached[0] is not engine:
+        cards = [
+            PlayerCardView(
+                position=card.position,
+                name=card.name,
+                actions=[pool_view(n, p) for n, p in card.actions.items()],
+                reactions=[pool_view(n, p) for n, p in card.reactions.items()],
+            )
+            for card in engine.lineup(state, seat)
+        ]
+        cached = _TEAM_VIEWS[key] = (engine, cards)
+    return cached[1]
+
+
+# Views of fixed things, kept per engine (an engine may be built on other data in tests).
+_CARD_VIEWS: dict[tuple[str, int, int], tuple[SnitchEngine, TacticalCardView]] = {}
+_TEAM_VIEWS: dict[str, tuple[SnitchEngine, list[PlayerCardView]]] = {}
+
+
+def _tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card_id: int) -> TacticalCardView:
     card = engine.card(state, seat, card_id)
     blocks = [" + ".join(a.capitalize() for a in block) for block in card.blocks]
     move = card.intrepid
@@ -58,6 +90,7 @@ def tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card
     )
 
 
+@cache
 def snitch_card_view(card_id: int) -> SnitchCardView:
     """A Snitch race deck card in the engine's words."""
     card = race.card(card_id)
@@ -94,6 +127,7 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
     layout = state.layout
     the_pitch = engine.pitch
     players = []
+    disadvantages = {z.id: pitch.zone_disadvantage(layout, z.id) for z in the_pitch.zones}
     for team in (0, 1):
         lineup = engine.lineup(state, team)
         for ref in layout.team_players(team):
@@ -109,7 +143,7 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
                     bonus=list(tokens.bonus),
                     penalty=list(tokens.penalty),
                     has_quaffle=layout.holder == ref,
-                    disadvantage=pitch.disadvantage(layout, ref),
+                    disadvantage=disadvantages[layout.zone_of(ref)][team],
                 )
             )
     halves = [pitch.own_half(the_pitch, layout, t) for t in (0, 1)]
@@ -131,21 +165,12 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
     coaches = []
     shown: list[TacticalCardView] = []
     for team, coach in enumerate(state.players):
-        lineup = engine.lineup(state, team)
         seen_card = coach.pitch_card if (coach.pitch_revealed or team == seat) else None
         coaches.append(
             CoachView(
                 seat=team,
                 house=coach.house,
-                cards=[
-                    PlayerCardView(
-                        position=card.position,
-                        name=card.name,
-                        actions=[pool_view(n, p) for n, p in card.actions.items()],
-                        reactions=[pool_view(n, p) for n, p in card.reactions.items()],
-                    )
-                    for card in lineup
-                ],
+                cards=player_cards_view(engine, state, team),
                 hand_size=len(coach.hand),
                 deck_size=len(coach.deck),
                 discard=list(coach.discard),
