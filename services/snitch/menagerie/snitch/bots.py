@@ -939,19 +939,19 @@ class SnitchGreedy:
 
     def race_token_score(self, t: Table, space: int) -> float:
         current = t.current_race()
-        detail = t.view.decision_detail
-        kind = "bonus" if "bonus" in detail else "penalty" if "penalty" in detail else "upwind"
+        decision = t.view.decision
+        kind = decision.token if decision is not None and decision.token else "upwind"
         spaces = race.token_spaces(current, t.me)
         return 1.0 if spaces and space == t.token_space(current, kind, spaces) else 0.0
 
     def dodge_score(self, t: Table, ignore: bool) -> float:
-        """Spend a token that helps, ignore one that hurts (the nearest token ahead of the Seeker)."""
+        """Spend a token that helps, ignore one that hurts (the token where the Seeker would end)."""
         current = t.current_race()
-        position = current.seekers[t.me]
-        ahead = [tok for tok in current.tokens if tok.space > position]
-        if not ahead:
+        decision = t.view.decision
+        landing = decision.landing if decision is not None else None
+        token = race.token_at(current, landing) if landing is not None else None
+        if token is None:
             return 0.0 if ignore else 0.1
-        token = min(ahead, key=lambda tok: tok.space)
         good = token.kind == "bonus" or (token.kind == "upwind" and token.owner == t.me)
         return (0.0 if good else 1.0) if ignore else (1.0 if good else 0.0)
 

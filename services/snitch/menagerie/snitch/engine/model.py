@@ -1311,6 +1311,29 @@ class ExchangeView(msgspec.Struct, frozen=True):
     reaction_modifier: int
 
 
+class DecisionView(msgspec.Struct, frozen=True):
+    """The pending decision's public particulars (what `prompt.kind` alone does not say)."""
+
+    # How many more of the same are asked (Players to deploy or Shift, tokens to place).
+    left: int = 0
+    # Zones on offer (a Loose Quaffle, a beaten Bludger).
+    zones: list[str] = msgspec.field(default_factory=list)
+    # Why it is asked: "hand_swap", "intrepid", "break_tempo", "kick_off", "shift_out".
+    reason: str = ""
+    # The Team whose Players are Shifted, or who get the Dice tokens.
+    team: int | None = None
+    # The Action a free Action or a Tempo choice is about ("" for any).
+    action: str = ""
+    # A token to place: "upwind", "bonus" or "penalty", and a Dice token's colour.
+    token: str = ""
+    colour: str | None = None
+    # A Dodge: its Successes and the space the Seeker would end on (where the token lies).
+    successes: int = 0
+    landing: int | None = None
+    # A Bludger to move or to aim (the ones that may be picked).
+    bludgers: list[int] = msgspec.field(default_factory=list)
+
+
 class SnitchView(msgspec.Struct, frozen=True):
     """Exactly what one seat (or a spectator) may know."""
 
@@ -1338,4 +1361,6 @@ class SnitchView(msgspec.Struct, frozen=True):
     prompt: Prompt
     # Extra words on the pending decision (zones to choose, who is shifted): from the engine.
     decision_detail: str = ""
+    # The pending decision's particulars as data (None once the match is over).
+    decision: DecisionView | None = None
     outcome: Outcome | None = None

@@ -37,6 +37,7 @@ from menagerie.snitch.engine.model import (
     DiceRolled,
     DiceTokenPlaced,
     DiceTokenPlacement,
+    DodgeChoice,
     DodgeToken,
     ExchangeResolved,
     FreeAction,
@@ -467,8 +468,17 @@ class SnitchText:
                 return f"{(action or 'any Action').capitalize()}, {reason.replace('_', ' ')}"
             case DiceTokenPlacement(token=token, colour=colour, left=left):
                 return f"{left} {colour} {token.capitalize()}"
-            case RaceTokenPlacement(token=token, left=left):
-                return f"{left} {token}"
+            case RaceTokenPlacement(token=token, colour=colour, left=left):
+                what = "Upwind flag" if token == "upwind" else f"{colour} {token.capitalize()} Dice token"
+                return f"{plural(left, what)} to place"
+            case DodgeChoice(successes=successes, must=must):
+                current = self.engine.race_of(state)
+                landing = race.landing(current, must[0], successes) if must else 0
+                lying = race.token_at(current, landing)
+                what = "a token"
+                if lying is not None:
+                    what = "an Upwind flag" if lying.kind == "upwind" else f"a {lying.kind} Dice token"
+                return f"Dodge {successes}: the Seeker would end on space {landing}, on {what}"
             case BlockAction():
                 return "remaining: " + ", ".join(a.capitalize() for a in state.block_remaining)
         return ""

@@ -21,17 +21,29 @@ from menagerie.snitch.data.cards import (
 )
 from menagerie.snitch.engine import pitch, race
 from menagerie.snitch.engine.model import (
+    BeatenBludger,
+    BludgerMove,
+    BludgerTarget,
     CoachView,
+    DecisionView,
+    Deployment,
     DicePoolView,
+    DiceTokenPlacement,
+    DodgeChoice,
     ExchangeView,
+    FreeAction,
+    LooseQuaffle,
     PlayerCardView,
     PlayerView,
+    RaceTokenPlacement,
     RaceTokenView,
     RaceView,
+    ShiftPlayers,
     SnitchCardView,
     SnitchState,
     SnitchView,
     TacticalCardView,
+    TempoChoice,
     ZoneView,
 )
 
@@ -120,6 +132,37 @@ def snitch_card_view(card_id: int) -> SnitchCardView:
         name="Golden Snitch",
         text="Perform a Glimpse Action with the Seeker of the Coach who revealed this card.",
     )
+
+
+def decision_view(engine: SnitchEngine, state: SnitchState) -> DecisionView | None:
+    """The pending decision's public particulars."""
+    top = engine.top(state)
+    if top is None:
+        return None
+    match top:
+        case Deployment(left=left):
+            return DecisionView(left=left)
+        case ShiftPlayers(left=left, reason=reason, team=team):
+            return DecisionView(left=left, reason=reason, team=team)
+        case FreeAction(action=action, reason=reason):
+            return DecisionView(reason=reason, action=action or "")
+        case TempoChoice(action=action):
+            return DecisionView(action=action)
+        case LooseQuaffle(zones=zones) | BeatenBludger(zones=zones):
+            return DecisionView(zones=list(zones))
+        case DiceTokenPlacement(token=token, colour=colour, left=left):
+            return DecisionView(token=token, colour=colour, left=left, team=None)
+        case RaceTokenPlacement(token=token, colour=colour, left=left):
+            return DecisionView(token=token, colour=colour, left=left)
+        case DodgeChoice(successes=successes):
+            seat = top.must[0] if top.must else 0
+            landing = race.landing(engine.race_of(state), seat, successes)
+            return DecisionView(successes=successes, landing=landing)
+        case BludgerMove(bludgers=bludgers):
+            return DecisionView(bludgers=list(bludgers))
+        case BludgerTarget(bludger=bludger):
+            return DecisionView(bludgers=[bludger])
+    return DecisionView()
 
 
 def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> SnitchView:
@@ -245,6 +288,7 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         block_remaining=list(state.block_remaining),
         prompt=engine.prompt(state),
         decision_detail=engine.text.detail(state, seat),
+        decision=decision_view(engine, state),
         outcome=state.outcome,
     )
     return view

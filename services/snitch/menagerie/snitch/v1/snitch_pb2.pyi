@@ -794,6 +794,7 @@ class View(_message.Message):
     PROMPT_FIELD_NUMBER: _builtins.int
     DECISION_DETAIL_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    DECISION_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     viewer: _builtins.int
     """The seat the view is for; unset for a spectator."""
@@ -848,6 +849,10 @@ class View(_message.Message):
     def outcome(self) -> _common_pb2.Outcome:
         """Set once the match is over."""
 
+    @_builtins.property
+    def decision(self) -> Global___DecisionView:
+        """The pending decision's particulars as data (unset once the match is over)."""
+
     def __init__(
         self,
         *,
@@ -873,10 +878,11 @@ class View(_message.Message):
         prompt: _common_pb2.Prompt | None = ...,
         decision_detail: _builtins.str = ...,
         outcome: _common_pb2.Outcome | None = ...,
+        decision: Global___DecisionView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "decision", b"decision", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision_detail", b"decision_detail", "exchange", b"exchange", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision", b"decision", "decision_detail", b"decision_detail", "exchange", b"exchange", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__block_seat: _TypeAlias = _typing.Literal["block_seat"]  # noqa: Y015
     _WhichOneofArgType__block_seat: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat"]  # noqa: Y015
@@ -896,6 +902,77 @@ class View(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer) -> _WhichOneofReturnType__viewer | None: ...
 
 Global___View: _TypeAlias = View  # noqa: Y015
+
+@_typing.final
+class DecisionView(_message.Message):
+    """The pending decision's public particulars (what prompt.kind alone does not say)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEFT_FIELD_NUMBER: _builtins.int
+    ZONES_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    COLOUR_FIELD_NUMBER: _builtins.int
+    SUCCESSES_FIELD_NUMBER: _builtins.int
+    LANDING_FIELD_NUMBER: _builtins.int
+    BLUDGERS_FIELD_NUMBER: _builtins.int
+    left: _builtins.int
+    """How many more of the same are asked (Players to deploy or Shift, tokens to place)."""
+    reason: _builtins.str
+    """Why it is asked: "hand_swap", "intrepid", "break_tempo", "kick_off", "shift_out"."""
+    team: _builtins.int
+    """The Team whose Players are Shifted."""
+    action: _builtins.str
+    """The Action a free Action or a Tempo choice is about ("" for any)."""
+    token: _builtins.str
+    """A token to place: "upwind", "bonus" or "penalty", and a Dice token's colour."""
+    colour: _builtins.str
+    successes: _builtins.int
+    """A Dodge: its Successes and the space the Seeker would end on (where the token lies)."""
+    landing: _builtins.int
+    @_builtins.property
+    def zones(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Zones on offer (a Loose Quaffle, a beaten Bludger)."""
+
+    @_builtins.property
+    def bludgers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The Bludgers that may be picked (to move) or the one aimed."""
+
+    def __init__(
+        self,
+        *,
+        left: _builtins.int = ...,
+        zones: _abc.Iterable[_builtins.str] | None = ...,
+        reason: _builtins.str = ...,
+        team: _builtins.int | None = ...,
+        action: _builtins.str = ...,
+        token: _builtins.str = ...,
+        colour: _builtins.str | None = ...,
+        successes: _builtins.int = ...,
+        landing: _builtins.int | None = ...,
+        bludgers: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_colour", b"_colour", "_landing", b"_landing", "_team", b"_team", "colour", b"colour", "landing", b"landing", "team", b"team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_colour", b"_colour", "_landing", b"_landing", "_team", b"_team", "action", b"action", "bludgers", b"bludgers", "colour", b"colour", "landing", b"landing", "left", b"left", "reason", b"reason", "successes", b"successes", "team", b"team", "token", b"token", "zones", b"zones"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__colour: _TypeAlias = _typing.Literal["colour"]  # noqa: Y015
+    _WhichOneofArgType__colour: _TypeAlias = _typing.Literal["_colour", b"_colour"]  # noqa: Y015
+    _WhichOneofReturnType__landing: _TypeAlias = _typing.Literal["landing"]  # noqa: Y015
+    _WhichOneofArgType__landing: _TypeAlias = _typing.Literal["_landing", b"_landing"]  # noqa: Y015
+    _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
+    _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__colour) -> _WhichOneofReturnType__colour | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__landing) -> _WhichOneofReturnType__landing | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
+
+Global___DecisionView: _TypeAlias = DecisionView  # noqa: Y015
 
 @_typing.final
 class PlaceBludger(_message.Message):
