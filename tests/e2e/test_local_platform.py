@@ -1,4 +1,4 @@
-"""The platform as `make run` starts it: a player queues, bots fill and play, ratings follow."""
+"""The platform as `make run` starts it: a player queues, bots fill and play (Beasts, the Snitch), ratings follow."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from tests.support.platform import local_platform
 
 pytestmark = pytest.mark.e2e
 
-LOBBY, BEASTS = 0, 1
-SERVICES = ("redis", "beasts", "lobby", "dispatcher", "bot-worker")
+LOBBY, BEASTS, SNITCH = 0, 1, 4  # port offsets: deploy/games.toml's port − 50050
+SERVICES = ("redis", "beasts", "snitch", "lobby", "dispatcher", "bot-worker")
 
 
 def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> None:
@@ -65,6 +65,28 @@ def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> N
                 time.sleep(0.2)
             assert entries, "the finished match never reached the leaderboard"
             assert entries[0].matches == 1 and entries[0].display_name == "Tester"
+
+            # Catch the Golden Snitch: a player's seat against a greedy bot, to the catch.
+            request = lobby_pb2.CreateTicketRequest(
+                game="snitch",
+                mode="basic",
+                min_seats=2,
+                max_seats=2,
+                allow_bots=True,
+                bot_level="greedy",
+                max_wait_seconds=1,
+            )
+            seating = queue_until_seated(lobby, request, "Seeker")[1].seating
+            assert (seating.seats, seating.bots) == (2, 1)
+            assert seating.game_endpoint == platform.address(SNITCH)
+            snitch = GameClient("snitch", seating.game_endpoint)
+            played = snitch.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(4))
+            view = snitch.view(seating.match_id, seating.seat_token).view
+            snitch.close()
+            assert played.moves > 0 and "caught the Golden Snitch" in played.summary.outcome.reason
+            bots_moved = {s.seat for s in played.summary.seats if s.kind == common_pb2.SEAT_KIND_BOT}
+            assert bots_moved == {1 - seating.seat}
+            assert view.sequence >= 1 and view.race.snitch in view.race.seekers
 
         group = platform.group()
         assert len(group) >= 6  # the runner, Redis and the four services (and the worker's pool)
