@@ -19,6 +19,7 @@ from menagerie.rules.events import project
 from menagerie.snitch.engine.model import (
     Aim,
     AimAtHoop,
+    BeatenBludger,
     BlockAction,
     ChoosePitchCard,
     DeclineBlock,
@@ -299,3 +300,181 @@ def test_refusals_name_the_rule_and_change_nothing() -> None:
         ENGINE.apply(state, state.attacking, PlaceBludger("nowhere"))
     assert wrong_zone.value.rule == "Bludgers" and "nowhere" in wrong_zone.value.detail
     assert ENGINE.view(state, 0) == before
+
+
+# --------------------------------------------------------------- exchanges set by hand
+
+
+def exchange_position(seed: int = 2) -> SnitchState:
+    """A match in its Action Blocks, with nothing pending: a test sets an exchange and runs it."""
+    state = advance_until(new_match(seed), lambda s: isinstance(top(s), BlockAction))
+    state.decisions.clear()
+    state.flow.clear()
+    return state
+
+
+def run_exchange(state: SnitchState, exchange: Exchange) -> list[Any]:
+    """Starts `exchange` and runs the flow until a decision is needed."""
+    from menagerie.snitch.engine.model import ExchangeStep
+
+    events: list[Any] = []
+    state.exchange = exchange
+    state.flow.append(ExchangeStep())
+    ENGINE._run(state, events)
+    return events
+
+
+def answer(state: SnitchState, choose: Callable[[list[Any]], Any]) -> list[Any]:
+    """The seat asked decides with `choose` over its legal actions."""
+    seat = ENGINE.to_act(state).seats()[0]
+    return ENGINE.apply(state, seat, choose(legal(state, seat)))
+
+
+def test_a_beat_is_answered_by_defense_from_a_beater_in_the_targets_zone() -> None:
+    """l.406–410: the target may Manoeuvre, or a friendly Beater in its Zone Defend it (one Reaction, l.400)."""
+    state = exchange_position()
+    beater, target = PlayerRef(0, 1), PlayerRef(1, 3)
+    guard = PlayerRef(1, 1)
+    zone = "west_centre"
+    state.layout = state.layout.moved(beater, zone).moved(target, zone).moved(guard, zone).with_bludger(0, zone)
+    run_exchange(state, Exchange(kind="beat", seat=0, actor=1, target_team=1, target=3, bludger=0))
+    assert isinstance(top(state), Reaction) and top(state).must == [1]
+    options = set(legal(state, 1))
+    assert React(player=3, reaction="manoeuvre") in options
+    assert React(player=1, reaction="defense") in options
+    assert React(player=2, reaction="defense") not in options, "Beater 2 is not in the target's Zone"
+
+
+def test_after_a_beat_the_targets_coach_places_the_bludger_in_its_zone_or_next_to_it() -> None:
+    """l.382: "Whether or not this Action is successful, your rival places the beaten Bludger"."""
+    from menagerie.snitch.engine.model import NoReaction
+
+    state = exchange_position()
+    zone = "west_centre"
+    state.layout = state.layout.moved(PlayerRef(0, 1), zone).moved(PlayerRef(1, 3), zone).with_bludger(0, zone)
+    run_exchange(state, Exchange(kind="beat", seat=0, actor=1, target_team=1, target=3, bludger=0))
+    ENGINE.apply(state, 1, NoReaction())
+    while not isinstance(top(state), BeatenBludger):
+        answer(state, lambda actions: actions[0])
+    assert top(state).must == [1]
+    allowed = {a.zone for a in legal(state, 1)}
+    assert allowed == {zone, *ENGINE.pitch.zone(zone).adjacent}
+
+
+def test_a_goal_gives_a_goal_token_a_snitch_card_and_the_quaffle_to_the_conceding_keeper() -> None:
+    """l.494–496 (and RULES.md "Engine": the conceding Keeper's Kick-Off follows)."""
+    from menagerie.snitch.engine.model import GoalScored, KeeperKickOff, SnitchCardChoice
+
+    state = exchange_position()
+    area = ENGINE.pitch.half(state.layout.halves[1]).scoring_area
+    shooter = PlayerRef(0, 3)
+    state.layout = state.layout.moved(PlayerRef(1, 0), "east_centre").moved(shooter, area).with_quaffle(shooter)
+    state.attacking = 0
+    # A sure goal: the Shoot's Successes are fixed (no Keeper inside, so no Catch and no Aim).
+    events = run_exchange(state, Exchange(kind="shoot", seat=0, actor=3, fixed=5))
+    while state.exchange is not None:
+        events += answer(state, lambda actions: actions[0])
+    assert any(isinstance(e, GoalScored) for e in events)
+    assert state.players[0].goals == 1
+    assert state.layout.holder == PlayerRef(1, 0) and state.attacking == 1
+    assert isinstance(top(state), SnitchCardChoice) or any(isinstance(s, KeeperKickOff) for s in state.flow)
+
+
+def test_the_bludger_movement_starts_with_the_defending_coach() -> None:
+    """l.526: "The Defending Coach picks a Bludger first, and the Attacking Coach must move the other"."""
+    from menagerie.snitch.engine.model import BludgerMove
+
+    def movement(s: SnitchState) -> bool:  # the end-of-sequence movement, not an Intrepid Move's
+        return isinstance(top(s), BludgerMove) and top(s).reach == 0
+
+    state = advance_until(new_match(12), movement)
+    first = top(state)
+    assert first.must == [1 - state.attacking] and sorted(first.bludgers) == [0, 1]
+    picked = legal(state, first.must[0])[0]
+    ENGINE.apply(state, first.must[0], picked)
+    state = advance_until(state, movement)
+    second = top(state)
+    assert second.must == [state.attacking] and second.bludgers == [1 - picked.bludger]
+
+
+def test_a_goal_token_rerolls_one_die_of_your_own_roll_once() -> None:
+    """l.504: "Once per Action or Reaction ... re-roll a dice by flipping over one of your Uncelebrated Goal tokens"."""
+    from menagerie.snitch.engine.model import GoalReroll, KeepRoll, RollWindow
+
+    state = exchange_position()
+    state.players[0].goals = 2
+    zone = "west_centre"
+    state.layout = state.layout.moved(PlayerRef(0, 3), zone).moved(PlayerRef(0, 4), zone).with_quaffle(PlayerRef(0, 3))
+    run_exchange(state, Exchange(kind="pass", seat=0, actor=3, target_team=0, target=4))
+    while not (isinstance(top(state), RollWindow) and top(state).must == [0]):
+        answer(state, lambda actions: actions[0])
+    assert GoalReroll(die=0) in legal(state, 0)
+    ENGINE.apply(state, 0, GoalReroll(die=0))
+    assert state.players[0].goals == 1 and state.players[0].celebrated == 1
+    assert not any(isinstance(a, GoalReroll) for a in legal(state, 0)), "once per roll"
+    assert KeepRoll() in legal(state, 0)
+
+
+def test_a_player_at_a_disadvantage_cannot_move_out_of_its_zone() -> None:
+    """l.418: "Players at a Disadvantage or Severe Disadvantage cannot Move out of their Zone"."""
+    from menagerie.snitch.engine.model import Move
+
+    state = exchange_position()
+    zone = "north_midfield"
+    lone = PlayerRef(0, 3)
+    state.layout = state.layout.moved(lone, zone).moved(PlayerRef(1, 3), zone).moved(PlayerRef(1, 4), zone)
+    state.decisions = [BlockAction(must=[0])]
+    state.block_seat, state.block_remaining = 0, ["move"]
+    assert not any(isinstance(a, Move) and a.player == 3 for a in legal(state, 0))
+    assert any(isinstance(a, Move) and a.player == 4 for a in legal(state, 0))
+
+
+def test_dice_tokens_are_offered_before_the_roll_to_their_spender() -> None:
+    """l.454–456: Bonus tokens by the roller's Coach, Penalty tokens by the rival, before the dice are rolled."""
+    from menagerie.snitch.engine.model import DiceTokens, SpendTokens
+
+    state = exchange_position()
+    zone = "west_centre"
+    state.layout = state.layout.moved(PlayerRef(0, 3), zone).moved(PlayerRef(0, 4), zone).with_quaffle(PlayerRef(0, 3))
+    state.players[0].team[3].bonus = ["orange"]
+    state.players[0].team[3].penalty = ["purple"]
+    run_exchange(state, Exchange(kind="pass", seat=0, actor=3, target_team=0, target=4))
+    assert isinstance(top(state), DiceTokens) and top(state).must == [0]
+    assert set(legal(state, 0)) == {SpendTokens(), SpendTokens(bonus=("orange",))}
+    ENGINE.apply(state, 0, SpendTokens(bonus=("orange",)))
+    assert isinstance(top(state), DiceTokens) and top(state).must == [1]
+    assert SpendTokens(penalty=("purple",)) in legal(state, 1)
+    events = ENGINE.apply(state, 1, SpendTokens(penalty=("purple",)))
+    rolled: Any = next(e for e in events if type(e).__name__ == "DiceRolled")
+    # The Chaser's Pass dice with one orange die more and one purple die fewer.
+    pool = ENGINE.pool(state, 0, 3, "pass")
+    assert [d.colour for d in rolled.action.dice].count("orange") == pool.orange + 1
+    assert [d.colour for d in rolled.action.dice].count("purple") == pool.purple - 1
+    assert state.players[0].team[3].bonus == [] and state.players[0].team[3].penalty == []
+
+
+def test_swift_moments_are_offered_on_public_facts_only() -> None:
+    """Being asked after a rival's Steal must not tell whether the Coach holds a Swift card (hand size only)."""
+    from menagerie.snitch.engine.model import DiceTokens, NoReaction, RollWindow
+
+    asked = []
+    for holds_swift in (False, True):
+        state = exchange_position()
+        zone = "west_centre"
+        holder = PlayerRef(1, 3)
+        state.layout = state.layout.moved(PlayerRef(0, 4), zone).moved(holder, zone).with_quaffle(holder)
+        state.attacking = 1
+        swift = [c.id for c in ENGINE.decks.deck(state.players[1].house) if c.intrepid and c.intrepid.swift]
+        plain = [c.id for c in ENGINE.decks.deck(state.players[1].house) if not (c.intrepid and c.intrepid.swift)]
+        state.players[1].hand = (swift[:1] if holds_swift else plain[:1]) + plain[1:4]
+        run_exchange(state, Exchange(kind="steal", seat=0, actor=4, target_team=1, target=3))
+        ENGINE.apply(state, 1, NoReaction())
+        while isinstance(top(state), DiceTokens):
+            answer(state, lambda actions: actions[0])
+        windows = []
+        while state.exchange is not None and isinstance(top(state), RollWindow):
+            windows.append(top(state).must[0])
+            answer(state, lambda actions: next(a for a in actions if type(a).__name__ == "KeepRoll"))
+        asked.append(windows)
+    assert asked[0] == asked[1], "the windows asked depend on the hand's hidden cards"
+    assert 1 in asked[0]
