@@ -133,3 +133,30 @@ def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly(minimatch: Runn
     assert answered >= 1
     assert "The chase begins: " in transcript and "Player boards" in transcript, transcript
     assert own_turn.search(transcript), transcript
+
+
+def test_play_snitch_against_a_bot_through_the_kick_off_then_quit_cleanly(minimatch: RunningMinimatch) -> None:
+    child = spawn(
+        "--lobby", minimatch.lobby, "play", "snitch", "--mode", "basic", "--players", "2",
+        "--bot-level", "greedy", "--max-wait", "1",
+    )  # fmt: skip
+    seen = io.StringIO()
+    child.logfile_read = seen
+    child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
+    # Answer every decision of this seat with its first choice until the first Game Sequence
+    # begins (the Kick-Off's Bludger and deployment moves are the seat's own), then leave.
+    answered = 0
+    while "Game Sequence 1 begins" not in seen.getvalue():
+        assert child.expect([CHOOSE, "Game over — "], timeout=120) == 0, "the match ended before it began"
+        child.sendline("1")
+        answered += 1
+        assert answered < 40, "the Kick-Off never ended"
+    child.expect(CHOOSE)
+    child.sendline("q")
+    child.expect("You left the match")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = seen.getvalue()
+    assert re.search(r"puts? Bludger 1 in ", transcript) and "deploys to " in transcript, transcript
+    assert "Snitch" in transcript and "Centre" in transcript, "the pitch and the race are drawn"
