@@ -478,3 +478,90 @@ def test_swift_moments_are_offered_on_public_facts_only() -> None:
         asked.append(windows)
     assert asked[0] == asked[1], "the windows asked depend on the hand's hidden cards"
     assert 1 in asked[0]
+
+
+def test_a_save_starts_the_keepers_kick_off_shifts_then_a_sure_pass_without_tempo() -> None:
+    """l.512–520: shooter Shifted out, one Shift each from the Attacking Team, the Keeper's Pass succeeds, no Tempo."""
+    from menagerie.snitch.engine.model import (
+        AfterAction,
+        KickOffPass,
+        KickOffStarted,
+        NoReaction,
+        PassQuaffle,
+        ShiftPlayer,
+        SkipShift,
+    )
+
+    state = exchange_position()
+    defender_area = ENGINE.pitch.half(state.layout.halves[1]).scoring_area
+    shooter, keeper = PlayerRef(0, 3), PlayerRef(1, 0)
+    state.layout = state.layout.moved(keeper, defender_area).moved(shooter, defender_area).with_quaffle(shooter)
+    state.attacking = 0
+    state.flow.append(AfterAction(holder_before=[0, 3]))
+    events = run_exchange(state, Exchange(kind="shoot", seat=0, actor=3, fixed=0))  # a sure miss
+    events += ENGINE.apply(state, 1, NoReaction())
+    while not isinstance(top(state), ShiftPlayers):
+        events += answer(state, lambda actions: actions[0])
+    assert state.layout.holder == keeper and state.attacking == 1
+    # Step 1: the shooter must leave the Scoring Area (its own Coach picks where).
+    assert top(state).must == [0] and top(state).reason == "shift_out"
+    shift_out = legal(state, 0)
+    assert shift_out and all(isinstance(a, ShiftPlayer) and a.player == 3 for a in shift_out)
+    events += ENGINE.apply(state, 0, shift_out[0])
+    assert any(isinstance(e, KickOffStarted) for e in events)
+    # Step 2: the Attacking Coach (the Keeper's) may Shift first, then the other.
+    assert top(state).must == [1] and top(state).reason == "kick_off" and SkipShift() in legal(state, 1)
+    ENGINE.apply(state, 1, SkipShift())
+    assert top(state).must == [0] and SkipShift() in legal(state, 0)
+    ENGINE.apply(state, 0, SkipShift())
+    # Step 3: the Keeper's free Pass, which succeeds without a roll and earns no Tempo.
+    assert isinstance(top(state), KickOffPass)
+    kick = next(a for a in legal(state, 1) if isinstance(a, PassQuaffle))
+    tempo = state.players[1].tempo
+    events = ENGINE.apply(state, 1, kick)
+    assert state.layout.holder == PlayerRef(1, kick.target)
+    assert not any(type(e).__name__ == "DiceRolled" for e in events)
+    assert state.players[1].tempo == tempo
+
+
+def test_breaking_the_tempo_gives_a_free_pass_that_earns_no_point() -> None:
+    """l.571–578: a free Pass instead of the point, which itself earns none (l.578)."""
+    from menagerie.snitch.engine.model import BreakTempo, FreeAction, PassQuaffle
+
+    state = exchange_position()
+    zone = "west_centre"
+    for index in (3, 4, 5):
+        state.layout = state.layout.moved(PlayerRef(0, index), zone)
+    state.layout = state.layout.with_quaffle(PlayerRef(0, 3))
+    state.attacking = 0
+    run_exchange(state, Exchange(kind="pass", seat=0, actor=3, target_team=0, target=4, fixed=3))
+    while not isinstance(top(state), TempoChoice):
+        answer(state, lambda actions: next((a for a in actions if type(a).__name__ == "KeepRoll"), actions[0]))
+    tempo = state.players[0].tempo
+    ENGINE.apply(state, 0, BreakTempo(option="free_pass"))
+    assert isinstance(top(state), FreeAction) and top(state).reason == "break_tempo"
+    free_pass = next(a for a in legal(state, 0) if isinstance(a, PassQuaffle))
+    ENGINE.apply(state, 0, free_pass)
+    # Its roll may succeed or fail; either way no Tempo choice or point follows from it.
+    while state.exchange is not None:
+        answer(
+            state,
+            lambda actions: next((a for a in actions if type(a).__name__ in ("KeepRoll", "SpendTokens")), actions[0]),
+        )
+    assert not isinstance(top(state), TempoChoice)
+    assert state.players[0].tempo == tempo
+
+
+def test_a_move_into_the_loose_quaffles_zone_picks_it_up_and_attacks() -> None:
+    """l.478: "a Player may perform a Move Action to the Zone containing the Quaffle, picking it up"."""
+    from menagerie.snitch.engine.model import Move, QuaffleCaught
+
+    state = exchange_position()
+    runner = PlayerRef(1, 3)
+    state.layout = state.layout.moved(runner, "north_midfield").with_quaffle("east_north")
+    state.attacking = 0
+    state.decisions = [BlockAction(must=[1])]
+    state.block_seat, state.block_remaining = 1, ["move"]
+    events = ENGINE.apply(state, 1, Move(player=3, zone="east_north"))
+    assert state.layout.holder == runner and state.attacking == 1
+    assert any(isinstance(e, QuaffleCaught) and e.how == "pick_up" for e in events)
