@@ -37,8 +37,10 @@ from menagerie.snitch.engine.model import (
     PlaceQuaffle,
     React,
     Reaction,
+    Recover,
     ShiftPlayers,
     SnitchState,
+    Steal,
     TempoChoice,
 )
 from menagerie.snitch.engine.pitch import PlayerRef
@@ -565,3 +567,28 @@ def test_a_move_into_the_loose_quaffles_zone_picks_it_up_and_attacks() -> None:
     events = ENGINE.apply(state, 1, Move(player=3, zone="east_north"))
     assert state.layout.holder == runner and state.attacking == 1
     assert any(isinstance(e, QuaffleCaught) and e.how == "pick_up" for e in events)
+
+
+def test_a_refused_pitch_action_says_which_rule_forbids_it() -> None:
+    """Bad input is refused with the rule's reason, and changes nothing."""
+    from menagerie.snitch.engine.model import Move
+
+    state = exchange_position()
+    zone = "north_midfield"
+    state.layout = state.layout.moved(PlayerRef(0, 3), zone).moved(PlayerRef(1, 3), zone).moved(PlayerRef(1, 4), zone)
+    state.decisions = [BlockAction(must=[0])]
+    state.block_seat, state.block_remaining = 0, ["move", "steal"]
+    state.attacking = 0
+    before = ENGINE.view(state, 0)
+    cases: dict[Any, str] = {
+        Move(player=3, zone="west_north"): "Disadvantage",
+        Move(player=4, zone="nowhere"): "no Zone 'nowhere'",
+        Move(player=9, zone="west_north"): "no Player 9",
+        Steal(player=3): "Defending Team",
+        Recover(player=3): "no Recover left",
+    }
+    for action, reason in cases.items():
+        with pytest.raises(IllegalAction) as refused:
+            ENGINE.apply(state, 0, action)
+        assert refused.value.rule == "Actions" and reason in refused.value.detail, (action, refused.value.detail)
+    assert ENGINE.view(state, 0) == before
