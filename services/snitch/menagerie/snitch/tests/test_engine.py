@@ -592,3 +592,20 @@ def test_a_refused_pitch_action_says_which_rule_forbids_it() -> None:
             ENGINE.apply(state, 0, action)
         assert refused.value.rule == "Actions" and reason in refused.value.detail, (action, refused.value.detail)
     assert ENGINE.view(state, 0) == before
+
+
+def test_each_coach_takes_a_snitch_card_at_the_end_starting_with_the_last_to_play_a_block() -> None:
+    """l.730–732 (the Game Sequence summary): a Snitch card each, from the Coach who finished Action Blocks last."""
+    from menagerie.snitch.engine.model import SequenceStep, SnitchCardChoice
+
+    for last in (0, 1):
+        state = advance_until(new_match(14), lambda s: isinstance(top(s), PitchCards))
+        state.decisions.clear()
+        state.last_block_seat = last
+        state.flow = [SequenceStep(stage="snitch")]
+        ENGINE._run(state, [])
+        assert isinstance(top(state), SnitchCardChoice) and top(state).must == [last]
+        ENGINE.apply(state, last, next(a for a in legal(state, last) if a.option == "keep"))
+        while top(state).must == [last]:  # the rest of this Coach's card (none when kept)
+            answer(state, lambda actions: actions[0])
+        assert isinstance(top(state), SnitchCardChoice) and top(state).must == [1 - last]
