@@ -612,6 +612,22 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             out.extend(self._instances(state, seat, kind))
         return out
 
+    def _pitch_allowed(self, state: SnitchState, seat: int, action: Action) -> bool:
+        """Whether a Pitch Action is among `_pitch_options`, listing only the options of its own kind."""
+        top = self.top(state)
+        kind = next(k for k, t in PITCH_ACTION_TYPES.items() if isinstance(action, t))
+        if isinstance(top, KickOffPass):
+            return action in self._pitch_options(state, seat)
+        if isinstance(top, BlockAction):
+            if kind not in state.block_remaining or not self.can_perform(state, seat, kind):
+                return False
+        elif isinstance(top, FreeAction):
+            if top.action is not None and top.action != kind:
+                return False
+        else:
+            return False
+        return action in list(self._instances(state, seat, kind))
+
     # ------------------------------------------------------------------ performing Pitch Actions
 
     def _perform_pitch(self, state: SnitchState, seat: int, action: Action) -> list[Event]:
@@ -1426,13 +1442,17 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             name: str,
             options: Callable[[SnitchState, int], Iterable[Any]],
             perform: Callable[[SnitchState, int, Any], list[Event]],
+            allowed: Callable[[SnitchState, int, Any], bool] | None = None,
         ) -> Rule[SnitchState, Any, Event]:
+            # An action is legal exactly when it is one of the options (`allowed` checks the
+            # same thing without listing every option, where the lists are long).
             def problem(state: SnitchState, seat: int, action: Any) -> str | None:
-                return None if action in list(options(state, seat)) else self.text.refusal(state, seat, action)
+                legal = allowed(state, seat, action) if allowed else action in list(options(state, seat))
+                return None if legal else self.text.refusal(state, seat, action)
 
             return Rule(name, options, problem, perform, exact=True)
 
-        pitch_rule = rule("Actions", self._pitch_options, self._perform_pitch)
+        pitch_rule = rule("Actions", self._pitch_options, self._perform_pitch, self._pitch_allowed)
         return {
             PlaceBludger: rule("Bludgers", self._place_bludger_options, self._do_place_bludger),
             DeployPlayer: rule("Kick-Off", self._deploy_actions, self._do_deploy),
