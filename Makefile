@@ -43,8 +43,11 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: lint ## Lint, then the whole test suite (unit, integration, e2e)
-	$(BIN)/pytest
+# tests/ (integration and e2e: processes, ports, timings) runs alone; the games' own tests
+# (services/, mostly pure engines) run on two workers, each with its own Redis and services.
+test: lint ## Lint, then the whole test suite (unit, integration, e2e; the games' tests on two workers)
+	$(BIN)/pytest tests
+	$(BIN)/pytest -n 2 --dist loadfile services
 
 chaos: $(STAMP) ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)
 	$(BIN)/pytest -m 'faults or chaos' tests
