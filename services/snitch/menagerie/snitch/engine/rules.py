@@ -1203,7 +1203,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             coach = state.players[seat]
             coach.goals += 1
             events.append(GoalScored(seat=seat, player=ex.actor, goals=coach.goals + coach.celebrated))
-            self._end_block_if(state, seat, events)
+            self._end_block(state, events)
             # Authored (RULES.md "Engine"): after a Goal the Quaffle goes to the conceding Keeper,
             # whose Kick-Off (l.512) brings the scorer out of the Scoring Area.
             state.layout = state.layout.with_quaffle(keeper)
@@ -1216,10 +1216,6 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             return
         zones = pitch.loose_quaffle_zones(self.pitch, "shoot", area)
         self._lose_quaffle(state, defender, zones, events)
-
-    def _end_block_if(self, state: SnitchState, seat: int, events: list[Event]) -> None:
-        if state.block_seat is not None:
-            self._end_block(state, events)
 
     def _earn_tempo(self, state: SnitchState, ex: Exchange) -> None:
         """A successful rolled Pass, Beat, Steal or Shoot: a Tempo Point or a Break (l.556–578); extra points."""
@@ -1268,7 +1264,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         attacking = rival(lost_by)
         events.append(QuaffleLoose(zone=zone, attacking=attacking))
         self._set_attacking(state, attacking, events)
-        self._end_block_if(state, chooser, events)
+        self._end_block(state, events)
         for seat in (state.attacking, rival(state.attacking))[::-1]:
             if self._may_play_swift(state, seat):
                 state.decisions.append(SwiftWindow(must=[seat]))
