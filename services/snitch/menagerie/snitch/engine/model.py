@@ -25,13 +25,21 @@ from menagerie.snitch.data.cards import PitchAction, RacePitchAction, RollName, 
 from menagerie.snitch.engine.pitch import Layout
 from menagerie.snitch.engine.race import HeldDice, Option, Token
 from menagerie.snitch.engine.rolls import Roll
+from menagerie.snitch.engine.roster import Draft
 
-Mode = Literal["basic"]
+Mode = Literal["basic", "advanced"]
 # Which roll of an exchange a reroll takes dice from.
 RollSide = Literal["action", "reaction"]
 # What an exchange resolves: a rolled Pitch Action, a Bludger's hit, a Seeker's race roll.
 ExchangeKind = Literal["pass", "shoot", "steal", "beat", "bludger", "race"]
 BreakOption = Literal["free_pass", "shift"]
+# Flag colours (l.460 "usually their own House"): one per House; the two Coaches' must differ.
+FLAG_COLOURS: dict[House, str] = {
+    "gryffindor": "scarlet",
+    "slytherin": "green",
+    "ravenclaw": "blue",
+    "hufflepuff": "yellow",
+}
 
 # ----------------------------------------------------------------------------- actions
 
@@ -246,6 +254,43 @@ class NoSwift(_Action, frozen=True, tag="no_swift"):
     """Play no Swift Intrepid Move now."""
 
 
+class PickForTeam(_Action, frozen=True, tag="pick_for_team"):
+    """Build Your Team (l.695): add the House, a Player card, a Tactical card or a Spectator to the Team."""
+
+    part: str  # "house", "player", "tactic" or "spectator"
+    card: str  # the House, or the card's id
+
+
+class DropFromTeam(_Action, frozen=True, tag="drop_from_team"):
+    """Build Your Team: take a card back out of the Team (the House: start again)."""
+
+    part: str
+    card: str
+
+
+class ConfirmTeam(_Action, frozen=True, tag="confirm_team"):
+    """The Team is formed (l.703): nothing more changes in it."""
+
+
+class ChooseFlag(_Action, frozen=True, tag="choose_flag"):
+    """The colour of the Coach's Flag tokens for the whole match (l.460)."""
+
+    colour: str
+
+
+class UseTrait(_Action, frozen=True, tag="use_trait"):
+    """Use the Locked Trait of the Player whose roll this is: add to the roll, or re-roll `dice` (l.229)."""
+
+    dice: tuple[int, ...] = ()
+
+
+class PlaySpectator(_Action, frozen=True, tag="play_spectator"):
+    """Place a Spectator token on a Zone of the Stand (l.719)."""
+
+    card: str
+    zone: str
+
+
 Action = (
     PlaceBludger
     | DeployPlayer
@@ -282,6 +327,12 @@ Action = (
     | PlaceRaceToken
     | DodgeToken
     | NoSwift
+    | PickForTeam
+    | DropFromTeam
+    | ConfirmTeam
+    | ChooseFlag
+    | UseTrait
+    | PlaySpectator
 )
 # The Pitch Actions of the Actions List, as action types (l.335–340).
 PITCH_ACTION_TYPES: dict[PitchAction, type] = {
@@ -324,7 +375,7 @@ class IntrepidOffer(Decision, tag="intrepid_offer"):
 class BlockAction(Decision, tag="block_action"):
     """Game Sequence step 5: the Coach performs the next Action of their Action Block (or declines an optional one)."""
 
-    accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, DeclineBlock)
+    accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, DeclineBlock, PlaySpectator)
     may_decline: bool = False
 
 
@@ -358,7 +409,7 @@ class DiceTokens(Decision, tag="dice_tokens"):
 class RollWindow(Decision, tag="roll_window"):
     """After the roll, the Coach may re-roll (Intrepid Move, Goal token) or play a Swift Intrepid Move."""
 
-    accepts = (Reroll, GoalReroll, PlaySwift, KeepRoll)
+    accepts = (Reroll, GoalReroll, PlaySwift, KeepRoll, UseTrait)
 
 
 class LooseQuaffle(Decision, tag="loose_quaffle"):
@@ -471,6 +522,18 @@ class SwiftWindow(Decision, tag="swift_window"):
     accepts = (PlaySwift, NoSwift)
 
 
+class TeamBuilding(Decision, tag="team_building"):
+    """Build Your Team (l.689–703): both Coaches form their Team in secret, each until they confirm it."""
+
+    accepts = (PickForTeam, DropFromTeam, ConfirmTeam)
+
+
+class FlagChoice(Decision, tag="flag_choice"):
+    """At the beginning of the game the Coach chooses the colour of their Flag (l.460)."""
+
+    accepts = (ChooseFlag,)
+
+
 SnitchDecision = (
     KickOffBludger
     | Deployment
@@ -495,6 +558,8 @@ SnitchDecision = (
     | RaceTokenPlacement
     | DodgeChoice
     | SwiftWindow
+    | TeamBuilding
+    | FlagChoice
 )
 
 # ------------------------------------------------------------------------- flow steps
@@ -622,6 +687,12 @@ class ShiftOut(_Step, tag="shift_out"):
     """Players no longer allowed in a Scoring Area Shift out of it (l.480, l.514)."""
 
 
+class StartMatch(_Step, tag="start_match"):
+    """Both Teams are formed (l.703): they are revealed, Flags are chosen, then the Setup steps begin."""
+
+    stage: int = 0
+
+
 FlowStep = (
     SetupRow
     | KickOffStep
@@ -640,6 +711,7 @@ FlowStep = (
     | LooseQuaffleStep
     | Ask
     | ShiftOut
+    | StartMatch
 )
 
 # ------------------------------------------------------------------------------ events
@@ -998,6 +1070,69 @@ class MatchFinished(GameEvent, frozen=True, tag="match_finished"):
     outcome: Outcome
 
 
+class TeamChanged(GameEvent, frozen=True, tag="team_changed"):
+    """A Coach changed their Team under construction; only they see how (l.703: formed in secret)."""
+
+    concerns = "seat"
+    seat: int
+    part: Annotated[str | None, SeenBy("seat")] = None
+    card: Annotated[str | None, SeenBy("seat")] = None
+    dropped: Annotated[bool, SeenBy("seat")] = False
+
+
+class TeamConfirmed(GameEvent, frozen=True, tag="team_confirmed"):
+    """A Coach has formed their Team."""
+
+    seat: int
+
+
+class TeamRevealed(GameEvent, frozen=True, tag="team_revealed"):
+    """Both Teams are formed: a Coach's House, Players and Spectators go on the table (the deck stays secret)."""
+
+    reveals = True
+    seat: int
+    house: str
+    players: list[str]
+    spectators: list[str]
+
+
+class FlagChosen(GameEvent, frozen=True, tag="flag_chosen"):
+    """A Coach chose the colour of their Flag tokens (l.460)."""
+
+    seat: int
+    colour: str
+
+
+class TraitUsed(GameEvent, frozen=True, tag="trait_used"):
+    """A Player used its Locked Trait; the Locked token goes on its card (l.229)."""
+
+    seat: int
+    player: int  # the lineup index (6: the Seeker)
+    dice: list[int]
+
+
+class LockedRemoved(GameEvent, frozen=True, tag="locked_removed"):
+    """The rival made a Hand Swap: the Coach removed all Locked tokens from their cards (l.468)."""
+
+    seat: int
+    players: list[int]
+
+
+class SpectatorPlayed(GameEvent, frozen=True, tag="spectator_played"):
+    """A Spectator token went onto a Zone of the Stand, displacing a rival one or not (l.719)."""
+
+    seat: int
+    card: str
+    zone: str
+    displaced: str  # the rival Spectator removed ("" when the Zone was empty)
+
+
+class StandCleared(GameEvent, frozen=True, tag="stand_cleared"):
+    """A Hand Swap removed every Spectator token from the Stand (l.721)."""
+
+    removed: int
+
+
 Event = (
     AdvantageRolled
     | CardsDrawn
@@ -1042,6 +1177,14 @@ Event = (
     | SequenceStarted
     | SequenceEnded
     | MatchFinished
+    | TeamChanged
+    | TeamConfirmed
+    | TeamRevealed
+    | FlagChosen
+    | TraitUsed
+    | LockedRemoved
+    | SpectatorPlayed
+    | StandCleared
 )
 
 # ------------------------------------------------------------------------------- state
@@ -1088,6 +1231,24 @@ class Coach(msgspec.Struct):
     # The Snitch card in play, secret from the rival (l.664). A pool of its own: it is never a
     # Golden Snitch card (those are resolved on reveal), so it is not interchangeable with the deck's.
     snitch_in_play: Annotated[int | None, Hidden("snitch_in_play", owner_sees=True)] = None
+    # Build Your Team: the Team under construction, secret from the rival until both are formed (l.703).
+    draft: Annotated[Draft | None, Hidden("draft", owner_sees=True, per_seat=True)] = None
+    # The Player cards in lineup order (Keeper, Beaters, Chasers, Seeker; empty until the Teams are formed).
+    lineup: list[str] = msgspec.field(default_factory=list)
+    # Lineup indexes (6: the Seeker) whose card holds a Locked token (l.229).
+    locked: list[int] = msgspec.field(default_factory=list)
+    # The Spectator cards (the Fervent Fan first) and those played since the last Hand Swap.
+    spectators: list[str] = msgspec.field(default_factory=list)
+    spectators_played: list[str] = msgspec.field(default_factory=list)
+    flag: str = ""
+
+
+class StandSpot(msgspec.Struct):
+    """A Zone of the Spectator Stand and the Spectator token on it, if any (l.715)."""
+
+    zone: str
+    seat: int | None = None
+    card: str | None = None
 
 
 class RerollGrant(msgspec.Struct):
@@ -1167,6 +1328,10 @@ class SnitchState(msgspec.Struct):
     # The Bludger the Defending Coach moved in this Bludger Movement (the other is the Attacking Coach's).
     moved_bludger: int | None = None
     block_optional: bool = False
+    # Build Your Team (mode "advanced"): the Funding (l.691) and the Spectators optional rule (l.711).
+    funding: int = 0
+    spectators_on: bool = False
+    stand: list[StandSpot] = msgspec.field(default_factory=list)
     outcome: Outcome | None = None
 
 
@@ -1198,12 +1363,48 @@ class DicePoolView(msgspec.Struct, frozen=True):
 
 
 class PlayerCardView(msgspec.Struct, frozen=True):
-    """A Player card: name, Position, and the dice of each Action and Reaction."""
+    """A Player card: name, Position, the dice of each Action and Reaction, its Trait and cost."""
 
     position: str
     name: str
     actions: list[DicePoolView]
     reactions: list[DicePoolView]
+    id: str = ""
+    cost: int = 0
+    trait: str = ""  # the Trait's text ("" for a basic Player)
+    locked_trait: bool = False  # the Trait shows the Locked icon (l.229)
+
+
+class SpectatorCardView(msgspec.Struct, frozen=True):
+    """A Spectator card in the engine's words: where it may go and its two effects (l.719)."""
+
+    id: str
+    name: str
+    cost: int
+    zones: list[str]
+    first: str
+    second: str
+
+
+class StandSpotView(msgspec.Struct, frozen=True):
+    """A Zone of the Spectator Stand and whose Spectator is on it."""
+
+    zone: str
+    seat: int | None = None
+    card: str | None = None
+
+
+class DraftView(msgspec.Struct, frozen=True):
+    """The viewer's own Team under construction (Build Your Team), with its cost and what it still lacks."""
+
+    house: str | None
+    players: list[PlayerCardView]
+    tactics: list[int]
+    spectators: list[SpectatorCardView]
+    cost: int
+    funding: int
+    ready: bool
+    missing: str  # why it cannot be confirmed yet ("" once it can)
 
 
 class CoachView(msgspec.Struct, frozen=True):
@@ -1225,6 +1426,12 @@ class CoachView(msgspec.Struct, frozen=True):
     has_snitch_card: bool
     aim_chosen: bool
     next_block: int
+    # Build Your Team: the Team is formed; Locked tokens (lineup indexes, 6 the Seeker); Flag colour; Spectators.
+    team_confirmed: bool = False
+    locked: list[int] = msgspec.field(default_factory=list)
+    flag: str = ""
+    spectators: list[SpectatorCardView] = msgspec.field(default_factory=list)
+    spectators_played: list[str] = msgspec.field(default_factory=list)
 
 
 class ZoneView(msgspec.Struct, frozen=True):
@@ -1364,3 +1571,8 @@ class SnitchView(msgspec.Struct, frozen=True):
     # The pending decision's particulars as data (None once the match is over).
     decision: DecisionView | None = None
     outcome: Outcome | None = None
+    # Build Your Team (mode "advanced"): the Funding, the Spectators rule, the Stand, the viewer's own draft.
+    funding: int = 0
+    spectators_on: bool = False
+    stand: list[StandSpotView] = msgspec.field(default_factory=list)
+    draft: DraftView | None = None

@@ -22,7 +22,18 @@ from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo,
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
-from menagerie.snitch.data import COLOURS, HOUSES, BoardData, Colour, DicePool, House, load_data
+from menagerie.snitch.data import (
+    COLOURS,
+    FERVENT_FAN,
+    HOUSES,
+    STAND_ZONES,
+    BoardData,
+    Colour,
+    DicePool,
+    House,
+    load_data,
+    load_spectators,
+)
 from menagerie.snitch.data.cards import (
     Bludger,
     ModifyRoll,
@@ -46,8 +57,9 @@ from menagerie.snitch.data.cards import (
 from menagerie.snitch.data.cards import (
     Reroll as RerollEffect,
 )
-from menagerie.snitch.engine import pitch, race, rolls, tactics
+from menagerie.snitch.engine import pitch, race, rolls, roster, tactics, traits
 from menagerie.snitch.engine.model import (
+    FLAG_COLOURS,
     PITCH_ACTION_TYPES,
     Action,
     ActionDeclared,
@@ -70,8 +82,10 @@ from menagerie.snitch.engine.model import (
     BludgerTarget,
     BreakTempo,
     CardsDrawn,
+    ChooseFlag,
     ChoosePitchCard,
     Coach,
+    ConfirmTeam,
     ContinueBlock,
     DeclineBlock,
     DeclineIntrepid,
@@ -84,10 +98,13 @@ from menagerie.snitch.engine.model import (
     DiceTokens,
     DodgeChoice,
     DodgeToken,
+    DropFromTeam,
     Event,
     Exchange,
     ExchangeResolved,
     ExchangeStep,
+    FlagChoice,
+    FlagChosen,
     FlowStep,
     FreeAction,
     FreeActionStep,
@@ -113,6 +130,7 @@ from menagerie.snitch.engine.model import (
     KickOffStarted,
     KickOffStep,
     LastingEffect,
+    LockedRemoved,
     LooseQuaffle,
     LooseQuaffleStep,
     MatchFinished,
@@ -121,6 +139,7 @@ from menagerie.snitch.engine.model import (
     NoReaction,
     NoSwift,
     PassQuaffle,
+    PickForTeam,
     PitchCardChosen,
     PitchCards,
     PitchCardsRevealed,
@@ -131,6 +150,7 @@ from menagerie.snitch.engine.model import (
     PlaceRaceToken,
     PlayerMoved,
     PlayIntrepid,
+    PlaySpectator,
     PlaySwift,
     QuaffleCaught,
     QuaffleLoose,
@@ -166,7 +186,11 @@ from menagerie.snitch.engine.model import (
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
+    SpectatorPlayed,
     SpendTokens,
+    StandCleared,
+    StandSpot,
+    StartMatch,
     Steal,
     Stunned,
     SwiftWindow,
@@ -174,10 +198,16 @@ from menagerie.snitch.engine.model import (
     TakeSnitchCard,
     TakeTempo,
     TargetPlayer,
+    TeamBuilding,
+    TeamChanged,
+    TeamConfirmed,
+    TeamRevealed,
     TempoBroken,
     TempoChoice,
     TempoGained,
     TokensSpent,
+    TraitUsed,
+    UseTrait,
 )
 from menagerie.snitch.engine.pitch import PlayerRef, rival
 from menagerie.snitch.engine.rolls import Roll
@@ -194,6 +224,8 @@ SWIFT_MOMENTS: dict[tuple[str, bool], tuple[str, ...]] = {
     ("beat", False): ("rival_beat",),
 }
 HOUSE_OPTIONS = tuple(HOUSES)
+# Funding values a table may agree on (l.691 "we recommend a Funding value of 5 Gold Galleons").
+FUNDING_OPTIONS = ("0", "3", "5", "7", "10", "15")
 
 
 def _house_option(seat: int, default: House) -> OptionInfo:
@@ -201,7 +233,7 @@ def _house_option(seat: int, default: House) -> OptionInfo:
 
 
 class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
-    """Catch the Golden Snitch, part 1: the basic Teams and basic Tactical decks of the four Houses."""
+    """Catch the Golden Snitch: the basic Teams (mode "basic") or Teams built under a Funding (mode "advanced")."""
 
     info: ClassVar[GameInfo] = GameInfo(
         game="snitch",
@@ -213,6 +245,16 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 2,
                 2,
                 options=(_house_option(0, "gryffindor"), _house_option(1, "slytherin")),
+            ),
+            ModeInfo(
+                "advanced",
+                "Build Your Team: Funding, unique Players, the full Tactical library, optional Spectators",
+                2,
+                2,
+                options=(
+                    OptionInfo("funding", "Galleons each Coach may spend on their Team", FUNDING_OPTIONS, "5"),
+                    OptionInfo("spectators", "the Spectators optional rule", ("off", "on"), "off"),
+                ),
             ),
         ),
     )
@@ -246,18 +288,31 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             HandSwapBonus: self._hand_swap_bonus,
             LooseQuaffleStep: self._loose_quaffle_step,
             ShiftOut: self._shift_out,
+            StartMatch: self._start_step,
         }
+        self.players_by_id = {p.id: p for p in self.data.players.players}
+        self.spectator_cards = {c.id: c for c in load_spectators().spectators}
+        self.catalogue = roster.Catalogue(
+            players=self.players_by_id,
+            library={h: {c.id: c for c in self.decks.library(h)} for h in HOUSES},
+            spectators=self.spectator_cards,
+        )
         super().__init__()
 
     # ================================================================ data helpers
 
     def card(self, state: SnitchState, seat: int, card_id: int) -> TacticalCard:
-        """A Tactical card of `seat`'s House deck."""
-        return self.decks.deck(state.players[seat].house)[card_id - 1]
+        """A Tactical card of `seat`'s House library."""
+        return self.decks.card(state.players[seat].house, card_id)
 
     def lineup(self, state: SnitchState, seat: int) -> tuple[Any, ...]:
         """The seven Player cards of `seat`'s Team: the six Pitch Players in lineup order, then the Seeker."""
-        return self.data.players.lineup(state.players[seat].house)
+        return tuple(self.players_by_id[p] for p in state.players[seat].lineup)
+
+    def trait(self, state: SnitchState, seat: int, index: int | None) -> Any | None:
+        """The Trait of a Player of `seat`'s Team (index 6 or None: the Seeker), None without one."""
+        lineup = state.players[seat].lineup
+        return self.players_by_id[lineup[6 if index is None else index]].trait if lineup else None
 
     def pool(self, state: SnitchState, team: int, index: int, name: str, reaction: bool = False) -> DicePool:
         """The dice a Player's card lists for an Action or Reaction (index 6: the Seeker)."""
@@ -323,9 +378,46 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
     # ================================================================== setup
 
     def setup(self, setup: MatchSetup, seed: int) -> tuple[SnitchState, list[Event]]:
-        """Setup steps 1–7 (l.233–247): halves, Seekers, Snitch, advantage, the row, hands; then the Kick-Off."""
+        """Basic Teams start at once (l.207); in mode "advanced" both Coaches first build their Team (l.689)."""
         options = self.info.validate(setup)
         rng = Rng(seed)
+        # Placeholders until the Setup steps run (`_start_match`): halves, Seekers and the Snitch.
+        halves = (self.pitch.halves[0].id, self.pitch.halves[1].id)
+        layout = pitch.setup_layout(self.pitch, halves, PlayerRef(0, pitch.PITCH_LINEUP.index("chaser")))
+        state = SnitchState(
+            mode=setup.mode,  # type: ignore[arg-type]
+            rng=rng,
+            players=[],
+            layout=layout,
+            attacking=0,
+            seekers=[0, 0],
+            snitch=0,
+        )
+        events: list[Event] = []
+        if setup.mode == "advanced":
+            state.funding = int(options["funding"])
+            state.spectators_on = options["spectators"] == "on"
+            state.players = [Coach(house="gryffindor", team=[], draft=roster.Draft()) for _ in (0, 1)]
+            self._ask(state, TeamBuilding(must=[0, 1]), StartMatch())
+            return state, events
+        houses: list[House] = [options["house_0"], options["house_1"]]  # type: ignore[list-item]
+        for house in houses:
+            basic = [p.id for p in self.data.players.lineup(house)]
+            state.players.append(
+                Coach(
+                    house=house,
+                    team=[],
+                    lineup=basic,
+                    deck=[c.id for c in self.decks.deck(house)],
+                    flag=FLAG_COLOURS[house],
+                )
+            )
+        self._start_match(state, events)
+        return state, events
+
+    def _start_match(self, state: SnitchState, events: list[Event]) -> None:
+        """Setup steps 1–7 (l.233–247): halves, Seekers, Snitch, advantage, the row, hands; then the Kick-Off."""
+        rng = state.rng
         # Step 4 (l.241): seat 0 took the Success symbol, seat 1 the Opportunity (authored);
         # the purple die is rolled until it shows one of them (a blank matches neither).
         spec = self.data.dice.setup_roll
@@ -335,36 +427,37 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         attacking = 0 if face in ("success", "double_success") else 1
         halves = (self.pitch.halves[0].id, self.pitch.halves[1].id)
         chaser = pitch.PITCH_LINEUP.index("chaser")
-        layout = pitch.setup_layout(self.pitch, halves, PlayerRef(attacking, chaser))
-        houses: list[House] = [options["house_0"], options["house_1"]]  # type: ignore[list-item]
+        state.layout = pitch.setup_layout(self.pitch, halves, PlayerRef(attacking, chaser))
+        state.attacking = attacking
         the_race = race.new_race(self.data.track, rng)
-        coaches = []
-        events: list[Event] = [AdvantageRolled(face=face, attacking=attacking, chaser=chaser)]
-        for seat, house in enumerate(houses):
-            cards = tactics.opening_hand([c.id for c in self.decks.deck(house)], rng)
-            coaches.append(
-                Coach(
-                    house=house,
-                    team=[PitchPlayer() for _ in pitch.PITCH_LINEUP],
-                    hand=list(cards.hand),
-                    deck=list(cards.deck),
-                )
-            )
+        state.seekers, state.snitch, state.snitch_deck = list(the_race.seekers), the_race.snitch, list(the_race.deck)
+        events.append(AdvantageRolled(face=face, attacking=attacking, chaser=chaser))
+        for seat, coach in enumerate(state.players):
+            cards = tactics.opening_hand(list(coach.deck), rng)
+            coach.team = [PitchPlayer() for _ in pitch.PITCH_LINEUP]
+            coach.hand, coach.deck = list(cards.hand), list(cards.deck)
             events.append(CardsDrawn(seat=seat, count=len(cards.hand), cards=list(cards.hand)))
-        state = SnitchState(
-            mode="basic",
-            rng=rng,
-            players=coaches,
-            layout=layout,
-            attacking=attacking,
-            seekers=list(the_race.seekers),
-            snitch=the_race.snitch,
-            snitch_deck=list(the_race.deck),
-        )
+        if state.spectators_on:
+            state.stand = [StandSpot(zone=z) for z in STAND_ZONES]
         # Step 5's row (Golden Snitch cards with the Attacking Team), then the Kick-Off.
         self._then(state, SetupRow(seat=attacking), KickOffStep())
         self._run(state, events)
-        return state, events
+
+    def _start_step(self, state: SnitchState, step: StartMatch, events: list[Event]) -> None:
+        """Both Teams are formed (l.703): each Coach picks a Flag colour (l.460), the Teams are shown, play begins."""
+        if step.stage < 2:
+            self._ask(state, FlagChoice(must=[step.stage]), StartMatch(stage=step.stage + 1))
+            return
+        for seat, coach in enumerate(state.players):
+            draft = coach.draft
+            assert draft is not None and draft.house is not None
+            coach.house = draft.house
+            coach.lineup = roster.lineup(self.catalogue, draft.players)
+            coach.deck = sorted(draft.tactics)
+            coach.spectators = ([FERVENT_FAN] if state.spectators_on else []) + list(draft.spectators)
+            coach.draft = None
+            events.append(TeamRevealed(seat=seat, house=coach.house, players=coach.lineup, spectators=coach.spectators))
+        self._start_match(state, events)
 
     # =============================================================== step handlers
 
@@ -452,6 +545,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         after = [SequenceStep(stage="pitch_cards")]
         if swap.swappers:
             events.append(HandSwapped(seats=list(swap.swappers)))
+            self._clear_stand(state, events)
             for seat in swap.swappers:
                 coach = state.players[seat]
                 drawn = [c for c in new[seat].hand if c not in coach.hand]
@@ -470,6 +564,10 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         """The rival of a lone Hand Swap: a Stunned token off, a free Action, then 1 Tempo Point (l.466–468)."""
         if step.stage == 0:
             nxt = HandSwapBonus(seat=step.seat, stage=1)
+            coach = state.players[step.seat]
+            if coach.locked:  # "all Locked tokens from the cards of your Team" (l.468)
+                events.append(LockedRemoved(seat=step.seat, players=sorted(coach.locked)))
+                coach.locked = []
             if any(p.stunned for p in state.players[step.seat].team):
                 self._ask(state, HandSwapRecovery(must=[step.seat]), nxt)
             else:
@@ -981,7 +1079,11 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         """The Action's and the Reaction's modifiers: Disadvantage, Stunned, Intrepid Moves, Aim (l.416–424, l.542)."""
         layout = state.layout
         if ex.kind == "race":
-            return ex.modifier, 0
+            # A race roll: its printed modifier, the Seeker's Trait, a Locked Trait used on it.
+            bonus = (
+                traits.lasting_bonus(self.trait(state, ex.seat, None), ex.race_step or "") if ex.fixed is None else 0
+            )
+            return ex.modifier + bonus + ex.swift_modifier, 0
         if ex.kind == "bludger":
             action_mod = 0  # a Bludger's hit is a fixed Success (l.536)
         else:
@@ -992,18 +1094,24 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 disadvantage = pitch.pass_disadvantage(layout, actor, PlayerRef(ex.seat, ex.target))
             else:
                 disadvantage = pitch.disadvantage(layout, actor)
+            trait = self.trait(state, ex.seat, ex.actor)
             effects = self._effect_bonus(state, ex.seat, ex.kind) + ex.aim_bonus + ex.swift_modifier
-            stunned = state.players[ex.seat].team[ex.actor].stunned
-            action_mod = rolls.modifier(ex.kind, disadvantage=disadvantage, stunned=stunned, effects=effects)
+            effects += traits.lasting_bonus(trait, ex.kind)
+            stunned = traits.stunned(trait, state.players[ex.seat].team[ex.actor].stunned)
+            action_mod = rolls.modifier(
+                ex.kind, disadvantage=traits.disadvantage(trait, disadvantage), stunned=stunned, effects=effects
+            )
         reaction_mod = 0
         if ex.reactor is not None and ex.reaction is not None:
             team = self.reacting_seat(ex)
             reactor = PlayerRef(team, ex.reactor)
+            trait = self.trait(state, team, ex.reactor)
             effects = self._effect_bonus(state, team, ex.reaction) + ex.swift_reaction_modifier
+            effects += traits.lasting_bonus(trait, ex.reaction)
             reaction_mod = rolls.modifier(
                 ex.reaction,
-                disadvantage=pitch.disadvantage(layout, reactor),
-                stunned=state.players[team].team[ex.reactor].stunned,
+                disadvantage=traits.disadvantage(trait, pitch.disadvantage(layout, reactor)),
+                stunned=traits.stunned(trait, state.players[team].team[ex.reactor].stunned),
                 effects=effects,
             )
         return action_mod, reaction_mod
@@ -1037,6 +1145,8 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         """Whether `seat` is asked after the roll: a Goal token, a re-roll in play, a Swift moment (public facts)."""
         if self._goal_reroll_dice(state, ex, seat) or self._reroll_grants(state, ex, seat):
             return True
+        if self._trait_use(state, ex, seat) is not None:
+            return True
         return bool(self._swift_moments(ex, seat)) and self._may_play_swift(state, seat)
 
     def _may_play_swift(self, state: SnitchState, seat: int) -> bool:
@@ -1064,6 +1174,41 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         if roll is None or not rolls.can_use_goal_token(roll, seat):
             return []
         return list(rolls.rerollable(roll, seat))
+
+    def _trait_use(self, state: SnitchState, ex: Exchange, seat: int) -> tuple[int, str, str, int] | None:
+        """The Locked Trait `seat`'s roller may use on its own roll: (lineup index, side, "add"/"reroll", amount)."""
+        side = self._own_side(ex, seat)
+        if side is None:
+            return None
+        index = ex.actor if side == "action" else ex.reactor
+        if side == "reaction" and index is None:
+            return None
+        roll = (ex.race_step if ex.kind == "race" else ex.kind) if side == "action" else ex.reaction
+        lineup_index = 6 if index is None else index
+        if lineup_index in state.players[seat].locked:
+            return None
+        use = traits.locked_use(self.trait(state, seat, index), roll or "")
+        if use is None:
+            return None
+        if use[0] == "reroll":
+            rolled = self._roll_of(ex, side)
+            if rolled is None or not rolls.rerollable(rolled, seat):
+                return None
+        return lineup_index, side, use[0], use[1]
+
+    def trait_options(self, state: SnitchState, seat: int) -> list[UseTrait]:
+        """The ways `seat` may use its roller's Locked Trait now (an addition, or a re-roll of some dice)."""
+        ex = state.exchange
+        use = self._trait_use(state, ex, seat) if ex is not None else None
+        if ex is None or use is None:
+            return []
+        _, side, what, amount = use
+        if what == "add":
+            return [UseTrait()]
+        rolled = self._roll_of(ex, side)
+        assert rolled is not None
+        free = rolls.rerollable(rolled, seat)
+        return [UseTrait(dice=chosen) for n in range(1, min(amount, len(free)) + 1) for chosen in combinations(free, n)]
 
     def _reroll_grants(self, state: SnitchState, ex: Exchange, seat: int) -> list[tuple[int | None, str, int]]:
         """The re-rolls `seat` may use on this roll: (card of a lasting effect or None for a Swift one, side, dice)."""
@@ -1116,6 +1261,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                     if candidate not in out:
                         out.append(candidate)
         out += self._swift_cards(state, seat, self._swift_moments(ex, seat))
+        out += self.trait_options(state, seat)
         return out
 
     def _swift_cards(self, state: SnitchState, seat: int, moments: Sequence[str]) -> list[Action]:
@@ -1225,6 +1371,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             for lasting in state.players[ex.seat].effects
             if isinstance(effect := self._effect(state, ex.seat, lasting.card), Tempo) and effect.on == kind
         )
+        extra += traits.extra_tempo(self.trait(state, ex.seat, ex.actor), kind)
         steps: list[FlowStep] = []
         if extra:
             steps.append(GainTempo(seat=ex.seat, points=extra))
@@ -1489,6 +1636,14 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 "Dodge", lambda s, seat: [DodgeToken(ignore=False), DodgeToken(ignore=True)], self._do_dodge
             ),
             NoSwift: rule("Swift Intrepid Moves", lambda s, seat: [NoSwift()], self._do_swift),
+            PickForTeam: Rule("Build Your Team", self._pick_options, self._pick_problem, self._do_pick, exact=True),
+            DropFromTeam: Rule("Build Your Team", self._drop_options, self._drop_problem, self._do_drop, exact=True),
+            ConfirmTeam: Rule(
+                "Build Your Team", self._confirm_options, self._confirm_problem, self._do_confirm, exact=True
+            ),
+            ChooseFlag: rule("Flag tokens", self._flag_options, self._do_flag),
+            UseTrait: rule("Traits", self.trait_options, self._do_use_trait),
+            PlaySpectator: rule("Spectators", self.spectator_options, self._do_spectator),
         }
 
     # --- options
@@ -1936,6 +2091,140 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         self._check_catch(state, events)
         self._run(state, events)
         return events
+
+    # ------------------------------------------------------------------ Build Your Team
+
+    def _limits(self, state: SnitchState) -> roster.Limits:
+        return roster.Limits(funding=state.funding, spectators=state.spectators_on)
+
+    def _draft(self, state: SnitchState, seat: int) -> roster.Draft:
+        draft = state.players[seat].draft
+        assert draft is not None
+        return draft
+
+    def _pick_options(self, state: SnitchState, seat: int) -> list[Action]:
+        draft = self._draft(state, seat)
+        return [PickForTeam(part=p, card=c) for p, c in roster.options(self.catalogue, draft, self._limits(state))]
+
+    def _pick_problem(self, state: SnitchState, seat: int, action: PickForTeam) -> str | None:
+        if action.part not in roster.PARTS:
+            return f"there is no part {action.part!r} of a Team; parts: {', '.join(roster.PARTS)}"
+        draft = self._draft(state, seat)
+        return roster.add_problem(self.catalogue, draft, self._limits(state), action.part, action.card)
+
+    def _do_pick(self, state: SnitchState, seat: int, action: PickForTeam) -> list[Event]:
+        roster.add(self._draft(state, seat), action.part, action.card)  # type: ignore[arg-type]
+        return [TeamChanged(seat=seat, part=action.part, card=action.card)]
+
+    def _drop_options(self, state: SnitchState, seat: int) -> list[Action]:
+        draft = self._draft(state, seat)
+        last = roster.last_pick(draft)
+        return [DropFromTeam(part=last[0], card=last[1])] if last is not None else []
+
+    def _drop_problem(self, state: SnitchState, seat: int, action: DropFromTeam) -> str | None:
+        if action.part not in roster.PARTS:
+            return f"there is no part {action.part!r} of a Team; parts: {', '.join(roster.PARTS)}"
+        return roster.drop_problem(self._draft(state, seat), action.part, action.card)
+
+    def _do_drop(self, state: SnitchState, seat: int, action: DropFromTeam) -> list[Event]:
+        roster.drop(self._draft(state, seat), action.part, action.card)  # type: ignore[arg-type]
+        return [TeamChanged(seat=seat, part=action.part, card=action.card, dropped=True)]
+
+    def _confirm_options(self, state: SnitchState, seat: int) -> list[Action]:
+        return [ConfirmTeam()] if self._confirm_problem(state, seat, ConfirmTeam()) is None else []
+
+    def _confirm_problem(self, state: SnitchState, seat: int, action: ConfirmTeam) -> str | None:
+        return roster.complete_problem(self.catalogue, self._draft(state, seat), self._limits(state))
+
+    def _do_confirm(self, state: SnitchState, seat: int, action: ConfirmTeam) -> list[Event]:
+        self._draft(state, seat).ready = True
+        top = state.decisions[-1]
+        top.done(seat)
+        if top.settled():
+            state.decisions.pop()
+        events: list[Event] = [TeamConfirmed(seat=seat)]
+        self._run(state, events)
+        return events
+
+    def _flag_options(self, state: SnitchState, seat: int) -> list[Action]:
+        taken = state.players[rival(seat)].flag
+        return [ChooseFlag(colour=c) for c in FLAG_COLOURS.values() if c != taken]
+
+    def _do_flag(self, state: SnitchState, seat: int, action: ChooseFlag) -> list[Event]:
+        self._pop(state)
+        state.players[seat].flag = action.colour
+        events: list[Event] = [FlagChosen(seat=seat, colour=action.colour)]
+        self._run(state, events)
+        return events
+
+    # ------------------------------------------------------------------ Traits
+
+    def _do_use_trait(self, state: SnitchState, seat: int, action: UseTrait) -> list[Event]:
+        """A Locked Trait (l.229): add to the roll, or re-roll some of its dice; then the Locked token goes on."""
+        ex = state.exchange
+        use = self._trait_use(state, ex, seat) if ex is not None else None
+        assert ex is not None and use is not None
+        index, side, what, amount = use
+        events: list[Event] = [TraitUsed(seat=seat, player=index, dice=list(action.dice))]
+        if what == "add":
+            if side == "action":
+                ex.swift_modifier += amount
+            else:
+                ex.swift_reaction_modifier += amount
+        else:
+            rolled = self._roll_of(ex, side)
+            assert rolled is not None
+            new = rolls.reroll(state.rng, self.data.dice, rolled, seat, action.dice, limit=amount)
+            self._set_roll(ex, side, new)
+            events.append(DiceRerolled(seat=seat, side=side, dice=list(action.dice), roll=new))
+        state.players[seat].locked.append(index)
+        self._run(state, events)
+        return events
+
+    # ------------------------------------------------------------------ Spectators
+
+    def spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
+        """Spectators `seat` may place now (l.719): at its own Action Blocks, each card once until a Hand Swap."""
+        if not state.spectators_on or not isinstance(self.top(state), BlockAction):
+            return []
+        coach = state.players[seat]
+        out: list[Action] = []
+        for card_id in dict.fromkeys(coach.spectators):
+            if coach.spectators_played.count(card_id) >= coach.spectators.count(card_id):
+                continue
+            card = self.spectator_cards[card_id]
+            out += [
+                PlaySpectator(card=card_id, zone=spot.zone)
+                for spot in state.stand
+                if spot.zone in card.zones and spot.seat != seat
+            ]
+        return out
+
+    def _do_spectator(self, state: SnitchState, seat: int, action: PlaySpectator) -> list[Event]:
+        """The token goes on a Zone: empty, its first effect; a rival's is removed, its second (l.719)."""
+        self._pop(state)  # the block's Action is asked again once the effect is resolved
+        spot = next(s for s in state.stand if s.zone == action.zone)
+        card = self.spectator_cards[action.card]
+        displaced = spot.card if spot.seat is not None else None
+        spot.seat, spot.card = seat, action.card
+        state.players[seat].spectators_played.append(action.card)
+        events: list[Event] = [
+            SpectatorPlayed(seat=seat, card=action.card, zone=action.zone, displaced=displaced or "")
+        ]
+        self._then(state, ContinueBlock())
+        self._apply_effect(state, seat, 0, card.second if displaced else card.first, events)
+        self._run(state, events)
+        return events
+
+    def _clear_stand(self, state: SnitchState, events: list[Event]) -> None:
+        """A Hand Swap: every Spectator token leaves the Stand (l.721), and every Spectator card may be played again."""
+        removed = [spot for spot in state.stand if spot.seat is not None]
+        for spot in removed:
+            spot.seat, spot.card = None, None
+        for coach in state.players:
+            coach.spectators_played = []
+        if removed:
+            events.append(StandCleared(removed=len(removed)))
 
     # ================================================================= views
 

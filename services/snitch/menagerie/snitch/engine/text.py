@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from menagerie.rules.contract import Label
 from menagerie.rules.decisions import Decision
 from menagerie.rules.text import Narrator, listing, plural
+from menagerie.snitch.data import STAND_ZONES
+from menagerie.snitch.data.cards import describe_effect
 from menagerie.snitch.engine import pitch, race
 from menagerie.snitch.engine.model import (
+    FLAG_COLOURS,
     ActionDeclared,
     AdvantageRolled,
     Aim,
@@ -28,7 +31,9 @@ from menagerie.snitch.engine.model import (
     BludgerPlaced,
     BreakTempo,
     CardsDrawn,
+    ChooseFlag,
     ChoosePitchCard,
+    ConfirmTeam,
     DeclineBlock,
     DeclineIntrepid,
     Deployment,
@@ -39,7 +44,9 @@ from menagerie.snitch.engine.model import (
     DiceTokenPlacement,
     DodgeChoice,
     DodgeToken,
+    DropFromTeam,
     ExchangeResolved,
+    FlagChosen,
     FreeAction,
     GoalReroll,
     GoalScored,
@@ -52,12 +59,14 @@ from menagerie.snitch.engine.model import (
     IntrepidResolved,
     KeepRoll,
     KickOffStarted,
+    LockedRemoved,
     MatchFinished,
     Move,
     MoveBludger,
     NoReaction,
     NoSwift,
     PassQuaffle,
+    PickForTeam,
     PitchCardChosen,
     PitchCardsRevealed,
     PlaceBludger,
@@ -66,6 +75,7 @@ from menagerie.snitch.engine.model import (
     PlaceRaceToken,
     PlayerMoved,
     PlayIntrepid,
+    PlaySpectator,
     PlaySwift,
     QuaffleCaught,
     QuaffleLoose,
@@ -92,16 +102,23 @@ from menagerie.snitch.engine.model import (
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
+    SpectatorPlayed,
     SpendTokens,
+    StandCleared,
     Steal,
     Stunned,
     TakeSnitchCard,
     TakeTempo,
     TargetPlayer,
+    TeamChanged,
+    TeamConfirmed,
+    TeamRevealed,
     TempoBroken,
     TempoChoice,
     TempoGained,
     TokensSpent,
+    TraitUsed,
+    UseTrait,
 )
 
 if TYPE_CHECKING:
@@ -271,7 +288,50 @@ class SnitchText:
                 return ("Ignore the token where your Seeker ends", "ignore") if ignore else ("Spend the token", "spend")
             case NoSwift():
                 return "Play no Swift Intrepid Move", "no-swift"
+            case PickForTeam(part=part, card=card):
+                if part == "house":
+                    return f"Coach {card.title()}", f"house {card}"
+                return f"Add {self.team_card(view, part, card)}", f"add {card}"
+            case DropFromTeam(part=part, card=card):
+                if part == "house":
+                    return f"Take back the {card.title()} House", "undo"
+                return f"Take back {self.team_card(view, part, card)}", "undo"
+            case ConfirmTeam():
+                return "Confirm the Team: it is formed", "confirm"
+            case ChooseFlag(colour=colour):
+                return f"Fly the {colour} Flag", f"flag {colour}"
+            case UseTrait(dice=dice):
+                if not dice:
+                    return "Use the roller's Locked Trait on this roll", "trait"
+                return f"Use the roller's Locked Trait: re-roll dice {', '.join(str(d) for d in dice)}", (
+                    "trait " + ",".join(str(d) for d in dice)
+                )
+            case PlaySpectator(card=card, zone=zone):
+                spot = next((s for s in view.stand if s.zone == zone), None)
+                rival = spot is not None and spot.seat is not None and spot.seat != me
+                spectator = self.engine.spectator_cards[card]
+                effect = spectator_text(spectator, second=rival)
+                how = " (removing the rival's Spectator)" if rival else ""
+                return f"Place {spectator.name} in the {zone.title()} Zone{how}: {effect}", f"spectator {card} {zone}"
         return type(a).__name__, type(a).__name__.lower()
+
+    def team_card(self, view: SnitchView, part: str, card: str) -> str:
+        """A card on the team-building screen: name, Position or blocks, and cost."""
+        engine = self.engine
+        if part == "player" and card in engine.players_by_id:
+            player = engine.players_by_id[card]
+            return f"{player.name} ({player.position.capitalize()}, {plural(player.cost, 'Galleon')})"
+        if part == "spectator" and card in engine.spectator_cards:
+            spectator = engine.spectator_cards[card]
+            return f"Spectator {spectator.name} ({plural(spectator.cost, 'Galleon')})"
+        house = view.draft.house if view.draft is not None else None
+        if part == "tactic" and house is not None and card.isdigit():
+            library = engine.catalogue.library[house]  # type: ignore[index]
+            tactic = library.get(int(card))
+            if tactic is not None:
+                blocks = " · ".join(" + ".join(a.capitalize() for a in b) for b in tactic.blocks)  # type: ignore[attr-defined]
+                return f"Tactical card {card}: {tactic.name} ({blocks}; {plural(tactic.cost, 'Galleon')})"
+        return f"{part} {card}"
 
     # ------------------------------------------------------------------ events
 
@@ -411,6 +471,31 @@ class SnitchText:
                 return f"Game Sequence {number} ends."
             case MatchFinished(outcome=outcome):
                 return f"The match is over: {outcome.reason}."
+            case TeamChanged(seat=seat, part=part, card=card, dropped=dropped):
+                if card is None or part is None:
+                    return None  # the rival's Team is formed in secret
+                what = f"the {card.title()} House" if part == "house" else f"{part} {card}"
+                return f"{n.does(seat, 'take out' if dropped else 'add', 'takes out' if dropped else 'adds')} {what}."
+            case TeamConfirmed(seat=seat):
+                return f"{n.does(seat, 'have', 'has')} formed the Team."
+            case TeamRevealed(seat=seat, house=house, players=players, spectators=spectators):
+                names = [self.engine.players_by_id[p].name for p in players]
+                fans = [self.engine.spectator_cards[c].name for c in spectators]
+                tail = f"; Spectators: {listing(fans)}" if fans else ""
+                return f"{_cap(n.whose(seat))} Team ({house.title()}): {listing(names)}{tail}."
+            case FlagChosen(seat=seat, colour=colour):
+                return f"{n.does(seat, 'fly', 'flies')} the {colour} Flag."
+            case TraitUsed(seat=seat, player=p):
+                name = "Seeker" if p == 6 else player_name(p)
+                return f"{_cap(n.whose(seat))} {name} uses its Locked Trait; a Locked token goes on the card."
+            case LockedRemoved(seat=seat):
+                return f"{n.does(seat, 'remove')} all Locked tokens (the rival's Hand Swap)."
+            case SpectatorPlayed(seat=seat, card=card, zone=zone, displaced=displaced):
+                name = self.engine.spectator_cards[card].name
+                tail = f", removing {self.engine.spectator_cards[displaced].name}" if displaced else ""
+                return f"{n.does(seat, 'place')} {name} in the {zone.title()} Zone{tail}."
+            case StandCleared():
+                return "The Hand Swap clears the Spectator Stand."
         return None
 
     # ------------------------------------------------------------------ prompts
@@ -439,6 +524,8 @@ class SnitchText:
         "race_token_placement": "place a Snitch Race token",
         "dodge_choice": "spend or ignore the token",
         "swift_window": "decide on a Swift Intrepid Move",
+        "team_building": "build their Team in secret",
+        "flag_choice": "choose a Flag colour",
     }
 
     def prompt(self, view: SnitchView, n: Narrator) -> str:
@@ -575,6 +662,26 @@ class SnitchText:
                 return f"{self.zone(zone)} is not one of the Zones allowed now"
             case Aim(number=number):
                 return f"Goal Hoop cards are numbered 1, 2 and 3, not {number!r}"
+            case ChooseFlag(colour=colour):
+                taken = state.players[1 - seat].flag
+                if colour == taken:
+                    return f"the {colour} Flag is the rival's; the two Coaches' colours differ"
+                return f"there is no {colour!r} Flag; colours: {listing(list(FLAG_COLOURS.values()))}"
+            case UseTrait():
+                return (
+                    "the Player whose roll this is has no Locked Trait to use on it (or its Locked token is on, l.229)"
+                )
+            case PlaySpectator(card=card, zone=zone):
+                if card not in coach.spectators:
+                    return f"{card!r} is not one of your Spectator cards"
+                if coach.spectators_played.count(card) >= coach.spectators.count(card):
+                    return "that Spectator has been played; it comes back after a Hand Swap clears the Stand (l.721)"
+                if zone not in STAND_ZONES:
+                    return f"the Stand's Zones are the Magic Zone and the Encouragement Zone, not {zone!r} (l.715)"
+                return (
+                    "a Spectator goes into a Zone its card allows, empty or held by a rival Spectator, never one "
+                    "holding a friendly Spectator (l.719); Spectators are played at your Action Blocks"
+                )
             case PlaceRaceToken(space=space):
                 return f"space {space!r} is not a free space between the leading Seeker and the Snitch (l.616)"
         return None
@@ -582,6 +689,11 @@ class SnitchText:
     def waiting(self, state: SnitchState, seat: int, decision: Decision) -> str:
         """Why `seat` may not act: who the match waits for."""
         return f"seat {seat} has nothing to decide now; waiting for {listing([f'seat {s}' for s in decision.seats()])}"
+
+
+def spectator_text(card: Any, second: bool = False) -> str:
+    """A Spectator card's effect in words: the first (an empty Zone) or the second (displacing a rival)."""
+    return describe_effect(card.second if second else card.first)
 
 
 def msgspec_repr(action: Any) -> str:

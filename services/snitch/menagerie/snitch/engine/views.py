@@ -11,15 +11,16 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from menagerie.snitch.data import DicePool
+from menagerie.snitch.data import DicePool, describe_trait
 from menagerie.snitch.data.cards import (
     GoldenSnitchCard,
     SlipstreamingCard,
     SnitchCard,
+    describe_effect,
     describe_impulse,
     describe_intrepid,
 )
-from menagerie.snitch.engine import pitch, race
+from menagerie.snitch.engine import pitch, race, roster, traits
 from menagerie.snitch.engine.model import (
     BeatenBludger,
     BludgerMove,
@@ -30,6 +31,7 @@ from menagerie.snitch.engine.model import (
     DicePoolView,
     DiceTokenPlacement,
     DodgeChoice,
+    DraftView,
     ExchangeView,
     FreeAction,
     LooseQuaffle,
@@ -42,6 +44,8 @@ from menagerie.snitch.engine.model import (
     SnitchCardView,
     SnitchState,
     SnitchView,
+    SpectatorCardView,
+    StandSpotView,
     TacticalCardView,
     TempoChoice,
     ZoneView,
@@ -65,27 +69,59 @@ def tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card
     return cached[1]
 
 
-def player_cards_view(engine: SnitchEngine, state: SnitchState, seat: int) -> list[PlayerCardView]:
-    """The seven Player cards of `seat`'s Team (built once per House)."""
-    key = state.players[seat].house
-    cached = _TEAM_VIEWS.get(key)
+def player_card_view(engine: SnitchEngine, card_id: str) -> PlayerCardView:
+    """A Player card in the engine's words (built once per card)."""
+    cached = _PLAYER_VIEWS.get(card_id)
     if cached is None or cached[0] is not engine:
-        cards = [
-            PlayerCardView(
-                position=card.position,
-                name=card.name,
-                actions=[pool_view(n, p) for n, p in card.actions.items()],
-                reactions=[pool_view(n, p) for n, p in card.reactions.items()],
-            )
-            for card in engine.lineup(state, seat)
-        ]
-        cached = _TEAM_VIEWS[key] = (engine, cards)
+        card = engine.players_by_id[card_id]
+        view = PlayerCardView(
+            position=card.position,
+            name=card.name,
+            actions=[pool_view(n, p) for n, p in card.actions.items()],
+            reactions=[pool_view(n, p) for n, p in card.reactions.items()],
+            id=card.id,
+            cost=card.cost,
+            trait=describe_trait(card.trait) if card.trait is not None else "",
+            locked_trait=card.trait is not None and traits.is_locked(card.trait),
+        )
+        cached = _PLAYER_VIEWS[card_id] = (engine, view)
     return cached[1]
+
+
+def spectator_card_view(engine: SnitchEngine, card_id: str) -> SpectatorCardView:
+    """A Spectator card in the engine's words."""
+    card = engine.spectator_cards[card_id]
+    return SpectatorCardView(
+        id=card.id,
+        name=card.name,
+        cost=card.cost,
+        zones=list(card.zones),
+        first=describe_effect(card.first),
+        second=describe_effect(card.second),
+    )
+
+
+def draft_view(engine: SnitchEngine, state: SnitchState, seat: int) -> DraftView | None:
+    """The viewer's own Team under construction (None once the Teams are formed)."""
+    draft = state.players[seat].draft
+    if draft is None:
+        return None
+    limits = roster.Limits(funding=state.funding, spectators=state.spectators_on)
+    return DraftView(
+        house=draft.house,
+        players=[player_card_view(engine, p) for p in draft.players],
+        tactics=list(draft.tactics),
+        spectators=[spectator_card_view(engine, c) for c in draft.spectators],
+        cost=roster.cost(engine.catalogue, draft),
+        funding=state.funding,
+        ready=draft.ready,
+        missing=roster.complete_problem(engine.catalogue, draft, limits) or "",
+    )
 
 
 # Views of fixed things, kept per engine (an engine may be built on other data in tests).
 _CARD_VIEWS: dict[tuple[str, int, int], tuple[SnitchEngine, TacticalCardView]] = {}
-_TEAM_VIEWS: dict[str, tuple[SnitchEngine, list[PlayerCardView]]] = {}
+_PLAYER_VIEWS: dict[str, tuple[SnitchEngine, PlayerCardView]] = {}
 
 
 def _tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card_id: int) -> TacticalCardView:
@@ -171,7 +207,9 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
     the_pitch = engine.pitch
     players = []
     disadvantages = {z.id: pitch.zone_disadvantage(layout, z.id) for z in the_pitch.zones}
-    for team in (0, 1):
+    # Until both Teams are formed (Build Your Team) nothing is on the Pitch.
+    started = bool(state.players[0].lineup)
+    for team in (0, 1) if started else ():
         lineup = engine.lineup(state, team)
         for ref in layout.team_players(team):
             tokens = state.players[team].team[ref.index]
@@ -212,8 +250,8 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         coaches.append(
             CoachView(
                 seat=team,
-                house=coach.house,
-                cards=player_cards_view(engine, state, team),
+                house=coach.house if started else "",
+                cards=[player_card_view(engine, p) for p in coach.lineup],
                 hand_size=len(coach.hand),
                 deck_size=len(coach.deck),
                 discard=list(coach.discard),
@@ -227,6 +265,11 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
                 has_snitch_card=coach.snitch_in_play is not None,
                 aim_chosen=coach.aim is not None,
                 next_block=coach.next_block,
+                team_confirmed=started or (coach.draft is not None and coach.draft.ready),
+                locked=sorted(coach.locked),
+                flag=coach.flag,
+                spectators=[spectator_card_view(engine, c) for c in coach.spectators],
+                spectators_played=list(coach.spectators_played),
             )
         )
         visible = ([seen_card] if seen_card is not None else []) + list(coach.intrepids) + list(coach.discard)
@@ -290,5 +333,9 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         decision_detail=engine.text.detail(state, seat),
         decision=decision_view(engine, state),
         outcome=state.outcome,
+        funding=state.funding,
+        spectators_on=state.spectators_on,
+        stand=[StandSpotView(zone=s.zone, seat=s.seat, card=s.card) for s in state.stand],
+        draft=draft_view(engine, state, seat) if seat is not None else None,
     )
     return view

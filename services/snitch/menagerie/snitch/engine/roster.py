@@ -1,0 +1,251 @@
+"""Build Your Team (l.689–709): what a Coach may add to a Team under construction, and when it is done.
+
+Pure functions over a `Draft` (the House, the Player cards, the Tactical cards and the
+bought Spectators picked so far) and a `Catalogue` (every card a Coach may pick from).
+Every refusal names the rule and quotes its line; `options` lists exactly the picks
+`add_problem` accepts, so a client or a bot never re-derives a rule.
+
+Completing a Team never costs anything: each House's basic Player cards (cost 0) are a
+whole Team and its 15 basic Tactical cards a whole deck, so whatever has been picked,
+the slots left can be filled for free. A pick is therefore legal when it fits the
+Team's shape and the Funding (l.693), with no look-ahead.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import msgspec
+
+from menagerie.snitch.data import BOUGHT_SPECTATORS, FERVENT_FAN, HOUSES, UNIQUE_MARK, House
+
+Part = Literal["house", "player", "tactic", "spectator"]
+PARTS: tuple[Part, ...] = ("house", "player", "tactic", "spectator")
+
+# "Teams must always have: 1 Keeper, 1 Seeker, 2 Beaters and 3 Chasers." (l.698), in lineup order.
+TEAM: dict[str, int] = {"keeper": 1, "beater": 2, "chaser": 3, "seeker": 1}
+LINEUP_ORDER = ("keeper", "beater", "chaser", "seeker")
+DECK_SIZE = 15  # "The Tactical card deck must always contain 15 cards." (l.697)
+
+
+class _Card(Protocol):
+    @property
+    def cost(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+
+class _Affiliated(_Card, Protocol):
+    @property
+    def affiliation(self) -> tuple[House, ...]: ...
+    @property
+    def copies(self) -> int: ...
+
+
+class _PlayerCard(_Affiliated, Protocol):
+    @property
+    def position(self) -> str: ...
+
+
+class Draft(msgspec.Struct):
+    """A Team under construction (the Fervent Fan is not listed: every Coach gets one when Spectators are on)."""
+
+    house: House | None = None
+    players: list[str] = msgspec.field(default_factory=list)
+    tactics: list[int] = msgspec.field(default_factory=list)
+    spectators: list[str] = msgspec.field(default_factory=list)
+    # Every pick in order, as "part:card": only the last one may be taken back (an undo stack).
+    picks: list[str] = msgspec.field(default_factory=list)
+    ready: bool = False
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every card a Coach may pick: Player cards and Spectators by id, each House's Tactical library by id."""
+
+    players: Mapping[str, _PlayerCard]
+    library: Mapping[House, Mapping[int, _Card]]
+    spectators: Mapping[str, _Affiliated]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The table's terms: the Funding (l.691) and whether the Spectators optional rule is on (l.711)."""
+
+    funding: int
+    spectators: bool
+
+
+def unique_name(name: str) -> str | None:
+    """The name a ✷ card shares with its namesakes (None for a card without the ✷, l.707)."""
+    return name.removesuffix(UNIQUE_MARK) if name.endswith(UNIQUE_MARK) else None
+
+
+def cost(catalogue: Catalogue, draft: Draft) -> int:
+    """The Galleons the Team costs so far (l.693); the Fervent Fan is free (l.717)."""
+    total = sum(catalogue.players[p].cost for p in draft.players)
+    total += sum(catalogue.spectators[s].cost for s in draft.spectators)
+    if draft.house is not None:
+        total += sum(catalogue.library[draft.house][t].cost for t in draft.tactics)
+    return total
+
+
+def _names(catalogue: Catalogue, draft: Draft) -> Counter[str]:
+    cards: list[_Card] = [catalogue.players[p] for p in draft.players]
+    cards += [catalogue.spectators[s] for s in draft.spectators]
+    return Counter(n for c in cards if (n := unique_name(c.name)) is not None)
+
+
+def add_problem(catalogue: Catalogue, draft: Draft, limits: Limits, part: Part, card: str) -> str | None:
+    """Why adding `card` to the draft is refused (the rule and its line), or None when it may be added."""
+    if draft.ready:
+        return "the Team is confirmed; nothing can be added"
+    if part == "house":
+        if draft.house is not None:
+            return "the House is chosen; drop it first to choose another"
+        return None if card in HOUSES else f"there is no House {card!r}"
+    if draft.house is None:
+        return "choose your House first: its Tactical library and its Players' affiliations depend on it"
+    house = draft.house
+    price: int
+    if part == "player":
+        player = catalogue.players.get(card)
+        if player is None:
+            return f"there is no Player card {card!r}"
+        if house not in player.affiliation:
+            return f"{player.name} cannot join {house.title()} (l.701: only the Teams listed may purchase it)"
+        taken = sum(1 for p in draft.players if catalogue.players[p].position == player.position)
+        if taken >= TEAM[player.position]:
+            return f"the Team already has {TEAM[player.position]} {player.position}(s) (l.698)"
+        if draft.players.count(card) >= player.copies:
+            return f"no more {player.name} miniatures (l.221: not more than one of the same model)"
+        price = player.cost
+    elif part == "tactic":
+        if not card.isdigit() or int(card) not in catalogue.library[house]:
+            return f"{house.title()}'s Tactical library has no card {card}"
+        if int(card) in draft.tactics:
+            return "that Tactical card is already in the deck"
+        if len(draft.tactics) >= DECK_SIZE:
+            return f"the Tactical deck must always contain {DECK_SIZE} cards (l.697)"
+        price = catalogue.library[house][int(card)].cost
+    else:
+        if not limits.spectators:
+            return "this table plays without the Spectators optional rule"
+        spectator = catalogue.spectators.get(card)
+        if spectator is None:
+            return f"there is no Spectator card {card!r}"
+        if card == FERVENT_FAN:
+            return "every Coach receives a Fervent Fan at no cost; it is not bought (l.699)"
+        if len(draft.spectators) >= BOUGHT_SPECTATORS:
+            return f"at most {BOUGHT_SPECTATORS} Spectators may be purchased (l.699)"
+        if house not in spectator.affiliation:
+            return f"{spectator.name} cannot join {house.title()} (l.701: only the Teams listed may purchase it)"
+        if draft.spectators.count(card) >= spectator.copies:
+            return f"no more {spectator.name} cards"
+        price = spectator.cost
+    named = (
+        catalogue.players[card].name
+        if part == "player"
+        else catalogue.spectators[card].name
+        if part == "spectator"
+        else ""
+    )
+    if (name := unique_name(named)) is not None and _names(catalogue, draft)[name]:
+        return f"{name} ✷ is already in the Team (l.707: only one of them, as a Player or as a Spectator)"
+    spent = cost(catalogue, draft)
+    if spent + price > limits.funding:
+        return f"{price} more Galleons would exceed the Funding of {limits.funding} ({spent} spent; l.693)"
+    return None
+
+
+def drop_problem(draft: Draft, part: Part, card: str) -> str | None:
+    """Why `card` cannot be taken back now, or None: only the last pick can (picks are undone in reverse)."""
+    if draft.ready:
+        return "the Team is confirmed"
+    if not draft.picks:
+        return "nothing has been picked yet"
+    if draft.picks[-1] != f"{part}:{card}":
+        last_part, last_card = draft.picks[-1].split(":", 1)
+        return f"picks are taken back last first: the last one is {last_part} {last_card}"
+    return None
+
+
+def add(draft: Draft, part: Part, card: str) -> None:
+    """Adds a card already checked by `add_problem`."""
+    draft.picks.append(f"{part}:{card}")
+    if part == "house":
+        draft.house = card  # type: ignore[assignment]
+    elif part == "player":
+        draft.players.append(card)
+    elif part == "tactic":
+        draft.tactics.append(int(card))
+    else:
+        draft.spectators.append(card)
+
+
+def drop(draft: Draft, part: Part, card: str) -> None:
+    """Takes back the last pick, already checked by `drop_problem`."""
+    draft.picks.pop()
+    if part == "house":
+        draft.house = None
+    elif part == "player":
+        draft.players.remove(card)
+    elif part == "tactic":
+        draft.tactics.remove(int(card))
+    else:
+        draft.spectators.remove(card)
+
+
+def complete_problem(catalogue: Catalogue, draft: Draft, limits: Limits) -> str | None:
+    """Why the draft is not yet a Team that may be confirmed (l.697–699), or None."""
+    if draft.house is None:
+        return "choose your House"
+    positions = Counter(catalogue.players[p].position for p in draft.players)
+    for position, count in TEAM.items():
+        if positions[position] != count:
+            return f"a Team has {count} {position}(s) (l.698); this one has {positions[position]}"
+    if len(draft.tactics) != DECK_SIZE:
+        return f"the Tactical deck must contain {DECK_SIZE} cards (l.697); it has {len(draft.tactics)}"
+    if cost(catalogue, draft) > limits.funding:
+        return f"the Team costs more than the Funding of {limits.funding} (l.693)"
+    return None
+
+
+def options(catalogue: Catalogue, draft: Draft, limits: Limits) -> list[tuple[Part, str]]:
+    """Every card that may be added now (exactly what `add_problem` accepts)."""
+    candidates: Iterable[tuple[Part, str]]
+    if draft.house is None:
+        candidates = [("house", h) for h in HOUSES]
+    else:
+        candidates = [("player", p) for p in catalogue.players]
+        candidates += [("tactic", str(t)) for t in catalogue.library[draft.house]]
+        if limits.spectators:
+            candidates += [("spectator", s) for s in catalogue.spectators]
+    return [(part, card) for part, card in candidates if add_problem(catalogue, draft, limits, part, card) is None]
+
+
+def last_pick(draft: Draft) -> tuple[Part, str] | None:
+    """The pick that may be taken back now (None when nothing is picked or the Team is confirmed)."""
+    if draft.ready or not draft.picks:
+        return None
+    part, card = draft.picks[-1].split(":", 1)
+    return part, card  # type: ignore[return-value]
+
+
+def lineup(catalogue: Catalogue, players: Sequence[str]) -> list[str]:
+    """A complete Team's Player cards in lineup order: Keeper, Beaters, Chasers, Seeker (pitch.PITCH_LINEUP)."""
+    return sorted(players, key=lambda p: LINEUP_ORDER.index(catalogue.players[p].position))
+
+
+def basic_draft(catalogue: Catalogue, house: House, basic_players: Sequence[str]) -> Draft:
+    """The first-game Team (l.207): the House's cost-0 Players and its 15 basic Tactical cards, confirmed."""
+    draft = Draft()
+    add(draft, "house", house)
+    for player in basic_players:
+        add(draft, "player", player)
+    for tactic in [t for t, c in catalogue.library[house].items() if c.cost == 0][:DECK_SIZE]:
+        add(draft, "tactic", str(tactic))
+    return draft
