@@ -272,6 +272,32 @@ def test_an_action_without_its_enum_is_refused_naming_the_field() -> None:
         codec.decode_tagged(snitch_pb2.Action(), Action, "action")
 
 
+def play_through_protobuf(setup: MatchSetup, seed: int, actions: set[str], events: set[str]) -> None:
+    """One seeded match of random legal actions: every action, every event (as each reader sees it) and a
+    sample of views go through protobuf and back unchanged; the kinds met are added to `actions` and `events`."""
+    state, happened = ENGINE.setup(setup, seed)
+    rng = random.Random(seed)
+    for step in range(5_000):
+        for event in happened:
+            events.add(event.kind)
+            for viewer in (None, 0, 1):
+                assert_event_round_trips(project(event, viewer), tolerate_known=True)
+        if step % 7 == 0 or ENGINE.outcome(state) is not None:
+            for viewer in (None, 0, 1):
+                view = ENGINE.view(state, viewer)
+                assert codec.from_message(codec.to_message(snitch_pb2.View, view), SnitchView) == view
+        if ENGINE.outcome(state) is not None:
+            break
+        seat = rng.choice(ENGINE.to_act(state).seats())
+        legal = ENGINE.legal_actions(state, seat)
+        for action in legal:
+            actions.add(str(action.__struct_config__.tag))
+            message = codec.tagged_to_message(snitch_pb2.Action, action)
+            assert codec.decode_tagged(message, Action, "action") == action
+        happened = ENGINE.apply(state, seat, rng.choice(legal))
+    assert ENGINE.outcome(state) is not None, f"{setup.mode} seed {seed}: no end in 5,000 actions"
+
+
 def test_seeded_matches_survive_protobuf_throughout() -> None:
     """Every legal action, every event (as each reader sees it) and a sample of views, in 12 seeded matches."""
     actions: set[str] = set()
@@ -279,34 +305,34 @@ def test_seeded_matches_survive_protobuf_throughout() -> None:
     for seed in range(12):
         house = ["gryffindor", "slytherin", "ravenclaw", "hufflepuff"]
         options = {"house_0": house[seed % 4], "house_1": house[(seed + 1) % 4]}
-        state, happened = ENGINE.setup(MatchSetup("basic", 2, options), seed)
-        rng = random.Random(seed)
-        for step in range(5_000):
-            for event in happened:
-                events.add(event.kind)
-                for viewer in (None, 0, 1):
-                    assert_event_round_trips(project(event, viewer), tolerate_known=True)
-            if step % 7 == 0 or ENGINE.outcome(state) is not None:
-                for viewer in (None, 0, 1):
-                    view = ENGINE.view(state, viewer)
-                    assert codec.from_message(codec.to_message(snitch_pb2.View, view), SnitchView) == view
-            if ENGINE.outcome(state) is not None:
-                break
-            seat = rng.choice(ENGINE.to_act(state).seats())
-            legal = ENGINE.legal_actions(state, seat)
-            for action in legal:
-                actions.add(str(action.__struct_config__.tag))
-                message = codec.tagged_to_message(snitch_pb2.Action, action)
-                assert codec.decode_tagged(message, Action, "action") == action
-            happened = ENGINE.apply(state, seat, rng.choice(legal))
-        assert ENGINE.outcome(state) is not None, f"seed {seed}: no end in 5,000 actions"
+        play_through_protobuf(MatchSetup("basic", 2, options), seed, actions, events)
     # The matches reach most kinds (the samples above cover every one).
     assert len(actions) >= len(ACTION_TYPES) // 2 and len(events) >= len(EVENT_TYPES) // 2
 
 
-def test_a_finished_state_survives_storage_byte_for_byte() -> None:
+# What an "advanced" match with Spectators on always meets: its Team building, Flags and Stand.
+ADVANCED_ACTIONS = {"pick_for_team", "drop_from_team", "confirm_team", "choose_flag", "play_spectator"}
+ADVANCED_EVENTS = {"team_changed", "team_confirmed", "team_revealed", "flag_chosen", "spectator_played"}
+
+
+def test_seeded_advanced_matches_survive_protobuf_throughout() -> None:
+    """The same in mode "advanced" with Spectators on: drafts (private until both are formed), Flags, the Stand."""
+    actions: set[str] = set()
+    events: set[str] = set()
+    fundings = ["0", "5", "10", "15"]
+    for seed in range(6):
+        options = {"funding": fundings[seed % len(fundings)], "spectators": "on"}
+        play_through_protobuf(MatchSetup("advanced", 2, options), seed, actions, events)
+    assert not ADVANCED_ACTIONS - actions, ADVANCED_ACTIONS - actions
+    assert not ADVANCED_EVENTS - events, ADVANCED_EVENTS - events
+
+
+@pytest.mark.parametrize(
+    "setup", [MatchSetup("basic", 2), MatchSetup("advanced", 2, {"spectators": "on"})], ids=["basic", "advanced"]
+)
+def test_a_finished_state_survives_storage_byte_for_byte(setup: MatchSetup) -> None:
     """What the store keeps (msgpack) decodes and encodes again to the same bytes, as a replay compares them."""
-    state, _ = ENGINE.setup(MatchSetup("basic", 2), 11)
+    state, _ = ENGINE.setup(setup, 11)
     rng = random.Random(1)
     while ENGINE.outcome(state) is None:
         seat = rng.choice(ENGINE.to_act(state).seats())

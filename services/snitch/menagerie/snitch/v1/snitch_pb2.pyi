@@ -28,11 +28,13 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     DESCRIPTOR: _descriptor.EnumDescriptor
     MODE_UNSPECIFIED: _Mode.ValueType  # 0
     MODE_BASIC: _Mode.ValueType  # 1
+    MODE_ADVANCED: _Mode.ValueType  # 2
 
 class Mode(_Mode, metaclass=_ModeEnumTypeWrapper): ...
 
 MODE_UNSPECIFIED: Mode.ValueType  # 0
 MODE_BASIC: Mode.ValueType  # 1
+MODE_ADVANCED: Mode.ValueType  # 2
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
 class _RollKind:
@@ -273,7 +275,7 @@ Global___DicePoolView: _TypeAlias = DicePoolView  # noqa: Y015
 
 @_typing.final
 class PlayerCardView(_message.Message):
-    """A Player card: name, Position, and the dice of each Action and Reaction."""
+    """A Player card: name, Position, the dice of each Action and Reaction, its Trait and cost."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -281,8 +283,18 @@ class PlayerCardView(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
     REACTIONS_FIELD_NUMBER: _builtins.int
+    ID_FIELD_NUMBER: _builtins.int
+    COST_FIELD_NUMBER: _builtins.int
+    TRAIT_FIELD_NUMBER: _builtins.int
+    LOCKED_TRAIT_FIELD_NUMBER: _builtins.int
     position: _builtins.str
     name: _builtins.str
+    id: _builtins.str
+    cost: _builtins.int
+    trait: _builtins.str
+    """The Trait's text ("" for a basic Player)."""
+    locked_trait: _builtins.bool
+    """The Trait shows the Locked icon (l.229)."""
     @_builtins.property
     def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___DicePoolView]: ...
     @_builtins.property
@@ -294,14 +306,139 @@ class PlayerCardView(_message.Message):
         name: _builtins.str = ...,
         actions: _abc.Iterable[Global___DicePoolView] | None = ...,
         reactions: _abc.Iterable[Global___DicePoolView] | None = ...,
+        id: _builtins.str = ...,
+        cost: _builtins.int = ...,
+        trait: _builtins.str = ...,
+        locked_trait: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "name", b"name", "position", b"position", "reactions", b"reactions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "cost", b"cost", "id", b"id", "locked_trait", b"locked_trait", "name", b"name", "position", b"position", "reactions", b"reactions", "trait", b"trait"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayerCardView: _TypeAlias = PlayerCardView  # noqa: Y015
+
+@_typing.final
+class SpectatorCardView(_message.Message):
+    """A Spectator card in the engine's words: where it may go and its two effects (l.719)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    COST_FIELD_NUMBER: _builtins.int
+    ZONES_FIELD_NUMBER: _builtins.int
+    FIRST_FIELD_NUMBER: _builtins.int
+    SECOND_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    name: _builtins.str
+    cost: _builtins.int
+    first: _builtins.str
+    second: _builtins.str
+    @_builtins.property
+    def zones(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        cost: _builtins.int = ...,
+        zones: _abc.Iterable[_builtins.str] | None = ...,
+        first: _builtins.str = ...,
+        second: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cost", b"cost", "first", b"first", "id", b"id", "name", b"name", "second", b"second", "zones", b"zones"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SpectatorCardView: _TypeAlias = SpectatorCardView  # noqa: Y015
+
+@_typing.final
+class StandSpotView(_message.Message):
+    """A Zone of the Spectator Stand and whose Spectator is on it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ZONE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    zone: _builtins.str
+    seat: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        zone: _builtins.str = ...,
+        seat: _builtins.int | None = ...,
+        card: _builtins.str | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "_seat", b"_seat", "card", b"card", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "_seat", b"_seat", "card", b"card", "seat", b"seat", "zone", b"zone"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__card: _TypeAlias = _typing.Literal["card"]  # noqa: Y015
+    _WhichOneofArgType__card: _TypeAlias = _typing.Literal["_card", b"_card"]  # noqa: Y015
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__card) -> _WhichOneofReturnType__card | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___StandSpotView: _TypeAlias = StandSpotView  # noqa: Y015
+
+@_typing.final
+class DraftView(_message.Message):
+    """The viewer's own Team under construction (Build Your Team), with its cost and what it still
+    lacks.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HOUSE_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    TACTICS_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
+    COST_FIELD_NUMBER: _builtins.int
+    FUNDING_FIELD_NUMBER: _builtins.int
+    READY_FIELD_NUMBER: _builtins.int
+    MISSING_FIELD_NUMBER: _builtins.int
+    house: _builtins.str
+    cost: _builtins.int
+    funding: _builtins.int
+    ready: _builtins.bool
+    missing: _builtins.str
+    """Why it cannot be confirmed yet ("" once it can)."""
+    @_builtins.property
+    def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerCardView]: ...
+    @_builtins.property
+    def tactics(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def spectators(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpectatorCardView]: ...
+    def __init__(
+        self,
+        *,
+        house: _builtins.str | None = ...,
+        players: _abc.Iterable[Global___PlayerCardView] | None = ...,
+        tactics: _abc.Iterable[_builtins.int] | None = ...,
+        spectators: _abc.Iterable[Global___SpectatorCardView] | None = ...,
+        cost: _builtins.int = ...,
+        funding: _builtins.int = ...,
+        ready: _builtins.bool = ...,
+        missing: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "house", b"house"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "cost", b"cost", "funding", b"funding", "house", b"house", "missing", b"missing", "players", b"players", "ready", b"ready", "spectators", b"spectators", "tactics", b"tactics"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__house: _TypeAlias = _typing.Literal["house"]  # noqa: Y015
+    _WhichOneofArgType__house: _TypeAlias = _typing.Literal["_house", b"_house"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__house) -> _WhichOneofReturnType__house | None: ...
+
+Global___DraftView: _TypeAlias = DraftView  # noqa: Y015
 
 @_typing.final
 class CoachView(_message.Message):
@@ -325,6 +462,11 @@ class CoachView(_message.Message):
     HAS_SNITCH_CARD_FIELD_NUMBER: _builtins.int
     AIM_CHOSEN_FIELD_NUMBER: _builtins.int
     NEXT_BLOCK_FIELD_NUMBER: _builtins.int
+    TEAM_CONFIRMED_FIELD_NUMBER: _builtins.int
+    LOCKED_FIELD_NUMBER: _builtins.int
+    FLAG_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
+    SPECTATORS_PLAYED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     house: _builtins.str
     hand_size: _builtins.int
@@ -340,12 +482,23 @@ class CoachView(_message.Message):
     has_snitch_card: _builtins.bool
     aim_chosen: _builtins.bool
     next_block: _builtins.int
+    team_confirmed: _builtins.bool
+    """Build Your Team: the Team is formed; Locked tokens (lineup indexes, 6 the Seeker); Flag
+    colour; Spectators, and those played since the last Hand Swap.
+    """
+    flag: _builtins.str
     @_builtins.property
     def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerCardView]: ...
     @_builtins.property
     def discard(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def intrepids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def locked(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def spectators(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpectatorCardView]: ...
+    @_builtins.property
+    def spectators_played(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
         self,
         *,
@@ -365,10 +518,15 @@ class CoachView(_message.Message):
         has_snitch_card: _builtins.bool = ...,
         aim_chosen: _builtins.bool = ...,
         next_block: _builtins.int = ...,
+        team_confirmed: _builtins.bool = ...,
+        locked: _abc.Iterable[_builtins.int] | None = ...,
+        flag: _builtins.str = ...,
+        spectators: _abc.Iterable[Global___SpectatorCardView] | None = ...,
+        spectators_played: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_pitch_card", b"_pitch_card", "pitch_card", b"pitch_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_pitch_card", b"_pitch_card", "aim_chosen", b"aim_chosen", "cards", b"cards", "celebrated", b"celebrated", "deck_size", b"deck_size", "declined_intrepid", b"declined_intrepid", "discard", b"discard", "goals", b"goals", "hand_size", b"hand_size", "has_snitch_card", b"has_snitch_card", "house", b"house", "intrepids", b"intrepids", "next_block", b"next_block", "pitch_card", b"pitch_card", "pitch_card_chosen", b"pitch_card_chosen", "seat", b"seat", "tempo", b"tempo"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_pitch_card", b"_pitch_card", "aim_chosen", b"aim_chosen", "cards", b"cards", "celebrated", b"celebrated", "deck_size", b"deck_size", "declined_intrepid", b"declined_intrepid", "discard", b"discard", "flag", b"flag", "goals", b"goals", "hand_size", b"hand_size", "has_snitch_card", b"has_snitch_card", "house", b"house", "intrepids", b"intrepids", "locked", b"locked", "next_block", b"next_block", "pitch_card", b"pitch_card", "pitch_card_chosen", b"pitch_card_chosen", "seat", b"seat", "spectators", b"spectators", "spectators_played", b"spectators_played", "team_confirmed", b"team_confirmed", "tempo", b"tempo"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__pitch_card: _TypeAlias = _typing.Literal["pitch_card"]  # noqa: Y015
     _WhichOneofArgType__pitch_card: _TypeAlias = _typing.Literal["_pitch_card", b"_pitch_card"]  # noqa: Y015
@@ -795,6 +953,10 @@ class View(_message.Message):
     DECISION_DETAIL_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     DECISION_FIELD_NUMBER: _builtins.int
+    FUNDING_FIELD_NUMBER: _builtins.int
+    SPECTATORS_ON_FIELD_NUMBER: _builtins.int
+    STAND_FIELD_NUMBER: _builtins.int
+    DRAFT_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     viewer: _builtins.int
     """The seat the view is for; unset for a spectator."""
@@ -812,6 +974,11 @@ class View(_message.Message):
     block_index: _builtins.int
     decision_detail: _builtins.str
     """Extra words on the pending decision (zones to choose, who is shifted): from the engine."""
+    funding: _builtins.int
+    """Build Your Team (mode "advanced"): the Funding, the Spectators rule, the Stand, the viewer's
+    own draft (unset for the rival, a spectator, and once the Teams are formed).
+    """
+    spectators_on: _builtins.bool
     @_builtins.property
     def coaches(self) -> _containers.RepeatedCompositeFieldContainer[Global___CoachView]: ...
     @_builtins.property
@@ -853,6 +1020,10 @@ class View(_message.Message):
     def decision(self) -> Global___DecisionView:
         """The pending decision's particulars as data (unset once the match is over)."""
 
+    @_builtins.property
+    def stand(self) -> _containers.RepeatedCompositeFieldContainer[Global___StandSpotView]: ...
+    @_builtins.property
+    def draft(self) -> Global___DraftView: ...
     def __init__(
         self,
         *,
@@ -879,10 +1050,14 @@ class View(_message.Message):
         decision_detail: _builtins.str = ...,
         outcome: _common_pb2.Outcome | None = ...,
         decision: Global___DecisionView | None = ...,
+        funding: _builtins.int = ...,
+        spectators_on: _builtins.bool = ...,
+        stand: _abc.Iterable[Global___StandSpotView] | None = ...,
+        draft: Global___DraftView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "decision", b"decision", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "decision", b"decision", "draft", b"draft", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision", b"decision", "decision_detail", b"decision_detail", "exchange", b"exchange", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision", b"decision", "decision_detail", b"decision_detail", "draft", b"draft", "exchange", b"exchange", "funding", b"funding", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "spectators_on", b"spectators_on", "stand", b"stand", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__block_seat: _TypeAlias = _typing.Literal["block_seat"]  # noqa: Y015
     _WhichOneofArgType__block_seat: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat"]  # noqa: Y015
@@ -1721,6 +1896,144 @@ class NoSwift(_message.Message):
 Global___NoSwift: _TypeAlias = NoSwift  # noqa: Y015
 
 @_typing.final
+class PickForTeam(_message.Message):
+    """Build Your Team (l.695): add the House, a Player card, a Tactical card or a Spectator to the
+    Team.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PART_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    part: _builtins.str
+    """"house", "player", "tactic" or "spectator"."""
+    card: _builtins.str
+    """The House, or the card's id."""
+    def __init__(
+        self,
+        *,
+        part: _builtins.str = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "part", b"part"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PickForTeam: _TypeAlias = PickForTeam  # noqa: Y015
+
+@_typing.final
+class DropFromTeam(_message.Message):
+    """Build Your Team: take a card back out of the Team (the House: start again)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PART_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    part: _builtins.str
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        part: _builtins.str = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "part", b"part"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DropFromTeam: _TypeAlias = DropFromTeam  # noqa: Y015
+
+@_typing.final
+class ConfirmTeam(_message.Message):
+    """The Team is formed (l.703): nothing more changes in it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ConfirmTeam: _TypeAlias = ConfirmTeam  # noqa: Y015
+
+@_typing.final
+class ChooseFlag(_message.Message):
+    """The colour of the Coach's Flag tokens for the whole match (l.460)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COLOUR_FIELD_NUMBER: _builtins.int
+    colour: _builtins.str
+    def __init__(
+        self,
+        *,
+        colour: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChooseFlag: _TypeAlias = ChooseFlag  # noqa: Y015
+
+@_typing.final
+class UseTrait(_message.Message):
+    """Use the Locked Trait of the Player whose roll this is: add to the roll, or re-roll `dice`
+    (l.229).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DICE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def dice(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        dice: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dice", b"dice"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UseTrait: _TypeAlias = UseTrait  # noqa: Y015
+
+@_typing.final
+class PlaySpectator(_message.Message):
+    """Place a Spectator token on a Zone of the Stand (l.719)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    ZONE_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    zone: _builtins.str
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+        zone: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "zone", b"zone"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlaySpectator: _TypeAlias = PlaySpectator  # noqa: Y015
+
+@_typing.final
 class Action(_message.Message):
     """One action of a seat: exactly one member set (the engine's tag)."""
 
@@ -1761,6 +2074,12 @@ class Action(_message.Message):
     PLACE_RACE_TOKEN_FIELD_NUMBER: _builtins.int
     DODGE_TOKEN_FIELD_NUMBER: _builtins.int
     NO_SWIFT_FIELD_NUMBER: _builtins.int
+    PICK_FOR_TEAM_FIELD_NUMBER: _builtins.int
+    DROP_FROM_TEAM_FIELD_NUMBER: _builtins.int
+    CONFIRM_TEAM_FIELD_NUMBER: _builtins.int
+    CHOOSE_FLAG_FIELD_NUMBER: _builtins.int
+    USE_TRAIT_FIELD_NUMBER: _builtins.int
+    PLAY_SPECTATOR_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def place_bludger(self) -> Global___PlaceBludger: ...
     @_builtins.property
@@ -1831,6 +2150,18 @@ class Action(_message.Message):
     def dodge_token(self) -> Global___DodgeToken: ...
     @_builtins.property
     def no_swift(self) -> Global___NoSwift: ...
+    @_builtins.property
+    def pick_for_team(self) -> Global___PickForTeam: ...
+    @_builtins.property
+    def drop_from_team(self) -> Global___DropFromTeam: ...
+    @_builtins.property
+    def confirm_team(self) -> Global___ConfirmTeam: ...
+    @_builtins.property
+    def choose_flag(self) -> Global___ChooseFlag: ...
+    @_builtins.property
+    def use_trait(self) -> Global___UseTrait: ...
+    @_builtins.property
+    def play_spectator(self) -> Global___PlaySpectator: ...
     def __init__(
         self,
         *,
@@ -1869,12 +2200,18 @@ class Action(_message.Message):
         place_race_token: Global___PlaceRaceToken | None = ...,
         dodge_token: Global___DodgeToken | None = ...,
         no_swift: Global___NoSwift | None = ...,
+        pick_for_team: Global___PickForTeam | None = ...,
+        drop_from_team: Global___DropFromTeam | None = ...,
+        confirm_team: Global___ConfirmTeam | None = ...,
+        choose_flag: Global___ChooseFlag | None = ...,
+        use_trait: Global___UseTrait | None = ...,
+        play_spectator: Global___PlaySpectator | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_pitch_card", b"choose_pitch_card", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_flag", b"choose_flag", "choose_pitch_card", b"choose_pitch_card", "confirm_team", b"confirm_team", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "drop_from_team", b"drop_from_team", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "pick_for_team", b"pick_for_team", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_spectator", b"play_spectator", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player", "use_trait", b"use_trait"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_pitch_card", b"choose_pitch_card", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_flag", b"choose_flag", "choose_pitch_card", b"choose_pitch_card", "confirm_team", b"confirm_team", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "drop_from_team", b"drop_from_team", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "pick_for_team", b"pick_for_team", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_spectator", b"play_spectator", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player", "use_trait", b"use_trait"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["place_bludger", "deploy_player", "choose_pitch_card", "play_intrepid", "decline_intrepid", "move", "pass_quaffle", "shoot", "steal", "beat", "recover", "decline_block", "react", "no_reaction", "aim", "spend_tokens", "reroll", "goal_reroll", "play_swift", "keep_roll", "place_quaffle", "shift_player", "skip_shift", "skip_pass", "take_tempo", "break_tempo", "move_bludger", "target_player", "place_dice_token", "remove_stunned", "skip_remove", "take_snitch_card", "place_race_token", "dodge_token", "no_swift"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["place_bludger", "deploy_player", "choose_pitch_card", "play_intrepid", "decline_intrepid", "move", "pass_quaffle", "shoot", "steal", "beat", "recover", "decline_block", "react", "no_reaction", "aim", "spend_tokens", "reroll", "goal_reroll", "play_swift", "keep_roll", "place_quaffle", "shift_player", "skip_shift", "skip_pass", "take_tempo", "break_tempo", "move_bludger", "target_player", "place_dice_token", "remove_stunned", "skip_remove", "take_snitch_card", "place_race_token", "dodge_token", "no_swift", "pick_for_team", "drop_from_team", "confirm_team", "choose_flag", "use_trait", "play_spectator"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -3089,6 +3426,229 @@ class MatchFinished(_message.Message):
 Global___MatchFinished: _TypeAlias = MatchFinished  # noqa: Y015
 
 @_typing.final
+class TeamChanged(_message.Message):
+    """A Coach changed their Team under construction; only they see how (l.703: formed in secret)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PART_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    DROPPED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    part: _builtins.str
+    """Only the changing seat sees the part, the card and whether it was dropped."""
+    card: _builtins.str
+    dropped: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        part: _builtins.str | None = ...,
+        card: _builtins.str | None = ...,
+        dropped: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "_part", b"_part", "card", b"card", "part", b"part"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "_part", b"_part", "card", b"card", "dropped", b"dropped", "part", b"part", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__card: _TypeAlias = _typing.Literal["card"]  # noqa: Y015
+    _WhichOneofArgType__card: _TypeAlias = _typing.Literal["_card", b"_card"]  # noqa: Y015
+    _WhichOneofReturnType__part: _TypeAlias = _typing.Literal["part"]  # noqa: Y015
+    _WhichOneofArgType__part: _TypeAlias = _typing.Literal["_part", b"_part"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__card) -> _WhichOneofReturnType__card | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__part) -> _WhichOneofReturnType__part | None: ...
+
+Global___TeamChanged: _TypeAlias = TeamChanged  # noqa: Y015
+
+@_typing.final
+class TeamConfirmed(_message.Message):
+    """A Coach has formed their Team."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TeamConfirmed: _TypeAlias = TeamConfirmed  # noqa: Y015
+
+@_typing.final
+class TeamRevealed(_message.Message):
+    """Both Teams are formed: a Coach's House, Players and Spectators go on the table (the deck stays
+    secret).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HOUSE_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    house: _builtins.str
+    @_builtins.property
+    def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def spectators(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        house: _builtins.str = ...,
+        players: _abc.Iterable[_builtins.str] | None = ...,
+        spectators: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["house", b"house", "players", b"players", "seat", b"seat", "spectators", b"spectators"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TeamRevealed: _TypeAlias = TeamRevealed  # noqa: Y015
+
+@_typing.final
+class FlagChosen(_message.Message):
+    """A Coach chose the colour of their Flag tokens (l.460)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    COLOUR_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    colour: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        colour: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FlagChosen: _TypeAlias = FlagChosen  # noqa: Y015
+
+@_typing.final
+class TraitUsed(_message.Message):
+    """A Player used its Locked Trait; the Locked token goes on its card (l.229)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    DICE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    player: _builtins.int
+    """The lineup index (6: the Seeker)."""
+    @_builtins.property
+    def dice(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: _builtins.int = ...,
+        dice: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dice", b"dice", "player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TraitUsed: _TypeAlias = TraitUsed  # noqa: Y015
+
+@_typing.final
+class LockedRemoved(_message.Message):
+    """The rival made a Hand Swap: the Coach removed all Locked tokens from their cards (l.468)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        players: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LockedRemoved: _TypeAlias = LockedRemoved  # noqa: Y015
+
+@_typing.final
+class SpectatorPlayed(_message.Message):
+    """A Spectator token went onto a Zone of the Stand, displacing a rival one or not (l.719)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    ZONE_FIELD_NUMBER: _builtins.int
+    DISPLACED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    zone: _builtins.str
+    displaced: _builtins.str
+    """The rival Spectator removed ("" when the Zone was empty)."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+        zone: _builtins.str = ...,
+        displaced: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "displaced", b"displaced", "seat", b"seat", "zone", b"zone"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SpectatorPlayed: _TypeAlias = SpectatorPlayed  # noqa: Y015
+
+@_typing.final
+class StandCleared(_message.Message):
+    """A Hand Swap removed every Spectator token from the Stand (l.721)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REMOVED_FIELD_NUMBER: _builtins.int
+    removed: _builtins.int
+    def __init__(
+        self,
+        *,
+        removed: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["removed", b"removed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StandCleared: _TypeAlias = StandCleared  # noqa: Y015
+
+@_typing.final
 class Event(_message.Message):
     """One event of a match: its header, and exactly one member set (the engine's tag)."""
 
@@ -3138,6 +3698,14 @@ class Event(_message.Message):
     SEQUENCE_STARTED_FIELD_NUMBER: _builtins.int
     SEQUENCE_ENDED_FIELD_NUMBER: _builtins.int
     MATCH_FINISHED_FIELD_NUMBER: _builtins.int
+    TEAM_CHANGED_FIELD_NUMBER: _builtins.int
+    TEAM_CONFIRMED_FIELD_NUMBER: _builtins.int
+    TEAM_REVEALED_FIELD_NUMBER: _builtins.int
+    FLAG_CHOSEN_FIELD_NUMBER: _builtins.int
+    TRAIT_USED_FIELD_NUMBER: _builtins.int
+    LOCKED_REMOVED_FIELD_NUMBER: _builtins.int
+    SPECTATOR_PLAYED_FIELD_NUMBER: _builtins.int
+    STAND_CLEARED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def header(self) -> _common_pb2.EventHeader: ...
     @_builtins.property
@@ -3226,6 +3794,22 @@ class Event(_message.Message):
     def sequence_ended(self) -> Global___SequenceEnded: ...
     @_builtins.property
     def match_finished(self) -> Global___MatchFinished: ...
+    @_builtins.property
+    def team_changed(self) -> Global___TeamChanged: ...
+    @_builtins.property
+    def team_confirmed(self) -> Global___TeamConfirmed: ...
+    @_builtins.property
+    def team_revealed(self) -> Global___TeamRevealed: ...
+    @_builtins.property
+    def flag_chosen(self) -> Global___FlagChosen: ...
+    @_builtins.property
+    def trait_used(self) -> Global___TraitUsed: ...
+    @_builtins.property
+    def locked_removed(self) -> Global___LockedRemoved: ...
+    @_builtins.property
+    def spectator_played(self) -> Global___SpectatorPlayed: ...
+    @_builtins.property
+    def stand_cleared(self) -> Global___StandCleared: ...
     def __init__(
         self,
         *,
@@ -3273,12 +3857,20 @@ class Event(_message.Message):
         sequence_started: Global___SequenceStarted | None = ...,
         sequence_ended: Global___SequenceEnded | None = ...,
         match_finished: Global___MatchFinished | None = ...,
+        team_changed: Global___TeamChanged | None = ...,
+        team_confirmed: Global___TeamConfirmed | None = ...,
+        team_revealed: Global___TeamRevealed | None = ...,
+        flag_chosen: Global___FlagChosen | None = ...,
+        trait_used: Global___TraitUsed | None = ...,
+        locked_removed: Global___LockedRemoved | None = ...,
+        spectator_played: Global___SpectatorPlayed | None = ...,
+        stand_cleared: Global___StandCleared | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_declared", b"action_declared", "advantage_rolled", b"advantage_rolled", "aim_chosen", b"aim_chosen", "attack_changed", b"attack_changed", "block_ended", b"block_ended", "block_started", b"block_started", "bludger_aimed", b"bludger_aimed", "bludger_moved", b"bludger_moved", "bludger_placed", b"bludger_placed", "cards_drawn", b"cards_drawn", "dice_rerolled", b"dice_rerolled", "dice_rolled", b"dice_rolled", "dice_token_placed", b"dice_token_placed", "exchange_resolved", b"exchange_resolved", "goal_scored", b"goal_scored", "goal_token_flipped", b"goal_token_flipped", "golden_snitch_revealed", b"golden_snitch_revealed", "hand_swapped", b"hand_swapped", "header", b"header", "hoops_aimed", b"hoops_aimed", "intrepid_declined", b"intrepid_declined", "intrepid_played", b"intrepid_played", "intrepid_resolved", b"intrepid_resolved", "keeper_kick_off", b"keeper_kick_off", "kind", b"kind", "match_finished", b"match_finished", "pitch_card_chosen", b"pitch_card_chosen", "pitch_cards_revealed", b"pitch_cards_revealed", "player_moved", b"player_moved", "quaffle_caught", b"quaffle_caught", "quaffle_loose", b"quaffle_loose", "race_moved", b"race_moved", "race_token_placed", b"race_token_placed", "reaction_declared", b"reaction_declared", "sequence_ended", b"sequence_ended", "sequence_started", b"sequence_started", "snitch_card_drawn", b"snitch_card_drawn", "snitch_card_kept", b"snitch_card_kept", "snitch_card_taken", b"snitch_card_taken", "snitch_caught", b"snitch_caught", "snitch_row_refilled", b"snitch_row_refilled", "stunned", b"stunned", "tempo_broken", b"tempo_broken", "tempo_gained", b"tempo_gained", "tokens_spent", b"tokens_spent"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_declared", b"action_declared", "advantage_rolled", b"advantage_rolled", "aim_chosen", b"aim_chosen", "attack_changed", b"attack_changed", "block_ended", b"block_ended", "block_started", b"block_started", "bludger_aimed", b"bludger_aimed", "bludger_moved", b"bludger_moved", "bludger_placed", b"bludger_placed", "cards_drawn", b"cards_drawn", "dice_rerolled", b"dice_rerolled", "dice_rolled", b"dice_rolled", "dice_token_placed", b"dice_token_placed", "exchange_resolved", b"exchange_resolved", "flag_chosen", b"flag_chosen", "goal_scored", b"goal_scored", "goal_token_flipped", b"goal_token_flipped", "golden_snitch_revealed", b"golden_snitch_revealed", "hand_swapped", b"hand_swapped", "header", b"header", "hoops_aimed", b"hoops_aimed", "intrepid_declined", b"intrepid_declined", "intrepid_played", b"intrepid_played", "intrepid_resolved", b"intrepid_resolved", "keeper_kick_off", b"keeper_kick_off", "kind", b"kind", "locked_removed", b"locked_removed", "match_finished", b"match_finished", "pitch_card_chosen", b"pitch_card_chosen", "pitch_cards_revealed", b"pitch_cards_revealed", "player_moved", b"player_moved", "quaffle_caught", b"quaffle_caught", "quaffle_loose", b"quaffle_loose", "race_moved", b"race_moved", "race_token_placed", b"race_token_placed", "reaction_declared", b"reaction_declared", "sequence_ended", b"sequence_ended", "sequence_started", b"sequence_started", "snitch_card_drawn", b"snitch_card_drawn", "snitch_card_kept", b"snitch_card_kept", "snitch_card_taken", b"snitch_card_taken", "snitch_caught", b"snitch_caught", "snitch_row_refilled", b"snitch_row_refilled", "spectator_played", b"spectator_played", "stand_cleared", b"stand_cleared", "stunned", b"stunned", "team_changed", b"team_changed", "team_confirmed", b"team_confirmed", "team_revealed", b"team_revealed", "tempo_broken", b"tempo_broken", "tempo_gained", b"tempo_gained", "tokens_spent", b"tokens_spent", "trait_used", b"trait_used"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_declared", b"action_declared", "advantage_rolled", b"advantage_rolled", "aim_chosen", b"aim_chosen", "attack_changed", b"attack_changed", "block_ended", b"block_ended", "block_started", b"block_started", "bludger_aimed", b"bludger_aimed", "bludger_moved", b"bludger_moved", "bludger_placed", b"bludger_placed", "cards_drawn", b"cards_drawn", "dice_rerolled", b"dice_rerolled", "dice_rolled", b"dice_rolled", "dice_token_placed", b"dice_token_placed", "exchange_resolved", b"exchange_resolved", "goal_scored", b"goal_scored", "goal_token_flipped", b"goal_token_flipped", "golden_snitch_revealed", b"golden_snitch_revealed", "hand_swapped", b"hand_swapped", "header", b"header", "hoops_aimed", b"hoops_aimed", "intrepid_declined", b"intrepid_declined", "intrepid_played", b"intrepid_played", "intrepid_resolved", b"intrepid_resolved", "keeper_kick_off", b"keeper_kick_off", "kind", b"kind", "match_finished", b"match_finished", "pitch_card_chosen", b"pitch_card_chosen", "pitch_cards_revealed", b"pitch_cards_revealed", "player_moved", b"player_moved", "quaffle_caught", b"quaffle_caught", "quaffle_loose", b"quaffle_loose", "race_moved", b"race_moved", "race_token_placed", b"race_token_placed", "reaction_declared", b"reaction_declared", "sequence_ended", b"sequence_ended", "sequence_started", b"sequence_started", "snitch_card_drawn", b"snitch_card_drawn", "snitch_card_kept", b"snitch_card_kept", "snitch_card_taken", b"snitch_card_taken", "snitch_caught", b"snitch_caught", "snitch_row_refilled", b"snitch_row_refilled", "stunned", b"stunned", "tempo_broken", b"tempo_broken", "tempo_gained", b"tempo_gained", "tokens_spent", b"tokens_spent"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_declared", b"action_declared", "advantage_rolled", b"advantage_rolled", "aim_chosen", b"aim_chosen", "attack_changed", b"attack_changed", "block_ended", b"block_ended", "block_started", b"block_started", "bludger_aimed", b"bludger_aimed", "bludger_moved", b"bludger_moved", "bludger_placed", b"bludger_placed", "cards_drawn", b"cards_drawn", "dice_rerolled", b"dice_rerolled", "dice_rolled", b"dice_rolled", "dice_token_placed", b"dice_token_placed", "exchange_resolved", b"exchange_resolved", "flag_chosen", b"flag_chosen", "goal_scored", b"goal_scored", "goal_token_flipped", b"goal_token_flipped", "golden_snitch_revealed", b"golden_snitch_revealed", "hand_swapped", b"hand_swapped", "header", b"header", "hoops_aimed", b"hoops_aimed", "intrepid_declined", b"intrepid_declined", "intrepid_played", b"intrepid_played", "intrepid_resolved", b"intrepid_resolved", "keeper_kick_off", b"keeper_kick_off", "kind", b"kind", "locked_removed", b"locked_removed", "match_finished", b"match_finished", "pitch_card_chosen", b"pitch_card_chosen", "pitch_cards_revealed", b"pitch_cards_revealed", "player_moved", b"player_moved", "quaffle_caught", b"quaffle_caught", "quaffle_loose", b"quaffle_loose", "race_moved", b"race_moved", "race_token_placed", b"race_token_placed", "reaction_declared", b"reaction_declared", "sequence_ended", b"sequence_ended", "sequence_started", b"sequence_started", "snitch_card_drawn", b"snitch_card_drawn", "snitch_card_kept", b"snitch_card_kept", "snitch_card_taken", b"snitch_card_taken", "snitch_caught", b"snitch_caught", "snitch_row_refilled", b"snitch_row_refilled", "spectator_played", b"spectator_played", "stand_cleared", b"stand_cleared", "stunned", b"stunned", "team_changed", b"team_changed", "team_confirmed", b"team_confirmed", "team_revealed", b"team_revealed", "tempo_broken", b"tempo_broken", "tempo_gained", b"tempo_gained", "tokens_spent", b"tokens_spent", "trait_used", b"trait_used"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["advantage_rolled", "cards_drawn", "bludger_placed", "player_moved", "pitch_card_chosen", "pitch_cards_revealed", "intrepid_played", "intrepid_declined", "intrepid_resolved", "block_started", "block_ended", "action_declared", "reaction_declared", "hoops_aimed", "aim_chosen", "tokens_spent", "dice_rolled", "dice_rerolled", "exchange_resolved", "quaffle_caught", "quaffle_loose", "stunned", "goal_scored", "goal_token_flipped", "keeper_kick_off", "tempo_gained", "tempo_broken", "attack_changed", "hand_swapped", "dice_token_placed", "bludger_moved", "bludger_aimed", "snitch_card_drawn", "snitch_row_refilled", "golden_snitch_revealed", "snitch_card_kept", "snitch_card_taken", "race_moved", "race_token_placed", "snitch_caught", "sequence_started", "sequence_ended", "match_finished"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["advantage_rolled", "cards_drawn", "bludger_placed", "player_moved", "pitch_card_chosen", "pitch_cards_revealed", "intrepid_played", "intrepid_declined", "intrepid_resolved", "block_started", "block_ended", "action_declared", "reaction_declared", "hoops_aimed", "aim_chosen", "tokens_spent", "dice_rolled", "dice_rerolled", "exchange_resolved", "quaffle_caught", "quaffle_loose", "stunned", "goal_scored", "goal_token_flipped", "keeper_kick_off", "tempo_gained", "tempo_broken", "attack_changed", "hand_swapped", "dice_token_placed", "bludger_moved", "bludger_aimed", "snitch_card_drawn", "snitch_row_refilled", "golden_snitch_revealed", "snitch_card_kept", "snitch_card_taken", "race_moved", "race_token_placed", "snitch_caught", "sequence_started", "sequence_ended", "match_finished", "team_changed", "team_confirmed", "team_revealed", "flag_chosen", "trait_used", "locked_removed", "spectator_played", "stand_cleared"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
