@@ -1,10 +1,12 @@
-"""The basic tactical decks and the Snitch race deck of Catch the Golden Snitch, validated on load.
+"""The Tactical card libraries, their basic decks and the Snitch race deck of Catch the Golden Snitch, validated.
 
 A tactical card shows Action Blocks (each a sequence of Action icons from the rulebook's
-Actions List) and at most one Intrepid Move built from a small effect vocabulary. A Snitch
-card shows a Type, the two Types that trigger its Fast Impulse, and three Impulses built
-from the Snitch race actions. The loader refuses anything outside this schema and names
-the file and the entry at fault (see RULES.md, "Basic tactical decks" and "Snitch race deck").
+Actions List), at most one Intrepid Move built from a small effect vocabulary, and a Galleon
+cost. Each House's library holds the rulebook's count of cards (25/28/28/25): cards 1-15 are
+its basic deck (cost 0), every later card costs 1 to 3 Galleons. A Snitch card shows a Type,
+the two Types that trigger its Fast Impulse, and three Impulses built from the Snitch race
+actions. The loader refuses anything outside this schema and names the file and the entry at
+fault (see RULES.md, "Tactical cards: the basic decks and the library" and "Snitch race deck").
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ TRIGGER_ROLLS: dict[Trigger, frozenset[tuple[Whose, RollName]]] = {
 }
 
 DECK_SIZE = 15  # "The Tactical card deck must always contain 15 cards."
+# "106 Tactical Cards (25 Gryffindor, 28 Slytherin, 28 Ravenclaw, 25 Hufflepuff)" (l.97).
+LIBRARY_SIZES: dict[House, int] = {"gryffindor": 25, "slytherin": 28, "ravenclaw": 28, "hufflepuff": 25}
+LIBRARY_TOTAL = 106
+MAX_COST = 3  # authored: a library card beyond the basic deck costs 1 to 3 Galleons
 MAX_BLOCKS = 3
 MAX_BLOCK_ACTIONS = 3
 MIN_CARD_ACTIONS, MAX_CARD_ACTIONS = 2, 5
@@ -65,6 +71,7 @@ OneOrTwo = Annotated[int, msgspec.Meta(ge=1, le=2)]
 UpToThree = Annotated[int, msgspec.Meta(ge=1, le=3)]
 FixedSuccesses = Annotated[int, msgspec.Meta(ge=1, le=4)]
 Modifier = Annotated[int, msgspec.Meta(ge=-2, le=2)]
+Cost = Annotated[int, msgspec.Meta(ge=0, le=MAX_COST)]
 
 # ------------------------------------------------------------- Intrepid Move effects
 
@@ -164,13 +171,16 @@ class IntrepidMove(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TacticalCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A Tactical card: its Action Blocks (in order), an optional Intrepid Move and its Galleon cost."""
+    """A Tactical card: its Action Blocks (in order), an optional Intrepid Move and its Galleon cost.
+
+    Cards 1-15 of a House are its basic deck and cost 0 Galleons; every later card costs 1 to 3.
+    """
 
     id: int
     name: str
     blocks: tuple[tuple[PitchAction, ...], ...]
     intrepid: IntrepidMove | None = None
-    cost: int = 0
+    cost: Cost = 0
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -181,13 +191,20 @@ class TacticalCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise DataError(f"every Action Block shows 1 to {MAX_BLOCK_ACTIONS} Actions")
         if not MIN_CARD_ACTIONS <= self.actions <= MAX_CARD_ACTIONS:
             raise DataError(f"{MIN_CARD_ACTIONS} to {MAX_CARD_ACTIONS} Actions in all, got {self.actions}")
-        if self.cost != 0:
-            raise DataError("a basic deck card costs 0 Galleons")
+        if self.basic and self.cost != 0:
+            raise DataError(f"a basic deck card (ids 1-{DECK_SIZE}) costs 0 Galleons, got {self.cost}")
+        if not self.basic and self.cost == 0:
+            raise DataError(f"a library card beyond the basic deck (id > {DECK_SIZE}) costs 1 to {MAX_COST} Galleons")
 
     @property
     def actions(self) -> int:
         """The number of Action icons on the card."""
         return sum(len(block) for block in self.blocks)
+
+    @property
+    def basic(self) -> bool:
+        """Whether the card belongs to its House's basic deck (ids 1-15, cost 0)."""
+        return self.id <= DECK_SIZE
 
 
 # --------------------------------------------------------------------- the Snitch race
@@ -308,7 +325,7 @@ SnitchDeckCard = SnitchCard | SlipstreamingCard | GoldenSnitchCard
 
 
 class TacticalDecks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The four houses' basic tactical decks (tactics.toml)."""
+    """The four houses' Tactical card libraries (tactics.toml): 25/28/28/25 cards, the first 15 the basic deck."""
 
     gryffindor: tuple[TacticalCard, ...]
     slytherin: tuple[TacticalCard, ...]
@@ -317,18 +334,33 @@ class TacticalDecks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def __post_init__(self) -> None:
         for house in HOUSES:
-            cards = self.deck(house)
-            if [c.id for c in cards] != list(range(1, DECK_SIZE + 1)):
-                raise DataError(f"{house}: exactly {DECK_SIZE} cards, numbered 1..{DECK_SIZE} in order")
-            if len({c.name for c in cards}) != len(cards):
-                raise DataError(f"{house}: card names are distinct")
-            if missing := set(PITCH_ACTIONS) - {a for c in cards for block in c.blocks for a in block}:
-                raise DataError(f"{house}: the deck shows every Action, missing {', '.join(sorted(missing))}")
+            cards, size = self.library(house), LIBRARY_SIZES[house]
+            if [c.id for c in cards] != list(range(1, size + 1)):
+                got = f"got {len(cards)}" if len(cards) != size else "got them out of order"
+                raise DataError(f"{house}: exactly {size} cards, numbered 1..{size} in order, {got}")
+            if repeated := [name for name, n in Counter(c.name for c in cards).items() if n > 1]:
+                raise DataError(f"{house}: card names are distinct, {', '.join(map(repr, repeated))} repeats")
+            deck = self.deck(house)
+            if missing := set(PITCH_ACTIONS) - {a for c in deck for block in c.blocks for a in block}:
+                raise DataError(f"{house}: the basic deck shows every Action, missing {', '.join(sorted(missing))}")
+        if (total := sum(len(self.library(house)) for house in HOUSES)) != LIBRARY_TOTAL:
+            raise DataError(f"{LIBRARY_TOTAL} Tactical cards in all, got {total}")  # pragma: no cover (sizes sum to it)
 
-    def deck(self, house: House) -> tuple[TacticalCard, ...]:
-        """One house's 15 cards, in id order."""
+    def library(self, house: House) -> tuple[TacticalCard, ...]:
+        """All of one house's cards (25 or 28), in id order: the basic deck, then the cards that cost Galleons."""
         cards: tuple[TacticalCard, ...] = getattr(self, house)
         return cards
+
+    def deck(self, house: House) -> tuple[TacticalCard, ...]:
+        """One house's basic deck: its 15 cards of cost 0 (ids 1-15), in id order."""
+        return self.library(house)[:DECK_SIZE]
+
+    def card(self, house: House, card_id: int) -> TacticalCard:
+        """One card of a house's library by its id; KeyError if the house has no such card."""
+        cards = self.library(house)
+        if not 1 <= card_id <= len(cards):
+            raise KeyError(f"{house} has no Tactical card {card_id} (ids 1..{len(cards)})")
+        return cards[card_id - 1]
 
 
 class SnitchDeck(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -360,7 +392,7 @@ class SnitchDeck(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def parse_tactics(raw: dict[str, Any]) -> TacticalDecks:
-    """The basic tactical decks from tactics.toml's contents; DataError names the file and the card."""
+    """The Tactical card libraries from tactics.toml's contents; DataError names the file and the card."""
     return convert("tactics.toml", raw, TacticalDecks)
 
 
@@ -371,7 +403,7 @@ def parse_snitch_deck(raw: dict[str, Any]) -> SnitchDeck:
 
 @cache
 def load_tactics() -> TacticalDecks:
-    """The validated basic tactical decks (read once per process)."""
+    """The validated Tactical card libraries, with the basic decks (read once per process)."""
     return parse_tactics(read_toml("tactics.toml"))
 
 

@@ -1,4 +1,4 @@
-"""The tactical decks and the Snitch race deck load, keep the rulebook's counts and the authored balance.
+"""The Tactical card libraries and the Snitch race deck load, keep the rulebook's counts and the authored balance.
 
 The expected sets below are copied from the rulebook's text (not imported from the loader), so
 a vocabulary widened by mistake fails here.
@@ -76,6 +76,11 @@ def intrepid_moves(cards: tuple[TacticalCard, ...]) -> list[IntrepidMove]:
     return [c.intrepid for c in cards if c.intrepid is not None]
 
 
+def library_cards(house: House) -> tuple[TacticalCard, ...]:
+    """A house's cards beyond its basic deck (ids 16 on), the ones that cost Galleons."""
+    return TACTICS.library(house)[15:]
+
+
 def worth(move: IntrepidMove) -> float:
     """A nominal worth of an Intrepid Move, in Actions (an Action icon is worth 1)."""
     effect = move.effect
@@ -102,6 +107,30 @@ def worth(move: IntrepidMove) -> float:
     raise AssertionError(effect)
 
 
+def card_worth(card: TacticalCard) -> float:
+    """A card's nominal worth, in Actions: its Action icons plus its Intrepid Move's worth (if any)."""
+    return card.actions + (worth(card.intrepid) if card.intrepid is not None else 0.0)
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+# "106 Tactical Cards (25 Gryffindor, 28 Slytherin, 28 Ravenclaw, 25 Hufflepuff)".
+RULEBOOK_LIBRARY = {"gryffindor": 25, "slytherin": 28, "ravenclaw": 28, "hufflepuff": 25}
+# The authored cost spread of the cards beyond the basic deck: Galleons -> cards.
+COST_SPREAD: dict[House, dict[int, int]] = {
+    "gryffindor": {1: 4, 2: 4, 3: 2},
+    "slytherin": {1: 5, 2: 5, 3: 3},
+    "ravenclaw": {1: 5, 2: 5, 3: 3},
+    "hufflepuff": {1: 4, 2: 4, 3: 2},
+}
+# Every card that costs Galleons lies in its cost's band of worth, and the mean worth per
+# cost (0: the basic decks) is the figure RULES.md quotes.
+WORTH_BANDS = {1: (5.25, 5.5), 2: (5.75, 6.25), 3: (6.5, 7.0)}
+WORTH_MEANS = {0: 4.03, 1: 5.46, 2: 6.01, 3: 6.80}
+
+
 # ------------------------------------------------------------------ tactical decks
 
 
@@ -115,9 +144,73 @@ def test_four_houses_with_fifteen_basic_cards_each() -> None:
         assert len({c.name for c in deck}) == 15
 
 
+def test_the_library_holds_the_rulebooks_106_cards() -> None:
+    assert sum(RULEBOOK_LIBRARY.values()) == 106
+    for house in HOUSES:
+        library = TACTICS.library(house)
+        assert len(library) == RULEBOOK_LIBRARY[house], house
+        assert [c.id for c in library] == list(range(1, RULEBOOK_LIBRARY[house] + 1))
+        assert library[:15] == TACTICS.deck(house), f"{house}: the basic deck is the library's first 15 cards"
+        assert len({c.name for c in library}) == len(library), f"{house}: card names are distinct"
+        assert all(TACTICS.card(house, c.id) == c for c in library)
+        for missing in (0, len(library) + 1):
+            with pytest.raises(KeyError):
+                TACTICS.card(house, missing)
+    assert sum(len(TACTICS.library(house)) for house in HOUSES) == 106
+
+
+def test_basic_cards_cost_nothing_and_every_other_card_one_to_three_galleons() -> None:
+    for house in HOUSES:
+        for card in TACTICS.library(house):
+            if card.id <= 15:
+                assert card.cost == 0 and card.basic, f"{house} {card.id}: a basic card costs 0 Galleons"
+            else:
+                assert 1 <= card.cost <= 3 and not card.basic, f"{house} {card.id}: costs 1-3 Galleons"
+
+
+def test_every_house_has_the_same_spread_of_costs() -> None:
+    for house in HOUSES:
+        spread = Counter(c.cost for c in library_cards(house))
+        assert spread == COST_SPREAD[house], f"{house}: {dict(spread)}"
+    shares = {house: {cost: n / sum(s.values()) for cost, n in s.items()} for house, s in COST_SPREAD.items()}
+    for cost in (1, 2, 3):
+        values = [shares[house][cost] for house in HOUSES]
+        assert max(values) - min(values) <= 0.05, f"cost {cost}: the houses' shares {values} differ"
+    assert all(s[1] >= s[2] >= s[3] for s in COST_SPREAD.values()), "cheaper cards are at least as many"
+
+
+def test_worth_rises_with_cost() -> None:
+    by_cost: dict[int, list[float]] = {0: [], 1: [], 2: [], 3: []}
+    for house in HOUSES:
+        for card in TACTICS.library(house):
+            by_cost[card.cost].append(card_worth(card))
+    means = {cost: mean(values) for cost, values in by_cost.items()}
+    assert means[0] < means[1] < means[2] < means[3], means
+    assert means == pytest.approx(WORTH_MEANS, abs=0.005), "RULES.md quotes these figures"
+    for cost, (low, high) in WORTH_BANDS.items():
+        assert all(low <= w <= high for w in by_cost[cost]), f"cost {cost}: worths {sorted(by_cost[cost])}"
+        assert min(by_cost[cost]) >= max(by_cost[cost - 1]), f"no cost-{cost} card is worth less than a cheaper one"
+    for house in HOUSES:
+        house_means = [mean([card_worth(c) for c in library_cards(house) if c.cost == cost]) for cost in (1, 2, 3)]
+        assert house_means == sorted(house_means) and len(set(house_means)) == 3, f"{house}: {house_means}"
+    for cost in (1, 2, 3):
+        per_house = [mean([card_worth(c) for c in library_cards(h) if c.cost == cost]) for h in HOUSES]
+        assert max(per_house) - min(per_house) <= 0.25, f"cost {cost}: the houses' mean worths {per_house}"
+
+
+def test_every_library_card_carries_an_intrepid_move_with_its_text() -> None:
+    for house in HOUSES:
+        for card in library_cards(house):
+            assert card.intrepid is not None, f"{house} {card.id}: a card bought with Galleons has an Intrepid Move"
+            text = describe_intrepid(card.intrepid)
+            assert len(text) > 10 and text.endswith("."), f"{house} {card.id}: {text!r}"
+            assert text.startswith("⚡") == (card.intrepid.swift is not None), text
+            assert 0.5 <= worth(card.intrepid) <= 2.0, f"{house} {card.id}: {worth(card.intrepid)}"
+
+
 def test_every_action_block_names_only_actions_the_rulebook_lists() -> None:
     for house in HOUSES:
-        for card in TACTICS.deck(house):
+        for card in TACTICS.library(house):
             assert 1 <= len(card.blocks) <= 3, f"{house} {card.id}: 1-3 Action Blocks"
             for block in card.blocks:
                 assert 1 <= len(block) <= 3, f"{house} {card.id}: a block shows 1-3 Actions"
@@ -156,26 +249,45 @@ def test_intrepid_moves_are_worth_about_the_same_in_every_house() -> None:
                 assert 0.5 <= worth(card.intrepid) <= 2.0, f"{house} {card.id}: {worth(card.intrepid)}"
 
 
-def test_each_house_has_its_recognisable_style() -> None:
-    counts = {house: icons(TACTICS.deck(house)) for house in HOUSES}
+@pytest.mark.parametrize("scope", ["basic deck", "library"])
+def test_each_house_has_its_recognisable_style(scope: str) -> None:
+    def cards(house: House) -> tuple[TacticalCard, ...]:
+        return TACTICS.deck(house) if scope == "basic deck" else library_cards(house)
+
+    counts = {house: icons(cards(house)) for house in HOUSES}
     for house, signature in SIGNATURE.items():
         mine = sum(counts[house][a] for a in signature)
         for other in HOUSES:
             if other != house:
                 theirs = sum(counts[other][a] for a in signature)
-                assert mine > theirs, f"{house} shows more {'+'.join(sorted(signature))} than {other}"
-    kinds = {house: Counter(type(m.effect) for m in intrepid_moves(TACTICS.deck(house))) for house in HOUSES}
+                assert mine > theirs, f"{scope}: {house} shows more {'+'.join(sorted(signature))} than {other}"
+    kinds = {house: Counter(type(m.effect) for m in intrepid_moves(cards(house))) for house in HOUSES}
     assert kinds["slytherin"][Bludger] >= 2 and kinds["slytherin"][DiceTokens] >= 2
     assert kinds["ravenclaw"][Upwind] >= 2 and kinds["ravenclaw"][Reroll] >= 2
     assert kinds["hufflepuff"][FreeAction] >= 1
-    swift_rolls = [m.effect for m in intrepid_moves(TACTICS.deck("hufflepuff")) if m.swift]
-    assert sum(isinstance(e, ModifyRoll) and e.roll in {"defense", "catch"} for e in swift_rolls) >= 2
+    swift_rolls = [m.effect for m in intrepid_moves(cards("hufflepuff")) if m.swift]
+    defended = sum(isinstance(e, ModifyRoll | Reroll) and e.roll in {"defense", "catch"} for e in swift_rolls)
+    assert defended >= 2, f"{scope}: Hufflepuff's Swift moves protect (Defense, Catch)"
+    slytherin = [m.effect for m in intrepid_moves(cards("slytherin"))]
+    assert sum(map(hurts_the_rival, slytherin)) >= len(slytherin) / 2, f"{scope}: Slytherin's moves hurt the rival"
+
+
+def hurts_the_rival(effect: Effect) -> bool:
+    """A Bludger move, Penalty Dice, a rival Shift or a deduction from rival rolls."""
+    match effect:
+        case Bludger():
+            return True
+        case DiceTokens(token=token):
+            return token == "penalty"
+        case Shift(whose=whose) | ModifyRoll(whose=whose):
+            return whose == "rival"
+    return False
 
 
 def test_every_effect_parameter_is_one_the_rulebook_knows() -> None:
     seen: set[type] = set()
     for house in HOUSES:
-        for move in intrepid_moves(TACTICS.deck(house)):
+        for move in intrepid_moves(TACTICS.library(house)):
             effect = move.effect
             seen.add(type(effect))
             if isinstance(effect, FreeAction):
@@ -272,8 +384,35 @@ Breaker = Callable[[dict[str, Any]], object]
 
 BROKEN_TACTICS: dict[str, tuple[Breaker, str]] = {
     "an Action outside the list": (lambda d: d["gryffindor"][2]["blocks"][0].append("fly"), "gryffindor[2] (id 3)"),
-    "a sixteenth card": (lambda d: d["slytherin"].append({**d["slytherin"][0], "id": 16}), "slytherin"),
-    "a fourteen-card deck": (lambda d: d["ravenclaw"].pop(), "ravenclaw"),
+    "a twenty-ninth card": (
+        lambda d: d["slytherin"].append({**d["slytherin"][27], "id": 29, "name": "Extra Serpent"}),
+        "slytherin: exactly 28 cards",
+    ),
+    "a twenty-six-card Hufflepuff library": (
+        lambda d: d["hufflepuff"].append({**d["hufflepuff"][24], "id": 26, "name": "Extra Badger"}),
+        "hufflepuff: exactly 25 cards",
+    ),
+    "a library one card short": (lambda d: d["ravenclaw"].pop(), "ravenclaw: exactly 28 cards"),
+    "library cards out of order": (
+        lambda d: d["gryffindor"].insert(16, d["gryffindor"].pop(17)),
+        "gryffindor: exactly 25 cards",
+    ),
+    "a library card without a cost": (lambda d: d["gryffindor"][15].pop("cost"), "gryffindor[15] (id 16)"),
+    "a library card costing 0": (lambda d: d["slytherin"][20].update(cost=0), "slytherin[20] (id 21)"),
+    "a library card costing 4": (lambda d: d["ravenclaw"][27].update(cost=4), "ravenclaw[27] (id 28).cost"),
+    "a basic card costing 3": (lambda d: d["hufflepuff"][14].update(cost=3), "hufflepuff[14] (id 15)"),
+    "a library card named like a basic one": (
+        lambda d: d["gryffindor"][24].update(name="Lion's Leap"),
+        "gryffindor: card names are distinct",
+    ),
+    "a library card of six Actions": (
+        lambda d: d["ravenclaw"][25]["blocks"].append(["move"]),
+        "ravenclaw[25] (id 26)",
+    ),
+    "a library card's lasting +2": (
+        lambda d: d["gryffindor"][19]["intrepid"]["effect"].update(amount=2),
+        "gryffindor[19] (id 20)",
+    ),
     "an empty Action Block": (lambda d: d["hufflepuff"][4]["blocks"].append([]), "hufflepuff[4] (id 5)"),
     "six Actions": (lambda d: d["gryffindor"][14]["blocks"].append(["move"]), "gryffindor[14] (id 15)"),
     "four Action Blocks": (lambda d: d["gryffindor"][0].update(blocks=[["move"]] * 4), "gryffindor[0] (id 1)"),
