@@ -207,3 +207,94 @@ def test_bad_actions_name_the_rule_and_change_nothing(snitch: GameClient, servic
         snitch.submit(match.match_id, token, legal.actions[1], legal.view_version)
     assert stale.value.code() == grpc.StatusCode.ABORTED
     assert snitch.summary(match.match_id, service_token).version == before.version + 1
+
+
+def pick(part: str, card: str) -> snitch_pb2.Action:
+    return snitch_pb2.Action(pick_for_team=snitch_pb2.PickForTeam(part=part, card=card))
+
+
+def team_changes(snitch: GameClient, match: Match, token: str) -> list[snitch_pb2.TeamChanged]:
+    """The TeamChanged events of the match so far, as the holder of `token` reads them (Watch)."""
+    changes = []
+    request = snitch_pb2.WatchRequest(match_id=match.match_id)
+    for reply in snitch.stub.Watch(request, metadata=bearer(token), timeout=10):
+        changes += [e.team_changed for e in reply.events if e.HasField("team_changed")]
+        if reply.HasField("view"):
+            break
+    return changes
+
+
+def test_advanced_teams_are_built_in_secret_and_a_refused_pick_names_the_rule(
+    snitch: GameClient, service_token: str, signer: TokenSigner
+) -> None:
+    """Mode "advanced" (Build Your Team): each Coach sees only their own draft; a pick over the Funding or of
+    another House's Player is refused naming the rule, and changes nothing."""
+    options = {"funding": "5", "spectators": "on"}
+    match = snitch.create(service_token, mode="advanced", seats=2, seed=5, options=options)
+    assert match.summary.config.mode == "advanced" and dict(match.summary.config.options) == options
+    for token in match.tokens.values():
+        view = snitch.view(match.match_id, token).view
+        assert view.mode == snitch_pb2.MODE_ADVANCED and view.funding == 5 and view.spectators_on
+        assert view.prompt.kind == "team_building" and sorted(view.prompt.must) == [0, 1]
+        assert view.HasField("draft") and not view.draft.HasField("house") and view.draft.funding == 5
+        assert view.draft.missing and not view.draft.ready
+        assert [c.house for c in view.coaches] == ["", ""] and not view.players
+        legal = snitch.legal(match.match_id, token)
+        assert {a.WhichOneof("kind") for a in legal.actions} == {"pick_for_team"}
+        assert {a.pick_for_team.part for a in legal.actions} == {"house"}
+
+    # Both Coaches choose their House at once: neither waits for the other.
+    houses = {0: "gryffindor", 1: "slytherin"}
+    for seat, house in houses.items():
+        legal = snitch.legal(match.match_id, match.tokens[seat])
+        assert pick("house", house) in legal.actions
+        reply = snitch.submit(match.match_id, match.tokens[seat], pick("house", house), legal.view_version)
+        assert [(e.team_changed.part, e.team_changed.card) for e in reply.events] == [("house", house)]
+    # Seat 0 spends the whole Funding: Harry Potter (3 Galleons) and Angelina Johnson (2).
+    for card in ("harry_potter_veteran", "angelina_johnson"):
+        legal = snitch.legal(match.match_id, match.tokens[0])
+        assert pick("player", card) in legal.actions
+        snitch.submit(match.match_id, match.tokens[0], pick("player", card), legal.view_version)
+
+    views = {seat: snitch.view(match.match_id, token).view for seat, token in match.tokens.items()}
+    assert views[0].draft.house == "gryffindor" and views[0].draft.cost == 5
+    assert [p.id for p in views[0].draft.players] == ["harry_potter_veteran", "angelina_johnson"]
+    assert views[1].draft.house == "slytherin" and not views[1].draft.players and views[1].draft.cost == 0
+    for view in views.values():  # the rival's Team shows nowhere: no House, no cards
+        assert [c.house for c in view.coaches] == ["", ""] and not any(c.cards for c in view.coaches)
+    spectator, _ = signer.issue_player("fan", "Fan", 600)
+    assert not snitch.view(match.match_id, spectator).view.HasField("draft")
+
+    # The TeamChanged events: the changing Coach reads the part and card, the rival only that it changed.
+    mine = [(c.seat, c.part, c.card) for c in team_changes(snitch, match, match.tokens[0])]
+    assert mine == [
+        (0, "house", "gryffindor"),
+        (1, "", ""),
+        (0, "player", "harry_potter_veteran"),
+        (0, "player", "angelina_johnson"),
+    ]
+    theirs = team_changes(snitch, match, match.tokens[1])
+    assert [(c.seat, c.HasField("part"), c.HasField("card")) for c in theirs] == [
+        (0, False, False),
+        (1, True, True),
+        (0, False, False),
+        (0, False, False),
+    ]
+    assert theirs[1].card == "slytherin"
+
+    # Refused picks: a Keeper over the Funding, a Player of another House (free, so only its House refuses it).
+    before = snitch.summary(match.match_id, service_token).version
+    legal = snitch.legal(match.match_id, match.tokens[0])
+    for card, why in (
+        ("oliver_wood", "2 more Galleons would exceed the Funding of 5"),
+        ("slytherin_chaser", "Slytherin Chaser cannot join Gryffindor"),
+    ):
+        assert pick("player", card) not in legal.actions
+        with pytest.raises(grpc.RpcError) as refused:
+            snitch.submit(match.match_id, match.tokens[0], pick("player", card), legal.view_version)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        details = refused.value.details() or ""
+        assert details.startswith("Build Your Team: ") and why in details, details
+    assert snitch.summary(match.match_id, service_token).version == before
+    assert snitch.view(match.match_id, match.tokens[0]).view.draft == views[0].draft
+    assert snitch.legal(match.match_id, match.tokens[0]).actions == legal.actions
