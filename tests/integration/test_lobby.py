@@ -223,6 +223,44 @@ def test_a_private_table_starts_when_its_player_seats_are_taken(
     game.close()
 
 
+def test_a_snitch_advanced_table_carries_its_options_to_the_match(
+    lobby: lobby_pb2_grpc.LobbyStub, game_client: GameClients
+) -> None:
+    """A mode's options go from the table to the match as agreed: Catch the Golden Snitch, Build Your Team."""
+    _, host = register(lobby, "Host")
+    _, guest = register(lobby, "Guest")
+    listing = next(g for g in lobby.ListGames(lobby_pb2.ListGamesRequest()).games if g.game == "snitch")
+    advanced = next(m for m in listing.modes if m.mode == "advanced")
+    assert {o.name: (o.default_value, list(o.allowed_values)) for o in advanced.options} == {
+        "funding": ("5", ["0", "3", "5", "7", "10", "15"]),
+        "spectators": ("off", ["off", "on"]),
+    }
+    options = {"funding": "7", "spectators": "on"}
+
+    def create(**chosen: str) -> lobby_pb2.CreateTableResponse:
+        request = lobby_pb2.CreateTableRequest(game="snitch", mode="advanced", seats=2, options=chosen)
+        return lobby.CreateTable(request, metadata=host)
+
+    code, details = status_of(lambda: create(funding="6", spectators="on"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "funding" in details
+    table = create(**options)
+    assert table.ticket.mode == "advanced" and dict(table.ticket.options) == options
+    join = lobby_pb2.JoinTableRequest(table_id=table.table_id, join_code=table.join_code)
+    joined = lobby.JoinTable(join, metadata=guest).ticket
+    assert dict(joined.options) == options
+    seatings = [seated(lobby, table.ticket.ticket_id, host).seating, seated(lobby, joined.ticket_id, guest).seating]
+    assert seatings[0].match_id == seatings[1].match_id == f"table-{table.table_id}"
+    game = game_client("snitch")
+    summary = game.summary(seatings[0].match_id, seatings[0].seat_token)
+    assert (summary.config.game, summary.config.mode) == ("snitch", "advanced")
+    assert dict(summary.config.options) == options
+    for seating in seatings:  # the engine got them: each Coach builds a Team under a Funding of 7, Spectators on
+        view = game.view(seating.match_id, seating.seat_token).view
+        assert (view.funding, view.spectators_on, view.prompt.kind) == (7, True, "team_building")
+        assert view.draft.funding == 7
+    game.close()
+
+
 def test_watch_ticket_is_for_its_owner_only(lobby: lobby_pb2_grpc.LobbyStub) -> None:
     _, owner = register(lobby)
     _, stranger = register(lobby, "Eve")
