@@ -291,7 +291,7 @@ class SnitchText:
             case PickForTeam(part=part, card=card):
                 if part == "house":
                     return f"Coach {card.title()}", f"house {card}"
-                return f"Add {self.team_card(view, part, card)}", f"add {card}"
+                return f"Add {self.team_card(view, part, card)}", f"{part} {card}"
             case DropFromTeam(part=part, card=card):
                 if part == "house":
                     return f"Take back the {card.title()} House", "undo"
