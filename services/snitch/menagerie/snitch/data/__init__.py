@@ -1,4 +1,4 @@
-"""Authored data of Catch the Golden Snitch: pitch, Snitch race track, dice, basic players, Goal Hoops (see RULES.md).
+"""Authored data of Catch the Golden Snitch: pitch, race track, dice, Players, Goal Hoops, Spectators (see RULES.md).
 
 The rulebook (`catch-the-golden-snitch.txt`) is explicit about the kinds of things on the
 board and the cards; the shapes and numbers it leaves open are authored in the TOML files
@@ -7,7 +7,10 @@ invariants, with a `DataError` naming the file and the entry. Pure: it reads pac
 (importlib.resources) and nothing else.
 
 The helpers `DataError`, `read_toml` and `convert` are shared with the package's other
-loaders (the tactical decks and the Snitch race deck).
+loaders (the tactical decks and the Snitch race deck). The Player cards are the 28 basic
+cards of the box and the unique Players (✷) with their Traits (`Trait`, `describe_trait`);
+the Spectator cards load apart (`load_spectators()`, `describe_spectator`), their effects
+taken from the Intrepid Move vocabulary of `cards.py`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -43,6 +46,7 @@ TEAM = {"keeper": 1, "beater": 2, "chaser": 3, "seeker": 1}  # l.131, l.698
 DICE_PER_COLOUR = 3  # l.81 "9 Dice (3 black dice, 3 purple dice, 3 orange dice)"
 FACES_PER_DIE = 6  # authored: the rulebook never counts a die's faces
 PLAYER_CARDS = 28  # l.96 "28 Player Cards (7 Gryffindor, 7 Slytherin, 7 Ravenclaw, 7 Hufflepuff)"
+UNIQUE_MARK = " ✷"  # l.707 "If a Player or Spectator has the ✷ after their name"
 # l.163: a Success symbol is 1 Success, a double Success 2; an Opportunity 1, the crossed symbol 2.
 SYMBOL_VALUES: dict[Symbol, tuple[int, int]] = {
     "success": (1, 0),
@@ -343,7 +347,7 @@ class Dice(Record, frozen=True):
         return Fraction(sum(self.symbols[f].opportunities for f in faces), len(faces))
 
 
-# --- Basic players --------------------------------------------------------------------
+# --- Players: dice pools and Positions ------------------------------------------------
 
 
 class DicePool(Record, frozen=True):
@@ -371,8 +375,151 @@ class PositionSpec(Record, frozen=True):
     reactions: tuple[ReactionName, ...]
 
 
+# --- Traits of unique Players ---------------------------------------------------------
+
+# The rolls a Trait may name: the Actions a card lists (the race Actions for a Seeker) and
+# its Reactions, the Steal Reaction being `steal_reaction` (as in cards.RollName).
+TraitRoll = Literal[
+    "pass",
+    "shoot",
+    "steal",
+    "beat",
+    "accelerate",
+    "dodge",
+    "glimpse",
+    "obstruct",
+    "steal_reaction",
+    "manoeuvre",
+    "defense",
+    "catch",
+]
+TRAIT_ROLLS: tuple[TraitRoll, ...] = get_args(TraitRoll)
+REACTION_ROLLS: frozenset[str] = frozenset({"steal_reaction", "manoeuvre", "defense", "catch"})
+# l.556–561: the Actions that earn a Tempo Point when performed successfully.
+TempoOn = Literal["pass", "shoot", "steal", "beat"]
+OneOrTwo = Annotated[int, msgspec.Meta(ge=1, le=2)]
+UpToThree = Annotated[int, msgspec.Meta(ge=1, le=3)]
+
+
+class RollBonusTrait(Record, tag="roll_bonus", tag_field="kind", frozen=True):
+    """Not Locked: +1 to every `roll` of this Player. Locked: once, +`amount` (1 or 2) after the roll."""
+
+    roll: TraitRoll
+    amount: OneOrTwo = 1
+    locked: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.locked and self.amount != 1:
+            raise DataError("roll_bonus: a lasting bonus (not Locked) adds 1; only a Locked one adds 2")
+
+
+class RerollTrait(Record, tag="reroll", tag_field="kind", frozen=True):
+    """Locked: once, after this Player's `roll`, re-roll up to `dice` of its dice."""
+
+    roll: TraitRoll
+    dice: UpToThree = 1
+
+    @property
+    def locked(self) -> bool:
+        """A re-roll Trait always shows the Locked icon."""
+        return True
+
+
+class TempoTrait(Record, tag="tempo", tag_field="kind", frozen=True):
+    """Each time this Player succeeds at the Action `on`, its Coach gains 1 extra Tempo Point."""
+
+    on: TempoOn
+
+    @property
+    def locked(self) -> bool:
+        """Not Locked: it works every time."""
+        return False
+
+
+class SteadyTrait(Record, tag="steady", tag_field="kind", frozen=True):
+    """This Player ignores Disadvantage (and Severe Disadvantage) on its own rolls (overrides l.419–420)."""
+
+    @property
+    def locked(self) -> bool:
+        """Not Locked: it works every time."""
+        return False
+
+
+class ToughTrait(Record, tag="tough", tag_field="kind", frozen=True):
+    """Stunned tokens deduct at most 1 from this Player's rolls (overrides l.544's maximum of 3)."""
+
+    @property
+    def locked(self) -> bool:
+        """Not Locked: it works every time."""
+        return False
+
+
+Trait = RollBonusTrait | RerollTrait | TempoTrait | SteadyTrait | ToughTrait
+TRAIT_KINDS: tuple[type, ...] = get_args(Trait)
+
+_ROLL_WORDS: dict[str, str] = {
+    "pass": "Pass",
+    "shoot": "Shoot",
+    "steal": "Steal Action",
+    "beat": "Beat",
+    "accelerate": "Accelerate",
+    "dodge": "Dodge",
+    "glimpse": "Glimpse",
+    "obstruct": "Obstruct",
+    "steal_reaction": "Steal Reaction",
+    "manoeuvre": "Manoeuvre",
+    "defense": "Defense",
+    "catch": "Catch",
+}
+
+
+def _units(roll: str, n: int) -> str:
+    if roll in REACTION_ROLLS:
+        return f"{n} Opportunity" if n == 1 else f"{n} Opportunities"
+    return f"{n} Success" if n == 1 else f"{n} Successes"
+
+
+def describe_trait(trait: Trait) -> str:
+    """The Trait's rules text as the card prints it; a Locked Trait starts with "Locked:"."""
+    match trait:
+        case RollBonusTrait(roll=roll, amount=n, locked=True):
+            return f"Locked: once, after this Player's {_ROLL_WORDS[roll]} roll, add {_units(roll, n)} to it."
+        case RollBonusTrait(roll=roll, amount=n):
+            return f"This Player adds {_units(roll, n)} to every {_ROLL_WORDS[roll]} roll it makes."
+        case RerollTrait(roll=roll, dice=n):
+            dice = "1 of its dice" if n == 1 else f"{n} of its dice"
+            return f"Locked: once, after this Player's {_ROLL_WORDS[roll]} roll, re-roll up to {dice}."
+        case TempoTrait(on=action):
+            done = f"successfully performs a {action.capitalize()} Action"
+            return f"Each time this Player {done}, gain 1 extra Tempo Point."
+        case SteadyTrait():
+            return "This Player ignores Disadvantage and Severe Disadvantage on its rolls."
+        case ToughTrait():
+            return "Stunned tokens deduct at most 1 Success or Opportunity from this Player's rolls."
+    raise AssertionError(trait)  # pragma: no cover
+
+
+def trait_roll_listed(trait: Trait, actions: Iterable[str], reactions: Iterable[str]) -> bool:
+    """Whether the roll (or, for `tempo`, the Action) a Trait names is one the card lists."""
+    match trait:
+        case RollBonusTrait(roll=roll) | RerollTrait(roll=roll):
+            if roll == "steal_reaction":
+                return "steal" in set(reactions)
+            return roll in set(reactions if roll in REACTION_ROLLS else actions)
+        case TempoTrait(on=action):
+            return action in set(actions)
+    return True
+
+
+# --- Player cards ---------------------------------------------------------------------
+
+
 class PlayerCard(Record, frozen=True):
-    """A Player card: name, Position, Affiliation, Galleon cost, dice per Action and per Reaction."""
+    """A Player card: name, Position, Affiliation, Galleon cost, dice per Action and per Reaction, Trait.
+
+    A basic card (cost 0, the box's 28) has no Trait and a plain name; a unique card (cost ≥ 1,
+    the collection beyond the box) has exactly one Trait, one copy and a name ending in " ✷".
+    """
 
     id: Id
     name: str
@@ -382,21 +529,62 @@ class PlayerCard(Record, frozen=True):
     copies: Positive
     actions: dict[ActionName, DicePool]
     reactions: dict[ReactionName, DicePool]
-    trait: str | None = None
+    trait: Trait | None = None
 
     def __post_init__(self) -> None:
         if not self.affiliation or len(set(self.affiliation)) != len(self.affiliation):
             raise DataError("one or more distinct Houses in its affiliation")
+        self._check_unique()
         for kind, pools in (("action", self.actions), ("reaction", self.reactions)):
             for name, pool in pools.items():
                 if pool.size == 0:
                     raise DataError(f"{kind} {name} rolls no dice")
                 if max(pool.by_colour().values()) > DICE_PER_COLOUR:
                     raise DataError(f"{kind} {name} rolls more than {DICE_PER_COLOUR} dice of a colour")
+        if self.trait is not None:
+            self._check_trait(self.trait)
+
+    @property
+    def unique(self) -> bool:
+        """A unique Player (cost ≥ 1, a ✷ name, a Trait), not one of the box's basic cards."""
+        return self.cost > 0
+
+    def _check_unique(self) -> None:
+        marked = self.name.endswith(UNIQUE_MARK)
+        if not self.unique:
+            if self.trait is not None:
+                raise DataError("a basic card (cost 0) has no Trait ('Traits are what make Players unique', l.225)")
+            if "✷" in self.name:
+                raise DataError("a basic card (cost 0) has no ✷ in its name (l.215: it reiterates Team and Position)")
+            return
+        if not marked or not self.name.removesuffix(UNIQUE_MARK).strip():
+            raise DataError(f"a unique Player (cost ≥ 1) has a character's name ending in '{UNIQUE_MARK}' (l.707)")
+        if self.copies != 1:
+            raise DataError("a unique Player (cost ≥ 1) is one card: copies = 1")
+        if self.trait is None:
+            raise DataError("a unique Player (cost ≥ 1) has exactly one Trait (l.225)")
+
+    def _check_trait(self, trait: Trait) -> None:
+        if not trait_roll_listed(trait, self.actions, self.reactions):
+            what = trait.on if isinstance(trait, TempoTrait) else getattr(trait, "roll", "")
+            raise DataError(f"trait {type(trait).__struct_config__.tag}: its card does not list {what}")
+        if self.position == "seeker" and isinstance(trait, SteadyTrait | ToughTrait):
+            raise DataError("a Seeker is never at a Disadvantage nor Stunned: no steady or tough Trait")
+        if isinstance(trait, RerollTrait):
+            pool = self.pool(trait.roll)
+            if pool is not None and trait.dice > pool.size:
+                raise DataError(f"trait reroll: {trait.dice} dice, but its {trait.roll} pool rolls {pool.size}")
+
+    def pool(self, roll: str) -> DicePool | None:
+        """The dice pool of a roll named as in a Trait (`steal_reaction` the Steal Reaction); None if not listed."""
+        if roll == "steal_reaction":
+            return self.reactions.get("steal")
+        pools = self.reactions.items() if roll in REACTION_ROLLS else self.actions.items()
+        return next((pool for name, pool in pools if name == roll), None)
 
 
 class Players(Record, frozen=True):
-    """The Houses, the Positions and the Player cards."""
+    """The Houses, the Positions and the Player cards: the box's 28 basic ones and the unique ones."""
 
     houses: tuple[House, ...]
     positions: dict[Position, PositionSpec]
@@ -423,8 +611,25 @@ class Players(Record, frozen=True):
                 raise DataError(f"players: {house} has two basic card designs for one Position")
             if basic != Counter(TEAM):
                 raise DataError(f"players: {house}'s basic cards (cost 0) are not a Team of {dict(TEAM)}")
-        if sum(p.copies for p in self.players) != PLAYER_CARDS:
-            raise DataError(f"players: the box holds {PLAYER_CARDS} Player cards")
+        if sum(p.copies for p in self.basic) != PLAYER_CARDS:
+            raise DataError(f"players: the box holds {PLAYER_CARDS} basic Player cards (cost 0), l.96")
+
+    @property
+    def basic(self) -> tuple[PlayerCard, ...]:
+        """The box's basic cards (cost 0), in file order."""
+        return tuple(p for p in self.players if not p.unique)
+
+    @property
+    def unique(self) -> tuple[PlayerCard, ...]:
+        """The unique Players (cost ≥ 1, ✷), in file order."""
+        return tuple(p for p in self.players if p.unique)
+
+    def card(self, card_id: str) -> PlayerCard:
+        """The Player card with this id (KeyError if none)."""
+        for card in self.players:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
 
     def _check_positions(self) -> None:
         if {p: s.team for p, s in self.positions.items()} != TEAM:
@@ -466,6 +671,132 @@ class Hoops(Record, frozen=True):
             raise DataError("sets: the game has 6 Goal Hoop cards, one set of three per Coach")
         if (self.bonus_if_same, self.bonus_if_different) != (0, 1):
             raise DataError("bonus: the same numbers add nothing, different numbers add one Success")
+
+
+# --- Spectator cards ------------------------------------------------------------------
+# Their effects are the Intrepid Move effects of cards.py, which imports this module's
+# helpers: imported here, once those helpers exist.
+
+from menagerie.snitch.data.cards import (  # noqa: E402
+    Bludger,
+    DiceTokens,
+    Effect,
+    FreeAction,
+    Shift,
+    Tempo,
+    Upwind,
+    describe_effect,
+)
+
+StandZone = Literal["magic", "encouragement"]  # l.715 "the Magic Zone and the Encouragement Zone"
+STAND_ZONES: tuple[StandZone, ...] = get_args(StandZone)
+FERVENT_FAN = "fervent_fan"  # l.699, l.717: every Coach receives one at no cost
+FERVENT_FANS = 2  # one per Coach
+MAX_SPECTATOR_COST = 2  # authored
+BOUGHT_SPECTATORS = 2  # l.699 "may purchase up to 2 additional Spectators"
+# A Spectator's effect applies when its token is placed (l.719): the immediate kinds only.
+IMMEDIATE_EFFECTS: tuple[type, ...] = (Shift, FreeAction, DiceTokens, Tempo, Bludger, Upwind)
+SpectatorCost = Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_COST)]
+
+
+def _effect_kind(effect: Effect) -> str:
+    return str(type(effect).__struct_config__.tag)
+
+
+class SpectatorCard(Record, frozen=True):
+    """A Spectator card (l.715–721): the Stand Zones it may be placed in, its first effect (placed in an
+    empty Zone) and its second (placed on a rival Spectator, which is removed first), cost, Houses, copies."""
+
+    id: Id
+    name: str
+    cost: SpectatorCost
+    affiliation: tuple[House, ...]
+    zones: tuple[StandZone, ...]
+    first: Effect
+    second: Effect
+    copies: Positive = 1
+
+    def __post_init__(self) -> None:
+        if not self.affiliation or len(set(self.affiliation)) != len(self.affiliation):
+            raise DataError("one or more distinct Houses in its affiliation")
+        if not self.zones or len(set(self.zones)) != len(self.zones):
+            raise DataError("zones: one or both of magic, encouragement, each once (l.719)")
+        for which, effect in (("first", self.first), ("second", self.second)):
+            if not isinstance(effect, IMMEDIATE_EFFECTS) or (isinstance(effect, Tempo) and effect.on is not None):
+                kind = _effect_kind(effect) + (" with on" if isinstance(effect, Tempo) else "")
+                raise DataError(
+                    f"{which}: {kind} is not an immediate effect; a Spectator's effect applies when it is "
+                    "placed (shift, free_action, dice_tokens, tempo without on, bludger, upwind)"
+                )
+        if self.first == self.second:
+            raise DataError("second: the effect on displacing a rival Spectator differs from the first (l.719)")
+        if self.id == FERVENT_FAN:
+            if self.cost != 0 or self.copies != FERVENT_FANS or set(self.affiliation) != set(HOUSES):
+                raise DataError(f"the Fervent Fan costs 0, has {FERVENT_FANS} copies (one per Coach) and every House")
+            if "✷" in self.name:
+                raise DataError("the Fervent Fan is not unique: no ✷ in its name")
+            return
+        if self.cost == 0:
+            raise DataError("only the Fervent Fan is free; a bought Spectator costs 1 or 2 Galleons (l.717)")
+        if self.copies != 1 or not self.name.endswith(UNIQUE_MARK):
+            raise DataError(f"a bought Spectator is one card (copies = 1) named with a '{UNIQUE_MARK}' (l.707)")
+
+
+class Spectators(Record, frozen=True):
+    """The Spectator cards (spectators.toml): the Fervent Fan and the Spectators a Coach may buy."""
+
+    spectators: tuple[SpectatorCard, ...]
+
+    def __post_init__(self) -> None:
+        ids = [c.id for c in self.spectators]
+        if len(set(ids)) != len(ids):
+            raise DataError(f"spectators: an id used twice: {sorted(i for i, n in Counter(ids).items() if n > 1)}")
+        if FERVENT_FAN not in ids:
+            raise DataError(f"spectators: no Fervent Fan ({FERVENT_FAN}), which every Coach receives (l.699)")
+        for house in HOUSES:
+            if len([c for c in self.bought if house in c.affiliation]) < BOUGHT_SPECTATORS:
+                raise DataError(f"spectators: {house} may buy {BOUGHT_SPECTATORS} Spectators (l.699), it has fewer")
+
+    @property
+    def fervent_fan(self) -> SpectatorCard:
+        """The free Spectator every Coach receives."""
+        return self.card(FERVENT_FAN)
+
+    @property
+    def bought(self) -> tuple[SpectatorCard, ...]:
+        """The Spectators that cost Galleons, in file order."""
+        return tuple(c for c in self.spectators if c.id != FERVENT_FAN)
+
+    def card(self, card_id: str) -> SpectatorCard:
+        """The Spectator card with this id (KeyError if none)."""
+        for card in self.spectators:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+
+def _zone_words(zones: tuple[StandZone, ...]) -> str:
+    return " or ".join(f"the {zone.capitalize()} Zone" for zone in sorted(zones, key=STAND_ZONES.index))
+
+
+def describe_spectator(card: SpectatorCard) -> str:
+    """The Spectator card's rules text: where it goes, its first effect and its second (l.719)."""
+    second = describe_effect(card.second)
+    return (
+        f"Place in {_zone_words(card.zones)}. Empty Zone: {describe_effect(card.first)} "
+        f"On a rival Spectator: remove it, then {second[:1].lower()}{second[1:]}"
+    )
+
+
+def parse_spectators(raw: dict[str, Any]) -> Spectators:
+    """The Spectator cards from spectators.toml's contents; DataError names the file and the card."""
+    return convert("spectators.toml", raw, Spectators)
+
+
+@cache
+def load_spectators() -> Spectators:
+    """The validated Spectator cards (read once per process)."""
+    return parse_spectators(read_toml("spectators.toml"))
 
 
 # --- All of it ------------------------------------------------------------------------

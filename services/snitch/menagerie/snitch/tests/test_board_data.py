@@ -184,8 +184,9 @@ def test_the_setup_roll_is_fair() -> None:
 
 
 def test_twenty_eight_basic_cards_seven_per_house() -> None:
+    """The box's 28 cards are the basic ones (cost 0); the unique Players are tested in test_collection_data."""
     players = DATA.players
-    assert sum(p.copies for p in players.players) == 28
+    assert sum(p.copies for p in players.players if p.cost == 0) == 28
     for house in HOUSES:
         lineup = players.lineup(house)
         assert len(lineup) == 7
@@ -209,7 +210,7 @@ def test_who_does_what_is_the_rulebooks() -> None:
 
 
 def _card(house: str, position: str) -> PlayerCard:
-    return next(p for p in DATA.players.players if p.position == position and house in p.affiliation)
+    return next(p for p in DATA.players.players if p.cost == 0 and p.position == position and house in p.affiliation)
 
 
 def _successes(pool: DicePool) -> Fraction:
