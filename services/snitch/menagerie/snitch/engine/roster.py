@@ -238,14 +238,3 @@ def last_pick(draft: Draft) -> tuple[Part, str] | None:
 def lineup(catalogue: Catalogue, players: Sequence[str]) -> list[str]:
     """A complete Team's Player cards in lineup order: Keeper, Beaters, Chasers, Seeker (pitch.PITCH_LINEUP)."""
     return sorted(players, key=lambda p: LINEUP_ORDER.index(catalogue.players[p].position))
-
-
-def basic_draft(catalogue: Catalogue, house: House, basic_players: Sequence[str]) -> Draft:
-    """The first-game Team (l.207): the House's cost-0 Players and its 15 basic Tactical cards, confirmed."""
-    draft = Draft()
-    add(draft, "house", house)
-    for player in basic_players:
-        add(draft, "player", player)
-    for tactic in [t for t, c in catalogue.library[house].items() if c.cost == 0][:DECK_SIZE]:
-        add(draft, "tactic", str(tactic))
-    return draft
