@@ -1,22 +1,30 @@
 """Greedy against random, in process: is a game's `greedy` level better?
 
 Usage: python -m bench.arena [--game GAME|all] [--games N] [--mode MODE] [--seats S]
-       [--option NAME=VALUE|NAME=all ...] [--seed B]
+       [--option NAME=VALUE|NAME=V1,V2|NAME=all ...] [--funding-sweep V1,V2,...]
+       [--opponent LEVEL] [--seed B]
 
 The arena names no game: it plays any installed game (menagerie.rules.registry) from
 what its engine says (`engine.info`). By default (`--game all`, as `make arena` does) it
 plays every installed game, each of its modes, and in each mode each value of each
 option in turn (the other options at their defaults). `--option NAME=VALUE` fixes an
-option and `--option NAME=all` plays each of its values (repeatable; only the modes
-that have every option named are played). Seats: 2, or 3 in a cooperative mode, within
-the mode's seat range, unless `--seats` says.
+option, `--option NAME=V1,V2` plays each value listed and `--option NAME=all` each of its
+values (repeatable; only the modes that have every option named are played);
+`--funding-sweep 0,5,10` is `--option funding=0,5,10`. Seats: 2, or 3 in a cooperative
+mode, within the mode's seat range, unless `--seats` says.
 
 A competitive mode: game g is match seed B+g; one seat is greedy and the others play at
-random, and the greedy seat rotates with g so that the first-player advantage cancels
-out. Prints greedy's win rate with a 95% Wilson interval beside its fair share (1/S),
-the random seats' win rate per seat, draws and the mean match length in actions; when
+random (or at `--opponent`'s level: `--opponent greedy` plays greedy against greedy), and
+the greedy seat rotates with g so that the first-player advantage cancels out. Prints
+greedy's win rate with a 95% Wilson interval beside its fair share (1/S), the other
+seats' win rate per seat, draws and the mean match length in actions; when
 the game scores its seats, also how many of greedy's wins were shared and the mean
 final scores of greedy and of a random seat. A shared win counts as a win.
+
+A mode whose match starts by building Teams (a `team_changed` event per pick, e.g.
+Catch the Golden Snitch's "advanced"): after the line-ups, a balance report over every
+Team built in the run (bench/arena_teams.py): win rates by House and by Funding per level,
+the Galleons spent, and the cards the greedy Teams bought most and least.
 
 A cooperative mode (`ModeInfo.cooperative`) plays teams instead (`run_teams`): N matches
 where every seat is random and the same N matches (same seeds) where every seat is
@@ -36,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.arena_teams import Balance, TeamRecord, TeamWatcher, balance_report
 from menagerie.rules import registry
 from menagerie.rules.bots import Policy, levels, policy_for
 from menagerie.rules.contract import MatchSetup, ModeInfo, Outcome
@@ -58,6 +67,7 @@ class MatchResult:
     greedy_score: float = 0.0
     random_score: float = 0.0  # the mean over the random seats
     scored: bool = False  # some seat scored (its game keeps scores)
+    teams: list[TeamRecord] = field(default_factory=list)  # the Teams built (a Build Your Team mode)
 
 
 @dataclass
@@ -118,14 +128,23 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 
 def play_match(
-    engine: Any, setup: MatchSetup, seed: int, greedy_seat: int, greedy: Policy, rand: Policy
+    engine: Any,
+    setup: MatchSetup,
+    seed: int,
+    greedy_seat: int,
+    greedy: Policy,
+    rand: Policy,
+    opponent: str = "random",
 ) -> MatchResult:
-    """One match: `greedy_seat` plays `greedy`, every other seat `rand`; each seat has its own RNG.
+    """One match: `greedy_seat` plays `greedy`, every other seat `rand` (a bot of level `opponent`);
+    each seat has its own RNG.
 
     Whoever must act first acts (simultaneous phases are played seat by seat); a seat's
-    view is built only for a policy that reads it.
+    view is built only for a policy that reads it. The Teams built, if any, are kept.
     """
-    state, _ = engine.setup(setup, seed)
+    state, events = engine.setup(setup, seed)
+    watcher = TeamWatcher()
+    watcher.see(events)
     rngs = [random.Random(seed * 100 + seat) for seat in range(setup.seats)]
     actions = 0
     while (outcome := engine.outcome(state)) is None:
@@ -133,9 +152,12 @@ def play_match(
         policy = greedy if seat == greedy_seat else rand
         view = engine.view(state, seat) if policy.needs_view else None
         action = policy.choose(view, engine.legal_actions(state, seat), seat, rngs[seat])
-        engine.apply(state, seat, action)
+        watcher.see(engine.apply(state, seat, action))
         actions += 1
-    return _result(outcome, greedy_seat, actions)
+    result = _result(outcome, greedy_seat, actions)
+    levels = {s: "greedy" if s == greedy_seat else opponent for s in range(setup.seats)}
+    result.teams = watcher.records(levels, outcome.winners(), setup.options.get("funding", ""))
+    return result
 
 
 def _result(outcome: Outcome, greedy_seat: int, actions: int) -> MatchResult:
@@ -155,21 +177,28 @@ def _result(outcome: Outcome, greedy_seat: int, actions: int) -> MatchResult:
 
 
 def run(
-    game: str, games: int, seats: int, mode: str, options: Mapping[str, str] | None = None, base_seed: int = 0
+    game: str,
+    games: int,
+    seats: int,
+    mode: str,
+    options: Mapping[str, str] | None = None,
+    base_seed: int = 0,
+    opponent: str = "random",
 ) -> Tally:
     """Plays `games` matches of `game` in `mode` (options as given, the others at their defaults),
-    greedy in seat `g % seats` of game g; returns the tally."""
+    greedy in seat `g % seats` of game g, `opponent`'s level in the others; returns the tally."""
     engine = registry.engine(game)
     setup = MatchSetup(mode, seats, dict(options or {}))
-    greedy, rand = policy_for(game, "greedy"), policy_for(game, "random")
+    greedy, rand = policy_for(game, "greedy"), policy_for(game, opponent)
     tally = Tally(seats)
     for g in range(games):
-        tally.results.append(play_match(engine, setup, base_seed + g, g % seats, greedy, rand))
+        tally.results.append(play_match(engine, setup, base_seed + g, g % seats, greedy, rand, opponent))
     return tally
 
 
-def report(tally: Tally, label: str, elapsed: float) -> str:
-    """The figures, one per line."""
+def report(tally: Tally, label: str, elapsed: float, opponent: str = "random") -> str:
+    """The figures, one per line (`opponent`: the level of the other seats)."""
+    other = "other greedy" if opponent == "greedy" else opponent
     low, high = wilson(tally.greedy_wins, tally.games)
     rate = tally.greedy_wins / tally.games
     wins = f"  greedy wins  {tally.greedy_wins}/{tally.games} = {rate:.1%}"
@@ -178,11 +207,11 @@ def report(tally: Tally, label: str, elapsed: float) -> str:
     if tally.scored:
         lines.append(f"  shared wins  {tally.shared_wins} of greedy's {tally.greedy_wins}")
     lines += [
-        f"  random seat  {tally.random_rate_per_seat:.1%} per seat",
+        f"  {other} seat  {tally.random_rate_per_seat:.1%} per seat",
         f"  draws        {tally.draws} ({tally.draws / tally.games:.1%})",
     ]
     if tally.scored:
-        lines.append(f"  mean score   greedy {tally.mean_greedy_score:.1f}, random {tally.mean_random_score:.1f}")
+        lines.append(f"  mean score   greedy {tally.mean_greedy_score:.1f}, {other} {tally.mean_random_score:.1f}")
     lines.append(f"  match length {tally.mean_actions:.1f} actions")
     return "\n".join(lines)
 
@@ -301,12 +330,13 @@ def default_seats(mode: ModeInfo) -> int:
 def option_settings(mode: ModeInfo, chosen: Mapping[str, str]) -> list[dict[str, str]]:
     """The option settings to play `mode` with, each option named in the mode's order.
 
-    An option `chosen` fixes keeps its value, one chosen `all` takes each of its values
-    (in every combination with the other such options); each option not chosen takes
+    An option `chosen` fixes keeps its value, one chosen `all` takes each of its values and
+    one chosen as `V1,V2` each value listed (in every combination with the other such
+    options); each option not chosen takes
     each of its values in turn, the other options not chosen at their defaults.
     """
     fixed = [
-        [(o.name, value) for value in (o.allowed_values if chosen[o.name] == ALL else (chosen[o.name],))]
+        [(o.name, value) for value in (o.allowed_values if chosen[o.name] == ALL else chosen[o.name].split(","))]
         for o in mode.options
         if o.name in chosen
     ]
@@ -346,19 +376,29 @@ def plans(
     return found
 
 
-def play(plan: Plan, games: int, base_seed: int) -> str:
-    """Plays a plan's matches and returns its report."""
+def play(plan: Plan, games: int, base_seed: int, opponent: str = "random") -> tuple[str, list[TeamRecord]]:
+    """Plays a plan's matches; returns its report and the Teams built (a Build Your Team mode)."""
     started = time.perf_counter()
     if plan.mode.cooperative:
         tallies = run_teams(plan.game, games, plan.seats, plan.mode.mode, plan.options, base_seed)
         label = f"{plan.label}, random team vs greedy team"
-        return report_teams(tallies, label, time.perf_counter() - started)
-    tally = run(plan.game, games, plan.seats, plan.mode.mode, plan.options, base_seed)
-    return report(tally, f"{plan.label}, greedy vs random", time.perf_counter() - started)
+        return report_teams(tallies, label, time.perf_counter() - started), []
+    tally = run(plan.game, games, plan.seats, plan.mode.mode, plan.options, base_seed, opponent)
+    label = f"{plan.label}, greedy vs {opponent}"
+    teams = [team for result in tally.results for team in result.teams]
+    return report(tally, label, time.perf_counter() - started, opponent), teams
+
+
+def balance(game: str, teams: list[TeamRecord]) -> str:
+    """The balance report over the Teams built in `game` (empty when none were, or it has no catalogue)."""
+    catalogue = getattr(registry.engine(game), "catalogue", None)
+    if not teams or catalogue is None:
+        return ""
+    return f"{game}: " + balance_report(Balance(catalogue, teams))
 
 
 def parse_options(items: Sequence[str]) -> dict[str, str]:
-    """['difficulty=all', 'spell_cards=true'] -> {'difficulty': 'all', 'spell_cards': 'true'}."""
+    """['difficulty=all', 'funding=0,5'] -> {'difficulty': 'all', 'funding': '0,5'}."""
     options = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -385,12 +425,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="fix an option of the mode, or NAME=all for each of its values (repeatable; default: each value"
         " of each option in turn, the others at their defaults)",
     )
+    parser.add_argument(
+        "--funding-sweep",
+        metavar="V1,V2,...",
+        help="each Funding value in turn (the same as --option funding=V1,V2,...)",
+    )
+    parser.add_argument(
+        "--opponent",
+        default="random",
+        metavar="LEVEL",
+        help="the bot level of the seats greedy plays against (default random; greedy: greedy against greedy)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the first match seed")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    if args.game == ALL and (args.mode or args.seats or args.option):
-        parser.error("--game all plays each game's defaults: no --mode, --seats or --option")
+    if args.funding_sweep:
+        args.option.append(f"funding={args.funding_sweep}")
+    if args.game == ALL and (args.mode or args.seats or args.option or args.opponent != "random"):
+        parser.error("--game all plays each game's defaults: no --mode, --seats, --option, --funding-sweep, --opponent")
     todo: list[Plan] = []
     try:
         chosen = parse_options(args.option)
@@ -398,11 +451,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.game == ALL and "greedy" not in levels(game):
                 print(f"{game}: no `greedy` bot level, not played", flush=True)
                 continue
+            if args.opponent not in levels(game):
+                known = ", ".join(levels(game))
+                raise InvalidArgument(f"{game} has no bot level {args.opponent!r}; its levels: {known}")
             todo += plans(game, args.mode, args.seats, chosen)  # every line-up checked before any plays
     except InvalidArgument as exc:
         parser.error(str(exc))
+    teams: dict[str, list[TeamRecord]] = {}
     for plan in todo:
-        print(play(plan, args.games, args.seed), flush=True)
+        text, built = play(plan, args.games, args.seed, args.opponent)
+        teams.setdefault(plan.game, []).extend(built)
+        print(text, flush=True)
+    for game, built in teams.items():
+        if summary := balance(game, built):
+            print(summary, flush=True)
     return 0
 
 
