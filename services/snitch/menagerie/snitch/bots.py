@@ -22,6 +22,12 @@ Area, Disadvantage, support, the Keeper at home and Beaters beside Bludgers
 (`Judge.pitch_value`). Each action is scored by the expected value of what it leads to
 (rolled Actions: their chance of success times the success, plus the failure); ties go to
 the `rng`.
+
+Mode "advanced" (Build Your Team): `random` picks any legal card until the engine lets it
+confirm, then confirms (it never takes a pick back); `greedy` builds by value per Galleon
+(see "Build Your Team" below), flies its House's Flag when it is free, places a Spectator
+whenever one is offered (onto a rival's first), and uses a Locked Trait when the expected
+stake it saves on the roll under way is worth more than keeping the Trait (TRAIT_COST).
 """
 
 from __future__ import annotations
@@ -33,12 +39,26 @@ from functools import cache
 from typing import Any
 
 from menagerie.rules.bots import PolicyFactory, RandomPolicy
-from menagerie.snitch.data import BoardData, DicePool, House, load_data
+from menagerie.snitch.data import (
+    BoardData,
+    DicePool,
+    House,
+    PlayerCard,
+    RerollTrait,
+    RollBonusTrait,
+    SpectatorCard,
+    SteadyTrait,
+    TempoTrait,
+    ToughTrait,
+    load_data,
+    load_spectators,
+)
 from menagerie.snitch.data.cards import (
     Accelerate,
     Bludger,
     DiceTokens,
     Dodge,
+    Effect,
     FreeAction,
     Glimpse,
     ModifyRoll,
@@ -58,16 +78,21 @@ from menagerie.snitch.data.cards import (
 from menagerie.snitch.data.cards import (
     Reroll as RerollEffect,
 )
-from menagerie.snitch.engine import pitch, race, rolls
+from menagerie.snitch.engine import pitch, race, rolls, traits
 from menagerie.snitch.engine.model import (
+    FLAG_COLOURS,
     Aim,
     Beat,
     BreakTempo,
+    ChooseFlag,
     ChoosePitchCard,
+    ConfirmTeam,
     DeclineBlock,
     DeclineIntrepid,
     DeployPlayer,
     DodgeToken,
+    DraftView,
+    DropFromTeam,
     ExchangeView,
     GoalReroll,
     KeepRoll,
@@ -76,11 +101,13 @@ from menagerie.snitch.engine.model import (
     NoReaction,
     NoSwift,
     PassQuaffle,
+    PickForTeam,
     PlaceBludger,
     PlaceDiceToken,
     PlaceQuaffle,
     PlaceRaceToken,
     PlayIntrepid,
+    PlaySpectator,
     PlaySwift,
     React,
     Recover,
@@ -97,6 +124,7 @@ from menagerie.snitch.engine.model import (
     TakeSnitchCard,
     TakeTempo,
     TargetPlayer,
+    UseTrait,
 )
 from menagerie.snitch.engine.pitch import Layout, PlayerRef
 from menagerie.snitch.engine.rolls import Roll
@@ -193,6 +221,211 @@ def _pool(colours: Sequence[str]) -> DicePool:
         purple=sum(c == "purple" for c in colours),
         black=sum(c == "black" for c in colours),
     )
+
+
+# ------------------------------------------------------------------ Build Your Team
+#
+# Greedy builds its Team by value per Galleon (in Action units: an Action icon is worth 1).
+# A Tactical card is worth its Action icons plus its Intrepid Move (`effect_worth`, the
+# nominal weighing the data tests use for the libraries' costs); a Player card its expected
+# Successes and Opportunities (from the dice data) weighted by how often they are rolled,
+# plus its Trait; a bought Spectator its two effects, played about twice a match. From the
+# House's free Team (the basic Players and basic deck), each Galleon goes where the gain per
+# Galleon is highest (a Player over its Position's basic card, a Tactical card over the
+# weakest basic card still in the deck, a Spectator over nothing); the free cards then fill
+# the slots left and the Team is confirmed. Every pick is one of the legal actions.
+PLAYER_DIE = 2.0  # an expected Success or Opportunity more on a Pitch Player's card
+SEEKER_DIE = 3.0  # ... on the Seeker's (the race decides the match)
+TRAIT = {"roll_bonus": 2.0, "locked_bonus": 0.8, "reroll": 0.4, "tempo": 1.5, "steady": 1.0, "tough": 0.8}
+SPECTATOR_PLAYS = 1.5  # a bought Spectator's effects, counted this many times
+HOUSE_MARGIN = 0.01  # Houses whose planned Team is worth within 1% of the best are as good (the rng picks one)
+TRAIT_COST = 1.0  # a Locked Trait used now is gone until the rival's Hand Swap (units)
+SPECTATOR_PLAY = 1.0  # a Spectator placed at the start of a block (units per Action of effect)
+
+
+def effect_worth(effect: Effect, swift: bool = False) -> float:
+    """A nominal worth of an effect, in Actions (an Action icon is worth 1).
+
+    The weighing of tests/test_card_data.py's `worth`, which prices the libraries: it lives
+    only in that test, so the bots keep this copy (the data owner may move it to data/cards.py).
+    """
+    match effect:
+        case Shift(players=n, whose=whose):
+            return n * (1.5 if whose == "rival" else 1.0) * (0.75 if swift else 1.0)
+        case FreeAction(count=n, action=action):
+            return n * (0.75 if action == "recover" else 1.0)
+        case DiceTokens(count=n, colour=colour):
+            return n * {"orange": 1.0, "purple": 0.8, "black": 0.6}[colour]
+        case ModifyRoll(amount=n):
+            return 0.75 * n if swift else 2.0
+        case RerollEffect(dice=n):
+            return 0.5 * n
+        case Tempo(points=n, on=None):
+            return 1.5 * n
+        case Tempo(points=n):
+            return 1.25 * n
+        case Bludger(zones=n, attack=attack):
+            return 0.5 * n + (1.0 if attack else 0.0)
+        case Upwind(tokens=n):
+            return 0.75 * n
+    raise AssertionError(effect)
+
+
+def tactic_worth(card: TacticalCard) -> float:
+    """A Tactical card: its Action icons and its Intrepid Move."""
+    intrepid = card.intrepid
+    return card.actions + (effect_worth(intrepid.effect, intrepid.swift is not None) if intrepid is not None else 0.0)
+
+
+def trait_worth(card: PlayerCard) -> float:
+    """A unique Player's Trait, in Actions (none for a basic Player)."""
+    match card.trait:
+        case RollBonusTrait(locked=False):
+            return TRAIT["roll_bonus"]
+        case RollBonusTrait(amount=n):
+            return TRAIT["locked_bonus"] * n
+        case RerollTrait(dice=n):
+            return TRAIT["reroll"] * n
+        case TempoTrait():
+            return TRAIT["tempo"]
+        case SteadyTrait():
+            return TRAIT["steady"]
+        case ToughTrait():
+            return TRAIT["tough"]
+    return 0.0
+
+
+@cache
+def player_worth(card_id: str) -> float:
+    """A Player card: its expected Successes (Actions) and Opportunities (Reactions), and its Trait."""
+    card = _players()[card_id]
+    dice = _board().dice
+    expected = 0.0
+    for pools, per_die in ((card.actions, dice.expected_successes), (card.reactions, dice.expected_opportunities)):
+        expected += sum(float(per_die(colour)) * n for pool in pools.values() for colour, n in pool.by_colour().items())
+    return (SEEKER_DIE if card.position == "seeker" else PLAYER_DIE) * expected + trait_worth(card)
+
+
+def spectator_worth(card: SpectatorCard) -> float:
+    """A bought Spectator: its two effects, each about as often."""
+    return SPECTATOR_PLAYS * (effect_worth(card.first) + effect_worth(card.second)) / 2
+
+
+@cache
+def _players() -> dict[str, PlayerCard]:
+    return {p.id: p for p in _board().players.players}
+
+
+@cache
+def _spectators() -> dict[str, SpectatorCard]:
+    return {c.id: c for c in load_spectators().spectators}
+
+
+@cache
+def _basic_player(house: House, position: str) -> str:
+    """The House's free card for a Position."""
+    return next(p.id for p in _board().players.lineup(house) if p.position == position)
+
+
+@cache
+def _basic_worths(house: House) -> tuple[float, ...]:
+    """The worth of the House's free Tactical cards, weakest first (a bought card replaces the weakest left)."""
+    return tuple(sorted(tactic_worth(c) for c in _decks().library(house) if c.cost == 0))
+
+
+def pick_cost(house: House, part: str, card: str) -> int:
+    """What a pick costs, from the data."""
+    if part == "player":
+        return _players()[card].cost
+    if part == "tactic":
+        return _decks().card(house, int(card)).cost
+    if part == "spectator":
+        return _spectators()[card].cost
+    return 0
+
+
+def pick_gain(house: House, part: str, card: str, bought_tactics: int) -> float:
+    """What a pick adds over the free card it replaces (`bought_tactics` already replace the weakest free ones)."""
+    if part == "player":
+        player = _players()[card]
+        return player_worth(card) - player_worth(_basic_player(house, player.position))
+    if part == "tactic":
+        basics = _basic_worths(house)
+        replaced = basics[bought_tactics] if bought_tactics < len(basics) else 0.0
+        return tactic_worth(_decks().card(house, int(card))) - replaced
+    if part == "spectator":
+        return spectator_worth(_spectators()[card])
+    return 0.0
+
+
+def best_buy(
+    house: House, options: Sequence[tuple[str, str]], bought_tactics: int, rng: random.Random | None = None
+) -> tuple[str, str] | None:
+    """Among picks that cost Galleons, the one that adds most per Galleon (None when none adds anything)."""
+    rated = []
+    for part, card in options:
+        price = pick_cost(house, part, card)
+        if price > 0 and (gain := pick_gain(house, part, card, bought_tactics)) > 0:
+            rated.append((gain / price, part, card))
+    if not rated:
+        return None
+    best = max(r[0] for r in rated)
+    tied = [(part, card) for rate, part, card in rated if rate >= best - TIE]
+    return rng.choice(tied) if rng is not None and len(tied) > 1 else tied[0]
+
+
+@cache
+def planned_team(house: House, funding: int, spectators: bool) -> tuple[float, tuple[tuple[str, str], ...]]:
+    """The Team greedy would buy for a House: its worth over the free Team's, and the bought cards.
+
+    An estimate for choosing the House: the picks' legality is the engine's, and here only
+    the Team's shape, the House's cards, the Funding and each card once are kept to.
+    """
+    slots = {"keeper": 1, "beater": 2, "chaser": 3, "seeker": 1}
+    candidates = [("player", p.id) for p in _players().values() if house in p.affiliation and p.cost > 0]
+    candidates += [("tactic", str(c.id)) for c in _decks().library(house) if c.cost > 0]
+    if spectators:
+        candidates += [("spectator", c.id) for c in _spectators().values() if house in c.affiliation and c.cost > 0]
+    budget, worth, bought, names = funding, 0.0, 0, set()
+    picks: list[tuple[str, str]] = []
+    while True:
+        options = []
+        for part, card in candidates:
+            if (part, card) in picks or pick_cost(house, part, card) > budget:
+                continue
+            if part == "player" and not slots[_players()[card].position]:
+                continue
+            if part == "spectator" and sum(p == "spectator" for p, _ in picks) >= 2:
+                continue
+            if _card_name(part, card) in names:
+                continue
+            options.append((part, card))
+        choice = best_buy(house, options, bought)
+        if choice is None:
+            return worth, tuple(picks)
+        part, card = choice
+        worth += pick_gain(house, part, card, bought)
+        budget -= pick_cost(house, part, card)
+        picks.append(choice)
+        names.add(_card_name(part, card))
+        if part == "player":
+            slots[_players()[card].position] -= 1
+        elif part == "tactic":
+            bought += 1
+
+
+def _card_name(part: str, card: str) -> str:
+    """A Player's or Spectator's name (a ✷ name is one per Team, l.707); a Tactical card's part and id."""
+    if part == "player":
+        return _players()[card].name
+    if part == "spectator":
+        return _spectators()[card].name
+    return f"{part}:{card}"
+
+
+def house_worth(house: House) -> float:
+    """The free Team of a House: its basic Players and basic deck."""
+    return sum(player_worth(p.id) for p in _board().players.lineup(house)) + sum(_basic_worths(house))
 
 
 # ------------------------------------------------------------------------- the table
@@ -458,8 +691,13 @@ class Table:
 
 
 def tactical_card(house: House, card_id: int) -> TacticalCard:
-    """A Tactical card of a House's basic deck (public data)."""
-    return _decks().deck(house)[card_id - 1]
+    """A Tactical card of a House's library (public data)."""
+    return _decks().card(house, card_id)
+
+
+def bought_tactics(house: House, draft: DraftView) -> int:
+    """How many of the draft's Tactical cards cost Galleons."""
+    return sum(1 for t in draft.tactics if pick_cost(house, "tactic", str(t)) > 0)
 
 
 def layout_of(view: SnitchView) -> Layout:
@@ -515,10 +753,38 @@ def race_of(view: SnitchView, me: int) -> race.Race:
 Scorer = Callable[[Table, Any], float]
 
 
+TEAM_BUILDING = (PickForTeam, DropFromTeam, ConfirmTeam)
+
+
+class SnitchRandom(RandomPolicy):
+    """The `random` level: any legal action, uniformly; while building its Team, any legal pick until it may confirm.
+
+    It never takes a pick back (DropFromTeam) and confirms as soon as the engine allows, so
+    it builds any legal Team: whatever the picks, the free cards complete it (roster.py).
+    """
+
+    def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
+        actions = list(legal)
+        if any(isinstance(a, TEAM_BUILDING) for a in actions):
+            if ConfirmTeam() in actions:
+                return ConfirmTeam()
+            picks = [a for a in actions if isinstance(a, PickForTeam)]
+            if picks:
+                return rng.choice(picks)
+        return rng.choice(actions)
+
+
 class SnitchGreedy:
-    """The `greedy` level: the legal action whose expected outcome is worth most (see the module docstring)."""
+    """The `greedy` level: the legal action whose expected outcome is worth most (see the module docstring).
+
+    `houses`: a preferred order of Houses to build a Team in (default: the House whose
+    planned Team is worth most, the rng choosing among those within HOUSE_MARGIN of it).
+    """
 
     needs_view = True
+
+    def __init__(self, houses: Sequence[House] = ()) -> None:
+        self.houses = tuple(houses)
 
     def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
         """One of `legal`, by expected value; ties broken by `rng`."""
@@ -526,10 +792,69 @@ class SnitchGreedy:
         if len(actions) == 1:
             return actions[0]
         assert isinstance(view, SnitchView)
+        if any(isinstance(a, TEAM_BUILDING) for a in actions):
+            return self.build(view, actions, rng)
+        if isinstance(actions[0], ChooseFlag):
+            return self.flag(view, actions, seat, rng)
+        spectators = [a for a in actions if isinstance(a, PlaySpectator)]
+        if spectators:
+            return self.spectator(view, spectators, seat, rng)
         table = Table(view, seat)
         scores = self.scores(table, actions)
         best = max(scores)
         return rng.choice([a for a, s in zip(actions, scores, strict=True) if s >= best - TIE])
+
+    # ------------------------------------------------------- Build Your Team
+
+    def build(self, view: SnitchView, actions: list[Any], rng: random.Random) -> Any:
+        """The House, then the best buy per Galleon while one adds anything, then the best free cards, then confirm."""
+        picks = [(a.part, a.card) for a in actions if isinstance(a, PickForTeam)]
+        draft = view.draft
+        if draft is None or draft.house is None:
+            houses = [card for part, card in picks if part == "house"]
+            if houses:
+                return PickForTeam(part="house", card=self.house(view, houses, rng))
+        elif picks:
+            house: House = draft.house  # type: ignore[assignment]
+            bought = bought_tactics(house, draft)
+            choice = best_buy(house, picks, bought, rng)
+            if choice is None:
+                free = [(part, card) for part, card in picks if pick_cost(house, part, card) == 0]
+                if free:
+                    # Players first (their slots), then the strongest free Tactical cards.
+                    choice = max(free, key=lambda pc: (pc[0] == "player", pick_gain(house, pc[0], pc[1], bought)))
+            if choice is not None:
+                return PickForTeam(part=choice[0], card=choice[1])
+        if ConfirmTeam() in actions:
+            return ConfirmTeam()
+        return rng.choice([a for a in actions if not isinstance(a, DropFromTeam)] or actions)
+
+    def house(self, view: SnitchView, houses: list[str], rng: random.Random) -> str:
+        """The preferred House, or one whose planned Team is worth (nearly) most."""
+        for house in self.houses:
+            if house in houses:
+                return house
+        worth = {h: house_worth(h) + planned_team(h, view.funding, view.spectators_on)[0] for h in houses}  # type: ignore[arg-type]
+        best = max(worth.values())
+        return rng.choice(sorted(h for h in houses if worth[h] >= best * (1 - HOUSE_MARGIN)))
+
+    def flag(self, view: SnitchView, actions: list[Any], seat: int, rng: random.Random) -> Any:
+        """The House's own colour when it is free (l.460 "usually their own House")."""
+        house = view.draft.house if view.draft is not None else view.coaches[seat].house
+        own = ChooseFlag(colour=FLAG_COLOURS.get(house, ""))  # type: ignore[call-overload]
+        return own if own in actions else rng.choice(actions)
+
+    def spectator(self, view: SnitchView, options: list[PlaySpectator], seat: int, rng: random.Random) -> Any:
+        """Place a Spectator at once (the block's Action is asked again after it): one displacing a rival first."""
+
+        def worth(action: PlaySpectator) -> tuple[bool, float]:
+            spot = next((s for s in view.stand if s.zone == action.zone), None)
+            rival = spot is not None and spot.seat is not None and spot.seat != seat
+            card = _spectators()[action.card]
+            return rival, effect_worth(card.second if rival else card.first)
+
+        best = max(worth(a) for a in options)
+        return rng.choice([a for a in options if worth(a) == best])
 
     def scores(self, table: Table, actions: list[Any]) -> list[float]:
         """The value of each action."""
@@ -817,7 +1142,26 @@ class SnitchGreedy:
                 return self.reroll_value(t, ex, side, list(dice))
             case PlaySwift(card=card):
                 return self.swift_roll_value(t, ex, card) - CARD
+            case UseTrait(dice=dice):
+                return self.trait_value(t, ex, list(dice)) - TRAIT_COST
         return 0.0
+
+    def trait_value(self, t: Table, ex: ExchangeView, dice: list[int]) -> float:
+        """The roll once the roller's Locked Trait adds to it or re-rolls `dice` of it (traits.locked_use)."""
+        side = "action" if ex.seat == t.me else "reaction"
+        index = ex.actor if side == "action" else ex.reactor
+        roll = ex.kind if side == "action" else ex.reaction
+        cards = t.view.coaches[t.me].cards
+        lineup_index = SEEKER if index is None else index
+        card = _players().get(cards[lineup_index].id) if lineup_index < len(cards) else None
+        use = traits.locked_use(card.trait if card is not None else None, roll or "")
+        if use is None:
+            return self.roll_value(t, ex, ex.action_roll, ex.reaction_roll, 0, 0)
+        what, amount = use
+        if what == "reroll":
+            return self.reroll_value(t, ex, side, dice)
+        dam, drm = (amount, 0) if side == "action" else (0, amount)
+        return self.roll_value(t, ex, ex.action_roll, ex.reaction_roll, dam, drm)
 
     def roll_value(
         self, t: Table, ex: ExchangeView, action_roll: Roll | None, reaction_roll: Roll | None, dam: int, drm: int
@@ -957,6 +1301,18 @@ class SnitchGreedy:
 
 
 # The bot levels of this game (entry point group menagerie.bots).
-POLICIES: dict[str, PolicyFactory] = {"random": RandomPolicy, "greedy": SnitchGreedy}
+POLICIES: dict[str, PolicyFactory] = {"random": SnitchRandom, "greedy": SnitchGreedy}
 
-__all__ = ["POLICIES", "SnitchGreedy", "Table", "layout_of", "race_of", "tactical_card"]
+__all__ = [
+    "POLICIES",
+    "SnitchGreedy",
+    "SnitchRandom",
+    "Table",
+    "effect_worth",
+    "layout_of",
+    "planned_team",
+    "player_worth",
+    "race_of",
+    "tactic_worth",
+    "tactical_card",
+]
