@@ -688,7 +688,7 @@ class ShiftOut(_Step, tag="shift_out"):
 
 
 class StartMatch(_Step, tag="start_match"):
-    """Both Teams are formed (l.703): they are revealed, Flags are chosen, then the Setup steps begin."""
+    """Both Teams are formed (l.703): Flags are chosen, the Teams are revealed, then the Setup steps begin."""
 
     stage: int = 0
 

@@ -315,6 +315,16 @@ class SnitchText:
                 return f"Place {spectator.name} in the {zone.title()} Zone{how}: {effect}", f"spectator {card} {zone}"
         return type(a).__name__, type(a).__name__.lower()
 
+    def picked(self, part: str, card: str) -> str:
+        """A pick named for its Coach's event text: the House, a Player's or Spectator's name, a card number."""
+        if part == "house":
+            return f"the {card.title()} House"
+        if part == "player" and card in self.engine.players_by_id:
+            return self.engine.players_by_id[card].name
+        if part == "spectator" and card in self.engine.spectator_cards:
+            return f"Spectator {self.engine.spectator_cards[card].name}"
+        return f"Tactical card {card}"
+
     def team_card(self, view: SnitchView, part: str, card: str) -> str:
         """A card on the team-building screen: name, Position or blocks, and cost."""
         engine = self.engine
@@ -474,7 +484,7 @@ class SnitchText:
             case TeamChanged(seat=seat, part=part, card=card, dropped=dropped):
                 if card is None or part is None:
                     return None  # the rival's Team is formed in secret
-                what = f"the {card.title()} House" if part == "house" else f"{part} {card}"
+                what = self.picked(part, card)
                 return f"{n.does(seat, 'take out' if dropped else 'add', 'takes out' if dropped else 'adds')} {what}."
             case TeamConfirmed(seat=seat):
                 return f"{n.does(seat, 'have', 'has')} formed the Team."
@@ -492,7 +502,8 @@ class SnitchText:
                 return f"{n.does(seat, 'remove')} all Locked tokens (the rival's Hand Swap)."
             case SpectatorPlayed(seat=seat, card=card, zone=zone, displaced=displaced):
                 name = self.engine.spectator_cards[card].name
-                tail = f", removing {self.engine.spectator_cards[displaced].name}" if displaced else ""
+                removed = self.engine.spectator_cards[displaced].name if displaced else ""
+                tail = f", removing {n.whose(1 - seat)} {removed}" if displaced else ""
                 return f"{n.does(seat, 'place')} {name} in the {zone.title()} Zone{tail}."
             case StandCleared():
                 return "The Hand Swap clears the Spectator Stand."
