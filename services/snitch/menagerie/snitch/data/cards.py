@@ -428,6 +428,44 @@ _ROLL_WORDS: dict[RollName, str] = {
 _REACTIONS: frozenset[RollName] = frozenset({"steal_reaction", "manoeuvre", "defense", "catch"})
 
 
+# ------------------------------------------------------------------------ worth
+
+
+def effect_worth(effect: Effect, swift: bool = False) -> float:
+    """A nominal worth of an effect, in Actions (an Action icon is worth 1): the weighing that prices
+    the libraries (a card's worth rises with its cost, tests/test_card_data.py) and that bots buy by."""
+    match effect:
+        case Shift(players=n, whose=whose):
+            return n * (1.5 if whose == "rival" else 1.0) * (0.75 if swift else 1.0)
+        case FreeAction(count=n, action=action):
+            return n * (0.75 if action == "recover" else 1.0)
+        case DiceTokens(count=n, colour=colour):
+            return n * {"orange": 1.0, "purple": 0.8, "black": 0.6}[colour]
+        case ModifyRoll(amount=n):
+            return 0.75 * n if swift else 2.0  # a whole Game Sequence of rolls, or one roll
+        case Reroll(dice=n):
+            return 0.5 * n
+        case Tempo(points=n, on=None):
+            return 1.5 * n
+        case Tempo(points=n):
+            return 1.25 * n
+        case Bludger(zones=n, attack=attack):
+            return 0.5 * n + (1.0 if attack else 0.0)
+        case Upwind(tokens=n):
+            return 0.75 * n
+    raise AssertionError(effect)  # pragma: no cover
+
+
+def intrepid_worth(move: IntrepidMove) -> float:
+    """A nominal worth of an Intrepid Move, in Actions (a Swift one is worth less: one roll)."""
+    return effect_worth(move.effect, move.swift is not None)
+
+
+def card_worth(card: TacticalCard) -> float:
+    """A Tactical card's nominal worth, in Actions: its Action icons plus its Intrepid Move's worth (if any)."""
+    return card.actions + (intrepid_worth(card.intrepid) if card.intrepid is not None else 0.0)
+
+
 _TRIGGER_WORDS: dict[Trigger, str] = {
     "rival_steal": "When a rival Player targets one of your Players with a Steal Action",
     "rival_beat": "When a rival Beater targets one of your Players with a Beat Action",

@@ -40,8 +40,10 @@ from menagerie.snitch.data.cards import (
     Tempo,
     Upwind,
     UpwindToken,
+    card_worth,
     describe_impulse,
     describe_intrepid,
+    intrepid_worth,
     load_snitch_deck,
     load_tactics,
     parse_snitch_deck,
@@ -81,35 +83,8 @@ def library_cards(house: House) -> tuple[TacticalCard, ...]:
     return TACTICS.library(house)[15:]
 
 
-def worth(move: IntrepidMove) -> float:
-    """A nominal worth of an Intrepid Move, in Actions (an Action icon is worth 1)."""
-    effect = move.effect
-    swift = move.swift is not None
-    match effect:
-        case Shift(players=n, whose=whose):
-            return n * (1.5 if whose == "rival" else 1.0) * (0.75 if swift else 1.0)
-        case FreeAction(count=n, action=action):
-            return n * (0.75 if action == "recover" else 1.0)
-        case DiceTokens(count=n, colour=colour):
-            return n * {"orange": 1.0, "purple": 0.8, "black": 0.6}[colour]
-        case ModifyRoll(amount=n):
-            return 0.75 * n if swift else 2.0  # a whole Game Sequence of rolls, or one roll
-        case Reroll(dice=n):
-            return 0.5 * n
-        case Tempo(points=n, on=None):
-            return 1.5 * n
-        case Tempo(points=n):
-            return 1.25 * n
-        case Bludger(zones=n, attack=attack):
-            return 0.5 * n + (1.0 if attack else 0.0)
-        case Upwind(tokens=n):
-            return 0.75 * n
-    raise AssertionError(effect)
-
-
-def card_worth(card: TacticalCard) -> float:
-    """A card's nominal worth, in Actions: its Action icons plus its Intrepid Move's worth (if any)."""
-    return card.actions + (worth(card.intrepid) if card.intrepid is not None else 0.0)
+# The nominal worth that prices the libraries lives in data/cards.py (the bots buy by it too).
+worth = intrepid_worth
 
 
 def mean(values: list[float]) -> float:
