@@ -58,7 +58,6 @@ from menagerie.snitch.data.cards import (
     Bludger,
     DiceTokens,
     Dodge,
-    Effect,
     FreeAction,
     Glimpse,
     ModifyRoll,
@@ -73,6 +72,8 @@ from menagerie.snitch.data.cards import (
     Tempo,
     Upwind,
     UpwindToken,
+    card_worth,
+    effect_worth,
     load_tactics,
 )
 from menagerie.snitch.data.cards import (
@@ -226,8 +227,8 @@ def _pool(colours: Sequence[str]) -> DicePool:
 # ------------------------------------------------------------------ Build Your Team
 #
 # Greedy builds its Team by value per Galleon (in Action units: an Action icon is worth 1).
-# A Tactical card is worth its Action icons plus its Intrepid Move (`effect_worth`, the
-# nominal weighing the data tests use for the libraries' costs); a Player card its expected
+# A Tactical card is worth its Action icons plus its Intrepid Move (data/cards.py's
+# `card_worth`, the nominal weighing that prices the libraries); a Player card its expected
 # Successes and Opportunities (from the dice data) weighted by how often they are rolled,
 # plus its Trait; a bought Spectator its two effects, played about twice a match. From the
 # House's free Team (the basic Players and basic deck), each Galleon goes where the gain per
@@ -241,40 +242,6 @@ SPECTATOR_PLAYS = 1.5  # a bought Spectator's effects, counted this many times
 HOUSE_MARGIN = 0.01  # Houses whose planned Team is worth within 1% of the best are as good (the rng picks one)
 TRAIT_COST = 1.0  # a Locked Trait used now is gone until the rival's Hand Swap (units)
 SPECTATOR_PLAY = 1.0  # a Spectator placed at the start of a block (units per Action of effect)
-
-
-def effect_worth(effect: Effect, swift: bool = False) -> float:
-    """A nominal worth of an effect, in Actions (an Action icon is worth 1).
-
-    The weighing of tests/test_card_data.py's `worth`, which prices the libraries: it lives
-    only in that test, so the bots keep this copy (the data owner may move it to data/cards.py).
-    """
-    match effect:
-        case Shift(players=n, whose=whose):
-            return n * (1.5 if whose == "rival" else 1.0) * (0.75 if swift else 1.0)
-        case FreeAction(count=n, action=action):
-            return n * (0.75 if action == "recover" else 1.0)
-        case DiceTokens(count=n, colour=colour):
-            return n * {"orange": 1.0, "purple": 0.8, "black": 0.6}[colour]
-        case ModifyRoll(amount=n):
-            return 0.75 * n if swift else 2.0
-        case RerollEffect(dice=n):
-            return 0.5 * n
-        case Tempo(points=n, on=None):
-            return 1.5 * n
-        case Tempo(points=n):
-            return 1.25 * n
-        case Bludger(zones=n, attack=attack):
-            return 0.5 * n + (1.0 if attack else 0.0)
-        case Upwind(tokens=n):
-            return 0.75 * n
-    raise AssertionError(effect)
-
-
-def tactic_worth(card: TacticalCard) -> float:
-    """A Tactical card: its Action icons and its Intrepid Move."""
-    intrepid = card.intrepid
-    return card.actions + (effect_worth(intrepid.effect, intrepid.swift is not None) if intrepid is not None else 0.0)
 
 
 def trait_worth(card: PlayerCard) -> float:
@@ -330,7 +297,7 @@ def _basic_player(house: House, position: str) -> str:
 @cache
 def _basic_worths(house: House) -> tuple[float, ...]:
     """The worth of the House's free Tactical cards, weakest first (a bought card replaces the weakest left)."""
-    return tuple(sorted(tactic_worth(c) for c in _decks().library(house) if c.cost == 0))
+    return tuple(sorted(card_worth(c) for c in _decks().library(house) if c.cost == 0))
 
 
 def pick_cost(house: House, part: str, card: str) -> int:
@@ -352,7 +319,7 @@ def pick_gain(house: House, part: str, card: str, bought_tactics: int) -> float:
     if part == "tactic":
         basics = _basic_worths(house)
         replaced = basics[bought_tactics] if bought_tactics < len(basics) else 0.0
-        return tactic_worth(_decks().card(house, int(card))) - replaced
+        return card_worth(_decks().card(house, int(card))) - replaced
     if part == "spectator":
         return spectator_worth(_spectators()[card])
     return 0.0
@@ -1308,11 +1275,9 @@ __all__ = [
     "SnitchGreedy",
     "SnitchRandom",
     "Table",
-    "effect_worth",
     "layout_of",
     "planned_team",
     "player_worth",
     "race_of",
-    "tactic_worth",
     "tactical_card",
 ]
