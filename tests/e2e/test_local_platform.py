@@ -66,10 +66,12 @@ def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> N
             assert entries, "the finished match never reached the leaderboard"
             assert entries[0].matches == 1 and entries[0].display_name == "Tester"
 
-            # Catch the Golden Snitch: a player's seat against a greedy bot, to the catch.
+            # Catch the Golden Snitch, Build Your Team (Funding 5, Spectators on): a player's seat
+            # against a greedy bot, which builds its Team through the worker pool, to the catch.
             request = lobby_pb2.CreateTicketRequest(
                 game="snitch",
-                mode="basic",
+                mode="advanced",
+                options={"funding": "5", "spectators": "on"},
                 min_seats=2,
                 max_seats=2,
                 allow_bots=True,
@@ -87,6 +89,8 @@ def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> N
             bots_moved = {s.seat for s in played.summary.seats if s.kind == common_pb2.SEAT_KIND_BOT}
             assert bots_moved == {1 - seating.seat}
             assert view.sequence >= 1 and view.race.snitch in view.race.seekers
+            assert view.funding == 5 and view.spectators_on and len(view.stand) == 2
+            assert all(len(coach.cards) == 7 for coach in view.coaches), "both Teams were built and played"
 
         group = platform.group()
         assert len(group) >= 6  # the runner, Redis and the four services (and the worker's pool)
