@@ -1284,8 +1284,9 @@ class Exchange(msgspec.Struct):
     reaction_penalty: list[Colour] = msgspec.field(default_factory=list)
     # Coaches still to be offered the pre-roll tokens and the post-roll window, in order.
     windows: list[int] = msgspec.field(default_factory=list)
-    swift_modifier: int = 0  # Swift Intrepid Moves on the Action roll
-    swift_reaction_modifier: int = 0
+    # Added once the dice are seen (a Swift Intrepid Move, a Locked Trait), to the Action and to the Reaction.
+    late_modifier: int = 0
+    late_reaction_modifier: int = 0
     swift_rerolls: list[RerollGrant] = msgspec.field(default_factory=list)
     race_step: RacePitchAction | None = None
 

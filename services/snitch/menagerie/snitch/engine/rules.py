@@ -1083,7 +1083,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             bonus = (
                 traits.lasting_bonus(self.trait(state, ex.seat, None), ex.race_step or "") if ex.fixed is None else 0
             )
-            return ex.modifier + bonus + ex.swift_modifier, 0
+            return ex.modifier + bonus + ex.late_modifier, 0
         if ex.kind == "bludger":
             action_mod = 0  # a Bludger's hit is a fixed Success (l.536)
         else:
@@ -1095,7 +1095,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             else:
                 disadvantage = pitch.disadvantage(layout, actor)
             trait = self.trait(state, ex.seat, ex.actor)
-            effects = self._effect_bonus(state, ex.seat, ex.kind) + ex.aim_bonus + ex.swift_modifier
+            effects = self._effect_bonus(state, ex.seat, ex.kind) + ex.aim_bonus + ex.late_modifier
             effects += traits.lasting_bonus(trait, ex.kind)
             stunned = traits.stunned(trait, state.players[ex.seat].team[ex.actor].stunned)
             action_mod = rolls.modifier(
@@ -1106,7 +1106,7 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
             team = self.reacting_seat(ex)
             reactor = PlayerRef(team, ex.reactor)
             trait = self.trait(state, team, ex.reactor)
-            effects = self._effect_bonus(state, team, ex.reaction) + ex.swift_reaction_modifier
+            effects = self._effect_bonus(state, team, ex.reaction) + ex.late_reaction_modifier
             effects += traits.lasting_bonus(trait, ex.reaction)
             reaction_mod = rolls.modifier(
                 ex.reaction,
@@ -1933,9 +1933,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
                 side = self._side_of(ex, seat, effect.roll, effect.whose)
                 sign = 1 if effect.whose == "friendly" else -1
                 if side == "action":
-                    ex.swift_modifier += sign * effect.amount
+                    ex.late_modifier += sign * effect.amount
                 elif side == "reaction":
-                    ex.swift_reaction_modifier += sign * effect.amount
+                    ex.late_reaction_modifier += sign * effect.amount
             elif isinstance(effect, RerollEffect):
                 side = self._side_of(ex, seat, effect.roll, effect.whose)
                 if side is not None:
@@ -2168,9 +2168,9 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         events: list[Event] = [TraitUsed(seat=seat, player=index, dice=list(action.dice))]
         if what == "add":
             if side == "action":
-                ex.swift_modifier += amount
+                ex.late_modifier += amount
             else:
-                ex.swift_reaction_modifier += amount
+                ex.late_reaction_modifier += amount
         else:
             rolled = self._roll_of(ex, side)
             assert rolled is not None
