@@ -7,9 +7,17 @@ the engine through the service; this module only lays out names, numbers and mar
 never words a rule and never imports the engine.
 
 The pitch is drawn as the view's Zones at their row and column (rows 0–2, columns 0–6),
-each Zone with the Players in it (Team, Position code, Stunned tokens, the Quaffle), the
-Bludgers and a Loose Quaffle. Below it: the Snitch race track, the Coaches, the face-up
-row of Snitch cards, the viewer's hand and Snitch card in play, and the roll under way.
+each Zone with the Players in it (Team, Position code, Stunned tokens, the Quaffle; ✷ a
+Player with a Trait, ⊘ its Locked token), the Bludgers and a Loose Quaffle. Below it: the
+Snitch race track, the Coaches (with their Flag colour), the Traits of the Teams' unique
+Players, the Spectator Stand and each Coach's Spectator cards, the face-up row of Snitch
+cards, the viewer's hand and Snitch card in play, and the roll under way.
+
+While the Teams are built (mode "advanced", Build Your Team) the screen is the viewer's
+own Team under construction instead: House, Funding spent and left, the Players picked
+(Position, cost, Trait), the Tactical deck's size and cost, the Spectators, and what the
+engine says is still missing; the rival's progress shows only as built or not. The legal
+picks are listed by the session with the engine's labels, as every decision's are.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any
 
 import grpc
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -57,8 +65,16 @@ DECISION: dict[str, str] = {
     "race_token_placement": "Snitch Race token",
     "dodge_choice": "Dodge",
     "swift_window": "Swift Intrepid Move",
+    "team_building": "Build Your Team",
+    "flag_choice": "Flag colour",
     "finished": "Finished",
 }
+BUILDING = ("team_building", "flag_choice")  # the decisions before the Teams are on the table
+UNIQUE = "✷"  # a Player with a Trait (the unique Players' mark)
+LOCKED = "⊘"  # its Locked token is on its card
+SEEKER = 6  # the Seeker's card follows the six Pitch Players' in a Coach's `cards`
+DECK_SIZE = 15  # the cards a Tactical deck holds (the view's `missing` says why a Team is not done)
+POSITION_ORDER = ("keeper", "beater", "chaser", "seeker")
 FACE: dict[int, str] = {
     snitch_pb2.SYMBOL_SUCCESS: "S",
     snitch_pb2.SYMBOL_DOUBLE_SUCCESS: "SS",
@@ -171,9 +187,13 @@ class SnitchUI:
 
     def parts(self, view: View, names: dict[int, str]) -> list[RenderableType]:
         """The drawing's parts, top to bottom (the pitch fits itself to the console's width)."""
+        if _building(view):
+            return [self._header(view, names), *self._team_building(view, names)]
         parts: list[RenderableType] = [self._header(view, names), PitchGrid(view, names)]
         parts.append(self._race(view, names))
         parts.append(self._coaches(view, names))
+        parts += self._traits(view, names)
+        parts += self._stand(view, names)
         parts += self._snitch_row(view)
         parts += self._own_cards(view)
         parts += self._face_up(view, names)
@@ -189,11 +209,13 @@ class SnitchUI:
         text = Text("Catch the Golden Snitch", style="bold")
         if view.sequence:
             text.append(f" · Game Sequence {view.sequence}")
-        attacking = _who(view, names, view.attacking)
-        text.append(" · ")
-        text.append(
-            f"{_cap(attacking)} {'attack' if attacking == 'you' else 'attacks'}", style=TEAM_STYLE[view.attacking % 2]
-        )
+        if not _building(view):
+            attacking = _who(view, names, view.attacking)
+            text.append(" · ")
+            text.append(
+                f"{_cap(attacking)} {'attack' if attacking == 'you' else 'attacks'}",
+                style=TEAM_STYLE[view.attacking % 2],
+            )
         if kind:
             text.append(f" · {DECISION.get(kind, _title(kind))}", style="bold cyan")
         if view.HasField("block_seat"):
@@ -261,12 +283,12 @@ class SnitchUI:
     def _coaches(self, view: View, names: dict[int, str]) -> Table:
         table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
         for header in ("Coach", "House", "Tempo", "Goals", "Hand", "Deck", "Pitch card", "Snitch"):
-            table.add_column(header, no_wrap=header not in ("Coach", "Pitch card"))
+            table.add_column(header, no_wrap=header not in ("Coach", "House", "Pitch card"))
         marks = _marks(view)
         for coach in view.coaches:
             who = Text(f"{marks[coach.seat % 2]} ", style=TEAM_STYLE[coach.seat % 2])
             who.append(f"{_name(names, coach.seat)}{' (you)' if _viewer(view) == coach.seat else ''}")
-            house = coach.house.capitalize()
+            house = coach.house.capitalize() + (f" ({coach.flag})" if coach.flag else "")
             goals = str(coach.goals + coach.celebrated)
             if coach.celebrated:
                 goals += f" ({coach.goals} to flip)"
@@ -285,6 +307,120 @@ class SnitchUI:
             shown = _card(view, coach.seat, view.my_pitch_card)
             return f"{shown.name if shown is not None else view.my_pitch_card} (secret)"
         return "chosen" if coach.pitch_card_chosen else "–"
+
+    # ---------------------------------------------------- Build Your Team
+
+    def _team_building(self, view: View, names: dict[int, str]) -> list[RenderableType]:
+        """The viewer's Team under construction, then each Coach's progress (the rival's Team stays secret)."""
+        parts: list[RenderableType] = []
+        if view.HasField("draft"):
+            parts += self._draft(view)
+        progress = Text()
+        for coach in view.coaches:
+            who = _cap(_who(view, names, coach.seat))
+            done = coach.team_confirmed
+            verb = ("have" if who == "You" else "has") if done else ("are" if who == "You" else "is")
+            progress.append(f"{who} {verb} {'formed the Team' if done else 'still building'}", style="dim")
+            if coach.flag:
+                progress.append(f", {coach.flag} Flag", style="dim")
+            progress.append("\n")
+        progress.rstrip()
+        parts.append(progress)
+        return parts
+
+    def _draft(self, view: View) -> list[RenderableType]:
+        draft = view.draft
+        left = max(0, draft.funding - draft.cost)
+        head = Text("Your Team: ", style="bold")
+        head.append(draft.house.capitalize() if draft.HasField("house") else "no House yet", style="bold")
+        head.append(f" · Funding {draft.funding}: {draft.cost} spent, {left} left")
+        if view.spectators_on:
+            head.append(" · Spectators on")
+        players = Table(
+            title=f"Players ({len(draft.players)} of 7)",
+            title_justify="left",
+            title_style="bold",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+            show_edge=False,
+        )
+        players.add_column("Position", no_wrap=True)
+        players.add_column("Player")
+        players.add_column("Cost", justify="right", no_wrap=True)
+        players.add_column("Trait", ratio=1)
+        for card in sorted(draft.players, key=lambda c: _position_rank(c.position)):
+            players.add_row(_title(card.position), card.name, f"{card.cost} G", card.trait or "–")
+        deck_cost = draft.cost - sum(c.cost for c in draft.players) - sum(c.cost for c in draft.spectators)
+        deck = Text(f"Tactical deck: {len(draft.tactics)} of {DECK_SIZE} cards, {deck_cost} G", style="bold")
+        if draft.tactics:
+            deck.append(f" (cards {', '.join(str(t) for t in sorted(draft.tactics))})", style="dim")
+        parts: list[RenderableType] = [head]
+        if draft.players:
+            parts.append(players)
+        else:
+            parts.append(Text("Players: none yet (7: a Keeper, 2 Beaters, 3 Chasers, a Seeker)", style="bold"))
+        parts.append(deck)
+        if view.spectators_on:
+            table = _listing("Spectators (the Fervent Fan comes free)")
+            for spectator in draft.spectators:
+                table.add_row(f"{spectator.cost} G", _spectator_text(spectator))
+            if not draft.spectators:
+                table.add_row("", Text("none bought yet", style="dim"))
+            parts.append(table)
+        if draft.ready:
+            parts.append(Text("Confirmed: the Team is formed.", style="bold green"))
+        elif draft.missing:
+            parts.append(Text(f"Still missing: {draft.missing}", style="yellow"))
+        else:
+            parts.append(Text("Complete: confirm it when you are ready.", style="green"))
+        return parts
+
+    # ---------------------------------------------------- Traits, Spectators
+
+    def _traits(self, view: View, names: dict[int, str]) -> list[RenderableType]:
+        """The unique Players' Traits, by Team, and which Locked tokens are on."""
+        table = _listing(f"Traits ({UNIQUE} a Trait, {LOCKED} its Locked token is on)")
+        marks = _marks(view)
+        for coach in view.coaches:
+            codes = _card_codes(coach)
+            for index, card in enumerate(coach.cards):
+                if not card.trait:
+                    continue
+                text = Text(f"{card.name}: ", style="bold")
+                text.append(card.trait)
+                if index in coach.locked:
+                    text.append(f" {LOCKED} Locked", style="bold red")
+                label = Text(f"{marks[coach.seat % 2]} ", style=TEAM_STYLE[coach.seat % 2])
+                label.append(codes[index])
+                table.add_row(label, text)
+        return [table] if table.row_count else []
+
+    def _stand(self, view: View, names: dict[int, str]) -> list[RenderableType]:
+        """The Spectator Stand's two Zones and whose Spectator is where; each Coach's Spectator cards."""
+        if not view.spectators_on:
+            return []
+        marks = _marks(view)
+        stand = _listing("Spectator Stand", justify="left")
+        for spot in view.stand:
+            text = Text()
+            if spot.HasField("seat") and spot.HasField("card"):
+                text.append(f"{marks[spot.seat % 2]} ", style=TEAM_STYLE[spot.seat % 2])
+                card = _spectator(view, spot.seat, spot.card)
+                text.append(card.name if card is not None else spot.card)
+            else:
+                text.append("empty", style="dim")
+            stand.add_row(f"{_title(spot.zone)} Zone", text)
+        cards = _listing("Spectators (played ones return after a Hand Swap)")
+        for coach in view.coaches:
+            played = list(coach.spectators_played)
+            for card in coach.spectators:
+                label = Text(f"{marks[coach.seat % 2]}", style=TEAM_STYLE[coach.seat % 2])
+                text = _spectator_text(card)
+                if card.id in played:
+                    played.remove(card.id)
+                    text.append(" (played)", style="dim")
+                cards.add_row(label, text)
+        return [stand, cards] if cards.row_count else [stand]
 
     # -------------------------------------------------------------- cards
 
@@ -428,6 +564,7 @@ class PitchGrid:
                 code = _code(player.position, player.index, squad)
                 style = "bold underline" if player.has_quaffle else ""
                 text.append(code, style=style)
+                text.append(_trait_mark(view, team, player.index), style="yellow")
                 if player.has_quaffle:
                     text.append(QUAFFLE, style="bold yellow")
                 if player.stunned:
@@ -448,6 +585,46 @@ class PitchGrid:
 # ------------------------------------------------------------------- helpers
 
 
+def _building(view: View) -> bool:
+    """Whether the Teams are still being built (Build Your Team): the screen is the team-building one."""
+    return view.HasField("draft") or view.prompt.kind in BUILDING
+
+
+def _position_rank(position: str) -> int:
+    return POSITION_ORDER.index(position) if position in POSITION_ORDER else len(POSITION_ORDER)
+
+
+def _card_codes(coach: snitch_pb2.CoachView) -> list[str]:
+    """The short code of each of a Coach's Player cards (lineup order): K, B1, B2, C1, C2, C3, S."""
+    codes = []
+    for index, card in enumerate(coach.cards):
+        same = [i for i, c in enumerate(coach.cards) if c.position == card.position]
+        letter = card.position[:1].upper()
+        codes.append(letter if len(same) == 1 else f"{letter}{same.index(index) + 1}")
+    return codes
+
+
+def _trait_mark(view: View, team: int, index: int) -> str:
+    """ "✷" after a Player with a Trait, "✷⊘" once its Locked token is on ("" without a Trait)."""
+    coach = next((c for c in view.coaches if c.seat == team), None)
+    if coach is None or index >= len(coach.cards) or not coach.cards[index].trait:
+        return ""
+    return UNIQUE + (LOCKED if index in coach.locked else "")
+
+
+def _spectator(view: View, seat: int, card_id: str) -> snitch_pb2.SpectatorCardView | None:
+    coach = next((c for c in view.coaches if c.seat == seat), None)
+    return next((c for c in coach.spectators if c.id == card_id), None) if coach is not None else None
+
+
+def _spectator_text(card: snitch_pb2.SpectatorCardView) -> Text:
+    """A Spectator card in the engine's words: its Zones, its effect in an empty Zone and on a rival's."""
+    text = Text(card.name, style="bold")
+    zones = " or ".join(_title(z) for z in card.zones)
+    text.append(f" ({zones}): {card.first} · displacing a rival: {card.second}")
+    return text
+
+
 def _team(view: View, team: int) -> list[snitch_pb2.PlayerView]:
     return [p for p in view.players if p.team == team]
 
@@ -464,13 +641,13 @@ def _card(view: View, seat: int, card_id: int) -> snitch_pb2.TacticalCardView | 
     return None
 
 
-def _listing(title: str) -> Table:
-    """A titled list: a number, then a paragraph that wraps under itself."""
+def _listing(title: str, justify: JustifyMethod = "right") -> Table:
+    """A titled list: a number (or a short label), then a paragraph that wraps under itself."""
     table = Table.grid(padding=(0, 1))
     table.title = title
     table.title_justify = "left"
     table.title_style = "bold"
-    table.add_column(justify="right", no_wrap=True)
+    table.add_column(justify=justify, no_wrap=True)
     table.add_column()
     return table
 

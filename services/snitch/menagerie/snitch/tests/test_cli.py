@@ -5,12 +5,17 @@ legal actions). The renderer draws each viewer's view — both seats' and a spec
 exactly as GetView or Watch would bring it (`codec.to_message`), at 80 columns and wider.
 It never names actions or events: the session prints the prompt's text and the labels of
 ListLegalActions, which are the engine's.
+
+Mode "advanced" (Build Your Team): the team-building screen shows the viewer's own draft
+and nothing of the rival's; once the Teams are on the table the board shows the Flags,
+each unique Player's Trait and Locked token, and the Spectator Stand.
 """
 
 from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,7 +26,7 @@ from menagerie.cli.games import GAMES
 from menagerie.rules.contract import MatchSetup
 from menagerie.shared import codec
 from menagerie.snitch.cli import SnitchUI
-from menagerie.snitch.engine.model import SnitchState
+from menagerie.snitch.engine.model import PickForTeam, PlaySpectator, SnitchState
 from menagerie.snitch.engine.rules import SnitchEngine
 from menagerie.snitch.v1 import snitch_pb2
 
@@ -52,12 +57,13 @@ class Match:
 
     seed: int
     options: dict[str, str] = field(default_factory=dict)
+    mode: str = "basic"
     state: SnitchState = field(init=False)
     kinds: set[str] = field(default_factory=set)
     drawn: int = 0
 
     def __post_init__(self) -> None:
-        self.state, _ = ENGINE.setup(MatchSetup("basic", 2, self.options), self.seed)
+        self.state, _ = ENGINE.setup(MatchSetup(self.mode, 2, self.options), self.seed)
         self.rng = random.Random(self.seed)
         self.steps = 0
 
@@ -237,3 +243,124 @@ def test_the_header_names_the_decision_and_who_must_act() -> None:
     assert "Snitch card" in text.splitlines()[0]
     assert "To act: you" in text
     assert f"To act: {NAMES[seat]}" in draw(match.state, None)
+
+
+# ------------------------------------------------------------------- Build Your Team
+
+ADVANCED = {"funding": "15", "spectators": "on"}
+
+
+def words(text: str) -> str:
+    """The drawing's words on one line (a table cell wraps a long text over several lines)."""
+    return " ".join(re.sub(r"[│─╭╮╰╯├┤┬┴┼]", " ", text).split())
+
+
+def picked(seed: int = SEED) -> Match:
+    """An advanced match where seat 0 has picked a House, two unique Players, a Tactical card and a Spectator."""
+    match = Match(seed, ADVANCED, mode="advanced")
+    for part, card in [
+        ("house", "gryffindor"),
+        ("player", "harry_potter_seeker"),
+        ("player", "oliver_wood"),
+        ("tactic", "16"),
+        ("spectator", "lee_jordan"),
+    ]:
+        ENGINE.apply(match.state, 0, PickForTeam(part=part, card=card))
+    return match
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_team_building_screen_shows_the_viewers_own_draft(width: int) -> None:
+    match = picked()
+    draft = ENGINE.view(match.state, 0).draft
+    assert draft is not None
+    text = draw(match.state, 0, width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    assert text.splitlines()[0] == "Catch the Golden Snitch · Build Your Team"
+    flat = words(text)
+    assert "Your Team: Gryffindor · Funding 15: 6 spent, 9 left · Spectators on" in flat
+    assert "Players (2 of 7)" in flat
+    for card in draft.players:  # Position, cost, the Trait in the engine's words
+        assert card.name in flat and words(card.trait) in flat
+    assert "Keeper Oliver Wood ✷ 2 G" in flat and "Seeker Harry Potter ✷ 2 G" in flat
+    assert "Tactical deck: 1 of 15 cards, 1 G (cards 16)" in flat
+    assert "1 G Lee Jordan ✷ (Encouragement): Gain 1 Tempo Point." in flat
+    assert draft.missing and f"Still missing: {words(draft.missing)}" in flat
+    assert "You are still building" in flat and "Bob is still building" in flat
+    assert "Race" not in text and "Coach" not in text  # no board before the Teams are on the table
+
+
+def test_the_rivals_draft_stays_secret_on_the_team_building_screen() -> None:
+    match = picked()
+    rival = words(draw(match.state, 1))
+    assert "Your Team: no House yet" in rival and "Players: none yet" in rival
+    assert "Harry Potter" not in rival and "Oliver Wood" not in rival and "Gryffindor" not in rival
+    watcher = words(draw(match.state, None))
+    assert "Your Team:" not in watcher and "Harry Potter" not in watcher
+    assert "Ann is still building" in watcher and "Bob is still building" in watcher
+
+
+def test_a_complete_team_says_so_then_the_flag_choice_shows_it_confirmed() -> None:
+    match = Match(SEED, ADVANCED, mode="advanced")
+    while True:  # seat 0 picks until its Team may be confirmed
+        legal = ENGINE.legal_actions(match.state, 0)
+        if any(type(a).__name__ == "ConfirmTeam" for a in legal):
+            break
+        ENGINE.apply(match.state, 0, next(a for a in legal if isinstance(a, PickForTeam)))
+    assert "Complete: confirm it when you are ready." in words(draw(match.state, 0))
+    match.until("flag_choice")
+    text = words(draw(match.state, 0))
+    assert "Flag colour" in text.split(" To act")[0]
+    assert "Confirmed: the Team is formed." in text and "You have formed the Team" in text
+
+
+def test_the_board_shows_flags_traits_locked_tokens_and_the_stand() -> None:
+    match = picked()
+    match.until("block_action", lambda s: any(spot.seat is not None for spot in s.stand))
+    state = match.state
+    state.players[0].locked = [6]  # Harry Potter ✷ used his Locked Trait
+    view = ENGINE.view(state, 0)
+    for width in WIDTHS:
+        text = draw(state, 0, width)
+        assert max(len(line) for line in text.splitlines()) <= width
+        flat = words(text)
+        assert f"({state.players[0].flag})" in flat and f"({state.players[1].flag})" in flat
+        seeker = view.coaches[0].cards[6]
+        assert f"S {seeker.name}: {words(seeker.trait)} ⊘ Locked" in flat
+        keeper = view.coaches[0].cards[0]
+        assert f"K {keeper.name}: {words(keeper.trait)}" in flat
+        assert "K✷" in text  # the unique Keeper on the pitch
+        assert "Spectator Stand" in flat and "Magic Zone" in flat and "Encouragement Zone" in flat
+        for spot in view.stand:
+            if spot.seat is not None and spot.card is not None:
+                name = ENGINE.spectator_cards[spot.card].name
+                assert f"{spot.zone.title()} Zone {marks(state)[spot.seat]} {name}" in flat
+        fan = next(c for c in view.coaches[0].spectators if c.id == "fervent_fan")
+        assert f"Fervent Fan (Magic or Encouragement): {fan.first}" in flat
+
+
+def marks(state: SnitchState) -> tuple[str, str]:
+    """Each Team's mark: its House's initial, or the seat numbers when both share one."""
+    initials = (state.players[0].house[:1].upper(), state.players[1].house[:1].upper())
+    return ("1", "2") if initials[0] == initials[1] else initials
+
+
+def test_an_advanced_match_draws_all_through_for_every_viewer() -> None:
+    match = Match(SEED + 1, ADVANCED, mode="advanced")
+    spectators = False
+    while True:
+        if match.steps % EVERY == 0 or ENGINE.outcome(match.state) is not None:
+            match.kinds.add(match.kind())
+            for viewer in VIEWERS:
+                for width in WIDTHS:
+                    text = draw(match.state, viewer, width)
+                    assert "Catch the Golden Snitch" in text
+                    assert max(len(line) for line in text.splitlines()) <= width
+        if ENGINE.outcome(match.state) is not None:
+            break
+        seat = ENGINE.to_act(match.state).must[0]
+        legal = ENGINE.legal_actions(match.state, seat)
+        spectators = spectators or any(isinstance(a, PlaySpectator) for a in legal)
+        match.step()
+    assert {"team_building", "block_action", "finished"} <= match.kinds and spectators
+    assert "Results" in draw(match.state, None)
