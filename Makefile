@@ -59,8 +59,12 @@ soak: $(STAMP) ## Long seeded property runs of every engine
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 	$(BIN)/python -m bench
 
-arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games)
+# Then a short balance report of Catch the Golden Snitch's Build Your Team: greedy against
+# greedy over three Fundings with Spectators (win rates by House and Funding, the cards bought).
+arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games); a snitch Build Your Team report
 	$(BIN)/python -m bench.arena --game all --games 1000
+	$(BIN)/python -m bench.arena --game snitch --mode advanced --opponent greedy --games 200 \
+		--funding-sweep 0,5,10 --option spectators=on
 
 run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py $(ARGS)
