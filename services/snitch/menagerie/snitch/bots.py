@@ -434,16 +434,31 @@ class Table:
                 return DicePool(orange=pool.orange, purple=pool.purple, black=pool.black)
         return None
 
+    def trait(self, team: int, index: int) -> Any | None:
+        """The Trait on a Player's card (index 6: the Seeker), from the data by the card's id; None without one."""
+        cards = self.view.coaches[team].cards
+        card = _players().get(cards[index].id) if index < len(cards) else None
+        return card.trait if card is not None else None
+
     def action_modifier(self, kind: str, player: PlayerRef, layout: Layout, disadvantage: int | None = None) -> int:
+        """Disadvantage, Stunned tokens and the roller's lasting Trait, as the engine counts them (traits.py)."""
         if disadvantage is None:
             disadvantage = pitch.disadvantage(layout, player)
-        return rolls.modifier(kind, disadvantage=disadvantage, stunned=self.stunned.get(player, 0))  # type: ignore[arg-type]
-
-    def reaction_modifier(self, kind: str, player: PlayerRef, layout: Layout) -> int:
+        trait = self.trait(player.team, player.index)
         return rolls.modifier(
             kind,  # type: ignore[arg-type]
-            disadvantage=pitch.disadvantage(layout, player),
-            stunned=self.stunned.get(player, 0),
+            disadvantage=traits.disadvantage(trait, disadvantage),
+            stunned=traits.stunned(trait, self.stunned.get(player, 0)),
+            effects=traits.lasting_bonus(trait, kind),
+        )
+
+    def reaction_modifier(self, kind: str, player: PlayerRef, layout: Layout) -> int:
+        trait = self.trait(player.team, player.index)
+        return rolls.modifier(
+            kind,  # type: ignore[arg-type]
+            disadvantage=traits.disadvantage(trait, pitch.disadvantage(layout, player)),
+            stunned=traits.stunned(trait, self.stunned.get(player, 0)),
+            effects=traits.lasting_bonus(trait, kind),
         )
 
     # ------------------------------------------------------------- chances
@@ -614,7 +629,8 @@ class Table:
             if step.successes is not None:
                 outcomes = ((step.successes, 1.0),)
             else:
-                outcomes = _race_chances(self.seeker_pool(step.name), step.modifier)
+                bonus = traits.lasting_bonus(self.trait(me, SEEKER), step.name)
+                outcomes = _race_chances(self.seeker_pool(step.name), step.modifier + bonus)
             total = 0.0
             for successes, p in outcomes:
                 if isinstance(step, Dodge) and race.may_ignore(current, me, successes):
@@ -1118,10 +1134,8 @@ class SnitchGreedy:
         side = "action" if ex.seat == t.me else "reaction"
         index = ex.actor if side == "action" else ex.reactor
         roll = ex.kind if side == "action" else ex.reaction
-        cards = t.view.coaches[t.me].cards
         lineup_index = SEEKER if index is None else index
-        card = _players().get(cards[lineup_index].id) if lineup_index < len(cards) else None
-        use = traits.locked_use(card.trait if card is not None else None, roll or "")
+        use = traits.locked_use(t.trait(t.me, lineup_index), roll or "")
         if use is None:
             return self.roll_value(t, ex, ex.action_roll, ex.reaction_roll, 0, 0)
         what, amount = use
