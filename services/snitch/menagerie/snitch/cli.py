@@ -350,10 +350,13 @@ class SnitchUI:
         players.add_column("Trait", ratio=1)
         for card in sorted(draft.players, key=lambda c: _position_rank(c.position)):
             players.add_row(_title(card.position), card.name, f"{card.cost} G", card.trait or "–")
-        deck_cost = draft.cost - sum(c.cost for c in draft.players) - sum(c.cost for c in draft.spectators)
+        deck_cost = sum(c.cost for c in draft.tactics)
         deck = Text(f"Tactical deck: {len(draft.tactics)} of {DECK_SIZE} cards, {deck_cost} G", style="bold")
-        if draft.tactics:
-            deck.append(f" (cards {', '.join(str(t) for t in sorted(draft.tactics))})", style="dim")
+        bought = sorted((c for c in draft.tactics if c.cost), key=lambda c: c.id)
+        if bought:
+            deck.append(" · " + ", ".join(f"{c.name} ({c.cost} G)" for c in bought), style="dim")
+        if len(draft.tactics) > len(bought):
+            deck.append(f" · {len(draft.tactics) - len(bought)} free", style="dim")
         parts: list[RenderableType] = [head]
         if draft.players:
             parts.append(players)

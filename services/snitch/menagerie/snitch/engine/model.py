@@ -1400,7 +1400,7 @@ class DraftView(msgspec.Struct, frozen=True):
 
     house: str | None
     players: list[PlayerCardView]
-    tactics: list[int]
+    tactics: list[TacticalCardView]
     spectators: list[SpectatorCardView]
     cost: int
     funding: int
@@ -1459,6 +1459,7 @@ class TacticalCardView(msgspec.Struct, frozen=True):
     blocks: list[str]
     intrepid: str = ""
     swift: bool = False
+    cost: int = 0  # Galleons (l.307)
 
 
 class SnitchCardView(msgspec.Struct, frozen=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from menagerie.snitch.data import DicePool, describe_trait
+from menagerie.snitch.data import DicePool, House, describe_trait
 from menagerie.snitch.data.cards import (
     GoldenSnitchCard,
     SlipstreamingCard,
@@ -62,10 +62,15 @@ def pool_view(name: str, pool: DicePool) -> DicePoolView:
 
 def tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card_id: int) -> TacticalCardView:
     """A Tactical card of `seat`'s deck in the engine's words (the same for every view: built once)."""
-    key = (state.players[seat].house, seat, card_id)
+    return library_card_view(engine, state.players[seat].house, seat, card_id)
+
+
+def library_card_view(engine: SnitchEngine, house: House, seat: int, card_id: int) -> TacticalCardView:
+    """A card of a House's Tactical library, held by `seat` (built once)."""
+    key = (house, seat, card_id)
     cached = _CARD_VIEWS.get(key)
     if cached is None or cached[0] is not engine:
-        cached = _CARD_VIEWS[key] = (engine, _tactical_card_view(engine, state, seat, card_id))
+        cached = _CARD_VIEWS[key] = (engine, _tactical_card_view(engine, house, seat, card_id))
     return cached[1]
 
 
@@ -110,7 +115,7 @@ def draft_view(engine: SnitchEngine, state: SnitchState, seat: int) -> DraftView
     return DraftView(
         house=draft.house,
         players=[player_card_view(engine, p) for p in draft.players],
-        tactics=list(draft.tactics),
+        tactics=[library_card_view(engine, draft.house, seat, t) for t in draft.tactics] if draft.house else [],
         spectators=[spectator_card_view(engine, c) for c in draft.spectators],
         cost=roster.cost(engine.catalogue, draft),
         funding=state.funding,
@@ -124,8 +129,8 @@ _CARD_VIEWS: dict[tuple[str, int, int], tuple[SnitchEngine, TacticalCardView]] =
 _PLAYER_VIEWS: dict[str, tuple[SnitchEngine, PlayerCardView]] = {}
 
 
-def _tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, card_id: int) -> TacticalCardView:
-    card = engine.card(state, seat, card_id)
+def _tactical_card_view(engine: SnitchEngine, house: House, seat: int, card_id: int) -> TacticalCardView:
+    card = engine.decks.card(house, card_id)
     blocks = [" + ".join(a.capitalize() for a in block) for block in card.blocks]
     move = card.intrepid
     return TacticalCardView(
@@ -135,6 +140,7 @@ def _tactical_card_view(engine: SnitchEngine, state: SnitchState, seat: int, car
         blocks=blocks,
         intrepid=describe_intrepid(move) if move else "",
         swift=bool(move and move.swift),
+        cost=card.cost,
     )
 
 

@@ -283,7 +283,8 @@ def test_the_team_building_screen_shows_the_viewers_own_draft(width: int) -> Non
     for card in draft.players:  # Position, cost, the Trait in the engine's words
         assert card.name in flat and words(card.trait) in flat
     assert "Keeper Oliver Wood ✷ 2 G" in flat and "Seeker Harry Potter ✷ 2 G" in flat
-    assert "Tactical deck: 1 of 15 cards, 1 G (cards 16)" in flat
+    tactic = draft.tactics[0]
+    assert f"Tactical deck: 1 of 15 cards, 1 G · {tactic.name} (1 G)" in flat
     assert "1 G Lee Jordan ✷ (Encouragement): Gain 1 Tempo Point." in flat
     assert draft.missing and f"Still missing: {words(draft.missing)}" in flat
     assert "You are still building" in flat and "Bob is still building" in flat

@@ -415,7 +415,7 @@ class DraftView(_message.Message):
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerCardView]: ...
     @_builtins.property
-    def tactics(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def tactics(self) -> _containers.RepeatedCompositeFieldContainer[Global___TacticalCardView]: ...
     @_builtins.property
     def spectators(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpectatorCardView]: ...
     def __init__(
@@ -423,7 +423,7 @@ class DraftView(_message.Message):
         *,
         house: _builtins.str | None = ...,
         players: _abc.Iterable[Global___PlayerCardView] | None = ...,
-        tactics: _abc.Iterable[_builtins.int] | None = ...,
+        tactics: _abc.Iterable[Global___TacticalCardView] | None = ...,
         spectators: _abc.Iterable[Global___SpectatorCardView] | None = ...,
         cost: _builtins.int = ...,
         funding: _builtins.int = ...,
@@ -814,11 +814,14 @@ class TacticalCardView(_message.Message):
     BLOCKS_FIELD_NUMBER: _builtins.int
     INTREPID_FIELD_NUMBER: _builtins.int
     SWIFT_FIELD_NUMBER: _builtins.int
+    COST_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     id: _builtins.int
     name: _builtins.str
     intrepid: _builtins.str
     swift: _builtins.bool
+    cost: _builtins.int
+    """Galleons."""
     @_builtins.property
     def blocks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -830,10 +833,11 @@ class TacticalCardView(_message.Message):
         blocks: _abc.Iterable[_builtins.str] | None = ...,
         intrepid: _builtins.str = ...,
         swift: _builtins.bool = ...,
+        cost: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blocks", b"blocks", "id", b"id", "intrepid", b"intrepid", "name", b"name", "seat", b"seat", "swift", b"swift"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blocks", b"blocks", "cost", b"cost", "id", b"id", "intrepid", b"intrepid", "name", b"name", "seat", b"seat", "swift", b"swift"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
