@@ -678,9 +678,9 @@ def tactical_card(house: House, card_id: int) -> TacticalCard:
     return _decks().card(house, card_id)
 
 
-def bought_tactics(house: House, draft: DraftView) -> int:
+def bought_tactics(draft: DraftView) -> int:
     """How many of the draft's Tactical cards cost Galleons."""
-    return sum(1 for t in draft.tactics if pick_cost(house, "tactic", str(t)) > 0)
+    return sum(1 for t in draft.tactics if t.cost > 0)
 
 
 def layout_of(view: SnitchView) -> Layout:
@@ -799,7 +799,7 @@ class SnitchGreedy:
                 return PickForTeam(part="house", card=self.house(view, houses, rng))
         elif picks:
             house: House = draft.house  # type: ignore[assignment]
-            bought = bought_tactics(house, draft)
+            bought = bought_tactics(draft)
             choice = best_buy(house, picks, bought, rng)
             if choice is None:
                 free = [(part, card) for part, card in picks if pick_cost(house, part, card) == 0]

@@ -24,7 +24,6 @@ from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import (
     COLOURS,
-    FERVENT_FAN,
     HOUSES,
     STAND_ZONES,
     BoardData,
@@ -58,6 +57,7 @@ from menagerie.snitch.data.cards import (
     Reroll as RerollEffect,
 )
 from menagerie.snitch.engine import pitch, race, rolls, roster, tactics, traits
+from menagerie.snitch.engine.building import BuildYourTeam
 from menagerie.snitch.engine.model import (
     FLAG_COLOURS,
     PITCH_ACTION_TYPES,
@@ -103,8 +103,6 @@ from menagerie.snitch.engine.model import (
     Exchange,
     ExchangeResolved,
     ExchangeStep,
-    FlagChoice,
-    FlagChosen,
     FlowStep,
     FreeAction,
     FreeActionStep,
@@ -186,9 +184,7 @@ from menagerie.snitch.engine.model import (
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
-    SpectatorPlayed,
     SpendTokens,
-    StandCleared,
     StandSpot,
     StartMatch,
     Steal,
@@ -199,9 +195,6 @@ from menagerie.snitch.engine.model import (
     TakeTempo,
     TargetPlayer,
     TeamBuilding,
-    TeamChanged,
-    TeamConfirmed,
-    TeamRevealed,
     TempoBroken,
     TempoChoice,
     TempoGained,
@@ -211,6 +204,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.pitch import PlayerRef, rival
 from menagerie.snitch.engine.rolls import Roll
+from menagerie.snitch.engine.stand import SpectatorStand
 from menagerie.snitch.engine.text import SnitchText
 
 MAX_SEQUENCES = 200  # a guard for search and tests: no match has come near it (see RULES.md "Engine")
@@ -232,7 +226,7 @@ def _house_option(seat: int, default: House) -> OptionInfo:
     return OptionInfo(f"house_{seat}", f"the House seat {seat} coaches", HOUSE_OPTIONS, default_value=default)
 
 
-class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
+class SnitchEngine(BuildYourTeam, SpectatorStand, RulesEngine[SnitchState, Action, SnitchView, Event]):
     """Catch the Golden Snitch: the basic Teams (mode "basic") or Teams built under a Funding (mode "advanced")."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -442,22 +436,6 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         # Step 5's row (Golden Snitch cards with the Attacking Team), then the Kick-Off.
         self._then(state, SetupRow(seat=attacking), KickOffStep())
         self._run(state, events)
-
-    def _start_step(self, state: SnitchState, step: StartMatch, events: list[Event]) -> None:
-        """Both Teams are formed (l.703): each Coach picks a Flag colour (l.460), the Teams are shown, play begins."""
-        if step.stage < 2:
-            self._ask(state, FlagChoice(must=[step.stage]), StartMatch(stage=step.stage + 1))
-            return
-        for seat, coach in enumerate(state.players):
-            draft = coach.draft
-            assert draft is not None and draft.house is not None
-            coach.house = draft.house
-            coach.lineup = roster.lineup(self.catalogue, draft.players)
-            coach.deck = sorted(draft.tactics)
-            coach.spectators = ([FERVENT_FAN] if state.spectators_on else []) + list(draft.spectators)
-            coach.draft = None
-            events.append(TeamRevealed(seat=seat, house=coach.house, players=coach.lineup, spectators=coach.spectators))
-        self._start_match(state, events)
 
     # =============================================================== step handlers
 
@@ -2092,71 +2070,6 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         self._run(state, events)
         return events
 
-    # ------------------------------------------------------------------ Build Your Team
-
-    def _limits(self, state: SnitchState) -> roster.Limits:
-        return roster.Limits(funding=state.funding, spectators=state.spectators_on)
-
-    def _draft(self, state: SnitchState, seat: int) -> roster.Draft:
-        draft = state.players[seat].draft
-        assert draft is not None
-        return draft
-
-    def _pick_options(self, state: SnitchState, seat: int) -> list[Action]:
-        draft = self._draft(state, seat)
-        return [PickForTeam(part=p, card=c) for p, c in roster.options(self.catalogue, draft, self._limits(state))]
-
-    def _pick_problem(self, state: SnitchState, seat: int, action: PickForTeam) -> str | None:
-        if action.part not in roster.PARTS:
-            return f"there is no part {action.part!r} of a Team; parts: {', '.join(roster.PARTS)}"
-        draft = self._draft(state, seat)
-        return roster.add_problem(self.catalogue, draft, self._limits(state), action.part, action.card)
-
-    def _do_pick(self, state: SnitchState, seat: int, action: PickForTeam) -> list[Event]:
-        roster.add(self._draft(state, seat), action.part, action.card)  # type: ignore[arg-type]
-        return [TeamChanged(seat=seat, part=action.part, card=action.card)]
-
-    def _drop_options(self, state: SnitchState, seat: int) -> list[Action]:
-        draft = self._draft(state, seat)
-        last = roster.last_pick(draft)
-        return [DropFromTeam(part=last[0], card=last[1])] if last is not None else []
-
-    def _drop_problem(self, state: SnitchState, seat: int, action: DropFromTeam) -> str | None:
-        if action.part not in roster.PARTS:
-            return f"there is no part {action.part!r} of a Team; parts: {', '.join(roster.PARTS)}"
-        return roster.drop_problem(self._draft(state, seat), action.part, action.card)
-
-    def _do_drop(self, state: SnitchState, seat: int, action: DropFromTeam) -> list[Event]:
-        roster.drop(self._draft(state, seat), action.part, action.card)  # type: ignore[arg-type]
-        return [TeamChanged(seat=seat, part=action.part, card=action.card, dropped=True)]
-
-    def _confirm_options(self, state: SnitchState, seat: int) -> list[Action]:
-        return [ConfirmTeam()] if self._confirm_problem(state, seat, ConfirmTeam()) is None else []
-
-    def _confirm_problem(self, state: SnitchState, seat: int, action: ConfirmTeam) -> str | None:
-        return roster.complete_problem(self.catalogue, self._draft(state, seat), self._limits(state))
-
-    def _do_confirm(self, state: SnitchState, seat: int, action: ConfirmTeam) -> list[Event]:
-        self._draft(state, seat).ready = True
-        top = state.decisions[-1]
-        top.done(seat)
-        if top.settled():
-            state.decisions.pop()
-        events: list[Event] = [TeamConfirmed(seat=seat)]
-        self._run(state, events)
-        return events
-
-    def _flag_options(self, state: SnitchState, seat: int) -> list[Action]:
-        taken = state.players[rival(seat)].flag
-        return [ChooseFlag(colour=c) for c in FLAG_COLOURS.values() if c != taken]
-
-    def _do_flag(self, state: SnitchState, seat: int, action: ChooseFlag) -> list[Event]:
-        self._pop(state)
-        state.players[seat].flag = action.colour
-        events: list[Event] = [FlagChosen(seat=seat, colour=action.colour)]
-        self._run(state, events)
-        return events
-
     # ------------------------------------------------------------------ Traits
 
     def _do_use_trait(self, state: SnitchState, seat: int, action: UseTrait) -> list[Event]:
@@ -2180,53 +2093,6 @@ class SnitchEngine(RulesEngine[SnitchState, Action, SnitchView, Event]):
         state.players[seat].locked.append(index)
         self._run(state, events)
         return events
-
-    # ------------------------------------------------------------------ Spectators
-
-    def spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
-        """Spectators `seat` may place now (l.719): at its own Action Blocks, each card once until a Hand Swap."""
-        if not state.spectators_on or not isinstance(self.top(state), BlockAction):
-            return []
-        coach = state.players[seat]
-        out: list[Action] = []
-        for card_id in dict.fromkeys(coach.spectators):
-            if coach.spectators_played.count(card_id) >= coach.spectators.count(card_id):
-                continue
-            card = self.spectator_cards[card_id]
-            out += [
-                PlaySpectator(card=card_id, zone=spot.zone)
-                for spot in state.stand
-                if spot.zone in card.zones and spot.seat != seat
-            ]
-        return out
-
-    def _do_spectator(self, state: SnitchState, seat: int, action: PlaySpectator) -> list[Event]:
-        """The token goes on a Zone: empty, its first effect; a rival's is removed, its second (l.719)."""
-        self._pop(state)  # the block's Action is asked again once the effect is resolved
-        spot = next(s for s in state.stand if s.zone == action.zone)
-        card = self.spectator_cards[action.card]
-        displaced = spot.card if spot.seat is not None else None
-        spot.seat, spot.card = seat, action.card
-        state.players[seat].spectators_played.append(action.card)
-        events: list[Event] = [
-            SpectatorPlayed(seat=seat, card=action.card, zone=action.zone, displaced=displaced or "")
-        ]
-        self._then(state, ContinueBlock())
-        self._apply_effect(state, seat, 0, card.second if displaced else card.first, events)
-        self._run(state, events)
-        return events
-
-    def _clear_stand(self, state: SnitchState, events: list[Event]) -> None:
-        """A Hand Swap: every Spectator token leaves the Stand (l.721), and every Spectator card may be played again."""
-        removed = [spot for spot in state.stand if spot.seat is not None]
-        for spot in removed:
-            spot.seat, spot.card = None, None
-        for coach in state.players:
-            coach.spectators_played = []
-        if removed:
-            events.append(StandCleared(removed=len(removed)))
-
-    # ================================================================= views
 
     def view(self, state: SnitchState, seat: int | None) -> SnitchView:
         """What `seat` (None: a spectator) may know: never the rival's hand, deck, secret choices or Snitch card."""

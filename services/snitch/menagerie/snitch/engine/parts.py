@@ -1,0 +1,38 @@
+"""What the parts of the Snitch rules share: the engine's helpers each part may call.
+
+`SnitchEngine` (rules.py) is built from parts, each a mixin in its own module with one
+job: `building.BuildYourTeam` (mode "advanced"'s first phase), `stand.SpectatorStand`
+(the Spectators optional rule). A part calls the flow helpers and reads the data that
+rules.py provides; `EngineParts` declares them for the type checker only, so at run time
+nothing here shadows the engine's own methods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from menagerie.rules.decisions import Decision
+    from menagerie.snitch.data import BoardData, PlayerCard, SpectatorCard
+    from menagerie.snitch.engine import roster
+    from menagerie.snitch.engine.model import Event, FlowStep, SnitchDecision, SnitchState
+
+
+class EngineParts:
+    """The engine as its parts see it (declared for type checking; SnitchEngine provides it all)."""
+
+    if TYPE_CHECKING:
+        data: BoardData
+        catalogue: roster.Catalogue
+        spectator_cards: dict[str, SpectatorCard]
+        players_by_id: dict[str, PlayerCard]
+
+        def top(self, state: Any) -> Decision | None: ...
+        def _run(self, state: SnitchState, events: list[Event]) -> None: ...
+        def _ask(self, state: SnitchState, decision: SnitchDecision, *then: FlowStep) -> None: ...
+        def _then(self, state: SnitchState, *steps: FlowStep) -> None: ...
+        def _pop(self, state: SnitchState) -> Any: ...
+        def _start_match(self, state: SnitchState, events: list[Event]) -> None: ...
+        def _apply_effect(
+            self, state: SnitchState, seat: int, card_id: int, effect: Any, events: list[Event]
+        ) -> None: ...
