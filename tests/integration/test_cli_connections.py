@@ -10,19 +10,24 @@ twenty minutes: the policy compares intervals, so the scaled run decides as the 
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 
 import grpc
 import pytest
 
+from menagerie.cli import connection
 from menagerie.cli.connection import (
     KEEPALIVE_TIME_MS,
     SERVER_MIN_PING_INTERVAL_MS,
     Patience,
     Unreachable,
     channel_options,
+    reconnecting,
 )
 from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
@@ -139,6 +144,40 @@ def test_a_stream_that_never_answers_gives_up_with_a_sentence(stalled: tuple[str
     assert said == [f"Lost the connection to the {service} at {address}; reconnecting for up to 1 s…"]
     attempts = [method for method in server.called if method.endswith(f"/{stream}")]
     assert len(attempts) >= 2, "it tried again before giving up"
+
+
+@pytest.fixture
+def interruptions() -> Iterator[None]:
+    """Ctrl-C state is per process: clear it after the test."""
+    yield
+    connection._interrupted.clear()
+
+
+def test_ctrl_c_ends_a_waiting_stream_even_when_its_keyboardinterrupt_is_swallowed(
+    stalled: tuple[str, Stalled], interruptions: None
+) -> None:
+    """Python raises KeyboardInterrupt wherever the main thread is; one raised in a finalizer is lost.
+
+    The handler also cancels the open streams, so a command waiting on a quiet stream still
+    ends: here the KeyboardInterrupt is swallowed on purpose and the wait must end anyway.
+    """
+    address, _server = stalled
+    patient = Patience(call_seconds=30.0, stream_seconds=30.0, reconnect_seconds=30.0)
+
+    def swallowed() -> None:
+        with contextlib.suppress(KeyboardInterrupt):  # as when it lands in a gRPC call's __del__
+            connection.on_interrupt(signal.SIGINT, None)
+
+    with grpc.insecure_channel(address, options=channel_options()) as channel:
+        watch = channel.unary_stream(f"/{LOBBY}/WatchTicket", request_serializer=bytes, response_deserializer=bytes)
+        stream = reconnecting(lambda deadline: watch(b"", timeout=deadline), "the lobby", patient, print)
+        timer = threading.Timer(0.3, swallowed)
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            next(stream)
+        timer.join()
+    assert time.monotonic() - started < 10, "the stream's wait ended with the interruption, not its deadline"
 
 
 # gRPC's default server ping policy, every period divided by SCALE.

@@ -24,6 +24,7 @@ stream_seconds + call_seconds + reconnect_seconds + call_seconds (80 s by defaul
 from __future__ import annotations
 
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
@@ -133,6 +134,37 @@ class StreamCall(Protocol[T_co]):
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED})
 
 
+# Ctrl-C. Python raises KeyboardInterrupt wherever the main thread happens to be, and one
+# raised while it runs a finalizer (a gRPC call's __del__, collected in the reconnect loop)
+# is printed and swallowed: the command then kept waiting on its stream after Ctrl-C (seen
+# once in a few full test runs). So the handler also marks the interruption and cancels the
+# open streams from another thread; the loop below turns that cancellation back into
+# KeyboardInterrupt, in its own frame, where nothing swallows it.
+_interrupted = threading.Event()
+_open_calls: set[StreamCall[object]] = set()
+_calls_lock = threading.Lock()
+
+
+def _cancel_open_calls() -> None:
+    with _calls_lock:
+        calls = list(_open_calls)
+    for call in calls:
+        call.cancel()
+
+
+def on_interrupt(signum: int, frame: object) -> None:
+    """SIGINT: raise KeyboardInterrupt as usual, and make sure a stream waiting in gRPC hears it too."""
+    _interrupted.set()
+    threading.Thread(target=_cancel_open_calls, daemon=True).start()
+    raise KeyboardInterrupt
+
+
+def handle_interrupts() -> None:
+    """Installs `on_interrupt` for Ctrl-C, unless the process was started with Ctrl-C ignored."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, on_interrupt)
+
+
 def reconnecting(
     open_call: Callable[[float], StreamCall[T]], service: str, patience: Patience, notify: Notify
 ) -> Generator[T, None, None]:
@@ -146,7 +178,11 @@ def reconnecting(
     lost_at: float | None = None
     pause = FIRST_RETRY_SECONDS
     while True:
+        if _interrupted.is_set():
+            raise KeyboardInterrupt
         call = open_call(patience.stream_seconds)
+        with _calls_lock:
+            _open_calls.add(call)
         # The server answers a new stream at once; silence means the peer is dead or stuck.
         watchdog = threading.Timer(patience.call_seconds, call.cancel)
         watchdog.daemon = True
@@ -163,12 +199,16 @@ def reconnecting(
                 yield message
             return
         except grpc.RpcError as error:
+            if _interrupted.is_set():
+                raise KeyboardInterrupt from None  # Ctrl-C cancelled the stream (see on_interrupt)
             code = error.code()
             if code not in RETRYABLE:
                 raise
             if answered and code == grpc.StatusCode.DEADLINE_EXCEEDED:
                 continue  # the deadline of a stream that was alive: reopen it where it left off
         finally:
+            with _calls_lock:
+                _open_calls.discard(call)
             watchdog.cancel()
             call.cancel()
         now = time.monotonic()

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from menagerie.cli.connection import Patience, Transport, Unreachable, use_transport
+from menagerie.cli.connection import Patience, Transport, Unreachable, handle_interrupts, use_transport
 from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
 from menagerie.cli.play import Quit, follow, wait_for_seat
@@ -61,6 +61,7 @@ def _options(
     ] = "",
 ) -> None:
     settings.lobby = lobby
+    handle_interrupts()
     use_transport(Transport(tls_ca))
     settings.patience = Patience(call_seconds=timeout, stream_seconds=stream_seconds, reconnect_seconds=reconnect)
 
