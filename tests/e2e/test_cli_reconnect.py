@@ -149,8 +149,8 @@ def finish(child: PopenSpawn[str], seconds: float = 180) -> int:
     """Waits for the command to end; its exit status.
 
     A command that has not ended in time is asked for its threads' stacks (faulthandler,
-    on SIGABRT) so the failure says where it hung: once in a few full runs the command
-    printed its last sentence and was still running 60 s later, never reproduced alone.
+    on SIGABRT) so the failure says where it hung. (The hang once seen here was a suite
+    started in the background, whose children ignored SIGINT: see tests/support/fixtures.py.)
     """
     try:
         child.expect(pexpect.EOF, timeout=seconds)

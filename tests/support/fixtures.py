@@ -9,6 +9,7 @@ session), a test that takes `game_service` runs once per installed game, and
 from __future__ import annotations
 
 import secrets
+import signal
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 
@@ -23,6 +24,18 @@ from tests.support.services import ServiceProcess, game_process, service_process
 TOKEN_SECRET = secrets.token_hex(32)
 
 GameClients = Callable[[str], GameClient]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Child processes must hear Ctrl-C even when the suite itself was started in the background.
+
+    A shell starts a background command (`make test &` in a script) with SIGINT ignored, every
+    child inherits that, and a Python child started so never raises KeyboardInterrupt: the
+    tests that stop a command with SIGINT as a user's Ctrl-C would wait for it in vain. With
+    a handler here instead, children start with the default disposition (exec resets handlers).
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -136,10 +136,11 @@ RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXC
 
 # Ctrl-C. Python raises KeyboardInterrupt wherever the main thread happens to be, and one
 # raised while it runs a finalizer (a gRPC call's __del__, collected in the reconnect loop)
-# is printed and swallowed: the command then kept waiting on its stream after Ctrl-C (seen
-# once in a few full test runs). So the handler also marks the interruption and cancels the
-# open streams from another thread; the loop below turns that cancellation back into
-# KeyboardInterrupt, in its own frame, where nothing swallows it.
+# is printed and swallowed, which would leave the command waiting on its stream. So the
+# handler also marks the interruption and cancels the open streams from another thread; the
+# loop below turns that cancellation back into KeyboardInterrupt, in its own frame, where
+# nothing swallows it. (A process started with SIGINT ignored, as a shell starts background
+# commands, keeps ignoring it: see handle_interrupts.)
 _interrupted = threading.Event()
 _open_calls: set[StreamCall[object]] = set()
 _calls_lock = threading.Lock()
