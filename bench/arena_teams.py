@@ -229,7 +229,11 @@ def balance_report(balance: Balance, level: str = "greedy", top: int = TOP) -> s
             continue
         ranked = sorted(picks, key=lambda p: (-p.rate, p.house, p.name))
         lines.append(f"  {PART_TITLE[part]} bought by {level} Teams (of those whose House and Funding allow each)")
-        lines += [f"    most   {_pick_line(p)}" for p in ranked[:top]]
-        least = ranked[max(top, len(ranked) - top) :]
+        most = [p for p in ranked[:top] if p.rate > 0]  # a card never bought is not among the most bought
+        lines += [f"    most   {_pick_line(p)}" for p in most]
+        least = ranked[max(len(most), len(ranked) - top) :]
+        never = sum(1 for p in ranked if p.rate == 0)
+        if never > top:
+            lines.append(f"    never  {never} of {len(ranked)} cards were bought by no Team; among them:")
         lines += [f"    least  {_pick_line(p)}" for p in reversed(least)]
     return "\n".join(lines)
