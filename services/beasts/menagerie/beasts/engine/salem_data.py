@@ -1,0 +1,211 @@
+"""Mode III's data (Advanced Magizoology): characters, location cards, the event deck, the Salem track
+and the Second Salemer cards, each effect from a small vocabulary the engine implements.
+
+The rulebook gives the mechanics but not the cards (see RULES.md, "Mode III"); the files are
+`data/characters.toml`, `data/locations.toml`, `data/events.toml` and `data/salem.toml`.
+Every effect applies without a decision, so drawing a card never asks anyone anything.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+import msgspec
+
+from menagerie.beasts.engine.data import Colour, DataError
+
+# ------------------------------------------------------------------ characters
+
+
+class FightAbility(msgspec.Struct, tag="fight", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """Defeats a Salemer on a roll of `wins_from` or more (instead of 3, rulebook "3, 4, 5 or 6")."""
+
+    wins_from: Annotated[int, msgspec.Meta(ge=2, le=2)] = 2
+
+
+class ApparateAbility(msgspec.Struct, tag="apparate", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """Apparating costs no action (the rulebook: "for one action")."""
+
+
+class CollectAbility(msgspec.Struct, tag="collect", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """Once per turn, collecting a resource takes one more token of the same colour."""
+
+
+Ability = FightAbility | ApparateAbility | CollectAbility
+
+
+class Character(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A character card: its action count ("shown in the upper right corner") and the text that matters in mode III."""
+
+    id: str
+    name: str
+    actions: Annotated[int, msgspec.Meta(ge=3, le=5)]
+    ability: Ability | None = None
+
+    def __post_init__(self) -> None:
+        if re.fullmatch(r"[a-z][a-z_]*", self.id) is None:
+            raise DataError(f"character {self.id!r}: an id is lowercase letters and underscores")
+        if not self.name.strip():
+            raise DataError(f"character {self.id}: a name is required")
+        # Balance: an ability is worth about one action, so a character with one has at most 4.
+        if self.ability is not None and self.actions > 4:
+            raise DataError(f"character {self.id}: a character with an ability has at most 4 actions")
+
+
+# -------------------------------------------------------------- location cards
+
+
+class LocationCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A location card: the number and name of a board space (1–32)."""
+
+    id: int
+    name: str
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise DataError(f"location {self.id}: a name is required")
+
+
+# --------------------------------------------------------------------- effects
+
+
+class Calm(msgspec.Struct, tag="calm", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """Nothing happens."""
+
+
+class Gain(msgspec.Struct, tag="gain", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """The active player takes a token of `colour` from the supply (if one is left)."""
+
+    colour: Colour
+
+
+class Lose(msgspec.Struct, tag="lose", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """The active player (`everyone`: each player) returns `count` tokens to the supply, most-held colour first."""
+
+    count: Annotated[int, msgspec.Meta(ge=1, le=2)] = 1
+    everyone: bool = False
+
+
+class Actions(msgspec.Struct, tag="actions", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """The active player's actions left this turn change by `delta` (never below 0)."""
+
+    delta: Annotated[int, msgspec.Meta(ge=-2, le=2)]
+
+
+class NewSalemers(msgspec.Struct, tag="salemers", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """`count` times: the top location card shows where a Salemer token goes, then returns under the deck."""
+
+    count: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+
+
+class Track(msgspec.Struct, tag="track", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """`count` Salemer tokens go straight onto the first free spaces of the Salem track."""
+
+    count: Annotated[int, msgspec.Meta(ge=1, le=2)] = 1
+
+
+class ClearBar(msgspec.Struct, tag="clear_bar", tag_field="kind", frozen=True, forbid_unknown_fields=True):
+    """Every location card on the location bar goes under the deck (the bar refills at the end of the round)."""
+
+
+Effect = Calm | Gain | Lose | Actions | NewSalemers | Track | ClearBar
+
+
+class EventCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An event card, revealed after a won fight or a collected resource."""
+
+    id: int
+    name: str
+    effect: Effect
+    copies: Annotated[int, msgspec.Meta(ge=1, le=4)] = 1
+
+    def __post_init__(self) -> None:
+        if self.id < 1 or not self.name.strip():
+            raise DataError(f"event {self.id}: ids count from 1 and a name is required")
+
+
+class SecondSalemerCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Second Salemer card, revealed when a token reaches an orange box of the Salem track."""
+
+    id: int
+    name: str
+    effect: Effect
+
+    def __post_init__(self) -> None:
+        if self.id < 1 or not self.name.strip():
+            raise DataError(f"second salemer {self.id}: ids count from 1 and a name is required")
+        # Revealed when the track reaches an orange box — possibly at the end of a round, when
+        # nobody is the active player: so no card may change actions or hit only one player.
+        if isinstance(self.effect, Actions) or (isinstance(self.effect, Lose) and not self.effect.everyone):
+            raise DataError(f"second salemer {self.id}: its effect may not need an active player")
+
+
+class SalemTrack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The Salem track: its spaces, the orange boxes, and the Salemer token supply."""
+
+    spaces: int
+    orange: tuple[int, ...]  # 1-based track spaces that reveal a Second Salemer card
+    salemer_tokens: int
+
+    def __post_init__(self) -> None:
+        if self.spaces < 1 or self.salemer_tokens < 1:
+            raise DataError("track: spaces and salemer_tokens are positive")
+        if list(self.orange) != sorted(set(self.orange)):
+            raise DataError(f"track: orange boxes {list(self.orange)} must be distinct and ascending")
+        # The last space always ends the game (its token is the largest loss threshold), so a
+        # box there could never be applied; boxes on smaller thresholds are allowed but pointless
+        # for the player count that loses on them (the authored boxes avoid 7, 9 and 11).
+        if any(not 1 <= box < self.spaces for box in self.orange):
+            raise DataError(f"track: orange boxes {list(self.orange)} must lie within 1..{self.spaces - 1}")
+
+
+BarColour = Literal["wild", "blue", "green", "yellow", "red"]
+# The location bar's spaces, left to right (rulebook setup step 7: "multicoloured, blue, green,
+# yellow, red"); the rightmost is the space of the Second Salemer (its card shows where a new
+# Salemer appears). A resource collected there is of the space's colour; multicoloured is wild.
+BAR: tuple[BarColour, ...] = ("wild", "blue", "green", "yellow", "red")
+# "You lose as soon as you place the 7th / 9th / 11th Salemer token on the track."
+LOSS_AT: dict[int, int] = {2: 7, 3: 9, 4: 11, 5: 11, 6: 11}
+# "With 2 players you must capture 2 creatures; with 3 players ... 3; with 4, 5 or 6 players ... 4."
+CREATURES_GOAL: dict[int, int] = {2: 2, 3: 3, 4: 4, 5: 4, 6: 4}
+# Setup step 6: "Reveal 10 location cards with 2 or 3 players, or 12 location cards with 4, 5 or 6 players."
+STARTING_SALEMERS: dict[int, int] = {2: 10, 3: 10, 4: 12, 5: 12, 6: 12}
+FIGHT_WINS_FROM = 3  # "If you roll a 3, 4, 5 or 6, you defeat the Salemer."
+
+
+class SalemData(msgspec.Struct, frozen=True):
+    """Mode III's cards and track, validated together (see the loader in engine/data.py)."""
+
+    characters: tuple[Character, ...]
+    locations: tuple[LocationCard, ...]
+    events: tuple[EventCard, ...]
+    second_salemers: tuple[SecondSalemerCard, ...]
+    track: SalemTrack
+
+    def event_deck(self) -> list[int]:
+        """Every event card of the deck, by id (copies repeated)."""
+        return [e.id for e in self.events for _ in range(e.copies)]
+
+
+def describe_effect(effect: Effect) -> str:
+    """A card's effect in words (the one home of this text: cards, events and clients read it)."""
+    if isinstance(effect, Calm):
+        return "Nothing happens."
+    if isinstance(effect, Gain):
+        return f"The active player takes a {effect.colour} resource token from the supply."
+    if isinstance(effect, Lose):
+        who = "Every player returns" if effect.everyone else "The active player returns"
+        tokens = "a resource token" if effect.count == 1 else f"{effect.count} resource tokens"
+        return f"{who} {tokens} to the supply (of the colour held most)."
+    if isinstance(effect, Actions):
+        more = "more" if effect.delta > 0 else "fewer"
+        n = abs(effect.delta)
+        return f"The active player has {n} {more} action{'s' if n > 1 else ''} this turn."
+    if isinstance(effect, NewSalemers):
+        many = "a new Salemer appears" if effect.count == 1 else f"{effect.count} new Salemers appear"
+        return f"From the top of the location deck, {many} (then the card goes under the deck)."
+    if isinstance(effect, Track):
+        many = "A Salemer token goes" if effect.count == 1 else f"{effect.count} Salemer tokens go"
+        return f"{many} straight onto the Salem track."
+    return "Every location card on the location bar goes under the deck."
