@@ -17,7 +17,7 @@ from menagerie.rules.events import GameEvent, SeenBy
 from menagerie.rules.hidden import BySeat, Hidden
 from menagerie.rules.rng import Rng
 
-Mode = Literal["capture", "training"]
+Mode = Literal["capture", "training", "advanced"]
 
 
 # ----------------------------------------------------------------------------- actions
@@ -75,7 +75,30 @@ class Portkey(msgspec.Struct, frozen=True, tag="portkey", tag_field="kind"):
 
 
 SpellAction = FelixFelicis | WingardiumLeviosa | Revelio | Accio | Expelliarmus | Portkey
-Action = Roll | Move | Capture | EndTurn | SpellAction
+
+
+# Mode III (Advanced Magizoology): every action but a capture and ending the turn costs one action point.
+class ChooseCharacter(msgspec.Struct, frozen=True, tag="choose_character", tag_field="kind"):
+    """Setup step 1: take this character (its card gives the actions per turn)."""
+
+    character: str
+
+
+class Step(msgspec.Struct, frozen=True, tag="step", tag_field="kind"):
+    """Move to the next space `to` (or Apparate between blue circles): one action."""
+
+    to: int
+
+
+class Fight(msgspec.Struct, frozen=True, tag="fight", tag_field="kind"):
+    """Fight the Salemer on your space: roll the die (one action)."""
+
+
+class Collect(msgspec.Struct, frozen=True, tag="collect", tag_field="kind"):
+    """Take a resource of the colour of the bar space where your location's card lies (one action)."""
+
+
+Action = Roll | Move | Capture | EndTurn | SpellAction | ChooseCharacter | Step | Fight | Collect
 SPELL_ACTIONS: tuple[type[SpellAction], ...] = (FelixFelicis, WingardiumLeviosa, Revelio, Accio, Expelliarmus, Portkey)
 
 
@@ -102,7 +125,19 @@ class AfterStop(Decision, tag="stopped"):
     accepts = (Capture, EndTurn, *SPELL_ACTIONS)
 
 
-TurnDecision = RollDie | ChooseStop | AfterStop
+class CharacterChoice(Decision, tag="character"):
+    """Mode III setup step 1: the seat chooses a character."""
+
+    accepts = (ChooseCharacter,)
+
+
+class TurnActions(Decision, tag="actions"):
+    """Mode III: the seat to play spends its actions (or captures, or ends its turn)."""
+
+    accepts = (Step, Fight, Collect, Capture, EndTurn)
+
+
+TurnDecision = RollDie | ChooseStop | AfterStop | CharacterChoice | TurnActions
 
 
 # ------------------------------------------------------------------------------ events
@@ -225,6 +260,92 @@ class MatchFinished(GameEvent, frozen=True, tag="match_finished"):
     outcome: Outcome
 
 
+class CharacterChosen(GameEvent, frozen=True, tag="character_chosen"):
+    """Mode III: a seat took a character."""
+
+    seat: int
+    character: str
+
+
+class CreaturePlaced(GameEvent, frozen=True, tag="creature_placed"):
+    """Mode III setup step 5: a creature token went face up on a revealed location."""
+
+    creature: str
+    space: int
+
+
+class SalemerPlaced(GameEvent, frozen=True, tag="salemer_placed"):
+    """A Salemer token went on a location, or (that location being taken) onto the Salem track."""
+
+    space: int
+    on_track: bool = False
+    track: int = 0
+
+
+class BarRefilled(GameEvent, frozen=True, tag="bar_refilled"):
+    """The location bar's cards, left to right (0: an empty space), and the Second Salemer space's card."""
+
+    bar: list[int]
+    second_salemer: int = 0
+
+
+class FightRolled(GameEvent, frozen=True, tag="fight_rolled"):
+    """A seat fought the Salemer on its space."""
+
+    seat: int
+    space: int
+    value: int
+    won: bool
+
+
+class EventRevealed(GameEvent, frozen=True, tag="event_revealed"):
+    """An event card was revealed and applied (then it went under its deck)."""
+
+    reveals = True
+    seat: int
+    card: int
+
+
+class ResourceReturned(GameEvent, frozen=True, tag="resource_returned"):
+    """A seat returned a resource token to the supply (an event's loss)."""
+
+    seat: int
+    colour: Colour
+
+
+class ActionsChanged(GameEvent, frozen=True, tag="actions_changed"):
+    """An event changed the actions the seat to play has left."""
+
+    seat: int
+    left: int
+
+
+class SecondSalemerRevealed(GameEvent, frozen=True, tag="second_salemer_revealed"):
+    """A Salemer token reached an orange box of the Salem track: a Second Salemer card is applied."""
+
+    reveals = True
+    card: int
+
+
+class BarCleared(GameEvent, frozen=True, tag="bar_cleared"):
+    """Every location card on the bar went under the deck."""
+
+
+class CreatureRecaptured(GameEvent, frozen=True, tag="creature_recaptured"):
+    """Mode III: the players on the creature's space pooled their resources and captured it."""
+
+    seats: list[int]
+    creature: str
+    space: int
+    paid: ResourceCounts
+
+
+class RoundEnded(GameEvent, frozen=True, tag="round_ended"):
+    """Every seat has had a turn: the location bar is refilled and a new Salemer appears."""
+
+    round: int
+
+
 Event = (
     MatchStarted
     | TurnStarted
@@ -240,6 +361,18 @@ Event = (
     | SpellCast
     | TurnEnded
     | MatchFinished
+    | CharacterChosen
+    | CreaturePlaced
+    | SalemerPlaced
+    | BarRefilled
+    | FightRolled
+    | EventRevealed
+    | ResourceReturned
+    | ActionsChanged
+    | SecondSalemerRevealed
+    | BarCleared
+    | CreatureRecaptured
+    | RoundEnded
 )
 
 
@@ -253,6 +386,7 @@ class Player(msgspec.Struct):
     resources: dict[str, int]
     captured: list[str] = []
     spells: Annotated[list[str], Hidden("spells", owner_sees=True)] = []
+    character: str = ""  # mode III
 
 
 class BeastsState(msgspec.Struct):
@@ -278,6 +412,22 @@ class BeastsState(msgspec.Struct):
     spell_deck: Annotated[list[str], Hidden("spells")] = []
     spell_discard: list[str] = []
     set_aside: list[str] = []
+    # Mode III: the face-down decks (the next card drawn is the last), the location bar (0 empty;
+    # the last space is the Second Salemer's), Salemer tokens on spaces, the Salem track, the
+    # public supply of resource tokens, and the turn's action points.
+    location_deck: Annotated[list[int], Hidden("locations")] = []
+    event_deck: Annotated[list[int], Hidden("events")] = []
+    second_deck: Annotated[list[int], Hidden("second_salemers")] = []
+    second_revealed: list[int] = []
+    bar: list[int] = []
+    salemers: list[bool] = []
+    track: int = 0
+    salemer_supply: int = 0
+    pool: dict[str, int] = {}
+    actions_left: int = 0
+    collect_bonus_used: bool = False
+    round: int = 0
+    first: int = 0
     outcome: Outcome | None = None
 
 
@@ -321,6 +471,8 @@ class PlayerView(msgspec.Struct, frozen=True):
     captured: list[str]
     spell_count: int
     spells: list[str]
+    character: str = ""
+    actions: int = 0  # mode III: the character's actions per turn
 
 
 class BeastsView(msgspec.Struct, frozen=True):
@@ -348,3 +500,21 @@ class BeastsView(msgspec.Struct, frozen=True):
     creatures_to_win: int
     spell_book: list[SpellInfo]
     outcome: Outcome | None = None
+    # Mode III.
+    salemers: list[int] = msgspec.field(default_factory=list)  # spaces holding a Salemer token
+    bar: list[int] = msgspec.field(default_factory=list)  # location cards left to right, 0 empty
+    bar_colours: list[str] = msgspec.field(default_factory=list)
+    location_deck_size: int = 0
+    event_deck_size: int = 0
+    second_deck_size: int = 0
+    second_revealed: list[int] = msgspec.field(default_factory=list)
+    track: int = 0
+    track_spaces: int = 0
+    orange: list[int] = msgspec.field(default_factory=list)
+    loss_at: int = 0
+    pool: ResourceCounts | None = None
+    actions_left: int = 0
+    round: int = 0
+    team_captured: int = 0
+    first_seat: int = 0  # whose turn starts each round
+    collect_bonus_used: bool = False

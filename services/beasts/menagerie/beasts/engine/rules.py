@@ -1,4 +1,4 @@
-"""The rules of modes I and II of the Fantastic Beasts board game (see RULES.md).
+"""The rules of the Fantastic Beasts board game (see RULES.md); mode III is its own part, engine/salem.py.
 
 A turn is three decisions of the seat to play, kept on the decision stack: roll the
 die (spells may be cast first), choose where to stop, then — in mode II — capture a
@@ -13,7 +13,7 @@ from typing import Any, ClassVar, cast
 
 from menagerie.beasts.engine.board import Routes
 from menagerie.beasts.engine.costs import cost_of, deficit, pay, resources_of
-from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, SpellId, load_data
+from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, SpellId, load_data, load_salem
 from menagerie.beasts.engine.model import (
     SPELL_ACTIONS,
     Accio,
@@ -22,7 +22,9 @@ from menagerie.beasts.engine.model import (
     BeastsState,
     BeastsView,
     Capture,
+    ChooseCharacter,
     ChooseStop,
+    Collect,
     CreatureCaptured,
     CreatureCard,
     DieRolled,
@@ -30,6 +32,7 @@ from menagerie.beasts.engine.model import (
     Event,
     Expelliarmus,
     FelixFelicis,
+    Fight,
     MatchFinished,
     MatchStarted,
     Mode,
@@ -49,6 +52,7 @@ from menagerie.beasts.engine.model import (
     SpellCast,
     SpellDrawn,
     SpellInfo,
+    Step,
     SupplyShuffled,
     TokenPlaced,
     TokenRevealed,
@@ -57,6 +61,8 @@ from menagerie.beasts.engine.model import (
     TurnStarted,
     WingardiumLeviosa,
 )
+from menagerie.beasts.engine.salem import AdvancedMagizoology
+from menagerie.beasts.engine.salem_data import CREATURES_GOAL, SalemData
 from menagerie.beasts.engine.text import BeastsText
 from menagerie.rules.contract import (
     GameInfo,
@@ -79,8 +85,8 @@ DIE_FACES = (1, 2, 3, 4, 5, 6)  # the die: each face equally likely (menagerie.r
 TIMING_WORDS = {"roll": "before rolling", "move": "after rolling, before moving", "stopped": "after stopping"}
 
 
-class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
-    """Modes I (`capture`) and II (`training`, optionally with spell cards)."""
+class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsView, Event]):
+    """Modes I (`capture`), II (`training`, optionally with spell cards) and III (`advanced`, co-op)."""
 
     info: ClassVar[GameInfo] = GameInfo(
         game="beasts",
@@ -94,6 +100,9 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
                 6,
                 options=(OptionInfo("spell_cards", "Play with the Spell Card Variant", ("false", "true"), "false"),),
             ),
+            ModeInfo(
+                "advanced", "Mode III: Advanced Magizoology (co-op against the Second Salemers)", 2, 6, cooperative=True
+            ),
         ),
     )
     state_type: ClassVar[Any] = BeastsState
@@ -101,15 +110,16 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
     view_type: ClassVar[Any] = BeastsView
     event_type: ClassVar[Any] = Event
 
-    def __init__(self, data: GameData | None = None) -> None:
+    def __init__(self, data: GameData | None = None, salem: SalemData | None = None) -> None:
         self.data = data or load_data()
+        self.salem = salem or load_salem()
         self.routes = Routes(self.data.board)
         self._moves = [Move(space.id) for space in self.data.board.spaces]  # actions are frozen: made once
         self.creatures = {c.id: c for c in self.data.creatures}
         self.costs = {c.id: ResourceCounts(**c.cost) for c in self.data.creatures}
         self.cost_tuples = {c.id: cost_of(c.cost) for c in self.data.creatures}
         self.spells = {s.id: s for s in self.data.spells}
-        self.text = BeastsText(self.data)
+        self.text = BeastsText(self.data, self.salem)
         super().__init__()
 
     def rulebook(self) -> dict[type, Rule[BeastsState, Any, Event]]:
@@ -126,22 +136,39 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
                 "Capture",
                 lambda s, seat: [Capture()],
                 self._capture_problem,
-                self._capture,
+                lambda s, seat, a: (
+                    self._capture_advanced(s, seat, a) if s.mode == "advanced" else self._capture(s, seat, a)
+                ),
                 not_now=lambda s, seat, d: "you capture after stopping on the creature's space",
             ),
             EndTurn: Rule(
                 "End of turn",
                 lambda s, seat: [EndTurn()],
                 no_problem,
-                lambda s, seat, a: self._end_turn(s),
+                lambda s, seat, a: self._end_advanced_turn(s) if s.mode == "advanced" else self._end_turn(s),
                 not_now=lambda s, seat, d: "roll the die and move before you end your turn",
+            ),
+            ChooseCharacter: Rule(
+                "Characters",
+                self._character_options,
+                lambda s, seat, a: (
+                    None if a in self._character_options(s, seat) else "that character is taken or unknown"
+                ),
+                self._choose_character,
+                exact=True,
+            ),
+            Step: Rule("Moving", self._step_options, self._step_problem, self._step, exact=True),
+            Fight: Rule("Fighting Salemers", self._fight_options, self._fight_problem, self._fight, exact=True),
+            Collect: Rule(
+                "Collecting resources", self._collect_options, self._collect_problem, self._collect, exact=True
             ),
             **dict.fromkeys(SPELL_ACTIONS, spell),
         }
 
     def out_of_turn(self, state: BeastsState, seat: int, decision: Decision) -> Refusal:
         """Only the seat to play decides."""
-        return Refusal("Turn order", f"it is seat {state.current}'s turn, not seat {seat}'s")
+        deciding = decision.must[0] if decision.must else state.current
+        return Refusal("Turn order", f"it is seat {deciding}'s turn, not seat {seat}'s")
 
     # ------------------------------------------------------------------ setup
 
@@ -149,6 +176,8 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
         """Tokens face down on every space, the rest a face-down supply; a random first seat."""
         options = self.info.validate(setup)
         rng = Rng(seed)
+        if setup.mode == "advanced":
+            return self._setup_mode_iii(setup, rng)
         tokens = self.data.all_tokens()
         rng.shuffle(tokens)
         board = self.data.board
@@ -181,6 +210,28 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
                     events += self._draw_spell(state, seat)
         events += self._start_turn(state)
         return state, events
+
+    def _setup_mode_iii(self, setup: MatchSetup, rng: Rng) -> tuple[BeastsState, list[Event]]:
+        """Mode III: standees on the start space, a random first seat, then setup steps 2–7 (engine/salem.py)."""
+        board = self.data.board
+        players = [Player(position=board.start_space, resources=dict.fromkeys(COLOURS, 0)) for _ in range(setup.seats)]
+        first = rng.below(setup.seats)
+        state = BeastsState(
+            mode="advanced",
+            spell_cards=False,
+            rng=rng,
+            tokens=[],
+            face_up=[],
+            supply=[],
+            players=players,
+            current=first,
+            decisions=[],
+            turn=0,
+            turn_cap=ROUND_CAP * setup.seats,
+            first=first,
+        )
+        events: list[Event] = [MatchStarted(first_seat=first, supply_size=0)]
+        return state, events + self._setup_advanced(state, rng)
 
     # --------------------------------------------------------------- the turn
 
@@ -286,6 +337,8 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
 
     def _capture_problem(self, state: BeastsState, seat: int, action: Capture) -> str | None:
         """Why `seat` cannot capture now, or None when it can."""
+        if state.mode == "advanced":
+            return self._capture_advanced_problem(state, seat)
         if self._can_capture(state, seat):
             return None
         if state.mode == "capture":
@@ -377,12 +430,13 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
             return self._finish(state, winners, f"all creatures are captured; seats {listed} captured 2 each")
         return []
 
-    def _finish(self, state: BeastsState, winners: list[int], reason: str) -> list[Event]:
+    def _finish(self, state: BeastsState, winners: list[int], reason: str, all_lose: bool = False) -> list[Event]:
+        """The outcome: `winners` win, the others lose; no winners is a draw, or with `all_lose` (co-op) a loss."""
         counts = [len(p.captured) for p in state.players]
         keys = [(i in winners, counts[i]) for i in range(len(counts))]
         results = []
         for seat, key in enumerate(keys):
-            result: ResultKind = "draw" if not winners else ("win" if seat in winners else "loss")
+            result: ResultKind = "win" if seat in winners else ("loss" if winners or all_lose else "draw")
             rank = 1 + sum(other > key for other in keys)
             results.append(SeatResult(seat=seat, result=result, score=float(counts[seat]), rank=rank))
         state.outcome = Outcome(seats=results, reason=reason)
@@ -528,6 +582,7 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
 
     def view(self, state: BeastsState, seat: int | None) -> BeastsView:
         """What `seat` (None: a spectator) may know: never face-down tokens, the supply or others' spells."""
+        advanced = state.mode == "advanced"
         captured_by = {c: i for i, p in enumerate(state.players) for c in p.captured}
         face_up_on = {
             t: s for s, t in enumerate(state.tokens) if t is not None and state.face_up[s] and t not in COLOURS
@@ -546,6 +601,8 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
                     captured=list(p.captured),
                     spell_count=len(p.spells),
                     spells=sorted(p.spells) if i == seat else [],
+                    character=p.character,
+                    actions=self.character(state, i).actions if p.character else 0,
                 )
                 for i, p in enumerate(state.players)
             ],
@@ -571,9 +628,10 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
             spell_deck_size=len(state.spell_deck),
             spell_discard=list(state.spell_discard),
             set_aside=ResourceCounts(**{c: state.set_aside.count(c) for c in COLOURS}),
-            creatures_to_win=CREATURES_TO_WIN[state.mode],
+            creatures_to_win=CREATURES_GOAL[len(state.players)] if advanced else CREATURES_TO_WIN[state.mode],
             spell_book=self._spell_book() if state.spell_cards else [],
             outcome=state.outcome,
+            **(self.advanced_view(state) if advanced else {}),
         )
 
     def _spell_book(self) -> list[SpellInfo]:
@@ -581,6 +639,8 @@ class BeastsEngine(RulesEngine[BeastsState, Action, BeastsView, Event]):
 
     def state_from_view(self, view: BeastsView, seat: int) -> BeastsState:
         """A state consistent with `view`: unseen tokens and spells dealt in catalogue order."""
+        if view.mode == "advanced":
+            return self.advanced_state_from_view(view)
         unknown = self.data.all_tokens()
         seen: list[str] = []
         for token in view.tokens:

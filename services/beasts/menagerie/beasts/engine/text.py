@@ -11,30 +11,47 @@ from menagerie.beasts.engine.data import GameData
 from menagerie.beasts.engine.model import (
     Accio,
     Action,
+    ActionsChanged,
+    BarCleared,
+    BarRefilled,
     BeastsView,
     Capture,
+    CharacterChosen,
+    ChooseCharacter,
+    Collect,
     CreatureCaptured,
+    CreaturePlaced,
+    CreatureRecaptured,
     DieRolled,
     EndTurn,
     Event,
+    EventRevealed,
     Expelliarmus,
     FelixFelicis,
+    Fight,
+    FightRolled,
     MatchFinished,
     MatchStarted,
     Move,
     Moved,
     Portkey,
     ResourceCollected,
+    ResourceReturned,
     Revelio,
     Roll,
+    RoundEnded,
+    SalemerPlaced,
+    SecondSalemerRevealed,
     SpaceLeftEmpty,
     SpellCast,
     SpellDrawn,
+    Step,
     SupplyShuffled,
     TokenRevealed,
     TurnStarted,
     WingardiumLeviosa,
 )
+from menagerie.beasts.engine.salem_data import SalemData, describe_effect
 from menagerie.rules.contract import Label
 from menagerie.rules.text import Narrator, plural
 
@@ -51,7 +68,10 @@ RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
 class BeastsText:
     """Labels, event text and prompt text for one data set."""
 
-    def __init__(self, data: GameData) -> None:
+    def __init__(self, data: GameData, salem: SalemData) -> None:
+        self.characters = {c.id: c.name for c in salem.characters}
+        self.events = {c.id: (c.name, describe_effect(c.effect)) for c in salem.events}
+        self.second_salemers = {c.id: (c.name, describe_effect(c.effect)) for c in salem.second_salemers}
         self.spaces = {s.id: s.name for s in data.board.spaces}
         self.creatures = {c.id: c.name for c in data.creatures}
         self.spells = {s.id: s.name for s in data.spells}
@@ -79,9 +99,22 @@ class BeastsText:
             return Label(f"Move to {self.space(action.to)}{hint}", f"m{action.to}")
         if isinstance(action, Capture):
             creature = next((t.creature for t in view.tokens if t.space == position and t.creature), "")
-            return Label(f"Capture the {self.creature(creature)}", "c")
+            pooled = " with the resources of everyone here" if view.mode == "advanced" else ""
+            return Label(f"Capture the {self.creature(creature)}{pooled}", "c")
         if isinstance(action, EndTurn):
-            return Label("End your turn", "e")
+            left = f" ({plural(view.actions_left, 'action')} unused)" if view.mode == "advanced" else ""
+            return Label(f"End your turn{left}", "e")
+        if isinstance(action, ChooseCharacter):
+            return Label(f"Play {self.characters.get(action.character, action.character)}", action.character)
+        if isinstance(action, Step):
+            salemer = "  [Salemer!]" if action.to in view.salemers else ""
+            return Label(f"Move to {self.space(action.to)}{salemer}", f"m{action.to}")
+        if isinstance(action, Fight):
+            return Label("Fight the Salemer here (roll the die)", "f")
+        if isinstance(action, Collect):
+            slot = view.bar.index(position) if position in view.bar else 0
+            colour = view.bar_colours[slot] if slot < len(view.bar_colours) else "wild"
+            return Label(f"Collect a {COLOUR_NAMES.get(colour, colour)} resource here", "col")
         if isinstance(action, FelixFelicis):
             return Label("Cast Felix Felicis: roll again", "ff")
         if isinstance(action, WingardiumLeviosa):
@@ -144,6 +177,39 @@ class BeastsText:
             if event.target_seat is not None and event.colour is not None:
                 target = f": {COLOUR_NAMES[event.colour]} from {n.who(event.target_seat, start=False)}"
             return f"{n.who(event.seat)} cast {self.spells[event.spell]}{target}."
+        if isinstance(event, CharacterChosen):
+            return f"{n.who(event.seat)} plays {self.characters.get(event.character, event.character)}."
+        if isinstance(event, CreaturePlaced):
+            return f"The {self.creature(event.creature)} is hiding at {self.space(event.space)}."
+        if isinstance(event, SalemerPlaced):
+            if event.on_track:
+                return f"A Salemer token goes onto the Salem track ({event.track} there now)."
+            return f"A Salemer appears at {self.space(event.space)}."
+        if isinstance(event, BarRefilled):
+            cards = ", ".join(str(c) if c else "—" for c in event.bar)
+            shown = event.second_salemer
+            tail = f"; the Second Salemer's space shows {self.space(shown)}" if shown else ""
+            return f"The location bar: {cards}{tail}."
+        if isinstance(event, FightRolled):
+            result = "defeats the Salemer" if event.won else "fails to defeat the Salemer"
+            return f"{n.who(event.seat)} rolled {event.value} and {result} at {self.space(event.space)}."
+        if isinstance(event, EventRevealed):
+            name, text = self.events.get(event.card, (f"event {event.card}", ""))
+            return f"Event: {name}. {text}"
+        if isinstance(event, ResourceReturned):
+            return f"{n.who(event.seat)} returned a {COLOUR_NAMES[event.colour]} token to the supply."
+        if isinstance(event, ActionsChanged):
+            return f"{n.who(event.seat)} now has {plural(event.left, 'action')} left."
+        if isinstance(event, SecondSalemerRevealed):
+            name, text = self.second_salemers.get(event.card, (f"card {event.card}", ""))
+            return f"Second Salemer card: {name}. {text}"
+        if isinstance(event, BarCleared):
+            return "Every location card on the bar goes back under the deck."
+        if isinstance(event, CreatureRecaptured):
+            who = " and ".join(n.who(s, start=i == 0) for i, s in enumerate(event.seats))
+            return f"{who} captured the {self.creature(event.creature)} together!"
+        if isinstance(event, RoundEnded):
+            return f"End of round {event.round}: the location bar slides and a new Salemer appears."
         if isinstance(event, MatchFinished):
             ranked = sorted(event.outcome.seats, key=lambda s: s.rank)
             results = ", ".join(f"{n.who(s.seat)} {RESULT_WORDS[s.result]}" for s in ranked)
@@ -164,6 +230,14 @@ class BeastsText:
             return f"{n.does(seat, 'roll')} the die{spells}."
         if prompt.kind == "move":
             return f"{n.does(seat, 'choose')} where to stop: 1 to {view.steps} steps from {self.space(where)}."
+        if prompt.kind == "character":
+            chooser = prompt.must[0] if prompt.must else seat
+            return f"{n.does(chooser, 'choose')} a character."
+        if prompt.kind == "actions":
+            return (
+                f"{n.does(seat, 'spend', 'spends')} {plural(view.actions_left, 'action')} from {self.space(where)}: "
+                "move, fight a Salemer, collect a resource, capture together or end the turn."
+            )
         if prompt.kind == "stopped":
             return f"{n.does(seat, 'decide')} what to do on {self.space(where)}: capture, cast a spell or end the turn."
         return ""
