@@ -115,14 +115,10 @@ class AdvancedMagizoology:
         revealed = [state.location_deck.pop() for _ in range(wanted)]
         placed = creatures[:wanted]
         rng.shuffle(placed)  # "Place the creature tokens randomly on these locations"
-        for creature, space in zip(placed, revealed, strict=True):
-            state.tokens[space] = creature
-            state.face_up[space] = True
-            events.append(CreaturePlaced(creature=creature, space=space))
+        events += self.place_creatures(state, placed, revealed)
         # Step 6: Salemers on the next 10 or 12 locations; every revealed card back under the deck.
         salem_cards = [state.location_deck.pop() for _ in range(STARTING_SALEMERS[seats])]
-        for space in salem_cards:
-            events += self._place_salemer(state, space)
+        events += self.place_salemers(state, salem_cards)
         returned = revealed + salem_cards
         rng.shuffle(returned)
         state.location_deck = returned + state.location_deck  # the bottom is the front (the top is the last)
@@ -130,6 +126,22 @@ class AdvancedMagizoology:
         state.bar = [state.location_deck.pop() for _ in BAR] + [0]
         events.append(BarRefilled(bar=state.bar[: len(BAR)]))
         state.decisions = [CharacterChoice(must=[state.current])]
+        return events
+
+    def place_creatures(self, state: BeastsState, creatures: list[str], cards: list[int]) -> list[Event]:
+        """Setup step 5: each creature token face up on the space of the location card beside it."""
+        events: list[Event] = []
+        for creature, space in zip(creatures, cards, strict=True):
+            state.tokens[space] = creature
+            state.face_up[space] = True
+            events.append(CreaturePlaced(creature=creature, space=space))
+        return events
+
+    def place_salemers(self, state: BeastsState, cards: list[int]) -> list[Event]:
+        """Setup step 6: a Salemer token on the space of each revealed location card."""
+        events: list[Event] = []
+        for space in cards:
+            events += self._place_salemer(state, space)
         return events
 
     def _character_options(self, state: BeastsState, seat: int) -> list[ChooseCharacter]:

@@ -1,0 +1,261 @@
+"""Mode III (Advanced Magizoology), rule by rule, with the rulebook's own examples (l.91–166).
+
+States come from a seeded setup and are then set by hand where a test needs a position
+(the rulebook's examples name spaces and cards).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from menagerie.beasts.engine.model import (
+    BeastsState,
+    Capture,
+    CharacterChoice,
+    ChooseCharacter,
+    Collect,
+    CreatureRecaptured,
+    EndTurn,
+    EventRevealed,
+    Fight,
+    FightRolled,
+    SalemerPlaced,
+    SecondSalemerRevealed,
+    Step,
+    TurnActions,
+)
+from menagerie.beasts.engine.rules import BeastsEngine
+from menagerie.beasts.engine.salem_data import BAR, CREATURES_GOAL, LOSS_AT, STARTING_SALEMERS, Calm
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import IllegalAction
+
+ENGINE = BeastsEngine()
+CHARACTERS = [c.id for c in ENGINE.salem.characters]
+PLAIN = next(c.id for c in ENGINE.salem.characters if c.ability is None)  # no ability: the rulebook's rules
+
+
+def legal(state: BeastsState, seat: int) -> list[Any]:
+    """The seat's legal actions (typed loosely: tests read their fields)."""
+    return list(ENGINE.legal_actions(state, seat))
+
+
+def new_match(seats: int = 2, seed: int = 1) -> BeastsState:
+    state, _ = ENGINE.setup(MatchSetup("advanced", seats), seed)
+    return state
+
+
+def playing(seats: int = 2, seed: int = 1, characters: list[str] | None = None) -> BeastsState:
+    """Characters chosen (the plain one for the first seat unless given), the first turn under way."""
+    state = new_match(seats, seed)
+    chosen = characters or [PLAIN, *[c for c in CHARACTERS if c != PLAIN][: seats - 1]]
+    for offset in range(seats):
+        seat = (state.first + offset) % seats
+        ENGINE.apply(state, seat, ChooseCharacter(chosen[offset]))
+    return state
+
+
+def calm_events(state: BeastsState) -> None:
+    """Every event card drawn from now on is one whose effect is "nothing happens"."""
+    calm = next(e.id for e in ENGINE.salem.events if isinstance(e.effect, Calm))
+    state.event_deck = [calm] * len(state.event_deck)
+
+
+def clear_board(state: BeastsState) -> None:
+    """No Salemer and no creature anywhere (a test then places what it needs)."""
+    state.salemers = [False] * len(state.salemers)
+    state.tokens = [None] * len(state.tokens)
+    state.face_up = [False] * len(state.face_up)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_setup_reveals_creatures_salemers_and_five_bar_cards_by_player_count(seats: int) -> None:
+    """l.97 goals 2/3/4; l.109 creatures; l.113 10 or 12 Salemers; l.117 five cards on the bar."""
+    state = new_match(seats)
+    creatures = [t for t in state.tokens if t is not None]
+    assert len(creatures) == CREATURES_GOAL[seats] == {2: 2, 3: 3}.get(seats, 4)
+    assert sum(state.salemers) == STARTING_SALEMERS[seats] == (10 if seats <= 3 else 12)
+    assert not any(state.salemers[s] for s, t in enumerate(state.tokens) if t is not None)
+    assert len([c for c in state.bar[: len(BAR)] if c]) == 5 and BAR == ("wild", "blue", "green", "yellow", "red")
+    assert sorted(state.location_deck + state.bar[:5]) == list(range(1, 33)), "every location card is in play"
+    assert isinstance(ENGINE.top(state), CharacterChoice) and ENGINE.to_act(state).must == (state.first,)
+
+
+def test_the_rulebook_setup_examples() -> None:
+    """l.111: the Niffler and the Demiguise on the Bank (1) and Customs (9); l.115: Salemers on locations 1–10."""
+    state = new_match()
+    clear_board(state)
+    ENGINE.place_creatures(state, ["niffler", "demiguise"], [1, 9])
+    assert (state.tokens[1], state.tokens[9]) == ("niffler", "demiguise")
+    fresh = new_match()
+    clear_board(fresh)
+    ENGINE.place_salemers(fresh, list(range(1, 11)))
+    assert [s for s, there in enumerate(fresh.salemers) if there] == list(range(1, 11))
+
+
+def test_each_seat_chooses_a_different_character_then_has_its_actions() -> None:
+    """l.99 and l.123: a character each; "Each character may perform a certain number of actions"."""
+    state = new_match(3)
+    first = state.first
+    ENGINE.apply(state, first, ChooseCharacter(CHARACTERS[0]))
+    second = (first + 1) % 3
+    assert ChooseCharacter(CHARACTERS[0]) not in legal(state, second)
+    ENGINE.apply(state, second, ChooseCharacter(CHARACTERS[1]))
+    ENGINE.apply(state, (first + 2) % 3, ChooseCharacter(CHARACTERS[2]))
+    assert isinstance(ENGINE.top(state), TurnActions) and state.current == first
+    assert state.actions_left == ENGINE.salem.characters[0].actions
+
+
+def test_moving_costs_one_action_per_space_and_apparating_one_action() -> None:
+    """l.125: each movement costs one action; from a blue circle (4, 13, 16, 29) Apparate for one action."""
+    state = playing()
+    clear_board(state)
+    seat = state.current
+    state.players[seat].position = 4
+    left = state.actions_left
+    options = {a.to for a in legal(state, seat) if isinstance(a, Step)}
+    assert {13, 16, 29} <= options and set(ENGINE.data.board.spaces[4].neighbours) <= options
+    ENGINE.apply(state, seat, Step(29))
+    assert state.players[seat].position == 29 and state.actions_left == left - 1
+
+
+def test_a_salemer_stops_the_move_and_must_be_fought_on_a_3_to_6() -> None:
+    """l.127–129: stop on a Salemer and fight it (one action); 3–6 defeats it and reveals an event."""
+    state = playing()
+    clear_board(state)
+    calm_events(state)
+    seat = state.current
+    state.players[seat].position = 2
+    state.salemers[3] = True
+    ENGINE.apply(state, seat, Step(3))
+    assert [type(a) for a in legal(state, seat)] == [Fight, EndTurn]
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, seat, Step(4))
+    assert "fight it" in refused.value.detail
+    while state.salemers[3] and state.current == seat and state.outcome is None:
+        events = ENGINE.apply(state, seat, Fight())
+        rolled = next(e for e in events if isinstance(e, FightRolled))
+        assert rolled.won == (rolled.value >= 3)
+        assert any(isinstance(e, EventRevealed) for e in events) == rolled.won
+
+
+def test_a_turn_that_begins_on_a_salemer_must_fight_it() -> None:
+    """l.129: "If your turn begins on a space with a Salemer token, you must also fight it." """
+    state = playing()
+    clear_board(state)
+    seat = state.current
+    state.salemers[state.players[seat].position] = True
+    assert {type(a) for a in legal(state, seat)} == {Fight, EndTurn}
+
+
+def test_collecting_takes_the_bar_spaces_colour_and_the_card_goes_under_the_deck() -> None:
+    """l.131: the colour of the bar space the card lies on; the card under the deck; the space stays empty."""
+    state = playing()
+    clear_board(state)
+    calm_events(state)
+    seat = state.current
+    state.bar = [1, 2, 3, 4, 5, 0]
+    state.players[seat].position = 3  # New York Harbour: its card on the green space
+    events = ENGINE.apply(state, seat, Collect())
+    assert state.players[seat].resources["green"] == 1
+    assert state.bar[:5] == [1, 2, 0, 4, 5] and state.location_deck[0] == 3
+    assert any(isinstance(e, EventRevealed) for e in events), "an event each time"
+    state.players[seat].position = 7
+    assert Collect() not in legal(state, seat), "a location whose card is not on the bar"
+
+
+def test_the_end_of_round_example_places_a_salemer_on_the_brooklyn_bridge() -> None:
+    """l.145–155: cards 2 and 3 collected; the rest slide right; card 5 on the Second Salemer's space → space 5."""
+    state = playing()
+    clear_board(state)
+    calm_events(state)
+    first, second = state.first, 1 - state.first
+    state.bar = [1, 2, 3, 4, 5, 0]
+    deck_top = state.location_deck[-3:]
+    state.players[first].position = 3
+    ENGINE.apply(state, first, Collect())  # green
+    ENGINE.apply(state, first, EndTurn())
+    state.players[second].position = 2
+    if state.salemers[2]:
+        state.salemers[2] = False
+    ENGINE.apply(state, second, Collect())  # blue
+    events = ENGINE.apply(state, second, EndTurn())
+    placed = [e for e in events if isinstance(e, SalemerPlaced)]
+    assert placed and placed[0].space == 5 and state.salemers[5], "a Salemer on the Brooklyn Bridge"
+    assert state.bar[3:5] == [1, 4], "the remaining cards slid right"
+    assert state.bar[:3] == list(reversed(deck_top)), "new cards fill the free spaces"
+    assert state.location_deck[0] == 5, "the Second Salemer's card went under the deck"
+
+
+def test_a_taken_location_sends_the_salemer_to_the_track_and_orange_boxes_reveal_cards() -> None:
+    """l.157 the first free space of the Salem track; l.165 an orange box reveals a Second Salemer card."""
+    state = playing()
+    clear_board(state)
+    calm_events(state)
+    state.tokens[5] = "niffler"
+    state.face_up[5] = True
+    orange = ENGINE.salem.track.orange[0]
+    state.track = orange - 1
+    events = ENGINE._place_salemer(state, 5)
+    assert state.track == orange and not state.salemers[5]
+    assert any(isinstance(e, SecondSalemerRevealed) for e in events)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_team_loses_on_the_7th_9th_or_11th_token_on_the_track(seats: int) -> None:
+    """l.159–161."""
+    state = playing(seats)
+    state.track = LOSS_AT[seats] - 1
+    state.salemers[5] = True
+    ENGINE._place_salemer(state, 5)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and {s.result for s in outcome.seats} == {"loss"}
+    assert LOSS_AT[seats] == {2: 7, 3: 9, 4: 11}[seats]
+
+
+def test_the_thunderbird_example_newt_and_queenie_pool_their_resources() -> None:
+    """l.137–139: both must stand on the creature's space; capturing costs no action; the resources go back."""
+    state = playing()
+    clear_board(state)
+    newt, queenie = state.current, 1 - state.current
+    state.tokens[20], state.face_up[20] = "thunderbird", True
+    state.players[newt].resources.update(red=2, blue=2, yellow=1)
+    state.players[queenie].resources.update(blue=1, yellow=2, green=2)
+    state.players[newt].position = 20
+    state.players[queenie].position = 19
+    assert Capture() not in legal(state, newt), "Queenie is not on the space yet"
+    problem = ENGINE.refusal(state, newt, Capture())
+    assert problem is not None and "gather there together" in problem.detail
+    state.players[queenie].position = 20
+    left, pool = state.actions_left, dict(state.pool)
+    events = ENGINE.apply(state, newt, Capture())
+    captured = next(e for e in events if isinstance(e, CreatureRecaptured))
+    assert captured.seats == sorted([newt, queenie]) and state.tokens[20] is None
+    assert state.actions_left == left, "capturing costs no action"
+    assert all(v == 0 for p in (newt, queenie) for v in state.players[p].resources.values())
+    assert state.pool["red"] == pool["red"] + 2 and state.pool["blue"] == pool["blue"] + 3
+
+
+def test_capturing_the_goal_number_of_creatures_wins_together() -> None:
+    """l.97: "With 2 players you must capture 2 creatures"."""
+    state = playing()
+    clear_board(state)
+    seat = state.current
+    state.players[1 - seat].captured = ["niffler"]
+    state.tokens[state.players[seat].position] = "bowtruckle"
+    state.face_up[state.players[seat].position] = True
+    state.players[seat].resources.update(blue=1, green=2)
+    ENGINE.apply(state, seat, Capture())
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and {s.result for s in outcome.seats} == {"win"}
+
+
+def test_a_view_shows_the_table_and_hides_the_decks_order() -> None:
+    """The bar, Salemers, track and supply are on the table; the location, event and Second Salemer decks are not."""
+    state = playing()
+    view = ENGINE.view(state, 0)
+    assert view.bar == state.bar[:5] and view.salemers == [s for s, t in enumerate(state.salemers) if t]
+    assert view.location_deck_size == len(state.location_deck) and view.loss_at == 7
+    twin = ENGINE.state_from_view(view, 0)
+    assert ENGINE.view(twin, 0).bar == view.bar and ENGINE.view(twin, 0).salemers == view.salemers
