@@ -52,10 +52,13 @@ def test_the_first_seat_is_drawn_and_recorded_in_an_event() -> None:
 
 
 def test_setup_refuses_bad_modes_seat_counts_and_options() -> None:
+    assert [m.mode for m in ENGINE.info.modes] == ["capture", "training", "advanced"]
     with pytest.raises(InvalidArgument, match="no mode"):
-        ENGINE.setup(MatchSetup("advanced", 3), 1)
+        ENGINE.setup(MatchSetup("expert", 3), 1)
     with pytest.raises(InvalidArgument, match="2–6 seats"):
         ENGINE.setup(MatchSetup("capture", 7), 1)
+    with pytest.raises(InvalidArgument, match="2–6 seats"):
+        ENGINE.setup(MatchSetup("advanced", 1), 1)
     with pytest.raises(InvalidArgument, match="no option"):
         ENGINE.setup(MatchSetup("capture", 3, {"spell_cards": "true"}), 1)
     with pytest.raises(InvalidArgument, match="must be one of"):

@@ -31,6 +31,8 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     """Mode I, First Capture Attempts."""
     MODE_TRAINING: _Mode.ValueType  # 2
     """Mode II, Magizoology Training."""
+    MODE_ADVANCED: _Mode.ValueType  # 3
+    """Mode III, Advanced Magizoology: every seat together against the Second Salemers."""
 
 class Mode(_Mode, metaclass=_ModeEnumTypeWrapper): ...
 
@@ -39,6 +41,8 @@ MODE_CAPTURE: Mode.ValueType  # 1
 """Mode I, First Capture Attempts."""
 MODE_TRAINING: Mode.ValueType  # 2
 """Mode II, Magizoology Training."""
+MODE_ADVANCED: Mode.ValueType  # 3
+"""Mode III, Advanced Magizoology: every seat together against the Second Salemers."""
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
 class _Colour:
@@ -319,9 +323,14 @@ class Player(_message.Message):
     CAPTURED_FIELD_NUMBER: _builtins.int
     SPELL_COUNT_FIELD_NUMBER: _builtins.int
     SPELLS_FIELD_NUMBER: _builtins.int
+    CHARACTER_FIELD_NUMBER: _builtins.int
+    ACTIONS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     position: _builtins.int
     spell_count: _builtins.int
+    character: _builtins.str
+    """Mode III: the seat's character (empty until chosen) and its actions per turn."""
+    actions: _builtins.int
     @_builtins.property
     def resources(self) -> Global___ResourceCounts: ...
     @_builtins.property
@@ -339,10 +348,12 @@ class Player(_message.Message):
         captured: _abc.Iterable[_builtins.str] | None = ...,
         spell_count: _builtins.int = ...,
         spells: _abc.Iterable[Global___Spell.ValueType] | None = ...,
+        character: _builtins.str = ...,
+        actions: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["resources", b"resources"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["captured", b"captured", "position", b"position", "resources", b"resources", "seat", b"seat", "spell_count", b"spell_count", "spells", b"spells"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "captured", b"captured", "character", b"character", "position", b"position", "resources", b"resources", "seat", b"seat", "spell_count", b"spell_count", "spells", b"spells"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -374,6 +385,23 @@ class View(_message.Message):
     CREATURES_TO_WIN_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     SPELL_BOOK_FIELD_NUMBER: _builtins.int
+    SALEMERS_FIELD_NUMBER: _builtins.int
+    BAR_FIELD_NUMBER: _builtins.int
+    BAR_COLOURS_FIELD_NUMBER: _builtins.int
+    LOCATION_DECK_SIZE_FIELD_NUMBER: _builtins.int
+    EVENT_DECK_SIZE_FIELD_NUMBER: _builtins.int
+    SECOND_DECK_SIZE_FIELD_NUMBER: _builtins.int
+    SECOND_REVEALED_FIELD_NUMBER: _builtins.int
+    TRACK_FIELD_NUMBER: _builtins.int
+    TRACK_SPACES_FIELD_NUMBER: _builtins.int
+    ORANGE_FIELD_NUMBER: _builtins.int
+    LOSS_AT_FIELD_NUMBER: _builtins.int
+    POOL_FIELD_NUMBER: _builtins.int
+    ACTIONS_LEFT_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    TEAM_CAPTURED_FIELD_NUMBER: _builtins.int
+    FIRST_SEAT_FIELD_NUMBER: _builtins.int
+    COLLECT_BONUS_USED_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     spell_cards: _builtins.bool
     viewer: _builtins.int
@@ -390,6 +418,23 @@ class View(_message.Message):
     supply_size: _builtins.int
     spell_deck_size: _builtins.int
     creatures_to_win: _builtins.int
+    location_deck_size: _builtins.int
+    event_deck_size: _builtins.int
+    second_deck_size: _builtins.int
+    track: _builtins.int
+    """Salemer tokens on the Salem track, its spaces, its orange boxes, and the count that loses."""
+    track_spaces: _builtins.int
+    loss_at: _builtins.int
+    actions_left: _builtins.int
+    """Actions the seat to play has left this turn."""
+    round: _builtins.int
+    """Rounds completed."""
+    team_captured: _builtins.int
+    """Creatures the team has captured (creatures_to_win is the team's goal)."""
+    first_seat: _builtins.int
+    """The seat whose turn starts each round."""
+    collect_bonus_used: _builtins.bool
+    """Whether the seat to play used its character's double Collect this turn."""
     @_builtins.property
     def board(self) -> Global___Board: ...
     @_builtins.property
@@ -413,6 +458,30 @@ class View(_message.Message):
     @_builtins.property
     def spell_book(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpellInfo]:
         """The spells of the deck (Spell Card Variant only): names and when they are cast."""
+
+    @_builtins.property
+    def salemers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Mode III (empty or zero in the other modes).
+        The spaces holding a Salemer token.
+        """
+
+    @_builtins.property
+    def bar(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The location bar's cards (space ids) left to right; 0 is an empty bar space."""
+
+    @_builtins.property
+    def bar_colours(self) -> _containers.RepeatedScalarFieldContainer[Global___Colour.ValueType]:
+        """The resource colour of each bar space, left to right."""
+
+    @_builtins.property
+    def second_revealed(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The Second Salemer cards revealed so far, in order."""
+
+    @_builtins.property
+    def orange(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def pool(self) -> Global___ResourceCounts:
+        """The public supply of resource tokens (absent outside mode III)."""
 
     def __init__(
         self,
@@ -439,10 +508,27 @@ class View(_message.Message):
         creatures_to_win: _builtins.int = ...,
         outcome: _common_pb2.Outcome | None = ...,
         spell_book: _abc.Iterable[Global___SpellInfo] | None = ...,
+        salemers: _abc.Iterable[_builtins.int] | None = ...,
+        bar: _abc.Iterable[_builtins.int] | None = ...,
+        bar_colours: _abc.Iterable[Global___Colour.ValueType] | None = ...,
+        location_deck_size: _builtins.int = ...,
+        event_deck_size: _builtins.int = ...,
+        second_deck_size: _builtins.int = ...,
+        second_revealed: _abc.Iterable[_builtins.int] | None = ...,
+        track: _builtins.int = ...,
+        track_spaces: _builtins.int = ...,
+        orange: _abc.Iterable[_builtins.int] | None = ...,
+        loss_at: _builtins.int = ...,
+        pool: Global___ResourceCounts | None = ...,
+        actions_left: _builtins.int = ...,
+        round: _builtins.int = ...,
+        team_captured: _builtins.int = ...,
+        first_seat: _builtins.int = ...,
+        collect_bonus_used: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "outcome", b"outcome", "prompt", b"prompt", "set_aside", b"set_aside", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "outcome", b"outcome", "pool", b"pool", "prompt", b"prompt", "set_aside", b"set_aside", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "mode", b"mode", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "roll", b"roll", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "tokens", b"tokens", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "actions_left", b"actions_left", "bar", b"bar", "bar_colours", b"bar_colours", "board", b"board", "collect_bonus_used", b"collect_bonus_used", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "event_deck_size", b"event_deck_size", "first_seat", b"first_seat", "location_deck_size", b"location_deck_size", "loss_at", b"loss_at", "mode", b"mode", "orange", b"orange", "outcome", b"outcome", "players", b"players", "pool", b"pool", "prompt", b"prompt", "roll", b"roll", "round", b"round", "salemers", b"salemers", "second_deck_size", b"second_deck_size", "second_revealed", b"second_revealed", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "team_captured", b"team_captured", "tokens", b"tokens", "track", b"track", "track_spaces", b"track_spaces", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
@@ -642,6 +728,82 @@ class Portkey(_message.Message):
 Global___Portkey: _TypeAlias = Portkey  # noqa: Y015
 
 @_typing.final
+class ChooseCharacter(_message.Message):
+    """Mode III setup: take this character (its card gives the actions per turn)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHARACTER_FIELD_NUMBER: _builtins.int
+    character: _builtins.str
+    def __init__(
+        self,
+        *,
+        character: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["character", b"character"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChooseCharacter: _TypeAlias = ChooseCharacter  # noqa: Y015
+
+@_typing.final
+class Step(_message.Message):
+    """Mode III: move to the next space `to` (or Apparate between blue circles): one action."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TO_FIELD_NUMBER: _builtins.int
+    to: _builtins.int
+    def __init__(
+        self,
+        *,
+        to: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["to", b"to"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Step: _TypeAlias = Step  # noqa: Y015
+
+@_typing.final
+class Fight(_message.Message):
+    """Mode III: fight the Salemer on your space, rolling the die: one action."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Fight: _TypeAlias = Fight  # noqa: Y015
+
+@_typing.final
+class Collect(_message.Message):
+    """Mode III: take a resource of the colour of the bar space holding your location's card: one action."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Collect: _TypeAlias = Collect  # noqa: Y015
+
+@_typing.final
 class Action(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -655,6 +817,10 @@ class Action(_message.Message):
     ACCIO_FIELD_NUMBER: _builtins.int
     EXPELLIARMUS_FIELD_NUMBER: _builtins.int
     PORTKEY_FIELD_NUMBER: _builtins.int
+    CHOOSE_CHARACTER_FIELD_NUMBER: _builtins.int
+    STEP_FIELD_NUMBER: _builtins.int
+    FIGHT_FIELD_NUMBER: _builtins.int
+    COLLECT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def roll(self) -> Global___Roll: ...
     @_builtins.property
@@ -675,6 +841,14 @@ class Action(_message.Message):
     def expelliarmus(self) -> Global___Expelliarmus: ...
     @_builtins.property
     def portkey(self) -> Global___Portkey: ...
+    @_builtins.property
+    def choose_character(self) -> Global___ChooseCharacter: ...
+    @_builtins.property
+    def step(self) -> Global___Step: ...
+    @_builtins.property
+    def fight(self) -> Global___Fight: ...
+    @_builtins.property
+    def collect(self) -> Global___Collect: ...
     def __init__(
         self,
         *,
@@ -688,12 +862,16 @@ class Action(_message.Message):
         accio: Global___Accio | None = ...,
         expelliarmus: Global___Expelliarmus | None = ...,
         portkey: Global___Portkey | None = ...,
+        choose_character: Global___ChooseCharacter | None = ...,
+        step: Global___Step | None = ...,
+        fight: Global___Fight | None = ...,
+        collect: Global___Collect | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["accio", b"accio", "capture", b"capture", "end_turn", b"end_turn", "expelliarmus", b"expelliarmus", "felix_felicis", b"felix_felicis", "kind", b"kind", "move", b"move", "portkey", b"portkey", "revelio", b"revelio", "roll", b"roll", "wingardium_leviosa", b"wingardium_leviosa"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["accio", b"accio", "capture", b"capture", "choose_character", b"choose_character", "collect", b"collect", "end_turn", b"end_turn", "expelliarmus", b"expelliarmus", "felix_felicis", b"felix_felicis", "fight", b"fight", "kind", b"kind", "move", b"move", "portkey", b"portkey", "revelio", b"revelio", "roll", b"roll", "step", b"step", "wingardium_leviosa", b"wingardium_leviosa"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accio", b"accio", "capture", b"capture", "end_turn", b"end_turn", "expelliarmus", b"expelliarmus", "felix_felicis", b"felix_felicis", "kind", b"kind", "move", b"move", "portkey", b"portkey", "revelio", b"revelio", "roll", b"roll", "wingardium_leviosa", b"wingardium_leviosa"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accio", b"accio", "capture", b"capture", "choose_character", b"choose_character", "collect", b"collect", "end_turn", b"end_turn", "expelliarmus", b"expelliarmus", "felix_felicis", b"felix_felicis", "fight", b"fight", "kind", b"kind", "move", b"move", "portkey", b"portkey", "revelio", b"revelio", "roll", b"roll", "step", b"step", "wingardium_leviosa", b"wingardium_leviosa"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["roll", "move", "capture", "end_turn", "felix_felicis", "wingardium_leviosa", "revelio", "accio", "expelliarmus", "portkey"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["roll", "move", "capture", "end_turn", "felix_felicis", "wingardium_leviosa", "revelio", "accio", "expelliarmus", "portkey", "choose_character", "step", "fight", "collect"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -1047,6 +1225,300 @@ class MatchFinished(_message.Message):
 Global___MatchFinished: _TypeAlias = MatchFinished  # noqa: Y015
 
 @_typing.final
+class CharacterChosen(_message.Message):
+    """Mode III: a seat took a character."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CHARACTER_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    character: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        character: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["character", b"character", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CharacterChosen: _TypeAlias = CharacterChosen  # noqa: Y015
+
+@_typing.final
+class CreaturePlaced(_message.Message):
+    """Mode III setup: a creature token went face up on a revealed location."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CREATURE_FIELD_NUMBER: _builtins.int
+    SPACE_FIELD_NUMBER: _builtins.int
+    creature: _builtins.str
+    space: _builtins.int
+    def __init__(
+        self,
+        *,
+        creature: _builtins.str = ...,
+        space: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["creature", b"creature", "space", b"space"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreaturePlaced: _TypeAlias = CreaturePlaced  # noqa: Y015
+
+@_typing.final
+class SalemerPlaced(_message.Message):
+    """A Salemer token went on a location, or (that location being taken) onto the Salem track."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SPACE_FIELD_NUMBER: _builtins.int
+    ON_TRACK_FIELD_NUMBER: _builtins.int
+    TRACK_FIELD_NUMBER: _builtins.int
+    space: _builtins.int
+    on_track: _builtins.bool
+    track: _builtins.int
+    """The tokens on the track after this one, when on_track."""
+    def __init__(
+        self,
+        *,
+        space: _builtins.int = ...,
+        on_track: _builtins.bool = ...,
+        track: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["on_track", b"on_track", "space", b"space", "track", b"track"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SalemerPlaced: _TypeAlias = SalemerPlaced  # noqa: Y015
+
+@_typing.final
+class BarRefilled(_message.Message):
+    """The location bar's cards, left to right (0: an empty space), and the Second Salemer space's card."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BAR_FIELD_NUMBER: _builtins.int
+    SECOND_SALEMER_FIELD_NUMBER: _builtins.int
+    second_salemer: _builtins.int
+    @_builtins.property
+    def bar(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        bar: _abc.Iterable[_builtins.int] | None = ...,
+        second_salemer: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bar", b"bar", "second_salemer", b"second_salemer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BarRefilled: _TypeAlias = BarRefilled  # noqa: Y015
+
+@_typing.final
+class FightRolled(_message.Message):
+    """A seat fought the Salemer on its space."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SPACE_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    WON_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    space: _builtins.int
+    value: _builtins.int
+    won: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        space: _builtins.int = ...,
+        value: _builtins.int = ...,
+        won: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "space", b"space", "value", b"value", "won", b"won"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FightRolled: _TypeAlias = FightRolled  # noqa: Y015
+
+@_typing.final
+class EventRevealed(_message.Message):
+    """An event card was revealed and applied (then it went under its deck)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EventRevealed: _TypeAlias = EventRevealed  # noqa: Y015
+
+@_typing.final
+class ResourceReturned(_message.Message):
+    """A seat returned a resource token to the supply (an event's loss)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    COLOUR_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    colour: Global___Colour.ValueType
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        colour: Global___Colour.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResourceReturned: _TypeAlias = ResourceReturned  # noqa: Y015
+
+@_typing.final
+class ActionsChanged(_message.Message):
+    """An event changed the actions the seat to play has left."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    left: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        left: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["left", b"left", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ActionsChanged: _TypeAlias = ActionsChanged  # noqa: Y015
+
+@_typing.final
+class SecondSalemerRevealed(_message.Message):
+    """A Salemer token reached an orange box of the Salem track: a Second Salemer card is applied."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    card: _builtins.int
+    def __init__(
+        self,
+        *,
+        card: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SecondSalemerRevealed: _TypeAlias = SecondSalemerRevealed  # noqa: Y015
+
+@_typing.final
+class BarCleared(_message.Message):
+    """Every location card on the bar went under the deck."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BarCleared: _TypeAlias = BarCleared  # noqa: Y015
+
+@_typing.final
+class CreatureRecaptured(_message.Message):
+    """Mode III: the players on the creature's space pooled their resources and captured it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATS_FIELD_NUMBER: _builtins.int
+    CREATURE_FIELD_NUMBER: _builtins.int
+    SPACE_FIELD_NUMBER: _builtins.int
+    PAID_FIELD_NUMBER: _builtins.int
+    creature: _builtins.str
+    space: _builtins.int
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def paid(self) -> Global___ResourceCounts: ...
+    def __init__(
+        self,
+        *,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+        creature: _builtins.str = ...,
+        space: _builtins.int = ...,
+        paid: Global___ResourceCounts | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["paid", b"paid"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["creature", b"creature", "paid", b"paid", "seats", b"seats", "space", b"space"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreatureRecaptured: _TypeAlias = CreatureRecaptured  # noqa: Y015
+
+@_typing.final
+class RoundEnded(_message.Message):
+    """Every seat has had a turn: the location bar is refilled and a new Salemer appears."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundEnded: _TypeAlias = RoundEnded  # noqa: Y015
+
+@_typing.final
 class Event(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1065,6 +1537,18 @@ class Event(_message.Message):
     SPELL_CAST_FIELD_NUMBER: _builtins.int
     TURN_ENDED_FIELD_NUMBER: _builtins.int
     MATCH_FINISHED_FIELD_NUMBER: _builtins.int
+    CHARACTER_CHOSEN_FIELD_NUMBER: _builtins.int
+    CREATURE_PLACED_FIELD_NUMBER: _builtins.int
+    SALEMER_PLACED_FIELD_NUMBER: _builtins.int
+    BAR_REFILLED_FIELD_NUMBER: _builtins.int
+    FIGHT_ROLLED_FIELD_NUMBER: _builtins.int
+    EVENT_REVEALED_FIELD_NUMBER: _builtins.int
+    RESOURCE_RETURNED_FIELD_NUMBER: _builtins.int
+    ACTIONS_CHANGED_FIELD_NUMBER: _builtins.int
+    SECOND_SALEMER_REVEALED_FIELD_NUMBER: _builtins.int
+    BAR_CLEARED_FIELD_NUMBER: _builtins.int
+    CREATURE_RECAPTURED_FIELD_NUMBER: _builtins.int
+    ROUND_ENDED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def header(self) -> _common_pb2.EventHeader: ...
     @_builtins.property
@@ -1095,6 +1579,30 @@ class Event(_message.Message):
     def turn_ended(self) -> Global___TurnEnded: ...
     @_builtins.property
     def match_finished(self) -> Global___MatchFinished: ...
+    @_builtins.property
+    def character_chosen(self) -> Global___CharacterChosen: ...
+    @_builtins.property
+    def creature_placed(self) -> Global___CreaturePlaced: ...
+    @_builtins.property
+    def salemer_placed(self) -> Global___SalemerPlaced: ...
+    @_builtins.property
+    def bar_refilled(self) -> Global___BarRefilled: ...
+    @_builtins.property
+    def fight_rolled(self) -> Global___FightRolled: ...
+    @_builtins.property
+    def event_revealed(self) -> Global___EventRevealed: ...
+    @_builtins.property
+    def resource_returned(self) -> Global___ResourceReturned: ...
+    @_builtins.property
+    def actions_changed(self) -> Global___ActionsChanged: ...
+    @_builtins.property
+    def second_salemer_revealed(self) -> Global___SecondSalemerRevealed: ...
+    @_builtins.property
+    def bar_cleared(self) -> Global___BarCleared: ...
+    @_builtins.property
+    def creature_recaptured(self) -> Global___CreatureRecaptured: ...
+    @_builtins.property
+    def round_ended(self) -> Global___RoundEnded: ...
     def __init__(
         self,
         *,
@@ -1113,12 +1621,24 @@ class Event(_message.Message):
         spell_cast: Global___SpellCast | None = ...,
         turn_ended: Global___TurnEnded | None = ...,
         match_finished: Global___MatchFinished | None = ...,
+        character_chosen: Global___CharacterChosen | None = ...,
+        creature_placed: Global___CreaturePlaced | None = ...,
+        salemer_placed: Global___SalemerPlaced | None = ...,
+        bar_refilled: Global___BarRefilled | None = ...,
+        fight_rolled: Global___FightRolled | None = ...,
+        event_revealed: Global___EventRevealed | None = ...,
+        resource_returned: Global___ResourceReturned | None = ...,
+        actions_changed: Global___ActionsChanged | None = ...,
+        second_salemer_revealed: Global___SecondSalemerRevealed | None = ...,
+        bar_cleared: Global___BarCleared | None = ...,
+        creature_recaptured: Global___CreatureRecaptured | None = ...,
+        round_ended: Global___RoundEnded | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["creature_captured", b"creature_captured", "die_rolled", b"die_rolled", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "match_started", b"match_started", "moved", b"moved", "resource_collected", b"resource_collected", "space_left_empty", b"space_left_empty", "spell_cast", b"spell_cast", "spell_drawn", b"spell_drawn", "supply_shuffled", b"supply_shuffled", "token_placed", b"token_placed", "token_revealed", b"token_revealed", "turn_ended", b"turn_ended", "turn_started", b"turn_started"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["actions_changed", b"actions_changed", "bar_cleared", b"bar_cleared", "bar_refilled", b"bar_refilled", "character_chosen", b"character_chosen", "creature_captured", b"creature_captured", "creature_placed", b"creature_placed", "creature_recaptured", b"creature_recaptured", "die_rolled", b"die_rolled", "event_revealed", b"event_revealed", "fight_rolled", b"fight_rolled", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "match_started", b"match_started", "moved", b"moved", "resource_collected", b"resource_collected", "resource_returned", b"resource_returned", "round_ended", b"round_ended", "salemer_placed", b"salemer_placed", "second_salemer_revealed", b"second_salemer_revealed", "space_left_empty", b"space_left_empty", "spell_cast", b"spell_cast", "spell_drawn", b"spell_drawn", "supply_shuffled", b"supply_shuffled", "token_placed", b"token_placed", "token_revealed", b"token_revealed", "turn_ended", b"turn_ended", "turn_started", b"turn_started"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["creature_captured", b"creature_captured", "die_rolled", b"die_rolled", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "match_started", b"match_started", "moved", b"moved", "resource_collected", b"resource_collected", "space_left_empty", b"space_left_empty", "spell_cast", b"spell_cast", "spell_drawn", b"spell_drawn", "supply_shuffled", b"supply_shuffled", "token_placed", b"token_placed", "token_revealed", b"token_revealed", "turn_ended", b"turn_ended", "turn_started", b"turn_started"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions_changed", b"actions_changed", "bar_cleared", b"bar_cleared", "bar_refilled", b"bar_refilled", "character_chosen", b"character_chosen", "creature_captured", b"creature_captured", "creature_placed", b"creature_placed", "creature_recaptured", b"creature_recaptured", "die_rolled", b"die_rolled", "event_revealed", b"event_revealed", "fight_rolled", b"fight_rolled", "header", b"header", "kind", b"kind", "match_finished", b"match_finished", "match_started", b"match_started", "moved", b"moved", "resource_collected", b"resource_collected", "resource_returned", b"resource_returned", "round_ended", b"round_ended", "salemer_placed", b"salemer_placed", "second_salemer_revealed", b"second_salemer_revealed", "space_left_empty", b"space_left_empty", "spell_cast", b"spell_cast", "spell_drawn", b"spell_drawn", "supply_shuffled", b"supply_shuffled", "token_placed", b"token_placed", "token_revealed", b"token_revealed", "turn_ended", b"turn_ended", "turn_started", b"turn_started"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_started", "turn_started", "spell_drawn", "die_rolled", "moved", "token_revealed", "creature_captured", "resource_collected", "token_placed", "space_left_empty", "supply_shuffled", "spell_cast", "turn_ended", "match_finished"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_started", "turn_started", "spell_drawn", "die_rolled", "moved", "token_revealed", "creature_captured", "resource_collected", "token_placed", "space_left_empty", "supply_shuffled", "spell_cast", "turn_ended", "match_finished", "character_chosen", "creature_placed", "salemer_placed", "bar_refilled", "fight_rolled", "event_revealed", "resource_returned", "actions_changed", "second_salemer_revealed", "bar_cleared", "creature_recaptured", "round_ended"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -26,7 +26,8 @@ if _version_not_supported:
 
 
 class BeastsStub:
-    """The Fantastic Beasts board game, modes I (capture) and II (training).
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers).
     Every call names a match and carries a seat token (or, for GetView and
     Watch, any valid token to look on as a spectator).
     """
@@ -60,7 +61,8 @@ class BeastsStub:
 
 
 class BeastsServicer:
-    """The Fantastic Beasts board game, modes I (capture) and II (training).
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers).
     Every call names a match and carries a seat token (or, for GetView and
     Watch, any valid token to look on as a spectator).
     """
@@ -125,7 +127,8 @@ def add_BeastsServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Beasts:
-    """The Fantastic Beasts board game, modes I (capture) and II (training).
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers).
     Every call names a match and carries a seat token (or, for GetView and
     Watch, any valid token to look on as a spectator).
     """

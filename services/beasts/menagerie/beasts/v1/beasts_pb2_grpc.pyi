@@ -27,7 +27,8 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class BeastsStub:
-    """The Fantastic Beasts board game, modes I (capture) and II (training).
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers).
     Every call names a match and carries a seat token (or, for GetView and
     Watch, any valid token to look on as a spectator).
     """
@@ -47,7 +48,8 @@ class BeastsStub:
 
 @_typing.type_check_only
 class BeastsAsyncStub(BeastsStub):
-    """The Fantastic Beasts board game, modes I (capture) and II (training).
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers).
     Every call names a match and carries a seat token (or, for GetView and
     Watch, any valid token to look on as a spectator).
     """
@@ -63,7 +65,8 @@ class BeastsAsyncStub(BeastsStub):
     """The match's events after from_version, then each new one, with the view."""
 
 class BeastsServicer(metaclass=_abc_1.ABCMeta):
-    """The Fantastic Beasts board game, modes I (capture) and II (training).
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers).
     Every call names a match and carries a seat token (or, for GetView and
     Watch, any valid token to look on as a spectator).
     """
