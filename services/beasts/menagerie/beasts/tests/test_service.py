@@ -7,16 +7,22 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
+import msgspec
 import pytest
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from menagerie.beasts.engine import Action, BeastsEngine, BeastsState
+from menagerie.beasts.engine.model import BeastsView, Event
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2, matches_pb2
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.events import project
+from menagerie.shared import codec
 from menagerie.shared.store.keys import match_keys
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET, GameServices
@@ -49,9 +55,12 @@ def test_describe_game_lists_modes_and_seats(beasts: GameClient) -> None:
     reply = beasts.matches.DescribeGame(matches_pb2.DescribeGameRequest())
     assert reply.game == "beasts"
     modes = {m.mode: m for m in reply.modes}
-    assert set(modes) == {"capture", "training"}
+    assert set(modes) == {"capture", "training", "advanced"}
     assert (modes["training"].min_seats, modes["training"].max_seats) == (2, 6)
     assert [o.name for o in modes["training"].options] == ["spell_cards"]
+    assert (modes["advanced"].min_seats, modes["advanced"].max_seats) == (2, 6)
+    assert modes["advanced"].cooperative and not modes["training"].cooperative
+    assert not modes["advanced"].options
 
 
 def test_concurrent_submits_at_one_version_apply_exactly_once(beasts: GameClient, service_token: str) -> None:
@@ -275,3 +284,89 @@ def test_prometheus_metrics_count_rpcs_by_code(redis_url: str, service_token: st
     assert 'menagerie_rpc_total{code="OK",method="/menagerie.common.v1.Matches/CreateMatch"} 1.0' in text
     assert 'menagerie_rpc_total{code="INVALID_ARGUMENT",method="/menagerie.beasts.v1.Beasts/SubmitAction"} 1.0' in text
     assert "menagerie_rpc_seconds_bucket" in text
+
+
+# ------------------------------------------------------------------ mode III (advanced, co-op)
+
+
+def event_round_trip(event: Event) -> Event:
+    """An event through beasts_pb2.Event (as the service sends it) and back."""
+    fields = msgspec.to_builtins(event)
+    message = codec.fill_oneof(beasts_pb2.Event(), fields.pop(codec.TAG), fields)
+    kind = message.WhichOneof(codec.TAG)
+    assert kind is not None
+    body = codec.from_message(getattr(message, kind), dict[str, Any])
+    return msgspec.convert({codec.TAG: kind, **body}, Event)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_mode_iii_views_events_and_actions_survive_protobuf(seats: int) -> None:
+    """Seeded advanced matches: every view (each seat's and a spectator's), event and legal action, both ways."""
+    kinds: set[str] = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        state, events = ENGINE.setup(MatchSetup("advanced", seats), 500 + 10 * seed + seats)
+        step = 0
+        while True:
+            for event in events:
+                kinds.add(type(event).__name__)
+                for viewer in (None, 0):
+                    shown = project(event, viewer)
+                    assert event_round_trip(shown) == shown
+            if step % 5 == 0 or ENGINE.outcome(state) is not None:
+                for viewer in (None, *range(seats)):
+                    view = ENGINE.view(state, viewer)
+                    message = codec.to_message(beasts_pb2.View, view)
+                    assert message.mode == beasts_pb2.MODE_ADVANCED
+                    assert codec.from_message(message, BeastsView) == view
+            if ENGINE.outcome(state) is not None:
+                break
+            seat = rng.choice(ENGINE.to_act(state).seats())
+            legal = ENGINE.legal_actions(state, seat)
+            for action in legal:
+                assert codec.decode_tagged(codec.tagged_to_message(beasts_pb2.Action, action), Action, "a") == action
+            events = ENGINE.apply(state, seat, rng.choice(legal))
+            step += 1
+    assert {"CharacterChosen", "CreaturePlaced", "SalemerPlaced", "BarRefilled", "FightRolled"} <= kinds
+    assert {"EventRevealed", "RoundEnded", "MatchFinished"} <= kinds
+
+
+def test_a_mode_iii_match_plays_to_a_co_op_end_through_the_service(
+    beasts: GameClient, service_token: str, redis_url: str, signer: TokenSigner
+) -> None:
+    match = beasts.create(service_token, mode="advanced", seats=3, seed=41)
+    view = beasts.view(match.match_id, match.tokens[0]).view
+    assert view.mode == beasts_pb2.MODE_ADVANCED
+    assert view.prompt.kind == "character" and len(view.bar) == 5 and view.pool.red > 0
+    assert list(view.bar_colours) == [
+        beasts_pb2.COLOUR_WILD,
+        beasts_pb2.COLOUR_BLUE,
+        beasts_pb2.COLOUR_GREEN,
+        beasts_pb2.COLOUR_YELLOW,
+        beasts_pb2.COLOUR_RED,
+    ]
+    chooser = match.tokens[view.prompt.must[0]]
+    legal = beasts.legal(match.match_id, chooser)
+    assert {a.WhichOneof("kind") for a in legal.actions} == {"choose_character"}
+    assert all(label.text and label.code for label in legal.labels)
+    final = beasts.play_to_end(match, random.Random(12))
+    assert final.status == common_pb2.MATCH_STATUS_FINISHED
+    results = {s.result for s in final.outcome.seats}
+    assert results in ({common_pb2.RESULT_WIN}, {common_pb2.RESULT_LOSS}), final.outcome
+    spectator, _ = signer.issue_player("fan", "Fan", 600)
+    kinds: set[str] = set()
+    for response in watch(beasts, match.match_id, spectator, 0):
+        for event in response.events:
+            kind = event.WhichOneof("kind")
+            assert kind is not None
+            kinds.add(kind)
+            if kind in {"character_chosen", "fight_rolled", "round_ended", "match_finished"}:
+                assert event.header.text, kind
+        if response.HasField("view"):
+            assert response.view.prompt.kind == "finished"
+            break
+    assert {"character_chosen", "creature_placed", "salemer_placed", "bar_refilled", "round_ended"} <= kinds
+    client = redis.Redis.from_url(redis_url)
+    replayed, stored = replayed_and_stored_state(client, match.match_id, ENGINE, Action, BeastsState)
+    assert replayed == stored
+    client.close()
