@@ -293,10 +293,11 @@ def event_round_trip(event: Event) -> Event:
     """An event through beasts_pb2.Event (as the service sends it) and back."""
     fields = msgspec.to_builtins(event)
     message = codec.fill_oneof(beasts_pb2.Event(), fields.pop(codec.TAG), fields)
-    kind = message.WhichOneof(codec.TAG)
+    kind = message.WhichOneof("kind")
     assert kind is not None
     body = codec.from_message(getattr(message, kind), dict[str, Any])
-    return msgspec.convert({codec.TAG: kind, **body}, Event)
+    decoded: Event = msgspec.convert({codec.TAG: kind, **body}, Event)
+    return decoded
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
