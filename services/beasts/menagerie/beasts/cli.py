@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any
 
 import grpc
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -18,7 +18,7 @@ from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 
 COLOURS = ("red", "blue", "yellow", "green", "wild")
 # How each colour is drawn (presentation only; the words come from the engine).
-COLOUR_STYLE = {
+COLOUR_STYLE: dict[int, str] = {
     beasts_pb2.COLOUR_RED: "red",
     beasts_pb2.COLOUR_BLUE: "blue",
     beasts_pb2.COLOUR_YELLOW: "yellow",
@@ -55,6 +55,38 @@ def _cost(counts: Any) -> str:
     return " ".join(f"{getattr(counts, c)}{c[0].upper()}" for c in COLOURS if getattr(counts, c)) or "–"
 
 
+class _SpaceGrid:
+    """Spaces in columns, each `id name marks`: the names take what the console's width leaves."""
+
+    COLUMNS = 3
+    GAP = 2
+
+    def __init__(self, title: str, cells: list[tuple[int, str, Text]]) -> None:
+        self.title = title
+        self.cells = cells
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rows = (len(self.cells) + self.COLUMNS - 1) // self.COLUMNS
+        columns = [self.cells[c * rows : (c + 1) * rows] for c in range(self.COLUMNS)]
+        marks = [max((len(m.plain) for _, _, m in column), default=0) for column in columns]
+        ids = len(str(max((i for i, _, _ in self.cells), default=0)))
+        spare = options.max_width - self.GAP * (self.COLUMNS - 1) - sum(ids + 2 + m for m in marks)
+        name_width = max(6, min(spare // self.COLUMNS, max(len(n) for _, n, _ in self.cells)))
+        yield Text(self.title, style="italic", justify="center")
+        for row in range(rows):
+            line = Text(no_wrap=True, overflow="ellipsis")
+            for c, column in enumerate(columns):
+                if row >= len(column):
+                    continue
+                space, name, mark = column[row]
+                short = name if len(name) <= name_width else name[: name_width - 1] + "…"
+                line.append(f"{space:>{ids}} {short:<{name_width}} ")
+                line.append_text(mark)
+                if c < self.COLUMNS - 1:
+                    line.append(" " * (marks[c] - len(mark.plain) + self.GAP))
+            yield line
+
+
 class BeastsUI:
     """Drawing menagerie.beasts.v1 views."""
 
@@ -75,6 +107,8 @@ class BeastsUI:
         return Text("·", style="dim")
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
+        if view.mode == beasts_pb2.MODE_ADVANCED:
+            return self.draw_advanced(view, names)
         tokens = {t.space: t for t in view.tokens}
         standing: dict[int, list[str]] = {}
         for player in view.players:
@@ -139,3 +173,112 @@ class BeastsUI:
                 f" · rolled {view.roll}" + (f" (+{view.steps - view.roll})" if view.steps > view.roll else "")
             )
         return Group(board, players, creatures, status)
+
+    # ------------------------------------------------------------------ mode III
+
+    def draw_advanced(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """Mode III (co-op): the board with Salemers and creatures, the characters, the location bar,
+        the Salem track and the team's progress; 80 columns suffice."""
+        return Group(
+            self._advanced_board(view),
+            self._location_bar(view),
+            self._characters(view, names),
+            self._team(view, names),
+            self._salem_track(view),
+            self._advanced_status(view, names),
+        )
+
+    def _advanced_board(self, view: Any) -> _SpaceGrid:
+        salemers = set(view.salemers)
+        on_bar = {card: colour for card, colour in zip(view.bar, view.bar_colours, strict=False) if card}
+        creatures = {t.space: t.creature for t in view.tokens if t.state == beasts_pb2.TOKEN_STATE_CREATURE}
+        standing: dict[int, list[str]] = {}
+        for player in view.players:
+            standing.setdefault(player.position, []).append(f"@{player.seat}")
+        cells = []
+        for space in view.board.spaces:
+            marks = Text("◎" if space.blue_circle else "")
+            if space.id in creatures:
+                marks.append("✦", style="bold magenta")
+            if space.id in salemers:
+                marks.append("S", style="bold red")
+            if space.id in on_bar:
+                marks.append("■", style=COLOUR_STYLE[on_bar[space.id]])
+            if space.id in standing:
+                marks.append("".join(standing[space.id]), style="bold cyan")
+            cells.append((space.id, space.name, marks))
+        return _SpaceGrid("Board: ◎ blue circle · S Salemer · ■ card on the bar · ✦ creature", cells)
+
+    def _location_bar(self, view: Any) -> Table:
+        bar = Table(title="Location bar", box=None, padding=(0, 1))
+        for colour in view.bar_colours:
+            word = beasts_pb2.Colour.Name(colour).removeprefix("COLOUR_").lower()
+            bar.add_column(Text(word, style=COLOUR_STYLE[colour]), no_wrap=True, max_width=15, overflow="ellipsis")
+        cells = [_space_name(view, card) if card else "—" for card in view.bar]
+        if cells:
+            bar.add_row(*cells)
+        return bar
+
+    def _characters(self, view: Any, names: dict[int, str]) -> Table:
+        players = Table(title="Players")
+        for header in ("seat", "name", "character", "at", "actions", "resources"):
+            players.add_column(header)
+        for player in view.players:
+            current = player.seat == view.current_seat
+            you = " (you)" if view.HasField("viewer") and view.viewer == player.seat else ""
+            actions = (
+                f"{view.actions_left} of {player.actions}" if current and view.actions_left else str(player.actions)
+            )
+            players.add_row(
+                f"{'▶ ' if current else ''}@{player.seat}",
+                names.get(player.seat, f"Seat {player.seat}") + you,
+                player.character.capitalize() or "–",
+                str(player.position),
+                actions if player.character else "–",
+                _counts(player.resources),
+            )
+        return players
+
+    def _team(self, view: Any, names: dict[int, str]) -> Table:
+        title = f"Creatures: the team has {view.team_captured} of {view.creatures_to_win}"
+        creatures = Table(title=title)
+        for header in ("creature", "cost", "where"):
+            creatures.add_column(header)
+        for card in view.creatures:
+            if card.HasField("captured_by"):
+                where = Text(f"captured by {names.get(card.captured_by, card.captured_by)}", style="green")
+            elif card.HasField("face_up_on"):
+                where = Text(f"on {_space_name(view, card.face_up_on)}")
+            else:
+                continue  # not in this match
+            creatures.add_row(card.name, _cost(card.cost), where)
+        return creatures
+
+    def _salem_track(self, view: Any) -> Text:
+        orange = {box for box in view.orange if box < view.loss_at}  # boxes past the loss never count
+        track = Text("Salem track ")
+        for box in range(1, view.loss_at + 1):
+            filled = box <= view.track
+            if box == view.loss_at:
+                track.append("■" if filled else "✖", style="bold red")
+            else:
+                track.append("■" if filled else "□", style="dark_orange" if box in orange else "")
+        track.append(f" {view.track}/{view.loss_at} tokens (lost at {view.loss_at})")
+        if orange:
+            track.append(" · orange boxes ", style="dark_orange")
+            track.append(" ".join(str(box) for box in sorted(orange)))
+        return track
+
+    def _advanced_status(self, view: Any, names: dict[int, str]) -> Text:
+        status = Text(f"Round {view.round + 1} · turn {view.turn}/{view.turn_cap} · ")
+        status.append(f"{names.get(view.current_seat, view.current_seat)} to play")
+        if view.actions_left:
+            status.append(f" ({view.actions_left} action{'s' if view.actions_left != 1 else ''} left)")
+        status.append(f" · rounds start with {names.get(view.first_seat, view.first_seat)}")
+        status.append("\nSupply ")
+        status.append_text(_counts(view.pool))
+        status.append(
+            f"\nDecks: {view.location_deck_size} locations, {view.event_deck_size} events,"
+            f" {view.second_deck_size} Second Salemer cards ({len(view.second_revealed)} revealed)"
+        )
+        return status

@@ -1,14 +1,22 @@
-"""The terminal renderer of Beasts draws real positions: a seeded match in-process, views through the codec."""
+"""The terminal renderer of Beasts draws real positions: a seeded match in-process, views through the codec.
+
+Mode III (co-op) has a screen of its own: the board with Salemers, creatures, the cards on
+the location bar and the standees; the bar; each seat's character, actions and resources;
+the team's creatures against its goal; the Salem track; the supply and the decks. It fits
+80 columns (the space names are shortened to what the width leaves).
+"""
 
 from __future__ import annotations
 
 import io
 import random
+import re
 
 from rich.console import Console
 
+from menagerie.beasts.bots import BeastsGreedy
 from menagerie.beasts.cli import BeastsUI
-from menagerie.beasts.engine import BeastsEngine
+from menagerie.beasts.engine import BeastsEngine, BeastsState, BeastsView
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.cli.games import GAMES
 from menagerie.rules.contract import MatchSetup
@@ -16,6 +24,7 @@ from menagerie.shared import codec
 
 ENGINE = BeastsEngine()
 NAMES = {0: "Ann", 1: "Bob", 2: "Cat"}
+UI = BeastsUI()
 
 
 def test_the_renderer_draws_every_position_of_a_match_from_the_view_alone() -> None:
@@ -35,3 +44,96 @@ def test_the_renderer_draws_every_position_of_a_match_from_the_view_alone() -> N
     assert all(player in text for player in NAMES.values())
     spell_names = {spell.name for spell in ENGINE.data.spells}
     assert any(name in text for name in spell_names), "a seat's own spells are drawn by name"
+
+
+# ------------------------------------------------------------------ mode III (co-op)
+
+ADVANCED_NAMES = {0: "Ann", 1: "Bob", 2: "Cat", 3: "Dan"}
+WIDTHS = (80, 160)
+
+
+def draw(state: BeastsState, viewer: int | None, width: int) -> str:
+    """What the viewer's terminal shows, the view as GetView/Watch would bring it."""
+    console = Console(record=True, width=width, file=io.StringIO())
+    console.print(UI.draw(codec.to_message(beasts_pb2.View, ENGINE.view(state, viewer)), ADVANCED_NAMES))
+    return console.export_text()
+
+
+def board_marks(text: str, view: BeastsView) -> dict[int, str]:
+    """Per space, the marks drawn after its number and full name (a wide console)."""
+    marks = {}
+    for space in view.board.spaces:
+        found = re.search(rf"(?<![\d@]){space.id} {re.escape(space.name)} +(\S*)", text)
+        assert found, f"space {space.id} {space.name} is not on the board"
+        marks[space.id] = found.group(1)
+    return marks
+
+
+def check_advanced(state: BeastsState, viewer: int | None) -> None:
+    """Every part of the mode III screen says what the view says, and 80 columns suffice."""
+    view = ENGINE.view(state, viewer)
+    for width in WIDTHS:
+        text = draw(state, viewer, width)
+        assert max(len(line) for line in text.splitlines()) <= width
+        for part in ("Board", "Location bar", "Players", "Creatures: the team has", "Salem track", "Supply"):
+            assert part in text
+        assert f"the team has {view.team_captured} of {view.creatures_to_win}" in text
+        assert f"{view.track}/{view.loss_at} tokens" in text
+    text = draw(state, viewer, 160)
+    marks = board_marks(text, view)
+    on_bar = {card for card in view.bar if card}
+    creatures = {t.space for t in view.tokens if t.state == "creature"}
+    for space, mark in marks.items():
+        assert ("S" in mark) == (space in view.salemers)
+        assert ("■" in mark) == (space in on_bar)
+        assert ("✦" in mark) == (space in creatures)
+        assert all((f"@{p.seat}" in mark) == (p.position == space) for p in view.players)
+    track = next(line for line in text.splitlines() if line.startswith("Salem track"))
+    assert track.count("■") == view.track and len(track.split()[2]) == view.loss_at
+    for player in view.players:
+        if player.character:
+            assert player.character.capitalize() in text
+    for card in view.bar:
+        if card:
+            assert f"{card} {view.board.spaces[card].name}"[:12] in text
+
+
+def test_the_renderer_draws_a_seeded_mode_iii_match_from_the_view_alone() -> None:
+    """Four seats, random choices (Salemers stay on the board, the track fills); every 5th
+    position drawn for two seats and a spectator, at 80 and 160 columns."""
+    state, _ = ENGINE.setup(MatchSetup("advanced", 4, {}), 3)
+    rng = random.Random(3)
+    drawn = 0
+    while ENGINE.outcome(state) is None:
+        if drawn % 5 == 0:
+            for viewer in (0, 3, None):
+                check_advanced(state, viewer)
+        drawn += 1
+        seat = ENGINE.to_act(state).must[0]
+        ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+    check_advanced(state, 0)
+    assert state.track == ENGINE.view(state, 0).loss_at  # a loss: the track drawn full
+
+
+def test_the_mode_iii_screen_shows_actions_left_captures_and_orange_boxes() -> None:
+    """A greedy team of two plays to its win: the captured creatures, who captured them,
+    the actions left of the seat to play, and only the orange boxes before the loss."""
+    state, _ = ENGINE.setup(MatchSetup("advanced", 2, {}), 5)
+    greedy = BeastsGreedy(ENGINE)
+    rng = random.Random(5)
+    seen_actions = False
+    while ENGINE.outcome(state) is None:
+        seat = ENGINE.to_act(state).must[0]
+        view = ENGINE.view(state, seat)
+        if view.actions_left and not seen_actions:
+            text = draw(state, seat, 80)
+            total = view.players[seat].actions
+            assert f"{view.actions_left} of {total}" in text and f"({view.actions_left} action" in text
+            seen_actions = True
+        ENGINE.apply(state, seat, greedy.choose(view, ENGINE.legal_actions(state, seat), seat, rng))
+    view = ENGINE.view(state, None)
+    assert view.team_captured == view.creatures_to_win == 2
+    text = draw(state, None, 80)
+    assert text.count("captured by") == 2 and "the team has 2 of 2" in text
+    assert view.loss_at == 7 and "orange boxes 3 6\n" in text  # box 8 lies past the loss at 7
+    assert seen_actions
