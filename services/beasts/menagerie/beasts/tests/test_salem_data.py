@@ -47,7 +47,7 @@ def test_characters_are_balanced() -> None:
     assert set(characters) == {"newt", "tina", "queenie", "jacob", "theseus", "leta"}
     for c in characters.values():
         assert c.id == c.id.lower() and 3 <= c.actions <= 5
-        assert c.actions == (4 if c.ability is not None else 5)
+        assert c.actions == (3 if c.ability is not None else 4)  # tuned so a greedy team wins 89–96%, not always
     kinds = {type(c.ability) for c in characters.values()}
     assert {FightAbility, ApparateAbility, CollectAbility, type(None)} == kinds
 
@@ -61,8 +61,9 @@ def test_every_effect_kind_appears_and_events_are_mostly_mild() -> None:
     deck = [e.effect for e in data.events for _ in range(e.copies)]
     in_deck = kinds(deck)
     assert set(in_deck) == {"Calm", "Gain", "Lose", "Actions", "NewSalemers", "Track", "ClearBar"}
-    assert in_deck["Calm"] + in_deck["Gain"] > len(deck) / 2
-    assert in_deck["NewSalemers"] + in_deck["Track"] + in_deck["ClearBar"] <= len(deck) / 6
+    # Mostly help or nothing; at most 12 of the 32 cards work for the Salemers (tuned: RULES.md "Mode III").
+    assert in_deck["Calm"] + in_deck["Gain"] + in_deck["Actions"] >= len(deck) / 2
+    assert in_deck["NewSalemers"] + in_deck["Track"] + in_deck["ClearBar"] <= 12
     second = kinds([c.effect for c in data.second_salemers])
     assert set(second) == {"NewSalemers", "Track", "ClearBar", "Lose"}
     assert all(e.everyone for e in (c.effect for c in data.second_salemers) if isinstance(e, Lose))
