@@ -1,6 +1,6 @@
 """Greedy against random, in process: is a game's `greedy` level better?
 
-Usage: python -m bench.arena [--game GAME|all] [--games N] [--mode MODE] [--seats S]
+Usage: python -m bench.arena [--game GAME|all] [--games N] [--mode MODE] [--seats S|S1,S2,...]
        [--option NAME=VALUE|NAME=V1,V2|NAME=all ...] [--funding-sweep V1,V2,...]
        [--opponent LEVEL] [--seed B]
 
@@ -11,7 +11,8 @@ option in turn (the other options at their defaults). `--option NAME=VALUE` fixe
 option, `--option NAME=V1,V2` plays each value listed and `--option NAME=all` each of its
 values (repeatable; only the modes that have every option named are played);
 `--funding-sweep 0,5,10` is `--option funding=0,5,10`. Seats: 2, or 3 in a cooperative
-mode, within the mode's seat range, unless `--seats` says.
+mode, within the mode's seat range, unless `--seats` says (`--seats 2,4,6`: each count in
+turn, e.g. Fantastic Beasts' co-op mode at 2, 4 and 6 seats).
 
 A competitive mode: game g is match seed B+g; one seat is greedy and the others play at
 random (or at `--opponent`'s level: `--opponent greedy` plays greedy against greedy), and
@@ -408,6 +409,17 @@ def parse_options(items: Sequence[str]) -> dict[str, str]:
     return options
 
 
+def parse_seats(text: str | None) -> list[int | None]:
+    """'2,4,6' -> [2, 4, 6]; None (the default seats) -> [None]."""
+    if text is None:
+        return [None]
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise InvalidArgument(f"--seats {text!r} is not a seat count or a list like 2,4,6") from None
+    return list(dict.fromkeys(counts))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.arena",
@@ -416,7 +428,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", choices=[*registry.game_ids(), ALL], default=ALL)
     parser.add_argument("--games", type=int, default=200, help="matches per line-up (per team in a co-op mode)")
     parser.add_argument("--mode", help="one of the game's modes (default: every mode)")
-    parser.add_argument("--seats", type=int, help="default 2, or 3 in a cooperative mode, within the mode's range")
+    parser.add_argument(
+        "--seats",
+        metavar="S|S1,S2,...",
+        help="seats, or each count listed in turn (default 2, or 3 in a cooperative mode, within the mode's range)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -447,6 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     todo: list[Plan] = []
     try:
         chosen = parse_options(args.option)
+        counts = parse_seats(args.seats)
         for game in registry.game_ids() if args.game == ALL else [args.game]:
             if args.game == ALL and "greedy" not in levels(game):
                 print(f"{game}: no `greedy` bot level, not played", flush=True)
@@ -454,7 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.opponent not in levels(game):
                 known = ", ".join(levels(game))
                 raise InvalidArgument(f"{game} has no bot level {args.opponent!r}; its levels: {known}")
-            todo += plans(game, args.mode, args.seats, chosen)  # every line-up checked before any plays
+            for count in counts:  # every line-up checked before any plays
+                todo += plans(game, args.mode, count, chosen)
     except InvalidArgument as exc:
         parser.error(str(exc))
     teams: dict[str, list[TeamRecord]] = {}

@@ -14,6 +14,7 @@ import time
 import msgspec
 import pytest
 
+from bench.arena import main as arena_main
 from bench.arena import run, run_teams, wilson
 from menagerie.beasts.bots import BeastsGreedy, CoopPlanner
 from menagerie.beasts.engine import BeastsState
@@ -304,6 +305,7 @@ def test_coop_goes_round_a_salemer_when_that_is_no_longer(seed: int) -> None:
     creatures_on(state, niffler=21, graphorn=25)
     on_bar(state, yellow=3)
     at(state, 0, 1)
+    state.actions_left = 4  # enough to reach 3 either way and collect there
     salemers_on(state, 2)  # 1-2-3 means a fight on 2; 1-29-4-3 (Apparate) is one step longer
     assert choose(state, seed) == Step(29)
 
@@ -388,7 +390,7 @@ def test_coop_never_reads_hidden_state() -> None:
 
 
 def test_coop_is_fast() -> None:
-    """A 6-seat greedy match takes a small part of a second (measured about 0.08 s)."""
+    """A 6-seat greedy match takes a small part of a second (measured about 0.1 s)."""
     started = time.perf_counter()
     tallies = run_teams("beasts", games=3, seats=6, mode="advanced")
     assert time.perf_counter() - started < 6 * 1.0
@@ -397,10 +399,19 @@ def test_coop_is_fast() -> None:
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
 def test_greedy_team_beats_random_team_in_mode_iii(seats: int) -> None:
-    """The same 30 seeds for a random and a greedy team. Measured here: greedy 30/30 at 2, 4
-    and 6 seats, random 0/30; with `python -m bench.arena --game beasts --mode advanced`
-    (1,000 games) greedy 99.x% to 100%, random 0% (see the arena's report)."""
+    """The same 30 seeds for a random and a greedy team. Measured here: greedy 26, 27 and 30
+    of 30 at 2, 4 and 6 seats, random none; over 1,000 games see `make arena`. The margin
+    asked is far below that, so that tuning the authored data keeps this a check of the bot."""
     tallies = run_teams("beasts", games=30, seats=seats, mode="advanced", base_seed=5000)
     greedy, rand = tallies["greedy"], tallies["random"]
     assert wilson(greedy.wins, greedy.games)[0] > wilson(rand.wins, rand.games)[1]
-    assert greedy.wins >= 24
+    assert greedy.wins >= rand.wins + 10
+
+
+def test_the_arena_plays_mode_iii_teams_at_several_seat_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m bench.arena --game beasts --mode advanced --seats 2,4,6` (as `make arena` runs it)."""
+    assert arena_main(["--game", "beasts", "--mode", "advanced", "--seats", "2,4,6", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    for seats in (2, 4, 6):
+        assert f"beasts advanced, {seats} seats, random team vs greedy team: 2 games per team" in out
+    assert out.count("random team  wins") == 3 and out.count("greedy team  wins") == 3
