@@ -12,13 +12,17 @@ from menagerie.beasts.engine.data import COLOURS
 from menagerie.beasts.engine.model import (
     Accio,
     Capture,
+    ChooseCharacter,
+    Collect,
     EndTurn,
     Expelliarmus,
     FelixFelicis,
+    Fight,
     Move,
     Portkey,
     Revelio,
     Roll,
+    Step,
     WingardiumLeviosa,
 )
 from menagerie.beasts.v1 import beasts_pb2
@@ -26,6 +30,7 @@ from menagerie.rules.contract import MatchSetup
 from tests.support.rules_properties import EngineProperties, property_matches
 
 ENGINE = BeastsEngine()
+CHARACTERS = [c.id for c in ENGINE.salem.characters]
 
 
 def candidates(state: BeastsState, seat: int, rng: random.Random) -> Iterator[object]:
@@ -45,6 +50,11 @@ def candidates(state: BeastsState, seat: int, rng: random.Random) -> Iterator[ob
     yield Accio(space())
     yield Portkey(space())
     yield Expelliarmus(rng.randrange(0, 7), rng.choice(COLOURS))
+    # Mode III's actions (refused in modes I and II).
+    yield ChooseCharacter(rng.choice([*CHARACTERS, "grindelwald", ""]))
+    yield Step(space())
+    yield Fight()
+    yield Collect()
 
 
 PROPERTIES = EngineProperties(engine=ENGINE, candidates=candidates, view_message=beasts_pb2.View)
