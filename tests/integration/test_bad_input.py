@@ -206,8 +206,8 @@ def test_bad_match_configurations_are_invalid_argument(beasts: GameClient, servi
         grpc.StatusCode.INVALID_ARGUMENT,
         "this service runs 'beasts', not 'zoo'",
     )
-    code, details = create(game="beasts", mode="advanced")
-    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details
+    code, details = create(game="beasts", mode="expert")
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'expert'" in details
     code, details = create(game="beasts", mode="capture", seats=7)
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "2–6 seats, not 7" in details
     code, details = create(game="beasts", mode="capture", options={"spell_cards": "true"})

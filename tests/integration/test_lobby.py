@@ -70,7 +70,7 @@ def test_register_and_list_games(lobby: lobby_pb2_grpc.LobbyStub, game_services:
         (game, service.address, True) for game, service in game_services.items()
     ]
     modes = {g.game: {m.mode for m in g.modes} for g in games}
-    assert modes["beasts"] == {"capture", "training"}
+    assert modes["beasts"] == {"capture", "training", "advanced"}
     assert modes["pursuit"] == {"coop"}
     assert modes["zoo"] == {"beginner", "advanced"}
 
@@ -89,8 +89,8 @@ def test_bad_tickets_are_refused_and_nothing_is_queued(
         grpc.StatusCode.INVALID_ARGUMENT,
         f"unknown game 'chess'; games: {', '.join(game_services)}",
     )
-    code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="advanced"))
-    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'advanced'" in details
+    code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="expert"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "no mode 'expert'" in details
     code, details = refused(ticket_request(seats=7))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "2–6 seats; asked for 7–7" in details
     code, details = refused(lobby_pb2.CreateTicketRequest(game="beasts", mode="capture", min_seats=4, max_seats=3))

@@ -285,6 +285,7 @@ class SalemerPlaced(GameEvent, frozen=True, tag="salemer_placed"):
 class BarRefilled(GameEvent, frozen=True, tag="bar_refilled"):
     """The location bar's cards, left to right (0: an empty space), and the Second Salemer space's card."""
 
+    reveals = True  # the cards drawn from the face-down location deck
     bar: list[int]
     second_salemer: int = 0
 

@@ -433,6 +433,8 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
     def _finish(self, state: BeastsState, winners: list[int], reason: str, all_lose: bool = False) -> list[Event]:
         """The outcome: `winners` win, the others lose; no winners is a draw, or with `all_lose` (co-op) a loss."""
         counts = [len(p.captured) for p in state.players]
+        if state.mode == "advanced":  # co-op: every seat scores the team's captures
+            counts = [sum(counts)] * len(counts)
         keys = [(i in winners, counts[i]) for i in range(len(counts))]
         results = []
         for seat, key in enumerate(keys):

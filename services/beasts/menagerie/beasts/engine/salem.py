@@ -255,13 +255,12 @@ class AdvancedMagizoology:
         value = state.rng.choice(DIE_FACES)
         won = value >= self.wins_from(state, seat)
         events: list[Event] = [FightRolled(seat=seat, space=space, value=value, won=won)]
+        state.actions_left -= 1  # the action is spent before its event, which may take actions away
         if won:
             state.salemers[space] = False
             state.salemer_supply += 1
             events += self._reveal_event(state, seat)
-        if state.outcome is not None:
-            return events
-        return events + self._spend(state)
+        return events + self._maybe_end(state)
 
     # --- Collect
 
@@ -269,7 +268,7 @@ class AdvancedMagizoology:
         """The bar space holding the card of the seat's location, if it lies there (l.131)."""
         space = state.players[seat].position
         for slot, card in enumerate(state.bar[: len(BAR)]):
-            if card == space:
+            if card and card == space:  # 0 is an empty bar space, never the start space's card
                 return slot
         return None
 
@@ -305,10 +304,9 @@ class AdvancedMagizoology:
                 events.append(ResourceCollected(seat=seat, colour=colour, space=player.position))
         state.location_deck.insert(0, state.bar[slot])  # face down under the deck; the space stays empty
         state.bar[slot] = 0
+        state.actions_left -= 1  # the action is spent before its event, which may take actions away
         events += self._reveal_event(state, seat)
-        if state.outcome is not None:
-            return events
-        return events + self._spend(state)
+        return events + self._maybe_end(state)
 
     # --- Capture (no action)
 
