@@ -223,6 +223,7 @@ class BeastsUI:
         players = Table(title="Players")
         for header in ("seat", "name", "character", "at", "actions", "resources"):
             players.add_column(header)
+        books = {c.id: c.name + (f" ({c.ability})" if c.ability else "") for c in view.character_book}
         for player in view.players:
             current = player.seat == view.current_seat
             you = " (you)" if view.HasField("viewer") and view.viewer == player.seat else ""
@@ -232,7 +233,7 @@ class BeastsUI:
             players.add_row(
                 f"{'▶ ' if current else ''}@{player.seat}",
                 names.get(player.seat, f"Seat {player.seat}") + you,
-                player.character.capitalize() or "–",
+                books.get(player.character, player.character.capitalize()) or "–",
                 str(player.position),
                 actions if player.character else "–",
                 _counts(player.resources),
@@ -281,4 +282,6 @@ class BeastsUI:
             f"\nDecks: {view.location_deck_size} locations, {view.event_deck_size} events,"
             f" {view.second_deck_size} Second Salemer cards ({len(view.second_revealed)} revealed)"
         )
+        for card in view.second_revealed_cards:
+            status.append(f"\nSecond Salemer: {card.name}. {card.text}")
         return status

@@ -463,6 +463,23 @@ class SpellInfo(msgspec.Struct, frozen=True):
     text: str
 
 
+class CharacterInfo(msgspec.Struct, frozen=True):
+    """Mode III: a character card — its name, actions per turn and ability in words."""
+
+    id: str
+    name: str
+    actions: int
+    ability: str = ""
+
+
+class SalemCardInfo(msgspec.Struct, frozen=True):
+    """Mode III: a revealed card in words."""
+
+    id: int
+    name: str
+    text: str
+
+
 class PlayerView(msgspec.Struct, frozen=True):
     """One seat as a viewer sees it; `spells` only for the viewer's own seat."""
 
@@ -519,3 +536,5 @@ class BeastsView(msgspec.Struct, frozen=True):
     team_captured: int = 0
     first_seat: int = 0  # whose turn starts each round
     collect_bonus_used: bool = False
+    character_book: list[CharacterInfo] = msgspec.field(default_factory=list)
+    second_revealed_cards: list[SalemCardInfo] = msgspec.field(default_factory=list)

@@ -22,6 +22,7 @@ from menagerie.beasts.engine.model import (
     Capture,
     CharacterChoice,
     CharacterChosen,
+    CharacterInfo,
     ChooseCharacter,
     Collect,
     CreaturePlaced,
@@ -37,6 +38,7 @@ from menagerie.beasts.engine.model import (
     ResourceCounts,
     ResourceReturned,
     RoundEnded,
+    SalemCardInfo,
     SalemerPlaced,
     SecondSalemerRevealed,
     Step,
@@ -62,6 +64,8 @@ from menagerie.beasts.engine.salem_data import (
     NewSalemers,
     SalemData,
     Track,
+    describe_ability,
+    describe_effect,
 )
 from menagerie.rules.rng import Rng
 
@@ -514,7 +518,25 @@ class AdvancedMagizoology:
             "team_captured": self.team_captured(state),
             "first_seat": state.first,
             "collect_bonus_used": state.collect_bonus_used,
+            "character_book": self.character_book(),
+            "second_revealed_cards": [self.second_salemer_info(c) for c in state.second_revealed],
         }
+
+    def character_book(self) -> list[CharacterInfo]:
+        """The character cards in the engine's words (the same for every view: built once)."""
+        book: list[CharacterInfo] | None = getattr(self, "_character_book", None)
+        if book is None:
+            book = [
+                CharacterInfo(id=c.id, name=c.name, actions=c.actions, ability=describe_ability(c.ability))
+                for c in self.salem.characters
+            ]
+            self._character_book = book
+        return book
+
+    def second_salemer_info(self, card_id: int) -> SalemCardInfo:
+        """A Second Salemer card in words."""
+        card = next(c for c in self.salem.second_salemers if c.id == card_id)
+        return SalemCardInfo(id=card.id, name=card.name, text=describe_effect(card.effect))
 
     def advanced_state_from_view(self, view: BeastsView) -> BeastsState:
         """A state consistent with a mode III view: the decks' known contents in catalogue order."""

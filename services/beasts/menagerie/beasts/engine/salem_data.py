@@ -209,3 +209,14 @@ def describe_effect(effect: Effect) -> str:
         many = "A Salemer token goes" if effect.count == 1 else f"{effect.count} Salemer tokens go"
         return f"{many} straight onto the Salem track."
     return "Every location card on the location bar goes under the deck."
+
+
+def describe_ability(ability: Ability | None) -> str:
+    """A character's ability in words ("" for none)."""
+    if isinstance(ability, FightAbility):
+        return f"Defeats a Salemer on a roll of {ability.wins_from}–6 (instead of 3–6)."
+    if isinstance(ability, ApparateAbility):
+        return "Apparating between the blue circles costs no action."
+    if isinstance(ability, CollectAbility):
+        return "Once per turn, collecting a resource takes a second token of the same colour."
+    return ""

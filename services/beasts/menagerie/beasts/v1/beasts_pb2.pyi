@@ -282,9 +282,67 @@ class CreatureCard(_message.Message):
 Global___CreatureCard: _TypeAlias = CreatureCard  # noqa: Y015
 
 @_typing.final
-class SpellInfo(_message.Message):
-    """A spell of the Spell Card Variant."""
+class CharacterInfo(_message.Message):
+    """A spell of the Spell Card Variant.
+    Mode III: a character card.
+    """
 
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    ACTIONS_FIELD_NUMBER: _builtins.int
+    ABILITY_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    name: _builtins.str
+    actions: _builtins.int
+    ability: _builtins.str
+    """Its ability in words ("" for none)."""
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        actions: _builtins.int = ...,
+        ability: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ability", b"ability", "actions", b"actions", "id", b"id", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CharacterInfo: _TypeAlias = CharacterInfo  # noqa: Y015
+
+@_typing.final
+class SalemCardInfo(_message.Message):
+    """Mode III: a revealed card (a Second Salemer card) in words."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    id: _builtins.int
+    name: _builtins.str
+    text: _builtins.str
+    def __init__(
+        self,
+        *,
+        id: _builtins.int = ...,
+        name: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "name", b"name", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SalemCardInfo: _TypeAlias = SalemCardInfo  # noqa: Y015
+
+@_typing.final
+class SpellInfo(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     ID_FIELD_NUMBER: _builtins.int
@@ -402,6 +460,8 @@ class View(_message.Message):
     TEAM_CAPTURED_FIELD_NUMBER: _builtins.int
     FIRST_SEAT_FIELD_NUMBER: _builtins.int
     COLLECT_BONUS_USED_FIELD_NUMBER: _builtins.int
+    CHARACTER_BOOK_FIELD_NUMBER: _builtins.int
+    SECOND_REVEALED_CARDS_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     spell_cards: _builtins.bool
     viewer: _builtins.int
@@ -483,6 +543,14 @@ class View(_message.Message):
     def pool(self) -> Global___ResourceCounts:
         """The public supply of resource tokens (absent outside mode III)."""
 
+    @_builtins.property
+    def character_book(self) -> _containers.RepeatedCompositeFieldContainer[Global___CharacterInfo]:
+        """Mode III: the characters of the game (names, actions, abilities in words) and the Second
+        Salemer cards revealed so far, in the engine's words.
+        """
+
+    @_builtins.property
+    def second_revealed_cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___SalemCardInfo]: ...
     def __init__(
         self,
         *,
@@ -525,10 +593,12 @@ class View(_message.Message):
         team_captured: _builtins.int = ...,
         first_seat: _builtins.int = ...,
         collect_bonus_used: _builtins.bool = ...,
+        character_book: _abc.Iterable[Global___CharacterInfo] | None = ...,
+        second_revealed_cards: _abc.Iterable[Global___SalemCardInfo] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "outcome", b"outcome", "pool", b"pool", "prompt", b"prompt", "set_aside", b"set_aside", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "actions_left", b"actions_left", "bar", b"bar", "bar_colours", b"bar_colours", "board", b"board", "collect_bonus_used", b"collect_bonus_used", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "event_deck_size", b"event_deck_size", "first_seat", b"first_seat", "location_deck_size", b"location_deck_size", "loss_at", b"loss_at", "mode", b"mode", "orange", b"orange", "outcome", b"outcome", "players", b"players", "pool", b"pool", "prompt", b"prompt", "roll", b"roll", "round", b"round", "salemers", b"salemers", "second_deck_size", b"second_deck_size", "second_revealed", b"second_revealed", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "team_captured", b"team_captured", "tokens", b"tokens", "track", b"track", "track_spaces", b"track_spaces", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "actions_left", b"actions_left", "bar", b"bar", "bar_colours", b"bar_colours", "board", b"board", "character_book", b"character_book", "collect_bonus_used", b"collect_bonus_used", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "event_deck_size", b"event_deck_size", "first_seat", b"first_seat", "location_deck_size", b"location_deck_size", "loss_at", b"loss_at", "mode", b"mode", "orange", b"orange", "outcome", b"outcome", "players", b"players", "pool", b"pool", "prompt", b"prompt", "roll", b"roll", "round", b"round", "salemers", b"salemers", "second_deck_size", b"second_deck_size", "second_revealed", b"second_revealed", "second_revealed_cards", b"second_revealed_cards", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "team_captured", b"team_captured", "tokens", b"tokens", "track", b"track", "track_spaces", b"track_spaces", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
