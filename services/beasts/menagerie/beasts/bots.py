@@ -53,7 +53,7 @@ from menagerie.beasts.engine.model import (
 )
 from menagerie.beasts.engine.rules import CREATURES_TO_WIN, DIE_FACES
 from menagerie.beasts.engine.salem_data import ApparateAbility, CollectAbility, FightAbility
-from menagerie.rules.bots import PolicyFactory
+from menagerie.rules.bots import PolicyFactory, RandomPolicy
 from menagerie.rules.chance import die_outcomes
 
 WIN = 1000.0
@@ -527,5 +527,27 @@ def _progress(have: Resources, costs: Sequence[Cost], needed: int) -> float:
     return value + USEFUL_TOKEN * useful + WILD_BONUS * have[WILD]
 
 
-# The bot levels of this game, beside `random` (entry point group menagerie.bots).
-POLICIES: dict[str, PolicyFactory] = {"greedy": BeastsGreedy}
+class BeastsRandom(RandomPolicy):
+    """The `random` level: any legal action, uniformly — in a mode III turn, without throwing the game away.
+
+    A mode III turn offers "end the turn" beside every action and a capture that costs
+    nothing; a player who ends a turn with actions left, or walks away from a creature the
+    players there can capture, throws away what the rules give for free. So in a mode III
+    turn the random level takes a capture when one is offered and otherwise chooses
+    uniformly among the other actions, ending its turn only when nothing else is left.
+    Everywhere else it is the plain random level (the same choices from the same rng).
+    """
+
+    needs_view = True
+
+    def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
+        actions = list(legal)
+        if view is None or view.mode != "advanced":
+            return rng.choice(actions)
+        if Capture() in actions:
+            return Capture()
+        return rng.choice([a for a in actions if not isinstance(a, EndTurn)] or actions)
+
+
+# The bot levels of this game (entry point group menagerie.bots); `random` overrides the generic one.
+POLICIES: dict[str, PolicyFactory] = {"random": BeastsRandom, "greedy": BeastsGreedy}

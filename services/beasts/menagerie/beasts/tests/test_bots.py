@@ -415,3 +415,35 @@ def test_the_arena_plays_mode_iii_teams_at_several_seat_counts(capsys: pytest.Ca
     for seats in (2, 4, 6):
         assert f"beasts advanced, {seats} seats, random team vs greedy team: 2 games per team" in out
     assert out.count("random team  wins") == 3 and out.count("greedy team  wins") == 3
+
+
+def test_the_random_level_in_mode_iii_captures_when_it_can_and_never_wastes_a_turn() -> None:
+    """BeastsRandom: a free capture is taken; "end the turn" only when nothing else is left; else uniform."""
+    from menagerie.beasts.bots import BeastsRandom
+    from menagerie.beasts.engine.model import Capture, EndTurn
+
+    level = BeastsRandom()
+    state, _ = ENGINE.setup(MatchSetup("advanced", 2), 3)
+    for offset in range(2):
+        seat = (state.first + offset) % 2
+        ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+    seat = state.current
+    chosen = {
+        type(level.choose(ENGINE.view(state, seat), ENGINE.legal_actions(state, seat), seat, random.Random(s)))
+        for s in range(30)
+    }
+    assert EndTurn not in chosen, "never ends a turn with actions left"
+    here = state.players[seat].position
+    state.salemers[here] = False
+    state.tokens[here], state.face_up[here] = "niffler", True
+    state.players[seat].resources.update(red=1, yellow=2)
+    legal = ENGINE.legal_actions(state, seat)
+    assert Capture() in legal
+    assert level.choose(ENGINE.view(state, seat), legal, seat, random.Random(1)) == Capture()
+    training, _ = ENGINE.setup(MatchSetup("training", 2), 3)
+    actions = ENGINE.legal_actions(training, training.current)
+    for s in range(10):  # modes I and II: exactly the plain random level
+        plain = RandomPolicy().choose(None, actions, training.current, random.Random(s))
+        assert (
+            level.choose(ENGINE.view(training, training.current), actions, training.current, random.Random(s)) == plain
+        )
