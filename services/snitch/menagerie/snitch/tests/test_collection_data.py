@@ -36,7 +36,17 @@ from menagerie.snitch.data import (
     read_files,
     read_toml,
 )
-from menagerie.snitch.data.cards import Bludger, DiceTokens, Effect, FreeAction, Shift, Tempo, Upwind, describe_effect
+from menagerie.snitch.data.cards import (
+    Bludger,
+    DiceTokens,
+    Effect,
+    FreeAction,
+    Shift,
+    Tempo,
+    Upwind,
+    describe_effect,
+    effect_worth,
+)
 
 PLAYERS = load_data().players
 UNIQUE = [p for p in PLAYERS.players if p.cost > 0]
@@ -234,24 +244,6 @@ MAGIC_KINDS = {"bludger", "dice_tokens", "upwind"}
 ENCOURAGEMENT_KINDS = {"tempo", "shift", "free_action"}
 
 
-def worth(effect: Effect) -> float:
-    """A nominal worth in Actions, as test_card_data weighs Intrepid Moves."""
-    match effect:
-        case Shift(players=n, whose=whose):
-            return n * (1.5 if whose == "rival" else 1.0)
-        case FreeAction(count=n, action=action):
-            return n * (0.75 if action == "recover" else 1.0)
-        case DiceTokens(count=n, colour=colour):
-            return n * {"orange": 1.0, "purple": 0.8, "black": 0.6}[colour]
-        case Tempo(points=n):
-            return 1.5 * n
-        case Bludger(zones=n, attack=attack):
-            return 0.5 * n + (1.0 if attack else 0.0)
-        case Upwind(tokens=n):
-            return 0.75 * n
-    raise AssertionError(effect)
-
-
 def test_the_fervent_fan_is_free_for_every_coach() -> None:
     """l.699, l.717: 'each Coach receives a Fervent Fan card at no cost'."""
     fan = SPECTATORS.fervent_fan
@@ -307,12 +299,12 @@ def test_zones_lean_as_authored() -> None:
 def test_the_second_effect_pays_for_displacing_a_rival() -> None:
     """The second effect is different and, for a bought Spectator, worth at least the first; costlier is better."""
     for card in SPECTATORS.bought:
-        assert worth(card.second) >= worth(card.first), card.id
+        assert effect_worth(card.second) >= effect_worth(card.first), card.id
     bands = {1: (1.0, 1.5), 2: (1.5, 2.0)}  # the first effect's worth, by cost
     for card in SPECTATORS.bought:
         low, high = bands[card.cost]
-        assert low <= worth(card.first) <= high, card.id
-    mean = {cost: sum(worth(c.first) for c in SPECTATORS.bought if c.cost == cost) / 4 for cost in (1, 2)}
+        assert low <= effect_worth(card.first) <= high, card.id
+    mean = {cost: sum(effect_worth(c.first) for c in SPECTATORS.bought if c.cost == cost) / 4 for cost in (1, 2)}
     assert mean[2] > mean[1]
 
 
