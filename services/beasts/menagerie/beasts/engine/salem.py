@@ -390,7 +390,7 @@ class AdvancedMagizoology:
         """Reveal the top event card, apply it, return it under its deck (l.127, l.131, l.135)."""
         card = state.event_deck.pop()
         state.event_deck.insert(0, card)
-        effect = next(e for e in self.salem.events if e.id == card).effect
+        effect = self.salem.event(card).effect
         return [EventRevealed(seat=seat, card=card), *self._apply(state, seat, effect)]
 
     def _apply(self, state: BeastsState, seat: int, effect: Effect) -> list[Event]:
@@ -464,7 +464,7 @@ class AdvancedMagizoology:
         if state.track in self.salem.track.orange and state.second_deck:
             card = state.second_deck.pop()
             state.second_revealed.append(card)
-            effect = next(c for c in self.salem.second_salemers if c.id == card).effect
+            effect = self.salem.second_salemer(card).effect
             events.append(SecondSalemerRevealed(card=card))
             events += self._apply(state, state.current, effect)
         return events
@@ -535,7 +535,7 @@ class AdvancedMagizoology:
 
     def second_salemer_info(self, card_id: int) -> SalemCardInfo:
         """A Second Salemer card in words."""
-        card = next(c for c in self.salem.second_salemers if c.id == card_id)
+        card = self.salem.second_salemer(card_id)
         return SalemCardInfo(id=card.id, name=card.name, text=describe_effect(card.effect))
 
     def advanced_state_from_view(self, view: BeastsView) -> BeastsState:

@@ -183,6 +183,14 @@ class SalemData(msgspec.Struct, frozen=True):
     second_salemers: tuple[SecondSalemerCard, ...]
     track: SalemTrack
 
+    def event(self, card_id: int) -> EventCard:
+        """The event card with this id."""
+        return next(e for e in self.events if e.id == card_id)
+
+    def second_salemer(self, card_id: int) -> SecondSalemerCard:
+        """The Second Salemer card with this id."""
+        return next(c for c in self.second_salemers if c.id == card_id)
+
     def event_deck(self) -> list[int]:
         """Every event card of the deck, by id (copies repeated)."""
         return [e.id for e in self.events for _ in range(e.copies)]

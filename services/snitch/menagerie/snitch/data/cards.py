@@ -530,6 +530,11 @@ def describe_effect(effect: Effect, swift: bool = False) -> str:
     raise AssertionError(effect)  # pragma: no cover
 
 
+def describe_blocks(card: TacticalCard) -> list[str]:
+    """A card's Action Blocks in words, one per block: "Move + Pass"."""
+    return [" + ".join(action.capitalize() for action in block) for block in card.blocks]
+
+
 def describe_intrepid(move: IntrepidMove) -> str:
     """The rules text of an Intrepid Move, a Swift one led by its lightning and its moment."""
     text = describe_effect(move.effect, swift=move.swift is not None)

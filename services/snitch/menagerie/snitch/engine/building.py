@@ -66,7 +66,7 @@ class BuildYourTeam(EngineParts):
         return roster.drop_problem(self._draft(state, seat), action.part, action.card)
 
     def _do_drop(self, state: SnitchState, seat: int, action: DropFromTeam) -> list[Event]:
-        roster.drop(self._draft(state, seat), action.part, action.card)  # type: ignore[arg-type]
+        roster.drop(self._draft(state, seat))
         return [TeamChanged(seat=seat, part=action.part, card=action.card, dropped=True)]
 
     def _confirm_options(self, state: SnitchState, seat: int) -> list[Action]:

@@ -51,15 +51,38 @@ class _PlayerCard(_Affiliated, Protocol):
 
 
 class Draft(msgspec.Struct):
-    """A Team under construction (the Fervent Fan is not listed: every Coach gets one when Spectators are on)."""
+    """A Team under construction: its picks in order (the Fervent Fan is never picked: every Coach gets one).
 
-    house: House | None = None
-    players: list[str] = msgspec.field(default_factory=list)
-    tactics: list[int] = msgspec.field(default_factory=list)
-    spectators: list[str] = msgspec.field(default_factory=list)
-    # Every pick in order, as "part:card": only the last one may be taken back (an undo stack).
+    The picks, each "part:card", are the whole state; the House and the cards are read from
+    them, and only the last pick may be taken back (an undo stack).
+    """
+
     picks: list[str] = msgspec.field(default_factory=list)
     ready: bool = False
+
+    def _cards(self, part: Part) -> list[str]:
+        return [pick.split(":", 1)[1] for pick in self.picks if pick.startswith(f"{part}:")]
+
+    @property
+    def house(self) -> House | None:
+        """The House picked, if any (always the first pick)."""
+        houses = self._cards("house")
+        return houses[0] if houses else None  # type: ignore[return-value]
+
+    @property
+    def players(self) -> list[str]:
+        """The Player cards picked, in pick order."""
+        return self._cards("player")
+
+    @property
+    def tactics(self) -> list[int]:
+        """The Tactical cards picked, in pick order."""
+        return [int(card) for card in self._cards("tactic")]
+
+    @property
+    def spectators(self) -> list[str]:
+        """The Spectators bought, in pick order."""
+        return self._cards("spectator")
 
 
 @dataclass(frozen=True)
@@ -176,27 +199,11 @@ def drop_problem(draft: Draft, part: Part, card: str) -> str | None:
 def add(draft: Draft, part: Part, card: str) -> None:
     """Adds a card already checked by `add_problem`."""
     draft.picks.append(f"{part}:{card}")
-    if part == "house":
-        draft.house = card  # type: ignore[assignment]
-    elif part == "player":
-        draft.players.append(card)
-    elif part == "tactic":
-        draft.tactics.append(int(card))
-    else:
-        draft.spectators.append(card)
 
 
-def drop(draft: Draft, part: Part, card: str) -> None:
+def drop(draft: Draft) -> None:
     """Takes back the last pick, already checked by `drop_problem`."""
     draft.picks.pop()
-    if part == "house":
-        draft.house = None
-    elif part == "player":
-        draft.players.remove(card)
-    elif part == "tactic":
-        draft.tactics.remove(int(card))
-    else:
-        draft.spectators.remove(card)
 
 
 def complete_problem(catalogue: Catalogue, draft: Draft, limits: Limits) -> str | None:

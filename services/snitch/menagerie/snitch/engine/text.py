@@ -13,7 +13,7 @@ from menagerie.rules.contract import Label
 from menagerie.rules.decisions import Decision
 from menagerie.rules.text import Narrator, listing, plural
 from menagerie.snitch.data import STAND_ZONES
-from menagerie.snitch.data.cards import describe_effect
+from menagerie.snitch.data.cards import describe_blocks, describe_effect
 from menagerie.snitch.engine import pitch, race
 from menagerie.snitch.engine.model import (
     FLAG_COLOURS,
@@ -335,12 +335,11 @@ class SnitchText:
             spectator = engine.spectator_cards[card]
             return f"Spectator {spectator.name} ({plural(spectator.cost, 'Galleon')})"
         house = view.draft.house if view.draft is not None else None
-        if part == "tactic" and house is not None and card.isdigit():
-            library = engine.catalogue.library[house]  # type: ignore[index]
-            tactic = library.get(int(card))
-            if tactic is not None:
-                blocks = " · ".join(" + ".join(a.capitalize() for a in b) for b in tactic.blocks)  # type: ignore[attr-defined]
-                return f"Tactical card {card}: {tactic.name} ({blocks}; {plural(tactic.cost, 'Galleon')})"
+        library = engine.catalogue.library[house] if house is not None else {}  # type: ignore[index]
+        if part == "tactic" and card.isdigit() and int(card) in library:
+            tactic = engine.decks.card(house, int(card))  # type: ignore[arg-type]
+            blocks = " · ".join(describe_blocks(tactic))
+            return f"Tactical card {card}: {tactic.name} ({blocks}; {plural(tactic.cost, 'Galleon')})"
         return f"{part} {card}"
 
     # ------------------------------------------------------------------ events

@@ -23,7 +23,7 @@ def kind(trait: Any) -> str:
 
 def is_locked(trait: Any) -> bool:
     """Whether the Trait shows the Locked icon: usable once until the Locked token is removed (l.229)."""
-    return kind(trait) == "reroll" or (kind(trait) == "roll_bonus" and bool(trait.locked))
+    return bool(trait.locked)  # the data's Trait knows (a re-roll is always Locked)
 
 
 def lasting_bonus(trait: Any | None, roll: str) -> int:

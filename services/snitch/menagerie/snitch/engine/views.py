@@ -16,6 +16,7 @@ from menagerie.snitch.data.cards import (
     GoldenSnitchCard,
     SlipstreamingCard,
     SnitchCard,
+    describe_blocks,
     describe_effect,
     describe_impulse,
     describe_intrepid,
@@ -131,7 +132,7 @@ _PLAYER_VIEWS: dict[str, tuple[SnitchEngine, PlayerCardView]] = {}
 
 def _tactical_card_view(engine: SnitchEngine, house: House, seat: int, card_id: int) -> TacticalCardView:
     card = engine.decks.card(house, card_id)
-    blocks = [" + ".join(a.capitalize() for a in block) for block in card.blocks]
+    blocks = describe_blocks(card)
     move = card.intrepid
     return TacticalCardView(
         seat=seat,

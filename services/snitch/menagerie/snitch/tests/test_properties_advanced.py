@@ -72,12 +72,15 @@ def test_property_random_teams_under_any_funding_play_to_a_catch() -> None:
             coach = log.final.players[team.seat]
             assert coach.lineup == team.players
             pitch_card = [coach.pitch_card] if coach.pitch_card is not None else []
-            draft = roster.Draft(
-                house=coach.house,
-                players=coach.lineup,
-                tactics=sorted(coach.hand + coach.deck + coach.discard + coach.intrepids + pitch_card),
-                spectators=[c for c in coach.spectators if c != FERVENT_FAN],
-            )
+            draft = roster.Draft()
+            roster.add(draft, "house", coach.house)
+            for player in coach.lineup:
+                roster.add(draft, "player", player)
+            for tactic in sorted(coach.hand + coach.deck + coach.discard + coach.intrepids + pitch_card):
+                roster.add(draft, "tactic", str(tactic))
+            for spectator in coach.spectators:
+                if spectator != FERVENT_FAN:
+                    roster.add(draft, "spectator", spectator)
             limits = roster.Limits(funding=int(options["funding"]), spectators=options["spectators"] == "on")
             assert roster.complete_problem(ENGINE.catalogue, draft, limits) is None, "a legal Team played"
             spent.append(roster.cost(ENGINE.catalogue, draft))
