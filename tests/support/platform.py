@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -22,14 +23,27 @@ ROOT = Path(__file__).resolve().parents[2]
 READY = "The platform is up"
 
 
+def _ephemeral_ports() -> tuple[int, int]:
+    """The range the kernel draws outgoing connections' local ports from (Linux; a usual default elsewhere)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port_block(size: int) -> int:
-    """A base port such that base..base+size-1 are all free on loopback right now."""
+    """A base port such that base..base+size-1 are all free on loopback right now.
+
+    The block is drawn below the ephemeral range: a block inside it was free when probed
+    but could be taken a moment later as the local port of some outgoing connection (a
+    full run once lost its lobby port that way: "Address already in use").
+    """
+    low, _high = _ephemeral_ports()
+    top = max(low, 20_000 + size) - size
+    rng = random.Random()
     for _ in range(200):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = int(probe.getsockname()[1])
-        if base + size >= 65535:
-            continue
+        base = rng.randrange(10_000, top)
         sockets = []
         try:
             for port in range(base, base + size):
