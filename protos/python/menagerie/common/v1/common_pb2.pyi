@@ -258,6 +258,8 @@ class MatchSummary(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
     UPDATED_AT_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
+    DECISIONS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     status: Global___MatchStatus.ValueType
     version: _builtins.int
@@ -278,6 +280,18 @@ class MatchSummary(_message.Message):
     def created_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
     def updated_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def clock(self) -> Global___DecisionClock:
+        """The turn timers of the seats in to_act (human seats only); empty once FINISHED."""
+
+    @_builtins.property
+    def decisions(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatDecisions]:
+        """How each seat's decisions were made so far, one entry per seat in seat order. A human
+        seat with more decisions made by the timeout bot than by its player (by_timeout >
+        by_player) gets no rating change from this match (its result still counts for the
+        others' ratings).
+        """
+
     def __init__(
         self,
         *,
@@ -290,14 +304,144 @@ class MatchSummary(_message.Message):
         outcome: Global___Outcome | None = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
         updated_at: _timestamp_pb2.Timestamp | None = ...,
+        clock: Global___DecisionClock | None = ...,
+        decisions: _abc.Iterable[Global___SeatDecisions] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "created_at", b"created_at", "outcome", b"outcome", "updated_at", b"updated_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "config", b"config", "created_at", b"created_at", "outcome", b"outcome", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "created_at", b"created_at", "match_id", b"match_id", "outcome", b"outcome", "seats", b"seats", "status", b"status", "to_act", b"to_act", "updated_at", b"updated_at", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "config", b"config", "created_at", b"created_at", "decisions", b"decisions", "match_id", b"match_id", "outcome", b"outcome", "seats", b"seats", "status", b"status", "to_act", b"to_act", "updated_at", b"updated_at", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchSummary: _TypeAlias = MatchSummary  # noqa: Y015
+
+@_typing.final
+class SeatDeadline(_message.Message):
+    """One seat's pending decision and when its turn timer runs out."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    SECONDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seconds: _builtins.int
+    """The timer's full length in seconds (the match's turn timer), for a progress bar."""
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When the timer runs out; then a bot decides for the seat (the move's events carry
+        EventHeader.timeout_decision, the Watch response a TimeoutDecision).
+        """
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        seconds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "seat", b"seat", "seconds", b"seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatDeadline: _TypeAlias = SeatDeadline  # noqa: Y015
+
+@_typing.final
+class DecisionClock(_message.Message):
+    """The turn timers of the current decision(s). Only seats the view's to_act / prompt
+    already lists publicly appear, and only human seats (a bot seat's own deadline is the
+    platform's recovery timer, not a turn timer). Empty when nobody human is to act or
+    the match is over.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DEADLINES_FIELD_NUMBER: _builtins.int
+    SERVER_TIME_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def deadlines(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatDeadline]: ...
+    @_builtins.property
+    def server_time(self) -> _timestamp_pb2.Timestamp:
+        """The server's clock when this message was written: a client shows
+        deadline - server_time, counting down from the moment it received the message, so a
+        skewed client clock does not matter.
+        """
+
+    def __init__(
+        self,
+        *,
+        deadlines: _abc.Iterable[Global___SeatDeadline] | None = ...,
+        server_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["server_time", b"server_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadlines", b"deadlines", "server_time", b"server_time"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionClock: _TypeAlias = DecisionClock  # noqa: Y015
+
+@_typing.final
+class SeatDecisions(_message.Message):
+    """How one seat's decisions were made."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BY_PLAYER_FIELD_NUMBER: _builtins.int
+    BY_TIMEOUT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    by_player: _builtins.int
+    """Actions the seat's own holder submitted (a player, or the bot of a bot seat)."""
+    by_timeout: _builtins.int
+    """Actions a bot submitted for a human seat whose turn timer ran out."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        by_player: _builtins.int = ...,
+        by_timeout: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["by_player", b"by_player", "by_timeout", b"by_timeout", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatDecisions: _TypeAlias = SeatDecisions  # noqa: Y015
+
+@_typing.final
+class TimeoutDecision(_message.Message):
+    """A move a bot made for a human seat whose turn timer ran out: one per accepted action
+    (WatchResponse.timeout), beside the events' EventHeader.timeout_decision flag.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    text: _builtins.str
+    """For the reader: the seat itself reads "Your turn timer ran out; a bot chose: <the
+    engine's label of the action>."; everyone else reads "<name>'s turn timer ran out; a
+    bot decided for them." (the label may name a card only that seat may see; the events
+    that follow show what is public).
+    """
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TimeoutDecision: _TypeAlias = TimeoutDecision  # noqa: Y015
 
 @_typing.final
 class EventHeader(_message.Message):
@@ -464,11 +608,18 @@ class MatchEvent(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     TIME_FIELD_NUMBER: _builtins.int
     MODE_FIELD_NUMBER: _builtins.int
+    DECISIONS_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    TIMEOUT_DECISION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     game: _builtins.str
     version: _builtins.int
     kind: Global___MatchEventKind.ValueType
     mode: _builtins.str
+    seat: _builtins.int
+    """The seat whose action made this version (absent for CREATED)."""
+    timeout_decision: _builtins.bool
+    """True when a bot decided for that human seat because its turn timer ran out."""
     @_builtins.property
     def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats that must or may act now."""
@@ -491,6 +642,10 @@ class MatchEvent(_message.Message):
 
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def decisions(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatDecisions]:
+        """Set on FINISHED: how each seat's decisions were made (see MatchSummary.decisions)."""
+
     def __init__(
         self,
         *,
@@ -505,11 +660,16 @@ class MatchEvent(_message.Message):
         seats: _abc.Iterable[Global___SeatInfo] | None = ...,
         time: _timestamp_pb2.Timestamp | None = ...,
         mode: _builtins.str = ...,
+        decisions: _abc.Iterable[Global___SeatDecisions] | None = ...,
+        seat: _builtins.int | None = ...,
+        timeout_decision: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "time", b"time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "outcome", b"outcome", "seat", b"seat", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "game", b"game", "kind", b"kind", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "seats", b"seats", "time", b"time", "to_act", b"to_act", "to_act_versions", b"to_act_versions", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "bots", b"bots", "decisions", b"decisions", "game", b"game", "kind", b"kind", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "seat", b"seat", "seats", b"seats", "time", b"time", "timeout_decision", b"timeout_decision", "to_act", b"to_act", "to_act_versions", b"to_act_versions", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
 
 Global___MatchEvent: _TypeAlias = MatchEvent  # noqa: Y015

@@ -9,6 +9,7 @@ from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from menagerie.common.v1 import common_pb2 as _common_pb2
 from menagerie.common.v1 import matches_pb2 as _matches_pb2
 import builtins as _builtins
 import sys
@@ -321,7 +322,7 @@ class CreateTicketRequest(_message.Message):
     allow_bots: _builtins.bool
     """Fill empty seats with bots once max_wait_seconds have passed."""
     bot_level: _builtins.str
-    """"random" or "greedy" (default "random")."""
+    """"random" or "greedy" (default "greedy", the strongest level)."""
     max_wait_seconds: _builtins.int
     """1–600 seconds (0 = 30)."""
     turn_timer_seconds: _builtins.int
@@ -485,6 +486,7 @@ class CreateTableRequest(_message.Message):
     mode: _builtins.str
     seats: _builtins.int
     bot_level: _builtins.str
+    """"random" or "greedy" (default "greedy", the strongest level)."""
     turn_timer_seconds: _builtins.int
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]: ...
@@ -669,3 +671,168 @@ class GetLeaderboardResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetLeaderboardResponse: _TypeAlias = GetLeaderboardResponse  # noqa: Y015
+
+@_typing.final
+class ListMyMatchesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMyMatchesRequest: _TypeAlias = ListMyMatchesRequest  # noqa: Y015
+
+@_typing.final
+class MyMatch(_message.Message):
+    """One of the caller's seats in a match in progress."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    GAME_ENDPOINT_FIELD_NUMBER: _builtins.int
+    STARTED_AT_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    TO_ACT_FIELD_NUMBER: _builtins.int
+    MY_TURN_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
+    AVAILABLE_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    game: _builtins.str
+    mode: _builtins.str
+    seat: _builtins.int
+    """The caller's seat."""
+    game_endpoint: _builtins.str
+    """Where clients reach the game service."""
+    my_turn: _builtins.bool
+    """True when the caller's seat is in to_act."""
+    version: _builtins.int
+    """The match version (accepted actions plus one)."""
+    available: _builtins.bool
+    """False when the game service did not answer just now: to_act, my_turn, version and
+    clock are then unknown (empty), the rest is the lobby's own record.
+    """
+    @_builtins.property
+    def started_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.SeatInfo]:
+        """Who sits where (public)."""
+
+    @_builtins.property
+    def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Seats that must or may act now, as the match's public summary lists them."""
+
+    @_builtins.property
+    def clock(self) -> _common_pb2.DecisionClock:
+        """The turn timers of the seats to act."""
+
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        mode: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        game_endpoint: _builtins.str = ...,
+        started_at: _timestamp_pb2.Timestamp | None = ...,
+        seats: _abc.Iterable[_common_pb2.SeatInfo] | None = ...,
+        to_act: _abc.Iterable[_builtins.int] | None = ...,
+        my_turn: _builtins.bool = ...,
+        version: _builtins.int = ...,
+        clock: _common_pb2.DecisionClock | None = ...,
+        available: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "started_at", b"started_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["available", b"available", "clock", b"clock", "game", b"game", "game_endpoint", b"game_endpoint", "match_id", b"match_id", "mode", b"mode", "my_turn", b"my_turn", "seat", b"seat", "seats", b"seats", "started_at", b"started_at", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MyMatch: _TypeAlias = MyMatch  # noqa: Y015
+
+@_typing.final
+class ListMyMatchesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCHES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___MyMatch]: ...
+    def __init__(
+        self,
+        *,
+        matches: _abc.Iterable[Global___MyMatch] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMyMatchesResponse: _TypeAlias = ListMyMatchesResponse  # noqa: Y015
+
+@_typing.final
+class ResumeSeatRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    seat: _builtins.int
+    """The seat to resume when the caller holds several in the match; absent = the caller's
+    first seat there.
+    """
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "match_id", b"match_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___ResumeSeatRequest: _TypeAlias = ResumeSeatRequest  # noqa: Y015
+
+@_typing.final
+class ResumeSeatResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATING_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    mode: _builtins.str
+    @_builtins.property
+    def seating(self) -> Global___Seating:
+        """Where to play, with a freshly signed seat_token (the old ones stay valid too)."""
+
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        seating: Global___Seating | None = ...,
+        game: _builtins.str = ...,
+        mode: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "seating", b"seating"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "game", b"game", "mode", b"mode", "seating", b"seating"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResumeSeatResponse: _TypeAlias = ResumeSeatResponse  # noqa: Y015

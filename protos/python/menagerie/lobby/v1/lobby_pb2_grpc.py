@@ -76,6 +76,16 @@ class LobbyStub:
                 request_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.GetLeaderboardRequest.SerializeToString,
                 response_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.GetLeaderboardResponse.FromString,
                 _registered_method=True)
+        self.ListMyMatches = channel.unary_unary(
+                '/menagerie.lobby.v1.Lobby/ListMyMatches',
+                request_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListMyMatchesRequest.SerializeToString,
+                response_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListMyMatchesResponse.FromString,
+                _registered_method=True)
+        self.ResumeSeat = channel.unary_unary(
+                '/menagerie.lobby.v1.Lobby/ResumeSeat',
+                request_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ResumeSeatRequest.SerializeToString,
+                response_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ResumeSeatResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -133,7 +143,25 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetLeaderboard(self, request, context):
-        """Ratings of a competitive game, best first.
+        """Ratings of a competitive game, best first. A seat whose decisions were mostly made
+        by the timeout bot (MatchSummary.decisions: by_timeout > by_player) gets no rating
+        change from that match; its result still counts for the other seats.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMyMatches(self, request, context):
+        """The caller's matches in progress (seats the lobby gave the caller), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeSeat(self, request, context):
+        """A fresh seat token for the caller's own seat in a match in progress (to rejoin
+        after leaving). NOT_FOUND: the lobby knows no such match; PERMISSION_DENIED: the
+        caller has no seat there; FAILED_PRECONDITION: the match has finished.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -181,6 +209,16 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.GetLeaderboard,
                     request_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.GetLeaderboardRequest.FromString,
                     response_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.GetLeaderboardResponse.SerializeToString,
+            ),
+            'ListMyMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMyMatches,
+                    request_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListMyMatchesRequest.FromString,
+                    response_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListMyMatchesResponse.SerializeToString,
+            ),
+            'ResumeSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeSeat,
+                    request_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ResumeSeatRequest.FromString,
+                    response_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ResumeSeatResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -401,6 +439,60 @@ class Lobby:
             '/menagerie.lobby.v1.Lobby/GetLeaderboard',
             menagerie_dot_lobby_dot_v1_dot_lobby__pb2.GetLeaderboardRequest.SerializeToString,
             menagerie_dot_lobby_dot_v1_dot_lobby__pb2.GetLeaderboardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMyMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.lobby.v1.Lobby/ListMyMatches',
+            menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListMyMatchesRequest.SerializeToString,
+            menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListMyMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.lobby.v1.Lobby/ResumeSeat',
+            menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ResumeSeatRequest.SerializeToString,
+            menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ResumeSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

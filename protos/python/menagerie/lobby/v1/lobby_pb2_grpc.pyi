@@ -50,7 +50,17 @@ class LobbyStub:
     JoinTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinTableResponse]
     """Takes a free human seat at a private table."""
     GetLeaderboard: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetLeaderboardRequest, _lobby_pb2.GetLeaderboardResponse]
-    """Ratings of a competitive game, best first."""
+    """Ratings of a competitive game, best first. A seat whose decisions were mostly made
+    by the timeout bot (MatchSummary.decisions: by_timeout > by_player) gets no rating
+    change from that match; its result still counts for the other seats.
+    """
+    ListMyMatches: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListMyMatchesRequest, _lobby_pb2.ListMyMatchesResponse]
+    """The caller's matches in progress (seats the lobby gave the caller), newest first."""
+    ResumeSeat: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ResumeSeatRequest, _lobby_pb2.ResumeSeatResponse]
+    """A fresh seat token for the caller's own seat in a match in progress (to rejoin
+    after leaving). NOT_FOUND: the lobby knows no such match; PERMISSION_DENIED: the
+    caller has no seat there; FAILED_PRECONDITION: the match has finished.
+    """
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -74,7 +84,17 @@ class LobbyAsyncStub(LobbyStub):
     JoinTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinTableResponse]  # type: ignore[assignment]
     """Takes a free human seat at a private table."""
     GetLeaderboard: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetLeaderboardRequest, _lobby_pb2.GetLeaderboardResponse]  # type: ignore[assignment]
-    """Ratings of a competitive game, best first."""
+    """Ratings of a competitive game, best first. A seat whose decisions were mostly made
+    by the timeout bot (MatchSummary.decisions: by_timeout > by_player) gets no rating
+    change from that match; its result still counts for the other seats.
+    """
+    ListMyMatches: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListMyMatchesRequest, _lobby_pb2.ListMyMatchesResponse]  # type: ignore[assignment]
+    """The caller's matches in progress (seats the lobby gave the caller), newest first."""
+    ResumeSeat: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ResumeSeatRequest, _lobby_pb2.ResumeSeatResponse]  # type: ignore[assignment]
+    """A fresh seat token for the caller's own seat in a match in progress (to rejoin
+    after leaving). NOT_FOUND: the lobby knows no such match; PERMISSION_DENIED: the
+    caller has no seat there; FAILED_PRECONDITION: the match has finished.
+    """
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Players, matchmaking, private tables and ratings. Calls other than RegisterPlayer,
@@ -143,6 +163,28 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.GetLeaderboardRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.GetLeaderboardResponse, _abc.Awaitable[_lobby_pb2.GetLeaderboardResponse]]:
-        """Ratings of a competitive game, best first."""
+        """Ratings of a competitive game, best first. A seat whose decisions were mostly made
+        by the timeout bot (MatchSummary.decisions: by_timeout > by_player) gets no rating
+        change from that match; its result still counts for the other seats.
+        """
+
+    @_abc_1.abstractmethod
+    def ListMyMatches(
+        self,
+        request: _lobby_pb2.ListMyMatchesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListMyMatchesResponse, _abc.Awaitable[_lobby_pb2.ListMyMatchesResponse]]:
+        """The caller's matches in progress (seats the lobby gave the caller), newest first."""
+
+    @_abc_1.abstractmethod
+    def ResumeSeat(
+        self,
+        request: _lobby_pb2.ResumeSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ResumeSeatResponse, _abc.Awaitable[_lobby_pb2.ResumeSeatResponse]]:
+        """A fresh seat token for the caller's own seat in a match in progress (to rejoin
+        after leaving). NOT_FOUND: the lobby knows no such match; PERMISSION_DENIED: the
+        caller has no seat there; FAILED_PRECONDITION: the match has finished.
+        """
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

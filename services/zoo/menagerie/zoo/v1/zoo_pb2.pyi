@@ -1934,20 +1934,26 @@ class GetViewResponse(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     view_version: _builtins.int
     @_builtins.property
     def view(self) -> Global___View: ...
+    @_builtins.property
+    def clock(self) -> _common_pb2.DecisionClock:
+        """The turn timers of the decision(s) pending now (human seats in to_act)."""
+
     def __init__(
         self,
         *,
         version: _builtins.int = ...,
         view_version: _builtins.int = ...,
         view: Global___View | None = ...,
+        clock: _common_pb2.DecisionClock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["version", b"version", "view", b"view", "view_version", b"view_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "version", b"version", "view", b"view", "view_version", b"view_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2092,12 +2098,24 @@ class WatchResponse(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
+    TIMEOUT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     view_version: _builtins.int
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
     @_builtins.property
     def view(self) -> Global___View: ...
+    @_builtins.property
+    def clock(self) -> _common_pb2.DecisionClock:
+        """With the view: the turn timers of the decision(s) pending now (human seats in to_act)."""
+
+    @_builtins.property
+    def timeout(self) -> _common_pb2.TimeoutDecision:
+        """Set when this version's action was made by a bot for a human seat whose turn timer
+        ran out (its events also carry EventHeader.timeout_decision).
+        """
+
     def __init__(
         self,
         *,
@@ -2105,10 +2123,12 @@ class WatchResponse(_message.Message):
         events: _abc.Iterable[Global___Event] | None = ...,
         view: Global___View | None = ...,
         view_version: _builtins.int = ...,
+        clock: _common_pb2.DecisionClock | None = ...,
+        timeout: _common_pb2.TimeoutDecision | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "timeout", b"timeout", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "version", b"version", "view", b"view", "view_version", b"view_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "events", b"events", "timeout", b"timeout", "version", b"version", "view", b"view", "view_version", b"view_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
