@@ -36,7 +36,7 @@ from menagerie.rules.errors import (
     ResourceExhausted,
     Unauthenticated,
 )
-from menagerie.shared.bots import BOT_LEVELS
+from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import Principal, TokenKind, TokenSigner
@@ -64,7 +64,7 @@ def _player(principal: Principal) -> Principal:
 
 
 def _bot_level(level: str) -> str:
-    level = level or "random"
+    level = level or DEFAULT_BOT_LEVEL
     if level not in BOT_LEVELS:
         raise InvalidArgument(f"bot_level must be one of {', '.join(BOT_LEVELS)}, not {level!r}")
     return level

@@ -7,6 +7,8 @@ from typing import Self
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from menagerie.shared.bots import DEFAULT_BOT_LEVEL
+
 
 class Settings(BaseSettings):
     """What every Menagerie process reads from its environment (prefix MENAGERIE_)."""
@@ -149,7 +151,9 @@ class BotSettings(GameEndpointsSettings):
     redispatch interval, and a decision gives up by itself before Celery interrupts it.
     """
 
-    timeout_bot_level: str = Field("greedy", pattern="^(random|greedy)$", description="Plays for a timed-out human.")
+    timeout_bot_level: str = Field(
+        DEFAULT_BOT_LEVEL, pattern="^(random|greedy)$", description="Plays for a timed-out human."
+    )
     redispatch_seconds: int = Field(10, ge=1, le=3600, description="Enqueue a decision again if still pending then.")
     deadline_scan_ms: int = Field(200, ge=10, le=10_000)
     bot_call_timeout_seconds: float = Field(

@@ -37,7 +37,7 @@ from menagerie.rules.errors import (
 from menagerie.rules.events import next_view_versions, project
 from menagerie.rules.text import Narrator
 from menagerie.shared import codec
-from menagerie.shared.bots import BOT_LEVELS
+from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.snapshots import SnapshotCache
 from menagerie.shared.settings import GameServiceSettings
@@ -45,6 +45,7 @@ from menagerie.shared.store import (
     ACTIVE,
     FINISHED,
     Commit,
+    DecisionCount,
     MatchMeta,
     MatchRecord,
     MatchStore,
@@ -228,7 +229,8 @@ class GameHost:
             if seat.kind == common_pb2.SEAT_KIND_UNSPECIFIED:
                 raise InvalidArgument(f"seat {index}: kind must be HUMAN or BOT")
             bot = seat.kind == common_pb2.SEAT_KIND_BOT
-            if bot and seat.bot_level not in BOT_LEVELS:
+            level = seat.bot_level or DEFAULT_BOT_LEVEL
+            if bot and level not in BOT_LEVELS:
                 raise InvalidArgument(f"seat {index}: bot_level must be one of {', '.join(BOT_LEVELS)}")
             if not bot and not seat.player_id:
                 raise InvalidArgument(f"seat {index}: a human seat needs a player_id")
@@ -240,7 +242,7 @@ class GameHost:
                     player_id=seat.player_id or f"bot-{index}",
                     display_name=seat.display_name or (f"Bot {index}" if bot else f"Seat {index}"),
                     bot=bot,
-                    bot_level=seat.bot_level if bot else "",
+                    bot_level=level if bot else "",
                 )
             )
         return out
@@ -283,6 +285,8 @@ class GameHost:
             status=_STATUS_NAMES[record.status],
             version=record.version,
             to_act=record.to_act,
+            clock=self._clock(record),
+            decisions=self._decisions(record.decision_counts()),
         )
         if record.outcome is not None:
             summary.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
@@ -314,7 +318,35 @@ class GameHost:
             version=record.version,
             view_version=self._view_version(record, viewer),
             view=self._view_message(record, self._state.decode(record.state), viewer),
+            clock=self._clock(record),
         )
+
+    def _clock(self, record: MatchRecord) -> common_pb2.DecisionClock:
+        """The turn timers of the human seats to act now, the same for every reader.
+
+        Only seats of to_act appear, which every summary and view already shows; a seat's
+        deadline restarts when its view version moves, which follows from the public
+        events (the seats they concern) and to_act, so the clock tells nobody anything new.
+        Bot seats' deadlines are the platform's recovery timer, not a turn timer: left out.
+        """
+        clock = common_pb2.DecisionClock()
+        clock.server_time.FromMilliseconds(self._now_ms())
+        if record.finished:
+            return clock
+        public = set(record.to_act)
+        for deadline in record.deadlines:
+            if deadline.seat not in public or record.meta.seats[deadline.seat].bot:
+                continue
+            entry = clock.deadlines.add(seat=deadline.seat, seconds=record.meta.turn_timer_seconds)
+            entry.deadline.FromMilliseconds(deadline.deadline_ms)
+        return clock
+
+    @staticmethod
+    def _decisions(counts: Sequence[DecisionCount]) -> list[common_pb2.SeatDecisions]:
+        return [
+            common_pb2.SeatDecisions(seat=seat, by_player=count.by_player, by_timeout=count.by_timeout)
+            for seat, count in enumerate(counts)
+        ]
 
     def _narrator(self, meta: MatchMeta, viewer: int | None) -> Narrator:
         """Writes the engine's sentences for `viewer`, naming the other seats by display name."""
@@ -393,8 +425,15 @@ class GameHost:
         if record.finished:
             raise IllegalAction("End of the game", "the match is over")
         state = self._state.decode(record.state)
+        # The seat's view before the move, on a state of its own (apply changes `state` in place).
+        before = self.engine.view(self._state.decode(record.state), seat) if timeout_decision else None
         events = self.engine.apply(state, seat, action)
-        commit, response = self._prepare_commit(record, state, seat, action, events, idempotency, now, timeout_decision)
+        label = ""
+        if before is not None:
+            label = self.engine.describe_action(before, action, self._narrator(record.meta, seat)).text
+        commit, response = self._prepare_commit(
+            record, state, seat, action, events, idempotency, now, timeout_decision, label
+        )
         result = await self.store.commit(commit)
         if result.status == "ok":
             self._snapshots.put(commit.applied())
@@ -428,6 +467,7 @@ class GameHost:
         idempotency: _IdempotencyKey,
         now: int,
         timeout_decision: bool,
+        timeout_label: str = "",
     ) -> tuple[Commit, Any]:
         meta = record.meta
         version = record.version + 1
@@ -435,6 +475,8 @@ class GameHost:
         seat_versions = next_view_versions(record.seat_versions, version, seat, events, record.to_act, to_act)
         outcome = self.engine.outcome(state)
         deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
+        decisions = record.decision_counts()
+        decisions[seat] = decisions[seat].after(timeout_decision)
         entry = StoredEntry(version, seat, b"", b"", now, timeout_decision)
         response = self.pb.SubmitActionResponse(
             # Without the events' text: the answer is stored for retries, and Watch brings the words.
@@ -455,11 +497,25 @@ class GameHost:
             seat_versions=seat_versions,
             to_act=to_act,
             deadlines=deadlines,
-            notice=self._notice(record.match_id, meta, version, kind, to_act, seat_versions, outcome, now),
+            notice=self._notice(
+                record.match_id,
+                meta,
+                version,
+                kind,
+                to_act,
+                seat_versions,
+                outcome,
+                now,
+                decisions=decisions,
+                seat=seat,
+                timeout_decision=timeout_decision,
+            ),
             outcome=outcome,
             now_ms=now,
             retention_seconds=self.settings.match_retention_seconds,
             timeout_decision=timeout_decision,
+            decisions=decisions,
+            timeout_label=timeout_label,
         )
         return commit, response
 
@@ -492,6 +548,9 @@ class GameHost:
         seat_versions: Sequence[int],
         outcome: Outcome | None,
         now: int,
+        decisions: Sequence[DecisionCount] = (),
+        seat: int | None = None,
+        timeout_decision: bool = False,
     ) -> bytes:
         notice = common_pb2.MatchEvent(
             match_id=match_id,
@@ -502,9 +561,15 @@ class GameHost:
             bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
             to_act_versions=[seat_versions[s] for s in to_act],
             mode=meta.mode,
+            timeout_decision=timeout_decision,
         )
+        if seat is not None:
+            notice.seat = seat
         if outcome is not None:
             notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, outcome))
+            # The ratings read them: a seat mostly played by the timeout bot is left unrated.
+            counts = list(decisions) or [DecisionCount()] * len(meta.seats)
+            notice.decisions.extend(self._decisions(counts))
         if kind != common_pb2.MATCH_EVENT_KIND_TURN:
             notice.seats.extend(self._seat_info(s) for s in meta.seats)
         notice.time.FromMilliseconds(now)
@@ -560,7 +625,7 @@ class GameHost:
                 if entries or first:
                     for entry in entries:
                         events = self._events(record.meta, entry, self._events_decoder.decode(entry.events), viewer)
-                        yield self._watch_response(record, entry.version, events, viewer)
+                        yield self._watch_response(record, entry.version, events, viewer, entry)
                     if not entries:
                         yield self._watch_response(record, record.version, [], viewer)
                     last = record.version
@@ -569,9 +634,33 @@ class GameHost:
                     return
                 await follower.wait(WATCH_POLL_MS / 1000)
 
-    def _watch_response(self, record: MatchRecord, version: int, events: list[Message], viewer: int | None) -> Any:
+    def _watch_response(
+        self,
+        record: MatchRecord,
+        version: int,
+        events: list[Message],
+        viewer: int | None,
+        entry: StoredEntry | None = None,
+    ) -> Any:
         response = self.pb.WatchResponse(version=version, events=events)
+        if entry is not None and entry.timeout_decision and entry.seat is not None:
+            response.timeout.CopyFrom(self._timeout_note(record.meta, entry.seat, entry.timeout_label, viewer))
         if version == record.version:
             response.view.CopyFrom(self._view_message(record, self._state.decode(record.state), viewer))
             response.view_version = self._view_version(record, viewer)
+            response.clock.CopyFrom(self._clock(record))
         return response
+
+    def _timeout_note(self, meta: MatchMeta, seat: int, label: str, viewer: int | None) -> common_pb2.TimeoutDecision:
+        """What a reader is told of a move the timeout bot made for `seat`.
+
+        The action's label is the seat's own words and may name a card only that seat may
+        see, so only the seat reads it; the others learn what is public from the events.
+        """
+        if viewer == seat:
+            chosen = f"a bot chose: {label.rstrip('.')}." if label else "a bot decided for you."
+            text = f"Your turn timer ran out; {chosen}"
+        else:
+            name = self._narrator(meta, viewer).name(seat)
+            text = f"{name}'s turn timer ran out; a bot decided for them."
+        return common_pb2.TimeoutDecision(seat=seat, text=text)

@@ -8,7 +8,7 @@ or not at all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Literal, cast
 
@@ -17,15 +17,27 @@ from redis.asyncio import Redis
 
 from menagerie.rules.contract import Outcome
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
-from menagerie.shared.store.records import FINISHED, MatchMeta, MatchRecord, SeatDeadline, StoredEntry
+from menagerie.shared.store.records import FINISHED, DecisionCount, MatchMeta, MatchRecord, SeatDeadline, StoredEntry
 
-_FIELDS = ("meta", "version", "state", "seat_versions", "to_act", "deadlines", "status", "outcome", "updated_ms")
+_FIELDS = (
+    "meta",
+    "version",
+    "state",
+    "seat_versions",
+    "to_act",
+    "deadlines",
+    "status",
+    "outcome",
+    "updated_ms",
+    "decisions",
+)
 
 _encode = msgspec.msgpack.Encoder().encode
 _meta = msgspec.msgpack.Decoder(MatchMeta)
 _ints = msgspec.msgpack.Decoder(list[int])
 _deadlines = msgspec.msgpack.Decoder(list[SeatDeadline])
 _outcome = msgspec.msgpack.Decoder(Outcome)
+_decisions = msgspec.msgpack.Decoder(list[DecisionCount])
 
 
 def _script(name: str) -> str:
@@ -75,6 +87,10 @@ class Commit:
     now_ms: int
     retention_seconds: int
     timeout_decision: bool = False
+    # Every seat's decision count with this move counted (written in the same script).
+    decisions: list[DecisionCount] = field(default_factory=list)
+    # The engine's label of a timeout decision's action, for its seat (see StoredEntry).
+    timeout_label: str = ""
 
     def applied(self) -> MatchRecord:
         """The snapshot as it is once this commit landed."""
@@ -89,6 +105,7 @@ class Commit:
             status=FINISHED if self.outcome is not None else self.loaded.status,
             outcome=self.outcome,
             updated_ms=self.now_ms,
+            decisions=self.decisions,
         )
 
 
@@ -137,6 +154,7 @@ class MatchStore:
             "status": new.status,
             "outcome": _encode(new.outcome) if new.outcome else b"",
             "updated_ms": new.meta.created_ms,
+            "decisions": _encode([DecisionCount()] * len(new.meta.seats)),
         }
         entry = {"seat": "", "action": b"", "events": _encode(new.setup_events), "time": new.meta.created_ms}
         args = [
@@ -199,6 +217,8 @@ class MatchStore:
             removed,
             added,
             f"{max(0, c.now_ms - self.feed_max_age_s * 1000)}-0",
+            _encode(c.decisions),
+            c.timeout_label,
         )
         script_keys = (
             keys.state,
@@ -271,7 +291,7 @@ def _member(match_id: str, deadline: SeatDeadline) -> str:
 
 
 def _record(match_id: str, values: list[bytes | None]) -> MatchRecord | None:
-    meta, version, state, seat_versions, to_act, deadlines, status, outcome, updated_ms = values
+    meta, version, state, seat_versions, to_act, deadlines, status, outcome, updated_ms, decisions = values
     if meta is None or version is None or state is None:
         return None
     return MatchRecord(
@@ -285,6 +305,7 @@ def _record(match_id: str, values: list[bytes | None]) -> MatchRecord | None:
         status=(status or b"active").decode(),
         outcome=_outcome.decode(outcome) if outcome else None,
         updated_ms=int(updated_ms or 0),
+        decisions=_decisions.decode(decisions) if decisions else [],
     )
 
 
@@ -297,4 +318,5 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEntry:
         events=fields[b"events"],
         time_ms=int(fields.get(b"time", b"0")),
         timeout_decision=fields.get(b"auto") == b"1",
+        timeout_label=fields.get(b"label", b"").decode(),
     )

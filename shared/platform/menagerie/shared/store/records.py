@@ -40,6 +40,19 @@ class SeatDeadline(msgspec.Struct, frozen=True, array_like=True):
     deadline_ms: int
 
 
+class DecisionCount(msgspec.Struct, frozen=True, array_like=True):
+    """How one seat's decisions were made: by its own holder, or by the timeout bot."""
+
+    by_player: int = 0
+    by_timeout: int = 0
+
+    def after(self, timeout_decision: bool) -> DecisionCount:
+        """The count once one more decision is made (by the timeout bot or not)."""
+        if timeout_decision:
+            return DecisionCount(self.by_player, self.by_timeout + 1)
+        return DecisionCount(self.by_player + 1, self.by_timeout)
+
+
 class MatchRecord(msgspec.Struct):
     """The snapshot of a match: its state after replaying every accepted action."""
 
@@ -53,6 +66,8 @@ class MatchRecord(msgspec.Struct):
     status: str
     outcome: Outcome | None
     updated_ms: int
+    # One per seat once a move was made (a record written before the counts existed has none).
+    decisions: list[DecisionCount] = msgspec.field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -65,6 +80,11 @@ class MatchRecord(msgspec.Struct):
             if deadline.seat == seat:
                 return deadline
         return None
+
+    def decision_counts(self) -> list[DecisionCount]:
+        """One count per seat (zeros for seats not counted yet)."""
+        seats = len(self.meta.seats)
+        return [*self.decisions[:seats], *([DecisionCount()] * (seats - len(self.decisions)))]
 
 
 class StoredEntry(msgspec.Struct, frozen=True):
@@ -79,3 +99,6 @@ class StoredEntry(msgspec.Struct, frozen=True):
     events: bytes
     time_ms: int
     timeout_decision: bool = False
+    # For a timeout decision: the engine's label of the action, in the words of the seat it
+    # was made for (only that seat reads it: it may name a card the others may not see).
+    timeout_label: str = ""

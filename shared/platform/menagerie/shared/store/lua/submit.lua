@@ -14,6 +14,8 @@
 --       23 deadline members to remove, space-separated
 --       24 deadlines to add, "score member score member ..."
 --       25 the feed keeps entries from this id on (its age bound: now less the longest age)
+--       26 every seat's decision count with this move counted (state hash field 'decisions')
+--       27 the engine's label of a timeout decision's action (event entry field 'label'; '' otherwise)
 local answer = redis.call('HGET', KEYS[3], ARGV[4])
 if answer then
   return {'duplicate', answer}
@@ -28,9 +30,14 @@ end
 
 redis.call('HSET', KEYS[1], 'version', ARGV[3],
   'state', ARGV[11], 'seat_versions', ARGV[12], 'to_act', ARGV[13], 'deadlines', ARGV[14],
-  'status', ARGV[15], 'outcome', ARGV[16], 'updated_ms', ARGV[17])
-redis.call('XADD', KEYS[2], ARGV[3] .. '-1',
-  'seat', ARGV[18], 'action', ARGV[19], 'events', ARGV[20], 'time', ARGV[21], 'auto', ARGV[22])
+  'status', ARGV[15], 'outcome', ARGV[16], 'updated_ms', ARGV[17], 'decisions', ARGV[26])
+if ARGV[27] ~= '' then
+  redis.call('XADD', KEYS[2], ARGV[3] .. '-1',
+    'seat', ARGV[18], 'action', ARGV[19], 'events', ARGV[20], 'time', ARGV[21], 'auto', ARGV[22], 'label', ARGV[27])
+else
+  redis.call('XADD', KEYS[2], ARGV[3] .. '-1',
+    'seat', ARGV[18], 'action', ARGV[19], 'events', ARGV[20], 'time', ARGV[21], 'auto', ARGV[22])
+end
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'pb', ARGV[6])
 redis.call('XTRIM', KEYS[4], 'MINID', '~', ARGV[25])
