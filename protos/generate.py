@@ -30,7 +30,7 @@ def proto_roots() -> dict[Path, Path]:
 
 
 def generate(output_root: Path = REPOSITORY) -> list[Path]:
-    """Writes *_pb2.py, *_pb2_grpc.py and their .pyi stubs; returns the folders written to."""
+    """Writes *_pb2.py, *_pb2_grpc.py, their .pyi stubs and *_connect.py; returns the folders written to."""
     well_known = resources.files("grpc_tools") / "_proto"
     # The mypy plugins are console scripts installed beside this interpreter.
     scripts = Path(sys.executable).parent
@@ -43,6 +43,8 @@ def generate(output_root: Path = REPOSITORY) -> list[Path]:
             "grpc_tools.protoc",
             f"--plugin=protoc-gen-mypy={scripts / 'protoc-gen-mypy'}",
             f"--plugin=protoc-gen-mypy_grpc={scripts / 'protoc-gen-mypy_grpc'}",
+            # The Connect (HTTP) side of each service, for the gateway (services/gateway).
+            f"--plugin=protoc-gen-connect-python={scripts / 'protoc-gen-connect-python'}",
             f"-I{REPOSITORY / source}",
             f"-I{PLATFORM_PROTOS}",
             f"-I{well_known}",
@@ -50,6 +52,7 @@ def generate(output_root: Path = REPOSITORY) -> list[Path]:
             f"--grpc_python_out={output}",
             f"--mypy_out={output}",
             f"--mypy_grpc_out={output}",
+            f"--connect-python_out={output}",
             *(str(p.relative_to(REPOSITORY / source)) for p in protos),
         ]
         if protoc.main(args) != 0:

@@ -19,7 +19,11 @@ status, the bot worker after a Redis outage or a service killed outright — is 
 again after a backoff (0.5 s doubling to 10 s, back to 0.5 s once it has run 30 s), with
 one line naming the process and its exit status.
 
-Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1]
+The gateway (services/gateway) serves the web app and the Connect API for browsers on
+its own HTTP port, --web-port (MENAGERIE_WEB_PORT, default 8080): `web  http://…` is
+printed once it answers /healthz. `make run` builds the web app first (`make web`).
+
+Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1] [--web-port 8080]
                                   [--data-dir PATH | --fresh] [--secret-file PATH]
 """
 
@@ -32,6 +36,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +91,10 @@ def games() -> tuple[Service, ...]:
     check_installed(rows, game_ids())
     return tuple(Service(row.id, GAME_MODULE, row.offset, args=(row.id,)) for row in rows)
 
+
+# The browsers' door: HTTP on the web port (Connect and the web app), not a gRPC server.
+GATEWAY = Service("gateway", "menagerie.gateway", None, needs_games=True)
+WEB_PORT = 8080
 
 PLATFORM = (
     Service("lobby", "menagerie.lobby", 0, needs_games=True),
@@ -169,8 +179,10 @@ class Platform:
         games: tuple[Service, ...],
         data_dir: Path | None = DATA_DIR,
         secret_file: Path | None = SECRET_FILE,
+        web_port: int = WEB_PORT,
     ) -> None:
         self.host = host
+        self.web_port = web_port
         self.base_port = base_port
         self.games = games
         self.data_dir = data_dir  # None: a throwaway server
@@ -216,6 +228,26 @@ class Platform:
         # The game services first: the lobby and the bots look them up as they start.
         self.game_children = self._launch(self.games, env, endpoints)
         self.platform_children = self._launch(PLATFORM, env, endpoints)
+        self.platform_children.insert(0, self._launch_gateway(env, endpoints))
+
+    def _launch_gateway(self, env: dict[str, str], endpoints: str) -> Child:
+        """Starts the gateway and waits until its /healthz answers SERVING."""
+        gateway_env = {
+            **env,
+            "MENAGERIE_PORT": str(self.web_port),
+            "MENAGERIE_LOBBY_ADDRESS": f"{self.host}:{self.base_port}",
+            "MENAGERIE_GAME_ENDPOINTS": endpoints,
+        }
+        argv = [sys.executable, "-m", GATEWAY.module]
+
+        def launch() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(argv, env=gateway_env, preexec_fn=die_with_parent())
+
+        child = Child(GATEWAY.name, launch, launch())
+        url = f"http://{self.host}:{self.web_port}"
+        wait_until_http(f"{url}/healthz", child.process)
+        print(f"{'web':<12} {url}", flush=True)
+        return child
 
     def _restart_redis(self) -> subprocess.Popen[bytes]:
         """The embedded server again, on its port (the services have its URL) and with its data."""
@@ -274,6 +306,23 @@ class Platform:
             self.redis.stop()
 
 
+def wait_until_http(url: str, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    """Blocks until GET `url` answers 200 (or the process exits)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{url} exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{url} did not answer within {timeout:.0f} s")
+        time.sleep(0.1)
+
+
 def _terminate(children: list[Child], grace: float) -> None:
     """SIGTERM to each running child, then waits up to `grace` seconds before SIGKILL."""
     for child in children:
@@ -293,6 +342,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="Run the Menagerie platform locally.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--base-port", type=int, default=int(os.environ.get("MENAGERIE_BASE_PORT", 50050)))
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        default=int(os.environ.get("MENAGERIE_WEB_PORT", WEB_PORT)),
+        help="the gateway's HTTP port: the web app and the Connect API (MENAGERIE_WEB_PORT)",
+    )
     keep = parser.add_mutually_exclusive_group()
     keep.add_argument(
         "--data-dir", type=Path, default=DATA_DIR, help=f"where the embedded server keeps its data ({DATA_DIR})"
@@ -309,6 +364,7 @@ def main() -> int:
             games(),
             data_dir=None if args.fresh else args.data_dir.resolve(),
             secret_file=None if args.fresh else args.secret_file.resolve(),
+            web_port=args.web_port,
         )
     except GamesTableError as exc:  # nothing has started yet
         print(f"could not start the platform: {exc}", file=sys.stderr)
@@ -324,7 +380,8 @@ def main() -> int:
         platform.start()
         lobby = f"{args.host}:{args.base_port}"
         print(
-            "\nThe platform is up. In another terminal:\n"
+            f"\nThe platform is up. Play in a browser: http://{args.host}:{args.web_port}\n"
+            "Or in another terminal:\n"
             f"  .venv/bin/menagerie --lobby {lobby} games\n"
             f"  .venv/bin/menagerie --lobby {lobby} play {platform.games[0].name} --players 3\n"
             f"  .venv/bin/menagerie --lobby {lobby} watch MATCH_ID\n"

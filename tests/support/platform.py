@@ -182,6 +182,8 @@ def local_platform(
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MENAGERIE_TOKEN_SECRET")}
     if secret is not None:
         env["MENAGERIE_TOKEN_SECRET"] = secret
+    # The gateway's HTTP port is not in the block: a free one, so a test never meets a `make run` on 8080.
+    env["MENAGERIE_WEB_PORT"] = str(free_port_block(1))
     env.update({"MENAGERIE_LOG_LEVEL": "warning", **extra_env})
     with log.open("wb") as sink:
         process = subprocess.Popen(

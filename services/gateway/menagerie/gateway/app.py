@@ -1,0 +1,158 @@
+"""The gateway's ASGI application: Connect services by path, /healthz, and the web app's files.
+
+Paths:
+  /menagerie.lobby.v1.Lobby/<Method>             the lobby
+  /menagerie.<game>.v1.<Game>/<Method>           each game's own service (its name is unique)
+  /games/<game>/menagerie.<game>.v1.<Game>/...   the same, under the game's prefix
+  /games/<game>/menagerie.common.v1.Matches/...  each game's Matches service (the same name on every game)
+  /healthz, /readyz                              200 SERVING, or 503 NOT_SERVING while starting or draining
+  anything else                                  the built web app (clients/web/dist), index.html at /
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import grpc
+from google.protobuf.descriptor import ServiceDescriptor
+from starlette.responses import PlainTextResponse
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from menagerie.common.v1 import matches_pb2
+from menagerie.gateway.forward import DISCONNECTED, Forwarder
+from menagerie.lobby.v1 import lobby_pb2
+from menagerie.shared.rpc.channels import open_aio_channel
+
+HEALTH_PATHS = ("/healthz", "/readyz")
+GAMES_PREFIX = "/games/"
+MATCHES = matches_pb2.DESCRIPTOR.services_by_name["Matches"]
+LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
+
+
+def connect_application(service: ServiceDescriptor, forwarder: Forwarder) -> ASGIApp:
+    """The generated Connect ASGI application of `service` (module <proto>_connect), serving `forwarder`."""
+    module_name = service.file.name.removesuffix(".proto").replace("/", ".") + "_connect"
+    module = importlib.import_module(module_name)
+    application = getattr(module, f"{service.name}ASGIApplication")
+    # The generated class wants its Protocol; the forwarder answers every method of it by name.
+    return cast("ASGIApp", application(cast("Any", forwarder)))
+
+
+def game_service(game: str) -> ServiceDescriptor:
+    """A game's own service, found by convention: the one service of menagerie.<game>.v1.<game>_pb2."""
+    module = importlib.import_module(f"menagerie.{game}.v1.{game}_pb2")
+    services = list(module.DESCRIPTOR.services_by_name.values())
+    if len(services) != 1:
+        raise LookupError(f"menagerie.{game}.v1.{game}_pb2 has {len(services)} services, expected one")
+    return cast("ServiceDescriptor", services[0])
+
+
+@dataclass
+class Backends:
+    """One grpc.aio channel per backend address, opened on first use (in the serving event loop)."""
+
+    ca_file: str = ""
+    channels: dict[str, grpc.aio.Channel] = field(default_factory=dict)
+
+    def channel(self, address: str) -> Callable[[], grpc.aio.Channel]:
+        """A function that returns the channel to `address`."""
+
+        def get() -> grpc.aio.Channel:
+            if address not in self.channels:
+                self.channels[address] = open_aio_channel(address, self.ca_file)
+            return self.channels[address]
+
+        return get
+
+    async def close(self) -> None:
+        """Closes every channel (open calls are cancelled)."""
+        await asyncio.gather(*(channel.close() for channel in self.channels.values()), return_exceptions=True)
+        self.channels.clear()
+
+
+class Gateway:
+    """Routes each request to a Connect application, the health answer or the static files."""
+
+    def __init__(
+        self,
+        lobby: str,
+        games: dict[str, str],
+        backends: Backends,
+        static_dir: Path,
+        call_timeout: float,
+        stream_timeout: float,
+    ) -> None:
+        self.serving = False
+        self.games = games
+
+        def app(service: ServiceDescriptor, address: str) -> ASGIApp:
+            forwarder = Forwarder(service, backends.channel(address), call_timeout, stream_timeout)
+            return connect_application(service, forwarder)
+
+        self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby)}
+        self.per_game: dict[str, dict[str, ASGIApp]] = {}
+        for game, address in games.items():
+            own = game_service(game)
+            served = {own.full_name: app(own, address), MATCHES.full_name: app(MATCHES, address)}
+            self.per_game[game] = served
+            self.root[own.full_name] = served[own.full_name]
+        self.static: ASGIApp | None = (
+            StaticFiles(directory=static_dir, html=True) if (static_dir / "index.html").is_file() else None
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The ASGI entry point (http only; lifespan is the server's business here)."""
+        if scope["type"] != "http":
+            return
+        path: str = scope["path"]
+        if path in HEALTH_PATHS:
+            response = PlainTextResponse(
+                "SERVING\n" if self.serving else "NOT_SERVING\n", status_code=200 if self.serving else 503
+            )
+            await response(scope, receive, send)
+            return
+        target, scope = self._route(scope, path)
+        if target is None:
+            if self.static is None:
+                await PlainTextResponse("the web app is not built: run `make web`\n", status_code=404)(
+                    scope, receive, send
+                )
+                return
+            await self.static(scope, receive, send)
+            return
+        await self._with_disconnect(target, scope, receive, send)
+
+    def _route(self, scope: Scope, path: str) -> tuple[ASGIApp | None, Scope]:
+        """The Connect application for `path` (and the scope it sees), or None for a static file."""
+        if path.startswith(GAMES_PREFIX):
+            game, _, rest = path.removeprefix(GAMES_PREFIX).partition("/")
+            service = rest.partition("/")[0]
+            target = self.per_game.get(game, {}).get(service)
+            if target is not None:
+                # The generated application strips root_path when the full path is not one of its own.
+                return target, {**scope, "root_path": scope.get("root_path", "") + GAMES_PREFIX + game}
+            return None, scope
+        service = path.removeprefix("/").partition("/")[0]
+        return self.root.get(service), scope
+
+    async def _with_disconnect(self, target: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+        """Runs `target` with DISCONNECTED set once the browser goes, so forwarded streams end at once."""
+        gone = asyncio.Event()
+        token = DISCONNECTED.set(gone)
+
+        async def watched() -> Message:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                gone.set()
+            return message
+
+        try:
+            await target(scope, watched, send)
+        finally:
+            DISCONNECTED.reset(token)

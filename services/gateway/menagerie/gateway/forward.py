@@ -1,0 +1,152 @@
+"""Forwarding one Connect call to the backend's gRPC service: deadline, caller's token, errors, streams.
+
+One `Forwarder` serves any gRPC service from its descriptor: the generated Connect
+application (`<Service>ASGIApplication`, from protoc-gen-connect-python) looks up each
+method by its snake_case name, and the forwarder answers with a function that calls the
+same method on the backend over grpc.aio. So a new RPC in a .proto reaches browsers as
+soon as the code is regenerated, without a line here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+import structlog
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
+from connectrpc.request import RequestContext
+from google.protobuf import message_factory
+from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
+from google.protobuf.message import DecodeError, Message
+from google.rpc import status_pb2
+
+log: structlog.stdlib.BoundLogger = structlog.get_logger(service="gateway")
+
+# Set by the ASGI layer (menagerie.gateway.app) for each request: set once the browser has gone.
+DISCONNECTED: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar("disconnected", default=None)
+
+# Request headers passed through to the backend as gRPC metadata.
+PASSED_HEADERS = ("authorization",)
+DETAILS_KEY = "grpc-status-details-bin"
+
+# gRPC status code -> Connect code: the names are the same (CANCELLED is spelled CANCELED).
+CODES: dict[grpc.StatusCode, Code] = {
+    status: Code.CANCELED if status is grpc.StatusCode.CANCELLED else Code[status.name]
+    for status in grpc.StatusCode
+    if status is not grpc.StatusCode.OK
+}
+
+UnaryHandler = Callable[[Message, RequestContext[Any, Any]], Awaitable[Message]]
+StreamHandler = Callable[[Message, RequestContext[Any, Any]], AsyncIterator[Message]]
+
+
+def snake_case(name: str) -> str:
+    """'ListLegalActions' -> 'list_legal_actions' (how the generated Connect code names methods)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def metadata(ctx: RequestContext[Any, Any]) -> tuple[tuple[str, str], ...]:
+    """The caller's headers the backend needs (its token), as gRPC metadata."""
+    headers = ctx.request_headers()
+    return tuple((name, value) for name in PASSED_HEADERS if (value := headers.get(name)))
+
+
+def connect_error(error: grpc.aio.AioRpcError) -> ConnectError:
+    """The backend's status as a Connect error: same code, message and google.rpc.Status details."""
+    code = CODES.get(error.code(), Code.UNKNOWN)
+    details: list[Any] = []
+    for key, value in error.trailing_metadata() or ():
+        if key == DETAILS_KEY and isinstance(value, bytes):
+            status = status_pb2.Status()
+            try:
+                status.ParseFromString(value)
+            except DecodeError:
+                continue
+            details.extend(status.details)
+    return ConnectError(code, error.details() or code.value, details=details)
+
+
+def _message_class(descriptor: Any) -> type[Message]:
+    return message_factory.GetMessageClass(descriptor)
+
+
+class Forwarder:
+    """Every method of one gRPC service, forwarded to the backend `channel()` returns."""
+
+    def __init__(
+        self,
+        service: ServiceDescriptor,
+        channel: Callable[[], grpc.aio.Channel],
+        call_timeout: float,
+        stream_timeout: float,
+    ) -> None:
+        self.service = service
+        self._channel = channel
+        self._call_timeout = call_timeout
+        self._stream_timeout = stream_timeout
+        self._methods: dict[str, MethodDescriptor] = {snake_case(m.name): m for m in service.methods}
+
+    def __getattr__(self, name: str) -> UnaryHandler | StreamHandler:
+        method = self.__dict__.get("_methods", {}).get(name)
+        if method is None:
+            raise AttributeError(name)
+        if method.client_streaming:
+            raise AttributeError(f"{name}: client streams are not forwarded")
+        return self._stream(method) if method.server_streaming else self._unary(method)
+
+    def _path(self, method: MethodDescriptor) -> str:
+        return f"/{self.service.full_name}/{method.name}"
+
+    def _unary(self, method: MethodDescriptor) -> UnaryHandler:
+        path, output = self._path(method), _message_class(method.output_type)
+
+        async def forward(request: Message, ctx: RequestContext[Any, Any]) -> Message:
+            call: grpc.aio.UnaryUnaryMultiCallable[Message, Message] = self._channel().unary_unary(
+                path, request_serializer=lambda m: m.SerializeToString(), response_deserializer=output.FromString
+            )
+            timeout = self._call_timeout
+            if (asked := ctx.timeout_ms()) is not None:
+                timeout = min(timeout, asked / 1000)
+            try:
+                response: Message = await call(request, timeout=timeout, metadata=metadata(ctx))
+            except grpc.aio.AioRpcError as exc:
+                raise connect_error(exc) from None
+            return response
+
+        return forward
+
+    def _stream(self, method: MethodDescriptor) -> StreamHandler:
+        path, output = self._path(method), _message_class(method.output_type)
+
+        async def forward(request: Message, ctx: RequestContext[Any, Any]) -> AsyncIterator[Message]:
+            method_call: grpc.aio.UnaryStreamMultiCallable[Message, Message] = self._channel().unary_stream(
+                path, request_serializer=lambda m: m.SerializeToString(), response_deserializer=output.FromString
+            )
+            call = method_call(request, timeout=self._stream_timeout, metadata=metadata(ctx))
+            gone = DISCONNECTED.get() or asyncio.Event()
+            left = asyncio.ensure_future(gone.wait())
+            try:
+                while True:
+                    read = asyncio.ensure_future(call.read())
+                    await asyncio.wait({read, left}, return_when=asyncio.FIRST_COMPLETED)
+                    if not read.done():
+                        # The browser left: stop reading and cancel the backend stream (finally).
+                        read.cancel()
+                        log.debug("stream closed by the browser", method=path)
+                        return
+                    message = read.result()
+                    if not isinstance(message, Message):  # grpc.aio.EOF: the backend ended the stream
+                        return
+                    yield message
+            except grpc.aio.AioRpcError as exc:
+                raise connect_error(exc) from None
+            finally:
+                left.cancel()
+                call.cancel()
+
+        return forward

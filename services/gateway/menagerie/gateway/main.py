@@ -1,0 +1,111 @@
+"""Entry point of the gateway (console script `menagerie-gateway`): finds the backends, then serves HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import FrameType
+
+import grpc
+import structlog
+import uvicorn
+
+from menagerie.gateway.app import Backends, Gateway
+from menagerie.gateway.settings import GatewaySettings
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.logs import configure_logging
+from menagerie.shared.rpc.bootstrap import load_settings
+
+DISCOVERY_CALL_SECONDS = 2.0
+DISCOVERY_PAUSE_SECONDS = 0.5
+
+
+async def discover_games(
+    settings: GatewaySettings, backends: Backends, log: structlog.stdlib.BoundLogger
+) -> dict[str, str]:
+    """Game id -> address: MENAGERIE_GAME_ENDPOINTS, else the endpoints of the lobby's ListGames (retried)."""
+    if configured := settings.endpoints():
+        return configured
+    lobby = lobby_pb2_grpc.LobbyStub(backends.channel(settings.lobby_address)())
+    deadline = time.monotonic() + settings.discovery_timeout_seconds
+    while True:
+        try:
+            reply = await lobby.ListGames(lobby_pb2.ListGamesRequest(), timeout=DISCOVERY_CALL_SECONDS)
+            return {listing.game: listing.endpoint for listing in reply.games}
+        except grpc.aio.AioRpcError as exc:
+            if time.monotonic() > deadline:
+                raise SystemExit(
+                    f"gateway: the lobby at {settings.lobby_address} did not list the games ({exc.code().name})"
+                ) from None
+            log.info("waiting for the lobby", lobby=settings.lobby_address, code=exc.code().name)
+            await asyncio.sleep(DISCOVERY_PAUSE_SECONDS)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which reports NOT_SERVING on /healthz from the moment it is asked to stop."""
+
+    def __init__(self, config: uvicorn.Config, gateway: Gateway) -> None:
+        super().__init__(config)
+        self.gateway = gateway
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """SIGTERM/SIGINT: draining starts; probes see it first."""
+        self.gateway.serving = False
+        super().handle_exit(sig, frame)
+
+
+async def serve(settings: GatewaySettings) -> None:
+    """Serves until SIGTERM/SIGINT (uvicorn's handlers), then lets open requests finish for grace_seconds."""
+    log: structlog.stdlib.BoundLogger = structlog.get_logger(service="gateway")
+    backends = Backends(settings.tls_ca_file)
+    try:
+        games = await discover_games(settings, backends, log)
+        gateway = Gateway(
+            settings.lobby_address,
+            games,
+            backends,
+            settings.static_dir,
+            settings.call_timeout_seconds,
+            settings.stream_timeout_seconds,
+        )
+        config = uvicorn.Config(
+            gateway,
+            host=settings.host,
+            port=settings.port,
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+            timeout_graceful_shutdown=int(settings.grace_seconds) or None,
+        )
+        server = _Server(config, gateway)
+        starting = asyncio.create_task(server.serve())
+        # uvicorn has no event for 'listening'; its flag is polled for the start log line and health.
+        while not server.started and not starting.done():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        if server.started:
+            gateway.serving = True
+            log.info(
+                "gateway started",
+                address=f"http://{settings.host}:{settings.port}",
+                lobby=settings.lobby_address,
+                games=games,
+                static=str(settings.static_dir) if gateway.static is not None else None,
+            )
+        await starting
+        gateway.serving = False
+        if not server.started:
+            raise SystemExit(f"gateway: cannot listen on {settings.host}:{settings.port}")
+    finally:
+        await backends.close()
+    log.info("service stopped")
+
+
+def main() -> None:
+    """Runs the gateway until SIGTERM."""
+    settings = load_settings(GatewaySettings)
+    configure_logging("gateway", settings.log_format, settings.log_level)
+    asyncio.run(serve(settings))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The gateway's settings, from the environment (prefix MENAGERIE_, as every Menagerie process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from menagerie.shared.settings import parse_endpoints
+
+# The built web app (clients/web/dist) when running from a checkout.
+DEFAULT_STATIC = Path(__file__).resolve().parents[4] / "clients" / "web" / "dist"
+
+
+class GatewaySettings(BaseSettings):
+    """Where the gateway listens, where the backends are, and how long it waits for them."""
+
+    model_config = SettingsConfigDict(env_prefix="MENAGERIE_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8080, ge=0, le=65535, description="HTTP port of the Connect API and the web app.")
+    lobby_address: str = Field("127.0.0.1:50050", description="The lobby's gRPC address (host:port).")
+    game_endpoints: str = Field(
+        "",
+        description="Where each game service listens ('zoo=host:port,…'); empty = the endpoints the lobby's"
+        " ListGames gives.",
+    )
+    static_dir: Path = Field(DEFAULT_STATIC, description="The built web app served at / (clients/web/dist).")
+    call_timeout_seconds: float = Field(10.0, gt=0, le=300, description="Deadline of each unary backend call.")
+    stream_timeout_seconds: float = Field(
+        3600.0, gt=0, le=24 * 3600, description="Deadline of a server stream (Watch, WatchTicket); clients reopen it."
+    )
+    discovery_timeout_seconds: float = Field(
+        30.0, gt=0, description="How long the gateway asks the lobby for the games at start before giving up."
+    )
+    grace_seconds: float = Field(5.0, ge=0, description="How long open requests may finish on SIGTERM.")
+    tls_ca_file: str = Field("", description="PEM CA bundle the backends are verified against (TLS when set).")
+    log_format: str = Field("console", pattern="^(console|json)$")
+    log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
+
+    @field_validator("game_endpoints")
+    @classmethod
+    def _parseable(cls, value: str) -> str:
+        parse_endpoints(value)
+        return value
+
+    def endpoints(self) -> dict[str, str]:
+        """Game id -> host:port from game_endpoints (empty: ask the lobby)."""
+        return parse_endpoints(self.game_endpoints)
