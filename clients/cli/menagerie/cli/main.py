@@ -13,10 +13,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from menagerie.cli import identity
 from menagerie.cli.connection import Patience, Transport, Unreachable, handle_interrupts, use_transport
 from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
-from menagerie.cli.play import Quit, follow, wait_for_seat
+from menagerie.cli.play import Quit, follow, stdin_lines, wait_for_seat
 from menagerie.cli.session import GameSession, LobbySession
 from menagerie.lobby.v1 import lobby_pb2
 
@@ -79,6 +80,26 @@ def _ask(prompt: str) -> str:
     return console.input(prompt)
 
 
+def _player(address: str, name: str, fresh: bool = False) -> LobbySession:
+    """The lobby as the player the CLI kept for `address` (a new guest when none is kept, or `fresh`)."""
+    saved = None if fresh else identity.load(address)
+    if saved is not None and (not name or name == saved.display_name):
+        return LobbySession(address, saved.display_name, settings.patience, _notify, saved)
+    lobby = LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify)
+    identity.save(address, lobby.identity)
+    return lobby
+
+
+def _seat(opened: ExitStack, game: str, seating: lobby_pb2.Seating, auto_pass: bool) -> None:
+    """Plays `seating`'s seat until the match ends or the player leaves."""
+    session = opened.enter_context(
+        closing(
+            GameSession(game, seating.game_endpoint, seating.match_id, seating.seat_token, settings.patience, _notify)
+        )
+    )
+    follow(console, session, seating.seat, stdin_lines, auto_pass)
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="Game id, e.g. beasts.")],
@@ -87,13 +108,14 @@ def play(
     name: Annotated[str, typer.Option(help="Your display name.")] = "",
     max_wait: Annotated[int, typer.Option(help="Seconds to wait for people before bots fill the seats.")] = 10,
     bots: Annotated[bool, typer.Option(help="Let bots fill empty seats.")] = True,
-    bot_level: Annotated[str, typer.Option(help="random or greedy.")] = "random",
+    bot_level: Annotated[str, typer.Option(help="greedy (the strongest) or random.")] = "greedy",
     option: Annotated[list[str] | None, typer.Option(help="Game option name=value (repeatable).")] = None,
+    turn_timer: Annotated[int, typer.Option(help="Seconds per decision before a bot decides (0: the game's).")] = 0,
     auto_pass: Annotated[
         bool, typer.Option(help="Take a decision by itself when only one action is possible (e.g. End turn).")
     ] = False,
 ) -> None:
-    """Queue for a match and play your seat from the terminal."""
+    """Queue for a match and play your seat from the terminal (b: the board, q: leave)."""
     if game not in GAMES:
         _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
     options = dict(item.partition("=")[::2] for item in option or [])
@@ -102,9 +124,6 @@ def play(
     # can hold the exit up (seen under load after a stream ended).
     opened = ExitStack()
     try:
-        lobby = opened.enter_context(
-            closing(LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify))
-        )
         request = lobby_pb2.CreateTicketRequest(
             game=game,
             mode=mode,
@@ -114,20 +133,26 @@ def play(
             allow_bots=bots,
             bot_level=bot_level,
             max_wait_seconds=max_wait,
+            turn_timer_seconds=turn_timer,
         )
-        seating = wait_for_seat(console, lobby, request)
+        lobby = opened.enter_context(closing(_player(address, name)))
+        try:
+            seating = wait_for_seat(console, lobby, request)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNAUTHENTICATED:
+                raise
+            # The kept player is no longer accepted (another platform, an expired token): a new guest.
+            lobby = opened.enter_context(closing(_player(address, name, fresh=True)))
+            seating = wait_for_seat(console, lobby, request)
         # From here on a failed call is the game service's, and its address is the one to name.
         address = seating.game_endpoint
-        session = opened.enter_context(
-            closing(GameSession(game, address, seating.match_id, seating.seat_token, settings.patience, _notify))
-        )
-        follow(console, session, seating.seat, _ask, auto_pass)
+        _seat(opened, game, seating, auto_pass)
     except grpc.RpcError as error:
         _fail(explain(error, address))
     except Unreachable as error:
         _fail(str(error))
     except Quit:
-        console.print("You left the match. When your turn timer runs out, a bot plays your seat.")
+        console.print("\nYou left the match. Until you come back (menagerie resume), a bot plays your seat.")
     except (KeyboardInterrupt, EOFError):
         console.print("\nBye.")
     except RuntimeError as error:
@@ -137,31 +162,101 @@ def play(
 
 
 @app.command()
+def resume(
+    match_id: Annotated[str, typer.Argument(help="The match to rejoin (default: choose from your matches).")] = "",
+    seat: Annotated[int, typer.Option(help="Your seat, when you hold several in the match (-1: the first).")] = -1,
+    auto_pass: Annotated[
+        bool, typer.Option(help="Take a decision by itself when only one action is possible (e.g. End turn).")
+    ] = False,
+) -> None:
+    """List your matches in progress and rejoin one with a fresh seat token."""
+    address = settings.lobby
+    opened = ExitStack()
+    try:
+        saved = identity.load(address)
+        if saved is None:
+            _fail("This terminal has played no match at this lobby yet (menagerie play GAME).")
+            return
+        lobby = opened.enter_context(
+            closing(LobbySession(address, saved.display_name, settings.patience, _notify, saved))
+        )
+        if not match_id:
+            mine = list(lobby.my_matches().matches)
+            if not mine:
+                console.print("You have no matches in progress.")
+                return
+            table = Table("#", "match", "game", "mode", "seat", "your turn", "players")
+            for number, entry in enumerate(mine, 1):
+                turn = ("yes" if entry.my_turn else "no") if entry.available else "?"
+                people = ", ".join(s.display_name for s in entry.seats)
+                table.add_row(str(number), entry.match_id, entry.game, entry.mode, str(entry.seat), turn, people)
+            console.print(table)
+            picked = mine[0]
+            if len(mine) > 1:
+                answer = _ask(f"Rejoin which match (1–{len(mine)}, q to quit)? ").strip().lower()
+                if not answer.isdigit() or not 1 <= int(answer) <= len(mine):
+                    return
+                picked = mine[int(answer) - 1]
+            match_id = picked.match_id
+            if seat < 0:
+                seat = picked.seat
+        reply = lobby.resume(match_id, seat if seat >= 0 else None)
+        if reply.game not in GAMES:
+            _fail(f"This client cannot show {reply.game!r} matches.")
+        console.print(f"Back at seat {reply.seating.seat} of match {match_id} ({reply.game}, {reply.mode}).")
+        address = reply.seating.game_endpoint
+        _seat(opened, reply.game, reply.seating, auto_pass)
+    except grpc.RpcError as error:
+        _fail(explain(error, address))
+    except Unreachable as error:
+        _fail(str(error))
+    except Quit:
+        console.print("\nYou left the match. Until you come back (menagerie resume), a bot plays your seat.")
+    except (KeyboardInterrupt, EOFError):
+        console.print("\nBye.")
+    finally:
+        opened.close()
+
+
+@app.command()
 def watch(
     match_id: Annotated[str, typer.Argument(help="The match to follow.")],
-    game: Annotated[str, typer.Option(help="Game id of the match.")] = "beasts",
+    game: Annotated[str, typer.Option(help="Game id of the match (default: ask the game services).")] = "",
 ) -> None:
-    """Follow a match as a spectator until it ends."""
+    """Follow a match of any game as a spectator until it ends (the board is drawn as it changes)."""
     address = settings.lobby
     opened = ExitStack()
     try:
         lobby = opened.enter_context(closing(LobbySession(address, "Spectator", settings.patience, _notify)))
         # From here on a failed call is the game service's, and its address is the one to name.
-        address = lobby.endpoint(game)
+        if game:
+            address = lobby.endpoint(game)
+        else:
+            game, address = lobby.game_of(match_id)
+        if game not in GAMES:
+            _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
         session = opened.enter_context(
             closing(GameSession(game, address, match_id, lobby.token, settings.patience, _notify))
         )
-        follow(console, session, None, _ask)
+        follow(console, session, None, stdin_lines if sys.stdin.isatty() else None)
     except grpc.RpcError as error:
         _fail(explain(error, address))
     except Unreachable as error:
         _fail(str(error))
     except KeyError as error:
         _fail(str(error.args[0]))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Quit):
         console.print("\nBye.")
     finally:
         opened.close()
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. zoo.")]) -> None:
+    """How to play GAME, in short (the decisions we authored are in services/GAME/RULES.md)."""
+    if game not in GAMES:
+        _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
+    console.print(GAMES[game].how_to_play().rstrip(), markup=False)
 
 
 @app.command()

@@ -1,65 +1,125 @@
 """`menagerie play` and `menagerie watch`: the terminal game loop.
 
-The game's Watch stream drives the loop: every event is printed as it happens, and
-when a view shows it is this seat's turn, the board and the numbered legal actions are
-drawn and the player chooses. Moves made meanwhile by others wait in the stream.
+The game's Watch stream and the player's typed lines both feed one queue, so the loop
+never sits in a prompt while the match moves on: every event is printed as it comes,
+and when a view shows it is this seat's turn, the choice screen (a short status, the
+last events, the prompt, the menu: at most 23 rows of 80 columns) is drawn. When the
+match moves while a menu is open (the turn timer ran out and a bot decided, another
+seat's move changed the position), the menu is replaced by the new position's, never
+left standing. `b` draws the whole board, then the choice again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import queue
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import closing
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
-from rich.console import Console
-from rich.table import Table
+from rich.console import Console, RenderableType
+from rich.text import Text
 
 from menagerie.cli.errors import explain
+from menagerie.cli.menu import BOARD, QUIT, Menu, Quit, default_menu
+from menagerie.cli.screen import HEIGHT, WIDTH, choice_screen, render
 from menagerie.cli.session import GameSession, LobbySession
 from menagerie.lobby.v1 import lobby_pb2
 
-QUIT = "q"
+__all__ = ["Quit", "follow", "wait_for_seat"]
 
-
-class Quit(Exception):
-    """The player asked to leave."""
+# Rows of menu entries on one page: with a title, a footer and a label that takes two rows
+# now and then, the menu leaves room for the status, the events and the prompt.
+MENU_ROWS = 10
+# A warning is printed once when this many seconds are left on the player's turn timer.
+WARN_SECONDS = 10.0
+# How long the loop waits for a message before looking at the turn timer again.
+TICK_SECONDS = 1.0
+# Events kept for the choice screen.
+RECENT_EVENTS = 12
+# A spectator's board is drawn again when the seats to act change and at least this many
+# events were printed since it was last drawn (a reaction window would otherwise redraw it
+# for every pass).
+EVENTS_PER_BOARD = 3
 
 
 def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.CreateTicketRequest) -> lobby_pb2.Seating:
-    """Queues, shows the wait, and returns where the player sits."""
+    """Queues, shows the wait, and returns where the player sits (cancels the ticket if the player leaves)."""
     ticket = lobby.queue(request)
-    console.print(f"Queued for {request.game} ({request.mode}), ticket {ticket.ticket_id}.")
-    with closing(lobby.watch_ticket(ticket.ticket_id)) as updates:
-        for update in updates:
-            status = update.ticket.status
-            if status == lobby_pb2.TICKET_STATUS_SEATED:
-                seating = update.ticket.seating
-                bots = f" ({seating.bots} bots)" if seating.bots else ""
-                console.print(f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}.")
-                return seating
-            if status in (lobby_pb2.TICKET_STATUS_CANCELLED, lobby_pb2.TICKET_STATUS_EXPIRED):
-                raise RuntimeError(f"the ticket was {lobby_pb2.TicketStatus.Name(status).split('_')[-1].lower()}")
-            console.print(f"Waiting for players… {update.waited_seconds} s")
-    raise RuntimeError("the lobby stopped answering about the ticket")
+    console.print(f"Queued for {request.game} ({request.mode or 'any mode'}), ticket {ticket.ticket_id}.")
+    seated = False
+    try:
+        with closing(lobby.watch_ticket(ticket.ticket_id)) as updates:
+            for update in updates:
+                status = update.ticket.status
+                if status == lobby_pb2.TICKET_STATUS_SEATED:
+                    seating = update.ticket.seating
+                    bots = f" ({seating.bots} bots)" if seating.bots else ""
+                    console.print(
+                        f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}."
+                    )
+                    seated = True
+                    return seating
+                if status in (lobby_pb2.TICKET_STATUS_CANCELLED, lobby_pb2.TICKET_STATUS_EXPIRED):
+                    seated = True  # nothing left to cancel
+                    word = lobby_pb2.TicketStatus.Name(status).split("_")[-1].lower()
+                    raise RuntimeError(f"the ticket was {word}")
+                console.print(f"Waiting for players… {update.waited_seconds} s")
+        raise RuntimeError("the lobby stopped answering about the ticket")
+    except (KeyboardInterrupt, EOFError):
+        if not seated:
+            leave_queue(console, lobby, ticket.ticket_id)
+        raise
 
 
-def choose(console: Console, labels: list[str], codes: list[str], ask: Callable[[str], str]) -> int:
-    """The index the player picks by number or by code (asks again until the answer is valid)."""
-    table = Table(title="Your move", show_header=False, box=None)
-    for number, (label, code) in enumerate(zip(labels, codes, strict=True), 1):
-        table.add_row(f"{number:>3}", f"[dim]{code}[/dim]", label)
-    console.print(table)
-    by_code = {code.lower(): index for index, code in enumerate(codes)}
-    while True:
-        answer = ask(f"Choose 1–{len(labels)} or a code ({QUIT} to quit): ").strip().lower()
-        if answer == QUIT:
-            raise Quit()
-        if answer.isdigit() and 1 <= int(answer) <= len(labels):
-            return int(answer) - 1
-        if answer in by_code:
-            return by_code[answer]
-        console.print(f"Type a number from 1 to {len(labels)}, a code, or {QUIT}.")
+def leave_queue(console: Console, lobby: LobbySession, ticket_id: str) -> None:
+    """Cancels the ticket of a player who left while queued (within the call deadline; says if it failed)."""
+    try:
+        lobby.cancel(ticket_id)
+        console.print(f"\nLeft the queue (ticket {ticket_id} cancelled).")
+    except grpc.RpcError as error:
+        console.print(f"\nCould not cancel ticket {ticket_id}: {explain(error, lobby.address)}")
+
+
+@dataclass
+class Clock:
+    """The seat's turn timer: seconds left when the message came, and when it came (monotonic)."""
+
+    left: float
+    received: float
+
+    def remaining(self) -> float:
+        """Seconds left now."""
+        return self.left - (time.monotonic() - self.received)
+
+
+def clock_of(response: Any, seat: int | None) -> Clock | None:
+    """The turn timer of `seat` in a GetView/Watch response (None: no timer, or the server sends none)."""
+    if seat is None or "clock" not in response.DESCRIPTOR.fields_by_name or not response.HasField("clock"):
+        return None
+    clock = response.clock
+    for deadline in clock.deadlines:
+        if deadline.seat == seat:
+            left = deadline.deadline.ToMilliseconds() - clock.server_time.ToMilliseconds()
+            return Clock(left / 1000, time.monotonic())
+    return None
+
+
+def timeout_note(response: Any, names: dict[int, str]) -> str:
+    """What to print when a bot decided for a timed-out seat in this response ("" otherwise)."""
+    if "timeout" in response.DESCRIPTOR.fields_by_name and response.HasField("timeout") and response.timeout.text:
+        return str(response.timeout.text)
+    for event in response.events:
+        header = event.header
+        if header.timeout_decision and header.HasField("seat"):
+            name = names.get(header.seat, f"Seat {header.seat}")
+            return f"{name}'s turn timer ran out; a bot decided for them."
+    return ""
 
 
 def seats_to_act(view: Any) -> set[int]:
@@ -67,69 +127,242 @@ def seats_to_act(view: Any) -> set[int]:
     return {*view.prompt.must, *view.prompt.may}
 
 
-def take_turn(
-    console: Console,
-    game: GameSession,
-    view: Any,
-    names: dict[int, str],
-    ask: Callable[[str], str],
-    auto_pass: bool = False,
-) -> int:
-    """Draws the position and submits the player's choice (again after a refusal).
+def status_lines(game: GameSession, view: Any, names: dict[int, str], width: int = WIDTH) -> list[Text]:
+    """The game's short status for the choice screen (its first rows when a game has no status of its own)."""
+    status = getattr(game.ui, "status", None)
+    drawn: RenderableType = status(view, names) if status else game.ui.draw(view, names)
+    return render(drawn, width)[:4]
 
-    With `auto_pass`, a decision with a single possible action is taken without asking
-    (the player chose this; the server never takes it for them, since whether a seat has
-    a choice may depend on its hidden cards). Returns the match version the move made
-    (0 when there was nothing to do).
-    """
-    console.print(game.ui.draw(view, names))
-    if view.prompt.text:
-        console.print(f"[bold]{view.prompt.text}[/bold]")
+
+def build_menu(game: GameSession, view: Any, legal: Any) -> Menu:
+    """ListLegalActions as the game arranges it for the terminal (plain, grouped or toggles)."""
+    arrange = getattr(game.ui, "menu", None)
+    entries = arrange(view, legal, MENU_ROWS) if arrange else default_menu(legal, MENU_ROWS)
+    return Menu(entries, MENU_ROWS)
+
+
+def _pump(source: Iterator[Any], inbox: queue.Queue[tuple[str, Any]], kind: str) -> None:
+    """Puts each item of `source` in the inbox, then ("end"|"error", …)."""
+    try:
+        for item in source:
+            inbox.put((kind, item))
+        inbox.put((f"{kind}-end", None))
+    except BaseException as error:  # handed to the main thread, which raises it
+        inbox.put((f"{kind}-error", error))
+
+
+def stdin_lines() -> Iterator[str]:
+    """The lines the player types (ends at end of input)."""
     while True:
-        legal = game.legal()
+        line = sys.stdin.readline()
+        if not line:
+            return
+        yield line
+
+
+def start_thread(source: Iterator[Any], inbox: queue.Queue[tuple[str, Any]], kind: str) -> None:
+    """Feeds `source` into the inbox from a daemon thread (it must not hold the process up at exit)."""
+    threading.Thread(target=_pump, args=(source, inbox, kind), daemon=True, name=f"menagerie-{kind}").start()
+
+
+class Table:
+    """One seat's (or a spectator's) terminal: the state of the loop between messages."""
+
+    def __init__(
+        self,
+        console: Console,
+        game: GameSession,
+        seat: int | None,
+        auto_pass: bool,
+        width: int = WIDTH,
+        height: int = HEIGHT,
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.seat = seat
+        self.auto_pass = auto_pass
+        self.width = width
+        self.height = height
+        self.names = game.names()
+        first = game.view()
+        self.view = first.view  # names of spaces and creatures for the events before the first view
+        self.clock = clock_of(first, seat)
+        self.events: deque[str] = deque(maxlen=RECENT_EVENTS)
+        self.menu: Menu | None = None
+        self.legal: Any = None
+        self.moved_at = 0  # the version our last move made: older views are history, not a position
+        self.warned = False
+        self.board_key: tuple[int, ...] | None = None
+        self.events_since_board = 0
+
+    # ------------------------------------------------------------- drawing
+
+    def print_board(self) -> None:
+        """The whole board (on demand, or for a spectator)."""
+        self.console.print(self.game.ui.draw(self.view, self.names))
+        self.events_since_board = 0
+
+    def screen(self, note: str = "") -> list[Text]:
+        """The choice screen's lines."""
+        assert self.menu is not None
+        return choice_screen(
+            status_lines(self.game, self.view, self.names, self.width),
+            list(self.events),
+            self.view.prompt.text,
+            self.menu.title(),
+            self.menu.lines(),
+            note,
+            self.width,
+            self.height,
+        )
+
+    def show_choice(self, note: str = "") -> None:
+        """Draws the choice screen and the input line."""
+        for line in self.screen(note):
+            self.console.print(line, soft_wrap=True)
+        self.prompt()
+
+    def prompt(self) -> None:
+        """The input line: what may be typed and the time left."""
+        assert self.menu is not None
+        left = ""
+        if self.clock is not None:
+            left = f" ({max(0, round(self.clock.remaining()))} s left)"
+        self.console.print(f"Choose [{self.menu.hint()}]{left}: ", end="")
+        self.console.file.flush()
+
+    # ------------------------------------------------------------- messages
+
+    def on_update(self, response: Any) -> bool:
+        """One Watch response; True when the match is over."""
+        if response.HasField("view"):
+            self.view = response.view
+            self.clock = clock_of(response, self.seat)
+            self.warned = False
+        printed = False
+        for event in response.events:
+            if event.header.text:
+                if not printed and self.menu is not None:
+                    self.console.print()  # off the input line
+                printed = True
+                self.console.print(event.header.text)
+                self.events.append(event.header.text)
+                self.events_since_board += 1
+        note = timeout_note(response, self.names)
+        if note:
+            self.console.print(f"[yellow]{note}[/yellow]")
+            self.events.append(note)
+        if not response.HasField("view"):
+            return False
+        if len(self.view.outcome.seats) > 0:
+            self.menu = None
+            self.print_board()
+            return True
+        if self.seat is None:
+            self._spectate()
+        elif self.seat in seats_to_act(self.view) and response.version >= self.moved_at:
+            self._refresh_choice(changed=bool(note))
+        elif self.menu is not None:
+            self.menu = None
+            self.console.print("[yellow]The match moved on; that choice is gone.[/yellow]")
+        return False
+
+    def _spectate(self) -> None:
+        key = tuple(sorted(seats_to_act(self.view)))
+        if self.board_key is None or (key != self.board_key and self.events_since_board >= EVENTS_PER_BOARD):
+            self.print_board()
+            self.board_key = key
+
+    def _refresh_choice(self, changed: bool) -> None:
+        """Asks the server for this seat's choice now; a new menu when it is a new decision."""
+        legal = self.game.legal()
         if not legal.actions:
-            return 0
-        labels, codes = [label.text for label in legal.labels], [label.code for label in legal.labels]
-        if auto_pass and len(legal.actions) == 1:
-            console.print(f"[dim](auto) {labels[0]}[/dim]")
-            action = legal.actions[0]
+            self.menu = None
+            return
+        if self.menu is not None and self.legal is not None and legal.view_version == self.legal.view_version:
+            self.prompt()  # the same decision: the events above were others'
+            return
+        fresh = self.menu is not None or changed
+        self.legal = legal
+        self.menu = build_menu(self.game, self.view, legal)
+        if self.auto_pass and len(legal.actions) == 1:
+            self.console.print(f"[dim](auto) {legal.labels[0].text}[/dim]")
+            self.submit(0)
+            return
+        self.show_choice("The position changed: choose from the new one." if fresh else "")
+
+    def on_line(self, line: str) -> None:
+        """One line the player typed."""
+        if self.menu is None:
+            answer = line.strip().lower()
+            if answer == QUIT:
+                raise Quit()
+            if answer == BOARD:
+                self.print_board()
+            elif answer:
+                self.console.print("[dim]Not your decision now (b: the board, q: leave).[/dim]")
+            return
+        result = self.menu.answer(line)
+        if result.board:
+            self.print_board()
+            self.show_choice()
+        elif result.chosen is not None:
+            self.submit(result.chosen)
         else:
-            action = legal.actions[choose(console, labels, codes, ask)]
+            self.show_choice(result.message)
+
+    def submit(self, index: int) -> None:
+        """Submits the legal action at `index`; on a refusal, waits for the new position from the stream."""
+        legal, self.menu = self.legal, None
         try:
-            return int(game.submit(action, legal.view_version).version)
+            self.moved_at = int(self.game.submit(legal.actions[index], legal.view_version).version)
         except grpc.RpcError as error:
-            console.print(f"[red]{explain(error, game.address)}[/red]")
+            self.console.print(f"[red]{explain(error, self.game.address)}[/red]")
             if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
                 raise
+            # The stream brings the new position; the seat's choice is asked for again then.
+            self._refresh_choice(changed=True)
+
+    def on_tick(self) -> None:
+        """Once a second: the turn-timer warning."""
+        if self.menu is None or self.clock is None or self.warned:
+            return
+        if self.clock.remaining() <= WARN_SECONDS:
+            self.warned = True
+            self.console.print(
+                f"\n[yellow]{max(0, round(self.clock.remaining()))} s left before a bot decides for you.[/yellow]"
+            )
+            self.prompt()
 
 
 def follow(
-    console: Console, game: GameSession, seat: int | None, ask: Callable[[str], str], auto_pass: bool = False
+    console: Console,
+    game: GameSession,
+    seat: int | None,
+    lines: Callable[[], Iterator[str]] | None = stdin_lines,
+    auto_pass: bool = False,
 ) -> None:
-    """Prints the match as it happens; plays `seat`'s turns (None: only watch)."""
-    names = game.names()
-    current = game.view().view  # names of spaces and creatures for the events before the first view
-    stream = game.watch()
-    shown_board = False
-    # The stream may still be catching up with our own last move (others moved meanwhile):
-    # a view older than that move is history to print, not a position to decide on.
-    moved_at = 0
-    try:
-        for response in stream:
-            if response.HasField("view"):
-                current = response.view
-            for event in response.events:
-                if event.header.text:
-                    console.print(event.header.text)
-            if not response.HasField("view"):
-                continue
-            if len(current.outcome.seats) > 0:
-                console.print(game.ui.draw(current, names))
+    """Prints the match as it happens; plays `seat`'s turns (None: only watch) from the lines typed."""
+    table = Table(console, game, seat, auto_pass)
+    inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+    start_thread(game.watch(), inbox, "update")
+    if lines is not None:
+        start_thread(lines(), inbox, "line")
+    while True:
+        try:
+            kind, payload = inbox.get(timeout=TICK_SECONDS)
+        except queue.Empty:
+            table.on_tick()
+            continue
+        if kind == "update":
+            if table.on_update(payload):
                 return
-            if seat is not None and seat in seats_to_act(current) and response.version >= moved_at:
-                moved_at = take_turn(console, game, current, names, ask, auto_pass)
-            elif seat is None and not shown_board:
-                console.print(game.ui.draw(current, names))
-                shown_board = True
-    finally:
-        stream.close()  # cancels the stream's open call
+        elif kind == "line":
+            table.on_line(payload)
+        elif kind == "update-end":
+            return
+        elif kind == "line-end":
+            if seat is not None:
+                raise EOFError
+        elif kind.endswith("-error"):
+            raise payload

@@ -10,8 +10,11 @@ import uuid
 from collections.abc import Generator
 from typing import Any
 
+import grpc
+
 from menagerie.cli.connection import Notify, Patience, StreamCall, open_channel, reconnecting
 from menagerie.cli.games import GAMES, GameUI
+from menagerie.cli.identity import Identity
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 
@@ -28,18 +31,61 @@ def _quiet(_line: str) -> None:
 class LobbySession:
     """A registered guest at the lobby."""
 
-    def __init__(self, address: str, name: str, patience: Patience | None = None, notify: Notify = _quiet) -> None:
+    def __init__(
+        self,
+        address: str,
+        name: str,
+        patience: Patience | None = None,
+        notify: Notify = _quiet,
+        identity: Identity | None = None,
+    ) -> None:
         self.address = address
         self.patience = patience or Patience()
         self.notify = notify
         self.channel = open_channel(address)
         self.stub = lobby_pb2_grpc.LobbyStub(self.channel)
-        reply = self.stub.RegisterPlayer(
-            lobby_pb2.RegisterPlayerRequest(display_name=name), timeout=self.patience.call_seconds
-        )
-        self.player_id = reply.player_id
-        self.token = reply.token
-        self.auth = bearer(reply.token)
+        if identity is None:
+            reply = self.stub.RegisterPlayer(
+                lobby_pb2.RegisterPlayerRequest(display_name=name), timeout=self.patience.call_seconds
+            )
+            expires = reply.expires_at.ToSeconds() if reply.HasField("expires_at") else 0
+            identity = Identity(reply.player_id, reply.token, name, float(expires))
+        self.identity = identity
+        self.player_id = identity.player_id
+        self.token = identity.token
+        self.auth = bearer(identity.token)
+
+    def my_matches(self) -> lobby_pb2.ListMyMatchesResponse:
+        """The player's matches in progress, newest first."""
+        request = lobby_pb2.ListMyMatchesRequest()
+        return self.stub.ListMyMatches(request, metadata=self.auth, timeout=self.patience.call_seconds)
+
+    def resume(self, match_id: str, seat: int | None = None) -> lobby_pb2.ResumeSeatResponse:
+        """A fresh seat token for the player's seat in `match_id`."""
+        request = lobby_pb2.ResumeSeatRequest(match_id=match_id)
+        if seat is not None:
+            request.seat = seat
+        return self.stub.ResumeSeat(request, metadata=self.auth, timeout=self.patience.call_seconds)
+
+    def game_of(self, match_id: str) -> tuple[str, str]:
+        """(game, endpoint) of the service that holds `match_id` (KeyError when none does)."""
+        request = matches_pb2.GetMatchRequest(match_id=match_id)
+        for listing in self.games().games:
+            if not listing.available or listing.game not in GAMES:
+                continue
+            channel = open_channel(listing.endpoint)
+            try:
+                matches_pb2_grpc.MatchesStub(channel).GetMatch(
+                    request, metadata=self.auth, timeout=self.patience.call_seconds
+                )
+            except grpc.RpcError as error:
+                if error.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+                    continue
+                raise
+            finally:
+                channel.close()
+            return str(listing.game), str(listing.endpoint)
+        raise KeyError(f"no game service of the lobby holds a match {match_id!r}")
 
     def games(self) -> lobby_pb2.ListGamesResponse:
         """The games the lobby offers."""

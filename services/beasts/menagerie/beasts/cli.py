@@ -6,6 +6,10 @@ service; this module only draws. It never imports the engine.
 
 from __future__ import annotations
 
+import tomllib
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -15,8 +19,10 @@ from rich.table import Table
 from rich.text import Text
 
 from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
+from menagerie.cli.menu import Entry, default_menu
 
 COLOURS = ("red", "blue", "yellow", "green", "wild")
+LEGEND = "Spaces: ◎ blue circle · ? face down · ✦ creature · R/B/Y/G/W resource · @seat"
 # How each colour is drawn (presentation only; the words come from the engine).
 COLOUR_STYLE: dict[int, str] = {
     beasts_pb2.COLOUR_RED: "red",
@@ -87,6 +93,107 @@ class _SpaceGrid:
             yield line
 
 
+def streets(spaces: Iterable[Any]) -> list[list[int]]:
+    """The board's streets as few long walks, each street once: a map drawn from the view's neighbours alone.
+
+    Each walk starts at a space with an odd number of streets left (where a walk must
+    end), so the walks are long and few; every street of the board is in exactly one.
+    """
+    neighbours: dict[int, set[int]] = {}
+    for space in spaces:
+        for other in space.neighbours:
+            if other != space.id:
+                neighbours.setdefault(space.id, set()).add(other)
+                neighbours.setdefault(other, set()).add(space.id)
+    unused = {frozenset((a, b)) for a, near in neighbours.items() for b in near}
+    walks: list[list[int]] = []
+    while unused:
+        degree = Counter(space for street in unused for space in street)
+        odd = sorted(space for space, count in degree.items() if count % 2)
+        walk = [odd[0] if odd else min(degree)]
+        while True:
+            here = walk[-1]
+            ahead = sorted(n for n in neighbours[here] if frozenset((here, n)) in unused)
+            if not ahead:
+                break
+            # Straight on along a chain (a space with one street left) before branching off.
+            step = min(ahead, key=lambda n: (degree[n] != 2, n))
+            unused.discard(frozenset((here, step)))
+            degree[here] -= 1
+            degree[step] -= 1
+            walk.append(step)
+        walks.append(walk)
+    return walks
+
+
+def token_mark(view: Any, token: Any | None) -> Text:
+    """One or two characters for a space's token: ? face down, ✦ creature, R/B/Y/G/W resource, · empty."""
+    if token is None:
+        return Text("")
+    if token.state == beasts_pb2.TOKEN_STATE_HIDDEN:
+        return Text("?", style="bold")
+    if token.state == beasts_pb2.TOKEN_STATE_CREATURE:
+        return Text("✦", style="bold magenta")
+    if token.state == beasts_pb2.TOKEN_STATE_RESOURCE:
+        letter = beasts_pb2.Colour.Name(token.colour).removeprefix("COLOUR_")[:1]
+        return Text(letter, style=COLOUR_STYLE[token.colour])
+    return Text("·", style="dim")
+
+
+class BoardMap:
+    """The Beasts map: the streets as chains of space numbers, then every space with its token and standees.
+
+    Fits the console's width (80 columns and more): chains wrap, names are shortened.
+    """
+
+    GAP = 2
+
+    def __init__(self, view: Any, marks: dict[int, Text] | None = None, legend: str = "") -> None:
+        self.view = view
+        self.marks = marks
+        self.legend = legend
+
+    def standing(self) -> dict[int, list[int]]:
+        """Space -> the seats standing there."""
+        at: dict[int, list[int]] = {}
+        for player in self.view.players:
+            at.setdefault(player.position, []).append(player.seat)
+        return at
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        blue = {space.id for space in self.view.board.spaces if space.blue_circle}
+        at = self.standing()
+        yield Text("Board: the streets between spaces (◎ blue circle: Apparate to any other ◎)", style="italic")
+        for walk in streets(self.view.board.spaces):
+            line = Text("  ", no_wrap=True)
+            for index, space in enumerate(walk):
+                piece = Text("─" if index else "", style="dim")
+                piece.append(str(space), style="bold cyan" if space in at else ("blue" if space in blue else ""))
+                if space in blue:
+                    piece.append("◎", style="blue")
+                if line.cell_len + piece.cell_len > width:
+                    yield line
+                    line = Text("   ", no_wrap=True)
+                line.append_text(piece)
+            yield line
+        yield from _SpaceGrid(self.legend or "Spaces", self._cells()).__rich_console__(console, options)
+
+    def _cells(self) -> list[tuple[int, str, Text]]:
+        if self.marks is not None:
+            return [(space.id, space.name, self.marks.get(space.id, Text())) for space in self.view.board.spaces]
+        tokens = {t.space: t for t in self.view.tokens}
+        at = self.standing()
+        cells = []
+        for space in self.view.board.spaces:
+            mark = Text("◎" if space.blue_circle else "", style="blue")
+            mark.append_text(token_mark(self.view, tokens.get(space.id)))
+            if space.id in at:
+                mark.append("".join(f"@{seat}" for seat in at[space.id]), style="bold cyan")
+            cells.append((space.id, space.name, mark))
+        return cells
+
+
 class BeastsUI:
     """Drawing menagerie.beasts.v1 views."""
 
@@ -94,6 +201,52 @@ class BeastsUI:
 
     def stub(self, channel: grpc.Channel) -> beasts_pb2_grpc.BeastsStub:
         return beasts_pb2_grpc.BeastsStub(channel)
+
+    def how_to_play(self) -> str:
+        """The short how-to-play kept beside this module (howto.toml, shipped as package data)."""
+        return str(tomllib.loads(Path(__file__).with_name("howto.toml").read_text(encoding="utf-8"))["text"])
+
+    def menu(self, view: Any, legal: Any, room: int) -> list[Entry]:
+        """The legal actions as the engine lists them (grouped by kind when they are many)."""
+        return default_menu(legal, room)
+
+    def status(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """Turn and roll; where the viewer stands, what lies there and where its streets lead."""
+        line = Text(f"Turn {view.turn}/{view.turn_cap} · {names.get(view.current_seat, view.current_seat)} to play")
+        if view.mode == beasts_pb2.MODE_ADVANCED:
+            if view.actions_left:
+                line.append(f" ({view.actions_left} action{'s' if view.actions_left != 1 else ''} left)")
+            line.append(f" · Salem track {view.track}/{view.loss_at}")
+            line.append(f" · team {view.team_captured}/{view.creatures_to_win} creatures")
+        else:
+            if view.roll:
+                extra = f" (+{view.steps - view.roll})" if view.steps > view.roll else ""
+                line.append(f" · rolled {view.roll}{extra}")
+            line.append(f" · {view.creatures_to_win} creatures win")
+        lines = [line]
+        viewer = view.viewer if view.HasField("viewer") else None
+        me = next((p for p in view.players if p.seat == viewer), None)
+        if me is None:
+            where = " · ".join(f"{names.get(p.seat, p.seat)} @{p.position}" for p in view.players)
+            lines.append(Text(f"Standing: {where}"))
+            return Group(*lines)
+        tokens = {t.space: t for t in view.tokens}
+        here = Text(f"You are at {_space_name(view, me.position)}")
+        if me.position in tokens:
+            here.append(" (")
+            here.append_text(self._token(view, tokens[me.position]))
+            here.append(")")
+        here.append(" · you hold ")
+        here.append_text(_counts(me.resources))
+        captured = ", ".join(_creature_name(view, c) for c in me.captured)
+        if captured:
+            here.append(f" · captured {captured}")
+        lines.append(here)
+        space = next((s for s in view.board.spaces if s.id == me.position), None)
+        if space is not None:
+            near = ", ".join(_space_name(view, n) for n in sorted(space.neighbours))
+            lines.append(Text(f"Streets lead to {near}" + (" · ◎ Apparate" if space.blue_circle else ""), style="dim"))
+        return Group(*lines)
 
     def _token(self, view: Any, token: Any) -> Text:
         if token.state == beasts_pb2.TOKEN_STATE_HIDDEN:
@@ -109,31 +262,7 @@ class BeastsUI:
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
         if view.mode == beasts_pb2.MODE_ADVANCED:
             return self.draw_advanced(view, names)
-        tokens = {t.space: t for t in view.tokens}
-        standing: dict[int, list[str]] = {}
-        for player in view.players:
-            standing.setdefault(player.position, []).append(f"@{player.seat}")
-        board = Table(title="Board (◎ = blue circle, ? = face-down token)", show_header=False, box=None, padding=(0, 1))
-        columns = 3
-        spaces = list(view.board.spaces)
-        rows = (len(spaces) + columns - 1) // columns
-        for _ in range(columns):
-            board.add_column(justify="right")
-            board.add_column()
-            board.add_column()
-        for row in range(rows):
-            cells: list[Text | str] = []
-            for column in range(columns):
-                index = column * rows + row
-                if index >= len(spaces):
-                    cells += ["", "", ""]
-                    continue
-                space = spaces[index]
-                label = f"{space.name[:22]}{' ◎' if space.blue_circle else ''}"
-                token = self._token(view, tokens[space.id]) if space.id in tokens else Text("start", style="dim")
-                token.append(" " + " ".join(standing.get(space.id, [])), style="bold cyan")
-                cells += [str(space.id), label, token]
-            board.add_row(*cells)
+        board = BoardMap(view, legend=LEGEND)
 
         spell_names = {spell.id: spell.name for spell in view.spell_book}
         players = Table(title="Players")
@@ -188,7 +317,7 @@ class BeastsUI:
             self._advanced_status(view, names),
         )
 
-    def _advanced_board(self, view: Any) -> _SpaceGrid:
+    def _advanced_board(self, view: Any) -> BoardMap:
         salemers = set(view.salemers)
         on_bar = {card: colour for card, colour in zip(view.bar, view.bar_colours, strict=False) if card}
         creatures = {t.space: t.creature for t in view.tokens if t.state == beasts_pb2.TOKEN_STATE_CREATURE}
@@ -207,7 +336,8 @@ class BeastsUI:
             if space.id in standing:
                 marks.append("".join(standing[space.id]), style="bold cyan")
             cells.append((space.id, space.name, marks))
-        return _SpaceGrid("Board: ◎ blue circle · S Salemer · ■ card on the bar · ✦ creature", cells)
+        by_space = {space: drawn for space, _, drawn in cells}
+        return BoardMap(view, by_space, "Spaces: ◎ blue circle · S Salemer · ■ card on the bar · ✦ creature")
 
     def _location_bar(self, view: Any) -> Table:
         bar = Table(title="Location bar", box=None, padding=(0, 1))

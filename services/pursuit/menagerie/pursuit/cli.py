@@ -7,8 +7,10 @@ imports the engine.
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -18,6 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from menagerie.cli.menu import Entry, Toggles, default_menu, picks
 from menagerie.common.v1 import common_pb2
 from menagerie.pursuit.v1 import pursuit_pb2, pursuit_pb2_grpc
 
@@ -72,6 +75,12 @@ def _decisions(view: View) -> list[str]:
     return [*view.prompt.stack, view.prompt.kind]
 
 
+def zip_kept(view: View) -> list[tuple[pursuit_pb2.Die, bool]]:
+    """Each rolled die with whether it is kept (not kept when the view says nothing)."""
+    kept = list(view.kept)
+    return [(die, index < len(kept) and kept[index]) for index, die in enumerate(view.dice)]
+
+
 class PursuitUI:
     """Drawing menagerie.pursuit.v1 views."""
 
@@ -80,6 +89,48 @@ class PursuitUI:
     def stub(self, channel: grpc.Channel) -> pursuit_pb2_grpc.PursuitStub:
         """The Pursuit service's stub on `channel`."""
         return pursuit_pb2_grpc.PursuitStub(channel)
+
+    def how_to_play(self) -> str:
+        """The short how-to-play kept beside this module (howto.toml, shipped as package data)."""
+        return str(tomllib.loads(Path(__file__).with_name("howto.toml").read_text(encoding="utf-8"))["text"])
+
+    def status(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """The header, the chase in one line, and the dice on the table."""
+        track, beast = view.track, view.track.beast
+        chase = Text(f"The {beast.name} (L{beast.level}) at {track.position + 1}/{track.length}", style="magenta")
+        chase.append(f" · captured {len(view.captured)}/{view.beasts_to_win} · escaped {len(view.escaped)}")
+        mine = next((p for p in view.players if _is_viewer(view, p.seat)), None)
+        if mine is not None:
+            chase.append(f" · your health {mine.health}, {_plural(mine.hand_size, 'card')}")
+        return Group(self._header(view, names), chase, *self._dice(view, names))
+
+    def menu(self, view: Any, legal: Any, room: int) -> list[Entry]:
+        """The keep-dice choice as per-die toggles; the other actions as the engine lists them.
+
+        Every set of marked dice is matched against the server's Reroll actions (the same
+        kept faces, the teal die or not): only a set matching one of them may be confirmed,
+        and that action is the one submitted.
+        """
+        rerolls = [i for i, action in enumerate(legal.actions) if action.WhichOneof("kind") == "reroll"]
+        dice = list(view.dice)
+        if len(rerolls) < 2 or not dice:
+            return default_menu(legal, room)
+        combos: dict[frozenset[int], int] = {}
+        for mask in range(1 << len(dice)):
+            marked = frozenset(i for i in range(len(dice)) if mask >> i & 1)
+            black = sorted(dice[i].face for i in marked if dice[i].color != pursuit_pb2.COLOR_TEAL)
+            teal = any(dice[i].color == pursuit_pb2.COLOR_TEAL for i in marked)
+            for index in rerolls:
+                reroll = legal.actions[index].reroll
+                if sorted(reroll.keep) == black and reroll.keep_teal == teal:
+                    combos[marked] = index
+                    break
+        items = tuple(_die(die).plain + (" (kept)" if kept else "") for die, kept in zip_kept(view))
+        already = frozenset(i for i, kept in enumerate(view.kept) if kept and i < len(dice))
+        labels = {index: legal.labels[index].text for index in rerolls}
+        toggles = Toggles("Keep dice and roll the others again", items, combos, labels, code="k", marked=already)
+        others = [i for i in range(len(legal.actions)) if i not in set(rerolls)]
+        return [toggles, *picks(legal, others)]
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
         """Header, the chase, the boards, the dice, the cards, the beast's roll, the result."""

@@ -22,6 +22,8 @@ picks are listed by the session with the engine's labels, as every decision's ar
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -31,6 +33,7 @@ from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from menagerie.cli.menu import Entry, action_kind, grouped
 from menagerie.common.v1 import common_pb2
 from menagerie.snitch.v1 import snitch_pb2, snitch_pb2_grpc
 
@@ -172,6 +175,13 @@ def _signed(n: int) -> str:
 # --------------------------------------------------------------------------- UI
 
 
+def _group_of(action: Any) -> str | None:
+    """Team building's picks by part ("Pick a player"); every other action by its kind."""
+    if action.WhichOneof("kind") == "pick_for_team":
+        return f"Pick a {action.pick_for_team.part}"
+    return action_kind(action)
+
+
 class SnitchUI:
     """Drawing menagerie.snitch.v1 views."""
 
@@ -180,6 +190,18 @@ class SnitchUI:
     def stub(self, channel: grpc.Channel) -> snitch_pb2_grpc.SnitchStub:
         """The Snitch service's stub on `channel`."""
         return snitch_pb2_grpc.SnitchStub(channel)
+
+    def how_to_play(self) -> str:
+        """The short how-to-play kept beside this module (howto.toml, shipped as package data)."""
+        return str(tomllib.loads(Path(__file__).with_name("howto.toml").read_text(encoding="utf-8"))["text"])
+
+    def status(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """The header: the Game Sequence, who attacks, the decision and who is to act."""
+        return self._header(view, names)
+
+    def menu(self, view: Any, legal: Any, room: int) -> list[Entry]:
+        """The legal actions; a long list grouped: team building's picks by part (House, Player, …), else by kind."""
+        return grouped(legal, _group_of, room)
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
         """Header, the pitch, the race, the Coaches, the Snitch row, the viewer's cards, the roll, the result."""

@@ -11,7 +11,9 @@ rule, and it never imports the engine.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -22,6 +24,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from menagerie.cli.menu import Entry, default_menu
 from menagerie.common.v1 import common_pb2
 from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
 
@@ -150,6 +153,26 @@ class ZooUI:
     def stub(self, channel: grpc.Channel) -> zoo_pb2_grpc.ZooStub:
         """The Zoo service's stub on `channel`."""
         return zoo_pb2_grpc.ZooStub(channel)
+
+    def how_to_play(self) -> str:
+        """The short how-to-play kept beside this module (howto.toml, shipped as package data)."""
+        return str(tomllib.loads(Path(__file__).with_name("howto.toml").read_text(encoding="utf-8"))["text"])
+
+    def status(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """The header and the viewer's zoo in one line (values, score, animals)."""
+        viewer = view.viewer if view.HasField("viewer") else None
+        parts: list[RenderableType] = [self._header(view, names, viewer)]
+        mine = next((zoo for zoo in view.zoos if zoo.seat == viewer), None)
+        if mine is not None:
+            line = Text(f"Your zoo: {_values(mine.values)} · ")
+            line.append(_score_sum(mine), style="bold green")
+            line.append(f" · {mine.animals} animal{'s' if mine.animals != 1 else ''} · {self._status(view, mine)}")
+            parts.append(line)
+        return Group(*parts)
+
+    def menu(self, view: Any, legal: Any, room: int) -> list[Entry]:
+        """The legal actions as the engine lists them (grouped by kind when they are many)."""
+        return default_menu(legal, room)
 
     # ------------------------------------------------------------- drawing
 

@@ -8,6 +8,8 @@ from typing import Any, Protocol
 import grpc
 from rich.console import RenderableType
 
+from menagerie.cli.menu import Entry
+
 
 class GameUI(Protocol):
     """Drawing one game's position.
@@ -24,5 +26,17 @@ class GameUI(Protocol):
         ...
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
-        """The position as `view` shows it."""
+        """The position as `view` shows it (the board, on demand)."""
+        ...
+
+    def status(self, view: Any, names: dict[int, str]) -> RenderableType:
+        """A few lines (at most 4 at 80 columns) that the choice screen shows above the menu."""
+        ...
+
+    def menu(self, view: Any, legal: Any, room: int) -> list[Entry]:
+        """ListLegalActions as menu entries (groups, toggles) for a screen with `room` menu rows."""
+        ...
+
+    def how_to_play(self) -> str:
+        """The game's short how-to-play (`menagerie rules GAME`)."""
         ...
