@@ -2,9 +2,31 @@
 
 Engines raise these too (they are plain exceptions, no I/O), so a refusal reads the
 same whether it comes from the rules, the store or the API layer.
+
+Besides its message, an error may say more for programs (menagerie.shared.rpc.details
+turns it into google.rpc.Status details): a `reason` (a stable UPPER_SNAKE id; by
+default the one its kind has there), `metadata` (string pairs), and for InvalidArgument
+the `fields` it is about. A refused move's reason is its rule's id (`rule_id`).
 """
 
 from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+_NOT_ID = re.compile(r"[^A-Z0-9]+")
+# google.rpc.ErrorInfo's reasons: at most 63 characters, [A-Z][A-Z0-9_]+[A-Z0-9].
+_REASON_LENGTH = 63
+
+
+def rule_id(rule: str) -> str:
+    """The stable UPPER_SNAKE id of a rule's name ("Turn order" -> "TURN_ORDER")."""
+    ascii_name = unicodedata.normalize("NFKD", rule).encode("ascii", "ignore").decode().upper()
+    words = _NOT_ID.sub("_", ascii_name).strip("_")
+    if len(words) < 2 or not words[0].isalpha():
+        words = f"RULE_{words}".rstrip("_")
+    return words[:_REASON_LENGTH].rstrip("_")
 
 
 class MenagerieError(Exception):
@@ -12,15 +34,32 @@ class MenagerieError(Exception):
 
     status = "UNKNOWN"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, reason: str = "", metadata: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
+        self.metadata = dict(metadata or {})
 
 
 class InvalidArgument(MenagerieError):
-    """The request is malformed: undecodable, missing a field, out of range."""
+    """The request is malformed: undecodable, missing a field, out of range.
+
+    `fields` names the request fields at fault ("match_id", "action.move"); when it is
+    empty, the bootstrap looks for the request's field names in the message.
+    """
 
     status = "INVALID_ARGUMENT"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        fields: Sequence[str] = (),
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, metadata=metadata)
+        self.fields = tuple(fields)
 
 
 class Unauthenticated(MenagerieError):
@@ -54,10 +93,10 @@ class FailedPrecondition(MenagerieError):
 
 
 class IllegalAction(FailedPrecondition):
-    """A move the rules forbid; the message names the rule."""
+    """A move the rules forbid; the message names the rule, the reason is the rule's id."""
 
     def __init__(self, rule: str, detail: str) -> None:
-        super().__init__(f"{rule}: {detail}")
+        super().__init__(f"{rule}: {detail}", reason=rule_id(rule))
         self.rule = rule
         self.detail = detail
 

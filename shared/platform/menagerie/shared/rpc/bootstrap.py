@@ -12,6 +12,10 @@ their full names (for health and reflection); it may add supervised background l
 error with exponential backoff and jitter (menagerie.shared.supervision), so a Redis
 connection error — `CLIENT KILL`, Redis restarted — never ends the process.
 
+Every gRPC server also serves reflection, v1 and v1alpha (menagerie.shared.rpc.reflection),
+and its errors carry google.rpc.Status details whose ErrorInfo domain is
+"menagerie.<name>" (menagerie.shared.rpc.details).
+
 Health, one answer on two kinds of probe:
 * the standard gRPC health service on MENAGERIE_HOST:MENAGERIE_PORT, for every process
   run by `run_service` — including the dispatcher, which serves nothing else there
@@ -45,7 +49,6 @@ import grpc
 import redis
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from prometheus_client import REGISTRY, CollectorRegistry
 from pydantic import SecretStr, ValidationError
 from redis.asyncio import Redis
@@ -56,6 +59,7 @@ from menagerie.shared.redis_client import connect_blocking_redis, connect_redis
 from menagerie.shared.rpc.channels import server_credentials
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
+from menagerie.shared.rpc.reflection import enable_reflection
 from menagerie.shared.supervision import Loop, supervise
 from menagerie.shared.tokens import TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
@@ -232,7 +236,7 @@ async def serve(
             )
         )
         server = grpc.aio.server(
-            interceptors=[ServiceInterceptor(runtime.signer, quotas)],
+            interceptors=[ServiceInterceptor(runtime.signer, quotas, domain=f"menagerie.{name}")],
             options=[
                 ("grpc.so_reuseport", 0),
                 ("grpc.max_receive_message_length", 4 * 1024 * 1024),
@@ -250,7 +254,7 @@ async def serve(
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         for service in ["", *names]:
             await health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
-        reflection.enable_server_reflection([*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+        enable_reflection([*names, health.SERVICE_NAME], server)  # v1 and v1alpha
         address = f"{settings.host}:{settings.port}"
         credentials = server_credentials(settings.tls_cert_file, settings.tls_key_file)
         try:

@@ -7,7 +7,9 @@ verifies the bearer token (UNAUTHENTICATED when forged or expired), runs the
 servicer, and maps domain errors (menagerie.rules.errors) to status codes. A Redis
 that does not answer (down, restarting, a connection that died) is UNAVAILABLE, which
 clients retry. Anything unexpected becomes a generic INTERNAL, logged with its
-traceback, never shown.
+traceback, never shown. Every error it answers carries a google.rpc.Status with
+details (an ErrorInfo naming the rule or kind of error, a BadRequest naming the
+fields...) in the `grpc-status-details-bin` trailer: menagerie.shared.rpc.details.
 
 It also applies the caller's quotas (menagerie.shared.rpc.quotas): a call rate per
 caller, answered RESOURCE_EXHAUSTED with a `grpc-retry-pushback-ms` hint past it, and
@@ -20,15 +22,18 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
 import grpc
 import structlog
+from google.rpc import status_pb2
 from prometheus_client import Counter, Gauge, Histogram
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from menagerie.rules.errors import MenagerieError, Unauthenticated
+from menagerie.shared.rpc import details as rich
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings, RateLimited, caller_of
 from menagerie.shared.tokens import Principal, TokenSigner
 
@@ -51,6 +56,9 @@ RPC_SECONDS = Histogram(
 )
 OPEN_STREAMS = Gauge("menagerie_open_streams", "Server streams (Watch, WatchTicket) open now")
 STORE_UNAVAILABLE = "the match store does not answer right now; retry shortly"
+# Reasons of the interceptor's own refusals (details.py has the others).
+TOKEN_MISSING = "TOKEN_MISSING"
+AUTHORIZATION_MALFORMED = "AUTHORIZATION_MALFORMED"
 
 
 def current_principal() -> Principal | None:
@@ -62,7 +70,9 @@ def require_principal() -> Principal:
     """The verified caller, or Unauthenticated when the call carried no token."""
     principal = _principal.get()
     if principal is None:
-        raise Unauthenticated("this call needs a token: send 'authorization: Bearer <token>' metadata")
+        raise Unauthenticated(
+            "this call needs a token: send 'authorization: Bearer <token>' metadata", reason=TOKEN_MISSING
+        )
     return principal
 
 
@@ -72,24 +82,34 @@ def _bearer(metadata: Sequence[tuple[str, str | bytes]] | None) -> str | None:
             text = value.decode() if isinstance(value, bytes) else value
             scheme, _, token = text.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
-                raise Unauthenticated("the authorization metadata must read 'Bearer <token>'")
+                raise Unauthenticated(
+                    "the authorization metadata must read 'Bearer <token>'", reason=AUTHORIZATION_MALFORMED
+                )
             return token.strip()
     return None
 
 
-def _status(error: MenagerieError) -> grpc.StatusCode:
-    return grpc.StatusCode[error.status]
+@dataclass
+class _Call:
+    """What the error mapping knows of a call: the decoded request, once there is one."""
+
+    request: Any = None
 
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
     """Decodes, authenticates, applies quotas and maps errors for every unary and server-streaming method."""
 
     def __init__(
-        self, signer: TokenSigner, quotas: Quotas | None = None, open_prefixes: Sequence[str] = ("/grpc.",)
+        self,
+        signer: TokenSigner,
+        quotas: Quotas | None = None,
+        open_prefixes: Sequence[str] = ("/grpc.",),
+        domain: str = "menagerie",
     ) -> None:
         self._signer = signer
         self._quotas = quotas or Quotas(QuotaSettings())
         self._open_prefixes = tuple(open_prefixes)
+        self._domain = domain  # ErrorInfo's domain: "menagerie.<service>"
 
     async def intercept_service(
         self,
@@ -119,13 +139,14 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         return handler
 
     def _prepare(
-        self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any, context: Context
+        self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any, context: Context, call: _Call
     ) -> tuple[Any, str | None]:
         """Decode first, then the token (DESIGN.md's order of checks), then the call rate: (request, caller)."""
         try:
             request = deserialize(raw)
         except Exception:
             raise _Undecodable() from None
+        call.request = request
         token = _bearer(metadata)
         principal = self._signer.verify(token) if token is not None else None
         _principal.set(principal)
@@ -134,46 +155,60 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         return request, caller
 
     @contextlib.asynccontextmanager
-    async def _answering(self, method: str, context: Context, timed: bool) -> AsyncIterator[None]:
-        """Turns whatever the call raised into its status code, and counts the call.
+    async def _answering(self, method: str, context: Context, timed: bool) -> AsyncIterator[_Call]:
+        """Turns whatever the call raised into its status code and details, and counts the call.
 
         A call is counted before its status goes out: a client that reads the metrics right
         after its answer finds the call there.
         """
         started = time.perf_counter()
+        call = _Call()
 
         def count(code: str) -> None:
             RPCS.labels(method, code).inc()
             if timed:
                 RPC_SECONDS.labels(method).observe(time.perf_counter() - started)
 
-        async def abort(status: grpc.StatusCode, message: str) -> None:
-            count(status.name)
-            await context.abort(status, message)
+        async def abort(code: grpc.StatusCode, status: status_pb2.Status, extra: rich.Metadata = ()) -> None:
+            count(code.name)
+            await context.abort(code, status.message, rich.trailers(status, extra))
+
+        async def abort_plain(code: grpc.StatusCode, message: str, reason: str) -> None:
+            await abort(code, rich.error_status(code, message, self._domain, reason))
 
         try:
-            yield
+            yield call
         except _Undecodable:
-            await abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is not a valid {method} message")
-        except RateLimited as error:
-            context.set_trailing_metadata((("grpc-retry-pushback-ms", str(error.retry_after_ms)),))
-            await abort(_status(error), error.message)
+            message = f"the request is not a valid {method} message"
+            await abort_plain(grpc.StatusCode.INVALID_ARGUMENT, message, rich.UNDECODABLE_REQUEST)
         except MenagerieError as error:
-            await abort(_status(error), error.message)
+            pushback: rich.Metadata = ()
+            if isinstance(error, RateLimited):
+                # Also said the way gRPC's own retry policy reads it.
+                pushback = (("grpc-retry-pushback-ms", str(error.retry_after_ms)),)
+            await abort(grpc.StatusCode[error.status], self._status_of(error, call), pushback)
         except (RedisConnectionError, RedisTimeoutError):
             log.warning("Redis does not answer", method=method, exc_info=True)
-            await abort(grpc.StatusCode.UNAVAILABLE, STORE_UNAVAILABLE)
+            await abort_plain(grpc.StatusCode.UNAVAILABLE, STORE_UNAVAILABLE, rich.STORE_UNAVAILABLE)
         except grpc.aio.AbortError:
             count("SERVICER_ABORT")
             raise
         except Exception:
             log.exception("unexpected error", method=method)
-            await abort(grpc.StatusCode.INTERNAL, "internal error")
+            await abort_plain(grpc.StatusCode.INTERNAL, "internal error", rich.INTERNAL)
         except BaseException:
             count("CANCELLED")  # the client went away (a stream closed early) or the server is stopping
             raise
         else:
             count("OK")
+
+    def _status_of(self, error: MenagerieError, call: _Call) -> status_pb2.Status:
+        """The error's status with details; only its ErrorInfo if working out the rest failed (logged)."""
+        try:
+            return rich.status_of(error, self._domain, call.request)
+        except Exception:
+            log.exception("cannot work out the error's details", error=error.message)
+            return rich.error_status(grpc.StatusCode[error.status], error.message, self._domain, error.status)
 
     def _wrap_unary(
         self,
@@ -183,8 +218,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         deserialize: Callable[[bytes], Any],
     ) -> Callable[[bytes, Context], Awaitable[Any]]:
         async def unary(raw: bytes, context: Context) -> Any:
-            async with self._answering(method, context, timed=True):
-                request, _ = self._prepare(raw, deserialize, metadata, context)
+            async with self._answering(method, context, timed=True) as call:
+                request, _ = self._prepare(raw, deserialize, metadata, context, call)
                 return await behavior(request, context)
 
         return unary
@@ -197,8 +232,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         deserialize: Callable[[bytes], Any],
     ) -> Callable[[bytes, Context], AsyncIterator[Any]]:
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
-            async with self._answering(method, context, timed=False):
-                request, caller = self._prepare(raw, deserialize, metadata, context)
+            async with self._answering(method, context, timed=False) as call:
+                request, caller = self._prepare(raw, deserialize, metadata, context, call)
                 self._quotas.open_stream(caller)
                 OPEN_STREAMS.inc()
                 try:

@@ -30,11 +30,21 @@ class QuotaSettings:
     streams_per_process: int = 5_000
 
 
+# The reasons a client reads in the error's details (menagerie.shared.rpc.details).
+RATE_LIMITED = "RATE_LIMITED"
+TOO_MANY_STREAMS = "TOO_MANY_STREAMS"
+SERVER_STREAMS_FULL = "SERVER_STREAMS_FULL"
+
+
 class RateLimited(ResourceExhausted):
     """A caller past its call rate; `retry_after_ms` says when a call would be accepted."""
 
-    def __init__(self, message: str, retry_after_ms: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, retry_after_ms: int, caller: str = "") -> None:
+        super().__init__(
+            message,
+            reason=RATE_LIMITED,
+            metadata={"caller": caller, "retry_after_ms": str(retry_after_ms)} if caller else None,
+        )
         self.retry_after_ms = retry_after_ms
 
 
@@ -84,6 +94,7 @@ class Quotas:
             raise RateLimited(
                 f"too many calls: at most {rate:g} per second (bursts of {burst}) per caller; retry in {wait_ms} ms",
                 wait_ms,
+                caller,
             )
         bucket.tokens -= 1
 
@@ -91,13 +102,17 @@ class Quotas:
         """Counts a stream as open; ResourceExhausted past either cap (then nothing is counted)."""
         per_process = self.settings.streams_per_process
         if per_process and self.open_streams >= per_process:
-            raise ResourceExhausted(f"this server holds its maximum of {per_process} streams; retry later")
+            raise ResourceExhausted(
+                f"this server holds its maximum of {per_process} streams; retry later", reason=SERVER_STREAMS_FULL
+            )
         if caller is not None:
             per_caller = self.settings.streams_per_caller
             held = self._streams.get(caller, 0)
             if per_caller and held >= per_caller:
                 raise ResourceExhausted(
-                    f"at most {per_caller} open streams per caller; close one (you hold {held}) before opening another"
+                    f"at most {per_caller} open streams per caller; close one (you hold {held}) before opening another",
+                    reason=TOO_MANY_STREAMS,
+                    metadata={"caller": caller},
                 )
             self._streams[caller] = held + 1
         self.open_streams += 1
