@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection_pb2 as v1alpha_pb2
 from grpc_status import rpc_status  # type: ignore[import-untyped]
 
 from menagerie.beasts.v1 import beasts_pb2
+from menagerie.cli.errors import explain
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.rpc.details import read_details
@@ -77,6 +78,9 @@ def test_a_refused_move_names_its_rule(beasts: GameClient, match: Match) -> None
     assert info.metadata["match_id"] == match.match_id
     precondition = first_of(status, error_details_pb2.PreconditionFailure)
     assert [(v.type, v.subject) for v in precondition.violations] == [("RULE", "Movement")]
+
+    # The terminal client shows the rule beside what it says.
+    assert explain(error) == "That is not allowed now — roll the die before you move (rule: Movement)."
 
     other = (seat + 1) % 3
     other_version = beasts.legal(match.match_id, match.tokens[other]).view_version

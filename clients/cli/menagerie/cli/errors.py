@@ -1,8 +1,14 @@
-"""Server errors as sentences a player can read."""
+"""Server errors as sentences a player can read.
+
+A refused move names its rule in the error's details (google.rpc.ErrorInfo metadata,
+docs/clients.md): the sentence shows the rule beside what it says.
+"""
 
 from __future__ import annotations
 
 import grpc
+
+from menagerie.shared.rpc.details import read_details
 
 
 def explain(error: grpc.RpcError, address: str = "") -> str:
@@ -13,6 +19,9 @@ def explain(error: grpc.RpcError, address: str = "") -> str:
     if code == grpc.StatusCode.UNAVAILABLE:
         return f"The server{where} is not reachable. Is the platform running (make run)?"
     if code == grpc.StatusCode.FAILED_PRECONDITION:
+        refusal = read_details(error).metadata
+        if refusal.get("rule") and refusal.get("detail"):
+            return f"That is not allowed now — {refusal['detail'].rstrip('.')} (rule: {refusal['rule']})."
         return f"That is not allowed now — {details}."
     if code == grpc.StatusCode.INVALID_ARGUMENT:
         return f"The request was not valid: {details}."

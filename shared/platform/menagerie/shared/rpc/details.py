@@ -161,9 +161,9 @@ def _resolve(descriptor: Any, owner: str, index: str, word: str, nested: bool) -
         return word
     if nested and "." not in word:
         owners = _singular_messages(descriptor)
-        nested = [f"{name}.{word}" for name in owners if _walk(_message_of(descriptor, name), [word])]
-        if len(nested) == 1:  # only when unambiguous
-            return nested[0]
+        inside = [f"{name}.{word}" for name in owners if _walk(_message_of(descriptor, name), [word])]
+        if len(inside) == 1:  # only when unambiguous
+            return inside[0]
     return None
 
 
@@ -259,6 +259,8 @@ def read_details(error: Any) -> ErrorDetails:
         status = rpc_status.from_call(error)
     except (ValueError, DecodeError):
         return read  # a trailer that disagrees with the call's own status is not trusted
+    except AttributeError:
+        return read  # an RpcError that is no call (a channel that never connected) has no trailer
     if status is None:
         return read
     for packed in status.details:
