@@ -21,6 +21,8 @@ log = structlog.get_logger(__name__)
 
 SERVICE_TOKEN_SECONDS = 3600
 REFRESH_SECONDS = 10.0
+# A player waits on it (ListMyMatches, ResumeSeat): a silent service is reported, not waited out.
+GET_MATCH_SECONDS = 2.0
 
 
 class GameDirectory:
@@ -109,6 +111,11 @@ class GameDirectory:
         """Creates (or finds again: the id makes it idempotent) a match on the game service."""
         request = matches_pb2.CreateMatchRequest(match_id=match_id, config=config, seats=seats)
         return await self._stubs[game].CreateMatch(request, metadata=self._credential(), timeout=5)
+
+    async def get_match(self, game: str, match_id: str) -> matches_pb2.GetMatchResponse:
+        """A match's public summary from its game service (grpc.RpcError when it does not answer in 2 s)."""
+        request = matches_pb2.GetMatchRequest(match_id=match_id)
+        return await self._stubs[game].GetMatch(request, metadata=self._credential(), timeout=GET_MATCH_SECONDS)
 
     async def close(self) -> None:
         """Closes the channels."""

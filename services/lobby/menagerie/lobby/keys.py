@@ -71,6 +71,26 @@ def player(player_id: str) -> str:
     return f"lb:player:{player_id}"
 
 
+def seated_match(match_id: str) -> str:
+    """A match the lobby started: its game, mode and who sits where (menagerie.lobby.seats)."""
+    return f"lb:{{m:{match_id}}}:seated"
+
+
+def player_matches(player_id: str) -> str:
+    """The matches a player was seated in, by start time."""
+    return f"lb:{{p:{player_id}}}:matches"
+
+
+def ticket_watched(ticket_id: str) -> str:
+    """Set once a ticket has been watched: from then on it needs a watcher to stay queued."""
+    return f"{_base(tag_of(ticket_id))}:ticket:{ticket_id}:watched"
+
+
+def ticket_watcher(ticket_id: str) -> str:
+    """Present while a WatchTicket stream follows the ticket (refreshed by it, expires after the grace)."""
+    return f"{_base(tag_of(ticket_id))}:ticket:{ticket_id}:watcher"
+
+
 def ratings_base(game: str) -> str:
     return f"lb:{{r:{game}}}"
 

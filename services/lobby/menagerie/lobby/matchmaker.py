@@ -26,7 +26,8 @@ from menagerie.common.v1 import common_pb2
 from menagerie.lobby import keys
 from menagerie.lobby.directory import GameDirectory
 from menagerie.lobby.matchmaking import Candidate, TablePlan, plan_tables
-from menagerie.lobby.records import EXPIRED, Claim, Seating, Ticket
+from menagerie.lobby.records import CANCELLED, EXPIRED, Claim, Seating, Ticket
+from menagerie.lobby.seats import SeatBook, SeatedMatch, SeatedPlayer
 from menagerie.lobby.tickets import ENDED_TICKET_SECONDS, OPEN, TicketStore
 from menagerie.shared.aio import pause
 from menagerie.shared.settings import LobbySettings
@@ -61,8 +62,10 @@ class Matchmaker:
         directory: GameDirectory,
         settings: LobbySettings,
         clock: Callable[[], float] = time.time,
+        book: SeatBook | None = None,
     ) -> None:
         self.store = store
+        self.book = book or SeatBook(store.redis, settings.seat_token_ttl_seconds)
         self.directory = directory
         self.settings = settings
         self.clock = clock
@@ -98,7 +101,7 @@ class Matchmaker:
             await self._create_and_seat(tag, claim)
         if tag.startswith("t"):
             return await self._serve_table(tag, tag[1:], now)
-        tickets = await self.store.waiting(tag)
+        tickets = await self._watched(await self.store.waiting(tag))
         lifetime_ms = self.settings.ticket_lifetime_seconds * 1000
         live = []
         for ticket in tickets:
@@ -130,7 +133,7 @@ class Matchmaker:
                 await self.store.forget_queue(tag)
             return 0
         spec = found[0]
-        tickets = await self.store.waiting(tag)
+        tickets = await self._watched(await self.store.waiting(tag))
         if len(tickets) < len(spec.human_seats()):
             return 0
         seats = [""] * spec.seats
@@ -149,6 +152,19 @@ class Matchmaker:
         if not await self.store.claim(tag, claim):
             return 0
         return await self._create_and_seat(tag, claim)
+
+    async def _watched(self, tickets: list[Ticket]) -> list[Ticket]:
+        """The tickets still wanted: one whose WatchTicket streams all closed, none back within
+        the grace (ticket_watch_grace_seconds), is cancelled (its player left: Ctrl-C, a closed page).
+        """
+        if not self.settings.ticket_watch_grace_seconds:
+            return tickets
+        gone = await self.store.abandoned(tickets)
+        for ticket in gone:
+            had = await self.store.end(ticket, CANCELLED)
+            log.info("ticket cancelled: its watcher left", ticket=ticket.spec.ticket_id, had=had)
+        left = {t.spec.ticket_id for t in gone}
+        return [t for t in tickets if t.spec.ticket_id not in left]
 
     async def _start(self, tag: str, plan: TablePlan, game: str, mode: str, options: dict[str, str], now: int) -> int:
         claim = Claim(
@@ -213,6 +229,19 @@ class Matchmaker:
             if ticket_id
         }
         specs = {ticket_id: ticket.spec for ticket_id, ticket in tickets.items()}
+        # Before the tickets are seated: a player who sees the seating finds the match in ListMyMatches.
+        await self.book.record(
+            SeatedMatch(
+                match_id=claim.match_id,
+                game=claim.game,
+                mode=claim.mode,
+                seats=[
+                    SeatedPlayer(s.seat, s.player_id, s.display_name, s.kind == common_pb2.SEAT_KIND_BOT, s.bot_level)
+                    for s in created.match.seats
+                ],
+                started_ms=created.match.created_at.ToMilliseconds() or now,
+            )
+        )
         await self.store.seat(tag, claim.match_id, seatings, SEATED_TICKET_SECONDS, specs, now)
         log.info("match started", match=claim.match_id, game=claim.game, humans=len(seatings), bots=bots)
         return 1

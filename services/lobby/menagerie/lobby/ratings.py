@@ -6,6 +6,11 @@ per match (a `rated` marker is written in the same transaction). Bots are rated 
 one identity per level ("bot:random"), so a human's rating means something against
 them; several seats of one bot identity in a match count as copies of that rating
 and the identity moves by their average.
+
+A human seat whose decisions were mostly made by the timeout bot (more by it than by
+the player, MatchEvent.decisions) keeps its rating: the seat still takes part in the
+update, so its result counts for the others, but its own new rating is not written.
+Walking away from a match earns nothing and costs nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +36,14 @@ from menagerie.shared.streams import StreamConsumer
 log = structlog.get_logger(__name__)
 
 RATED_MARKER_SECONDS = 90 * 24 * 3600
+
+
+def mostly_timed_out(notice: common_pb2.MatchEvent) -> set[int]:
+    """Human seats whose decisions the timeout bot made more often than the player did."""
+    humans = {s.seat for s in notice.seats if s.kind != common_pb2.SEAT_KIND_BOT}
+    return {d.seat for d in notice.decisions if d.seat in humans and d.by_timeout > d.by_player}
+
+
 GROUP = "lobby-ratings"
 
 
@@ -75,27 +88,35 @@ class Ratings:
         ranks = {s.seat: s.rank for s in notice.outcome.seats}
         wins = {s.seat for s in notice.outcome.seats if s.result == common_pb2.RESULT_WIN}
         seats = [s for s in notice.seats if s.seat in ranks]
+        unrated = mostly_timed_out(notice)
         players: dict[str, list[common_pb2.SeatInfo]] = defaultdict(list)
         for seat in seats:
-            players[seat.player_id].append(seat)
+            if seat.seat not in unrated:
+                players[seat.player_id].append(seat)
         if len(seats) < 2:
             return False
+        if unrated:
+            log.info(
+                "seats left unrated: mostly played by the timeout bot", match=notice.match_id, seats=sorted(unrated)
+            )
         rated_key = keys.rated(game, notice.match_id)
-        player_keys = {pid: keys.rating(game, pid) for pid in players}
+        # Every seat's key is watched: the unrated seats' ratings are read for the update too.
+        player_keys = {s.player_id: keys.rating(game, s.player_id) for s in seats}
         while True:
             async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(rated_key, *player_keys.values())
                     if await pipe.exists(rated_key):
                         return False
-                    current = {pid: await self._read(pipe, game, pid) for pid in players}
+                    current = {s.player_id: await self._read(pipe, game, s.player_id) for s in seats}
                     teams = [
                         [self.model.rating(mu=current[s.player_id].mu, sigma=current[s.player_id].sigma)] for s in seats
                     ]
                     updated = self.model.rate(teams, ranks=[ranks[s.seat] for s in seats])
                     pipe.multi()  # type: ignore[no-untyped-call]
                     for pid, own_seats in players.items():
-                        indexes = [i for i, s in enumerate(seats) if s.player_id == pid]
+                        rated_seats = {s.seat for s in own_seats}
+                        indexes = [i for i, s in enumerate(seats) if s.seat in rated_seats]
                         mu = sum(updated[i][0].mu for i in indexes) / len(indexes)
                         sigma = sum(updated[i][0].sigma for i in indexes) / len(indexes)
                         seat = own_seats[0]

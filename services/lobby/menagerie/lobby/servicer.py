@@ -12,19 +12,24 @@ to register again.
 
 from __future__ import annotations
 
+import asyncio
+import re
 import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+import grpc
 from redis.asyncio import Redis
 
+from menagerie.common.v1 import common_pb2
 from menagerie.lobby import keys
 from menagerie.lobby.directory import GameDirectory
 from menagerie.lobby.players import TABLE, TICKET, Slot, slot_field
 from menagerie.lobby.ratings import Ratings
 from menagerie.lobby.records import CANCELLED, CLAIMED, EXPIRED, FINAL, SEATED, WAITING, Ticket, TicketSpec
+from menagerie.lobby.seats import SeatBook, SeatedMatch
 from menagerie.lobby.tickets import TableSpec, TicketStore
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.rules.contract import MatchSetup
@@ -35,6 +40,7 @@ from menagerie.rules.errors import (
     PermissionDenied,
     ResourceExhausted,
     Unauthenticated,
+    Unavailable,
 )
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from menagerie.shared.rpc.interceptor import Context, require_principal
@@ -47,6 +53,7 @@ MAX_WAIT_LIMIT = 600
 TURN_TIMER_LIMIT = 24 * 3600
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 WATCH_HEARTBEAT_MS = 1000
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 _STATUS = {
     WAITING: lobby_pb2.TICKET_STATUS_WAITING,
@@ -138,6 +145,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         self.ratings = ratings
         self.signer = signer
         self.settings = settings
+        self.book = SeatBook(redis, settings.seat_token_ttl_seconds)
 
     @staticmethod
     def _now_ms() -> int:
@@ -264,9 +272,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         """
         await self._own_ticket(request.ticket_id)
         last = await self.store.last_update(request.ticket_id)
+        grace_ms = self.settings.ticket_watch_grace_seconds * 1000
         with self.wakeups.follow(keys.updates(request.ticket_id), last) as follower:
             ticket = await self._own_ticket(request.ticket_id)
             while True:
+                if grace_ms and ticket.status not in FINAL:
+                    # Renewed at every update and heartbeat: once the client is gone it lapses,
+                    # and the matchmaker cancels the ticket (Matchmaker._watched).
+                    await self.store.watching(request.ticket_id, grace_ms + 2 * WATCH_HEARTBEAT_MS)
                 waited = max(0, self._now_ms() - ticket.spec.created_ms) // 1000
                 yield lobby_pb2.WatchTicketResponse(ticket=ticket_message(ticket), waited_seconds=waited)
                 if ticket.status in FINAL:
@@ -383,3 +396,108 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             for index, s in enumerate(standings)
         ]
         return lobby_pb2.GetLeaderboardResponse(game=request.game, entries=entries)
+
+    # ------------------------------------------------------------- resuming a seat
+
+    async def _summary(self, match: SeatedMatch) -> common_pb2.MatchSummary | None:
+        """The game service's public summary of the match; None when it did not answer.
+
+        NotFound when the game service no longer has the match (its retention ran out).
+        """
+        try:
+            reply = await self.directory.get_match(match.game, match.match_id)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.NOT_FOUND:
+                raise NotFound(f"the {match.game} service no longer has match {match.match_id}") from None
+            return None
+        return reply.match
+
+    async def ListMyMatches(  # noqa: N802
+        self, request: lobby_pb2.ListMyMatchesRequest, context: Context
+    ) -> lobby_pb2.ListMyMatchesResponse:
+        player = _player(require_principal())
+        matches = await self.book.matches_of(player.subject)
+
+        async def summary(match: SeatedMatch) -> common_pb2.MatchSummary | NotFound | None:
+            try:
+                return await self._summary(match)
+            except NotFound as gone:
+                return gone
+
+        summaries = await asyncio.gather(*(summary(m) for m in matches))
+        response = lobby_pb2.ListMyMatchesResponse()
+        finished = []
+        for match, found in zip(matches, summaries, strict=True):
+            if isinstance(found, NotFound) or (found is not None and found.status == common_pb2.MATCH_STATUS_FINISHED):
+                finished.append(match.match_id)
+                continue
+            for seat in match.seats_of(player.subject):
+                entry = response.matches.add(
+                    match_id=match.match_id,
+                    game=match.game,
+                    mode=match.mode,
+                    seat=seat,
+                    game_endpoint=self.directory.public_endpoint(match.game),
+                    available=found is not None,
+                )
+                entry.started_at.FromMilliseconds(match.started_ms)
+                if found is not None:
+                    entry.seats.extend(found.seats)
+                    entry.to_act.extend(found.to_act)
+                    entry.my_turn = seat in found.to_act
+                    entry.version = found.version
+                    entry.clock.CopyFrom(found.clock)
+                else:
+                    entry.seats.extend(
+                        common_pb2.SeatInfo(
+                            seat=s.seat,
+                            player_id=s.player_id,
+                            display_name=s.display_name,
+                            kind=common_pb2.SEAT_KIND_BOT if s.bot else common_pb2.SEAT_KIND_HUMAN,
+                            bot_level=s.bot_level,
+                        )
+                        for s in match.seats
+                    )
+        await self.book.forget(player.subject, finished)
+        return response
+
+    async def ResumeSeat(  # noqa: N802
+        self, request: lobby_pb2.ResumeSeatRequest, context: Context
+    ) -> lobby_pb2.ResumeSeatResponse:
+        player = _player(require_principal())
+        if not _MATCH_ID.fullmatch(request.match_id):
+            raise InvalidArgument("match_id is required: the id ListMyMatches or the ticket's seating gave")
+        match = await self.book.match(request.match_id)
+        if match is None:
+            raise NotFound(f"the lobby knows no match {request.match_id} (ListMyMatches lists yours in progress)")
+        seats = match.seats_of(player.subject)
+        if not seats:
+            raise PermissionDenied(f"you have no seat in match {request.match_id}")
+        seat = request.seat if request.HasField("seat") else seats[0]
+        if seat not in seats:
+            raise PermissionDenied(f"seat {seat} of match {request.match_id} is not yours (yours: {seats})")
+        summary = await self._summary(match)
+        if summary is None:
+            raise Unavailable(f"the {match.game} service is not reachable right now; try again shortly")
+        if summary.status == common_pb2.MATCH_STATUS_FINISHED:
+            await self.book.forget(player.subject, [match.match_id])
+            raise FailedPrecondition(f"match {match.match_id} has finished; there is no seat to resume")
+        holder = match.seats[seat]
+        # Signed like the tokens CreateMatch hands out (the same secret): the game service accepts it.
+        token, expires = self.signer.issue_seat(
+            match.match_id, seat, holder.player_id, holder.display_name, self.settings.seat_token_ttl_seconds
+        )
+        response = lobby_pb2.ResumeSeatResponse(
+            seating=lobby_pb2.Seating(
+                match_id=match.match_id,
+                seat=seat,
+                seat_token=token,
+                game_endpoint=self.directory.public_endpoint(match.game),
+                seats=len(match.seats),
+                bots=match.bots,
+            ),
+            game=match.game,
+            mode=match.mode,
+        )
+        response.expires_at.FromSeconds(expires)
+        return response

@@ -134,6 +134,18 @@ class LobbySettings(ServiceSettings, GameEndpointsSettings):
     public_game_endpoints: str = Field(
         "", description="Game addresses given to clients, as game_endpoints; empty = the same as game_endpoints."
     )
+    seat_token_ttl_seconds: int = Field(
+        7 * 24 * 3600,
+        ge=60,
+        description="Lifetime of the seat tokens ResumeSeat signs, and how long the lobby remembers who sits where.",
+    )
+    ticket_watch_grace_seconds: int = Field(
+        15,
+        ge=0,
+        le=3600,
+        description="A waiting ticket whose WatchTicket streams all closed is cancelled when none is back after"
+        " this long (0 = never; a ticket never watched is never cancelled this way).",
+    )
 
     def public_endpoints(self) -> dict[str, str]:
         """Game id -> the host:port clients should dial."""

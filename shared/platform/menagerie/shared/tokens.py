@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass
 from enum import StrEnum
@@ -87,6 +88,9 @@ class TokenSigner:
             "name": name,
             "mid": match_id,
             "seat": seat,
+            # Unique per token: a seat token signed again (ResumeSeat) differs from the last one
+            # even within the same second.
+            "jti": secrets.token_urlsafe(9),
         }
         if bot:
             claims["bot"] = True

@@ -1,0 +1,100 @@
+"""Who the lobby seated where: each match it started, and each player's matches.
+
+The matchmaker writes a match's record before it marks the tickets seated, so a player
+who sees a seated ticket finds the match in ListMyMatches. Writing it again (a claim
+completed by another replica) changes nothing. Finished matches are dropped from a
+player's list when ListMyMatches finds them finished; every record expires with the
+seat tokens' lifetime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import msgspec
+from redis.asyncio import Redis
+
+from menagerie.lobby import keys
+
+# A player's list keeps its newest entries only (a player rarely plays this many at once).
+MAX_MATCHES_PER_PLAYER = 100
+
+_encode = msgspec.msgpack.Encoder().encode
+
+
+class SeatedPlayer(msgspec.Struct, frozen=True, array_like=True):
+    """Who sits in one seat of a match the lobby started."""
+
+    seat: int
+    player_id: str
+    display_name: str
+    bot: bool = False
+    bot_level: str = ""
+
+
+class SeatedMatch(msgspec.Struct, frozen=True):
+    """A match the lobby started: its game, mode and seats."""
+
+    match_id: str
+    game: str
+    mode: str
+    seats: list[SeatedPlayer]
+    started_ms: int
+
+    def seats_of(self, player_id: str) -> list[int]:
+        """The human seats `player_id` holds in this match."""
+        return [s.seat for s in self.seats if s.player_id == player_id and not s.bot]
+
+    @property
+    def bots(self) -> int:
+        """How many seats bots play."""
+        return sum(1 for s in self.seats if s.bot)
+
+
+_match = msgspec.msgpack.Decoder(SeatedMatch)
+
+
+class SeatBook:
+    """Reads and writes the lobby's record of matches and of each player's seats."""
+
+    def __init__(self, redis: Redis, keep_seconds: int) -> None:
+        self.redis = redis
+        self.keep_seconds = keep_seconds
+
+    async def record(self, match: SeatedMatch) -> None:
+        """Stores the match and adds it to each of its players' lists (idempotent)."""
+        players = sorted({s.player_id for s in match.seats if not s.bot})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(keys.seated_match(match.match_id), _encode(match), ex=self.keep_seconds)
+            for player_id in players:
+                index = keys.player_matches(player_id)
+                pipe.zadd(index, {match.match_id: match.started_ms})
+                pipe.zremrangebyrank(index, 0, -MAX_MATCHES_PER_PLAYER - 1)
+                pipe.expire(index, self.keep_seconds)
+            await pipe.execute()
+
+    async def match(self, match_id: str) -> SeatedMatch | None:
+        """The lobby's record of a match, or None if it did not start it (or forgot it)."""
+        blob = cast("bytes | None", await self.redis.get(keys.seated_match(match_id)))
+        return _match.decode(blob) if blob else None
+
+    async def matches_of(self, player_id: str, limit: int = MAX_MATCHES_PER_PLAYER) -> list[SeatedMatch]:
+        """The player's matches, newest first (finished ones included until forgotten)."""
+        index = keys.player_matches(player_id)
+        ids = [m.decode() for m in cast("list[bytes]", await self.redis.zrevrange(index, 0, limit - 1))]
+        if not ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.get(keys.seated_match(match_id))
+            blobs = cast("list[bytes | None]", await pipe.execute())
+        gone = [i for i, blob in zip(ids, blobs, strict=True) if blob is None]
+        if gone:
+            await self.redis.zrem(index, *gone)
+        return [_match.decode(blob) for blob in blobs if blob is not None]
+
+    async def forget(self, player_id: str, match_ids: Sequence[str]) -> None:
+        """Drops matches (finished ones) from the player's list."""
+        if match_ids:
+            await self.redis.zrem(keys.player_matches(player_id), *match_ids)
