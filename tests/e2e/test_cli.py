@@ -6,6 +6,7 @@ import io
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,11 +25,12 @@ pytestmark = pytest.mark.e2e
 pytest_plugins = ["tests.support.minimatch"]
 
 MENAGERIE = str(Path(sys.executable).parent / "menagerie")
-CHOOSE = r"Choose 1–(\d+) or a code \(q to quit\): "
+CHOOSE = r"Choose \[[^\]]*\](?: \(\d+ s left\))?: "
 
 
-def spawn(*args: str) -> pexpect.spawn[str]:
-    env = {**os.environ, "COLUMNS": "160", "TERM": "dumb"}
+def spawn(*args: str, home: str = "") -> pexpect.spawn[str]:
+    """`menagerie *args` in a pseudo-terminal; its kept player in `home` (a fresh directory by default)."""
+    env = {**os.environ, "COLUMNS": "160", "TERM": "dumb", "MENAGERIE_HOME": home or tempfile.mkdtemp()}
     return pexpect.spawn(MENAGERIE, list(args), encoding="utf-8", timeout=60, dimensions=(50, 160), env=env)
 
 
@@ -43,7 +45,7 @@ def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None
     child.expect("Players")
     child.expect(CHOOSE)
     child.sendline("99")
-    child.expect("Type a number from 1 to")
+    child.expect("Type 1")
     child.sendline("r")  # the code of the turn's first action, rolling the die
     child.expect(CHOOSE)
     for _ in range(2):
@@ -56,7 +58,7 @@ def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None
     assert child.exitstatus == 0
     transcript = seen.getvalue()
     assert re.search(r"You rolled [1-6]\.", transcript), "the first choice of a turn is the roll"
-    assert "Board (◎ = blue circle" in transcript
+    assert "Board: the streets between spaces" in transcript
 
 
 def test_watch_a_bot_match_as_a_spectator_to_the_end(minimatch: RunningMinimatch) -> None:
@@ -122,7 +124,8 @@ def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly(minimatch: Runn
             child.sendline("q")
             child.expect("You left the match")
             break
-        child.sendline("1")
+        # In the keep-dice toggles, "1" marks a die: confirm instead (keeping what is marked).
+        child.sendline("c" if child.before.rstrip().endswith("0 back") else "1")
         answered += 1
         after_own_turn += bool(own_turn.search(seen.getvalue()))
         assert answered < 60, "this seat's own turn never came"

@@ -260,7 +260,11 @@ class Table:
             return True
         if self.seat is None:
             self._spectate()
-        elif self.seat in seats_to_act(self.view) and response.version >= self.moved_at:
+            return False
+        if self.board_key is None:  # the board once at the start; then on demand (b)
+            self.print_board()
+            self.board_key = ()
+        if self.seat in seats_to_act(self.view) and response.version >= self.moved_at:
             self._refresh_choice(changed=bool(note))
         elif self.menu is not None:
             self.menu = None
@@ -343,7 +347,7 @@ def follow(
     auto_pass: bool = False,
 ) -> None:
     """Prints the match as it happens; plays `seat`'s turns (None: only watch) from the lines typed."""
-    table = Table(console, game, seat, auto_pass)
+    table = Table(console, game, seat, auto_pass, console.width, console.height)
     inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
     start_thread(game.watch(), inbox, "update")
     if lines is not None:

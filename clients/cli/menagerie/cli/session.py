@@ -28,6 +28,10 @@ def _quiet(_line: str) -> None:
     """Says nothing about reconnections (sessions used without a terminal)."""
 
 
+class SessionClosed(Exception):
+    """The game session was closed (its stream is not reopened)."""
+
+
 class LobbySession:
     """A registered guest at the lobby."""
 
@@ -148,6 +152,7 @@ class GameSession:
         self.matches = matches_pb2_grpc.MatchesStub(self.channel)
         self.match_id = match_id
         self.auth = bearer(token)
+        self.closed = False
 
     def names(self) -> dict[int, str]:
         """Seat -> display name."""
@@ -167,12 +172,19 @@ class GameSession:
         last = from_version
 
         def open_call(deadline: float) -> StreamCall[Any]:
+            if self.closed:  # the session ended while the stream was down: nothing to reconnect for
+                raise SessionClosed(self.match_id)
             request = pb.WatchRequest(match_id=self.match_id, from_version=last)
             call: StreamCall[Any] = self.stub.Watch(request, metadata=self.auth, timeout=deadline)
             return call
 
         delivered = False
-        stream = reconnecting(open_call, f"the game service at {self.address}", self.patience, self.notify)
+
+        def notify(line: str) -> None:
+            if not self.closed:  # a stream that broke because the session closed is no news
+                self.notify(line)
+
+        stream = reconnecting(open_call, f"the game service at {self.address}", self.patience, notify)
         try:
             for response in stream:
                 # Reopened at the version last delivered, the server first repeats that
@@ -199,5 +211,6 @@ class GameSession:
         return self.stub.SubmitAction(request, metadata=self.auth, timeout=self.patience.call_seconds)
 
     def close(self) -> None:
-        """Closes the channel."""
+        """Closes the channel (a stream still open ends quietly)."""
+        self.closed = True
         self.channel.close()
