@@ -8,6 +8,10 @@ BIN := $(VENV)/bin
 # Every package folder, games included, found rather than named: a new game's folder is installed as it lands.
 PACKAGES := $(addprefix -e ,protos/python $(patsubst %/pyproject.toml,%,$(sort $(wildcard shared/*/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml))))
 STAMP := $(VENV)/.installed
+# The web app (clients/web): npm ci from its lockfile, built into clients/web/dist (not committed).
+WEB := clients/web
+WEB_DEPS := $(WEB)/node_modules/.installed
+WEB_SOURCES := $(shell find $(WEB)/src -type f 2>/dev/null) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json $(WEB)/package.json
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -20,8 +24,24 @@ $(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shar
 
 install: $(STAMP) ## Create the virtualenv and install every package (editable)
 
-protos: $(STAMP) ## Regenerate the Python code of protos/ (committed; a test fails when stale)
+protos: $(STAMP) $(WEB_DEPS) ## Regenerate the Python and TypeScript code of protos/ (committed; a test fails when stale)
 	$(BIN)/python protos/generate.py
+	$(WEB)/scripts/generate.sh
+
+$(WEB_DEPS): $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund
+	touch $@
+
+web-protos: $(STAMP) $(WEB_DEPS) ## Regenerate only the TypeScript code of protos/ (clients/web/src/gen, committed)
+	$(WEB)/scripts/generate.sh
+
+$(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+	cd $(WEB) && npm run build
+
+web: $(WEB)/dist/index.html ## Build the web app (clients/web/dist) when missing or stale: npm ci from the lockfile, vite build
+
+screenshots: $(STAMP) web ## Play each game in a browser (Debian's chromium) and save its board to docs/screenshots/<game>.png
+	MENAGERIE_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/web/test_screenshots.py -p no:randomly
 
 deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.yaml from deploy/games.toml (committed; a test fails when stale)
 	$(BIN)/python deploy/generate.py
@@ -69,7 +89,7 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 	$(BIN)/python -m bench.arena --game snitch --mode advanced --opponent greedy --games 200 \
 		--funding-sweep 0,5,10 --option spectators=on
 
-run: $(STAMP) ## Start the platform on this machine (Ctrl-C stops it)
+run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py $(ARGS)
 
-.PHONY: help install protos deploy-files lint golden format test chaos soak bench arena run
+.PHONY: help install protos web-protos web screenshots deploy-files lint golden format test chaos soak bench arena run

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import grpc
 from google.protobuf.descriptor import ServiceDescriptor
+from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -124,7 +125,10 @@ class Gateway:
                     scope, receive, send
                 )
                 return
-            await self.static(scope, receive, send)
+            try:
+                await self.static(scope, receive, send)
+            except HTTPException as exc:  # StaticFiles raises its 404 for an exception middleware we do not need
+                await PlainTextResponse(f"{exc.detail}\n", status_code=exc.status_code)(scope, receive, send)
             return
         await self._with_disconnect(target, scope, receive, send)
 

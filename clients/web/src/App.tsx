@@ -1,0 +1,50 @@
+// Hash routes: #/ lobby, #/queue/<ticket>, #/match/<game>/<match>, #/watch/<game>/<match>, #/leaderboard/<game>.
+import { useEffect, useState } from "react";
+import { HomePage } from "./pages/Home";
+import { LeaderboardPage } from "./pages/Leaderboard";
+import { MatchPage } from "./pages/Match";
+import { QueuePage } from "./pages/Queue";
+
+function useHash(): string {
+  const [hash, setHash] = useState(window.location.hash);
+  useEffect(() => {
+    const changed = () => setHash(window.location.hash);
+    window.addEventListener("hashchange", changed);
+    return () => window.removeEventListener("hashchange", changed);
+  }, []);
+  return hash;
+}
+
+function Page({ hash }: { hash: string }) {
+  const [path, query = ""] = hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean);
+  const params = new URLSearchParams(query);
+  switch (parts[0]) {
+    case "queue":
+      return <QueuePage key={parts[1]} ticketId={parts[1]} table={params.get("table") ?? undefined} code={params.get("code") ?? undefined} />;
+    case "match":
+      return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={false} />;
+    case "watch":
+      return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={true} />;
+    case "leaderboard":
+      return <LeaderboardPage game={parts[1]} />;
+    default:
+      return <HomePage />;
+  }
+}
+
+export function App() {
+  const hash = useHash();
+  return (
+    <>
+      <header className="top">
+        <a href="#/">
+          <h1>Menagerie</h1>
+        </a>
+      </header>
+      <main>
+        <Page hash={hash} />
+      </main>
+    </>
+  );
+}

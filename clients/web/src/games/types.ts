@@ -1,0 +1,63 @@
+// The small interface each game's UI implements (src/games/<game>/); the match page does the rest.
+import type { ComponentType } from "react";
+import type { DescService } from "@bufbuild/protobuf";
+import type { ActionLabel } from "../gen/menagerie/common/v1/common_pb";
+
+/** One legal action of the viewer's seat, as the server listed it, with the engine's label. */
+export interface LegalAction<A> {
+  index: number;
+  action: A;
+  label: ActionLabel;
+  /** The board element the action is about (see GameUI.target); undefined: only in the action list. */
+  target?: string;
+}
+
+export interface BoardProps<V, A> {
+  view: V;
+  /** The viewer's seat; undefined for a spectator. */
+  viewer?: number;
+  /** Seat -> display name (from the match's summary). */
+  names: Map<number, string>;
+  actions: LegalAction<A>[];
+  /** The board element picked to filter the actions (null: all). */
+  selected: string | null;
+  onSelect(target: string | null): void;
+}
+
+export interface GameUI<V = any, A = any> {
+  id: string;
+  /** The game's own gRPC service (generated, src/gen): GetView, ListLegalActions, SubmitAction, Watch. */
+  service: DescService;
+  Board: ComponentType<BoardProps<V, A>>;
+  /**
+   * The board element an action is about, named by the action's own fields (a card id, a space id), so
+   * the board can make that element clickable. It reads the server's action; it never decides legality.
+   */
+  target?(action: A, view: V, viewer?: number): string | undefined;
+}
+
+/** Props of a clickable board element: selectable when some legal action is about it. */
+export function targetProps<V, A>(props: BoardProps<V, A>, key: string): {
+  className: string;
+  onClick?: () => void;
+  "data-target"?: string;
+} {
+  const active = props.actions.some((a) => a.target === key);
+  if (!active) return { className: "" };
+  const chosen = props.selected === key;
+  return {
+    className: chosen ? "target chosen" : "target",
+    onClick: () => props.onSelect(chosen ? null : key),
+    "data-target": key,
+  };
+}
+
+/** "Ann" for a seat with a known name, else "Seat 2". */
+export function seatName(names: Map<number, string>, seat: number): string {
+  return names.get(seat) ?? `Seat ${seat + 1}`;
+}
+
+/** SOME_ENUM_NAME -> "some enum name" without its prefix (e.g. HABITAT_FOREST -> "forest"). */
+export function enumWord(name: string | undefined, prefix: string): string {
+  return (name ?? "").replace(prefix, "").toLowerCase().replace(/_/g, " ");
+}

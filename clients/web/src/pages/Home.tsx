@@ -1,0 +1,259 @@
+// The lobby page: register as a guest, the games and their modes, queue or private tables,
+// matches in progress (yours to resume, others' to watch).
+import { useEffect, useState } from "react";
+import { bearer, describeError, lobby, matches } from "../api";
+import type { GameListing, MyMatch } from "../gen/menagerie/lobby/v1/lobby_pb";
+import type { MatchSummary } from "../gen/menagerie/common/v1/common_pb";
+import { MatchStatus } from "../gen/menagerie/common/v1/common_pb";
+import { currentPlayer, forgetPlayer, register, rememberTicket, type Player } from "../session";
+
+function navigate(hash: string): void {
+  window.location.hash = hash;
+}
+
+function Register({ onDone }: { onDone: (p: Player) => void }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState("");
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      onDone(await register(name.trim()));
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <form className="register" onSubmit={submit}>
+      <h2>Play as a guest</h2>
+      <label>
+        Your name{" "}
+        <input data-testid="guest-name" value={name} maxLength={32} onChange={(e) => setName(e.target.value)} />
+      </label>{" "}
+      <button data-testid="register" disabled={!name.trim()}>
+        Enter the lobby
+      </button>
+      {error && <p className="error">{error}</p>}
+    </form>
+  );
+}
+
+function GameCard({ listing, player }: { listing: GameListing; player: Player }) {
+  const [mode, setMode] = useState(listing.modes[0]?.mode ?? "");
+  const info = listing.modes.find((m) => m.mode === mode) ?? listing.modes[0];
+  const [seats, setSeats] = useState(info?.minSeats ?? 2);
+  const [botLevel, setBotLevel] = useState("greedy");
+  const [wait, setWait] = useState(5);
+  const [tableId, setTableId] = useState("");
+  const [code, setCode] = useState("");
+  const [error, setError] = useState("");
+  const headers = bearer(player.token);
+  const chooseMode = (value: string) => {
+    setMode(value);
+    const next = listing.modes.find((m) => m.mode === value);
+    if (next) setSeats(Math.min(Math.max(seats, next.minSeats), next.maxSeats));
+  };
+
+  const queue = async () => {
+    try {
+      const reply = await lobby.createTicket(
+        { game: listing.game, mode, minSeats: seats, maxSeats: seats, allowBots: true, botLevel, maxWaitSeconds: wait },
+        { headers, timeoutMs: 10_000 },
+      );
+      rememberTicket(reply.ticket!.ticketId);
+      navigate(`#/queue/${reply.ticket!.ticketId}`);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  const createTable = async (withBots: boolean) => {
+    try {
+      const botSeats = withBots ? Array.from({ length: seats - 1 }, (_, i) => i + 1) : [];
+      const reply = await lobby.createTable(
+        { game: listing.game, mode, seats, botSeats, botLevel },
+        { headers, timeoutMs: 10_000 },
+      );
+      rememberTicket(reply.ticket!.ticketId);
+      navigate(`#/queue/${reply.ticket!.ticketId}?table=${reply.tableId}&code=${reply.joinCode}`);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  const joinTable = async () => {
+    try {
+      const reply = await lobby.joinTable({ tableId: tableId.trim(), joinCode: code.trim() }, { headers, timeoutMs: 10_000 });
+      rememberTicket(reply.ticket!.ticketId);
+      navigate(`#/queue/${reply.ticket!.ticketId}`);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+
+  return (
+    <article className="game-card" data-testid={`game-${listing.game}`}>
+      <h3>
+        {listing.title} {!listing.available && <span className="badge">unavailable</span>}
+      </h3>
+      <div className="row">
+        <label>
+          Mode{" "}
+          <select data-testid="mode" value={mode} onChange={(e) => chooseMode(e.target.value)}>
+            {listing.modes.map((m) => (
+              <option key={m.mode} value={m.mode}>
+                {m.title || m.mode}
+                {m.cooperative ? " (co-op)" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Seats{" "}
+          <input
+            data-testid="seats"
+            type="number"
+            min={info?.minSeats}
+            max={info?.maxSeats}
+            value={seats}
+            onChange={(e) => setSeats(Number(e.target.value))}
+          />
+        </label>
+        <label>
+          Bots{" "}
+          <select data-testid="bot-level" value={botLevel} onChange={(e) => setBotLevel(e.target.value)}>
+            <option value="greedy">greedy</option>
+            <option value="random">random</option>
+          </select>
+        </label>
+        <label>
+          Wait for people{" "}
+          <input type="number" min={1} max={600} value={wait} onChange={(e) => setWait(Number(e.target.value))} /> s
+        </label>
+      </div>
+      <div className="row">
+        <button data-testid="queue" onClick={queue}>
+          Find a match
+        </button>
+        <button data-testid="table-bots" onClick={() => createTable(true)}>
+          Private table with bots
+        </button>
+        <button data-testid="table" onClick={() => createTable(false)}>
+          Private table for friends
+        </button>
+        <a href={`#/leaderboard/${listing.game}`}>Leaderboard</a>
+      </div>
+      <div className="row">
+        <input placeholder="table id" value={tableId} onChange={(e) => setTableId(e.target.value)} />
+        <input placeholder="join code" value={code} onChange={(e) => setCode(e.target.value)} />
+        <button disabled={!tableId || !code} onClick={joinTable}>
+          Join a table
+        </button>
+      </div>
+      {error && <p className="error">{error}</p>}
+    </article>
+  );
+}
+
+function MyMatches({ player }: { player: Player }) {
+  const [mine, setMine] = useState<MyMatch[]>([]);
+  useEffect(() => {
+    lobby
+      .listMyMatches({}, { headers: bearer(player.token), timeoutMs: 10_000 })
+      .then((reply) => setMine(reply.matches))
+      .catch(() => setMine([])); // a lobby without ListMyMatches yet
+  }, [player]);
+  if (mine.length === 0) return null;
+  return (
+    <section data-testid="my-matches">
+      <h2>Your matches in progress</h2>
+      <ul>
+        {mine.map((m) => (
+          <li key={m.matchId}>
+            {m.game} ({m.mode}), seat {m.seat + 1} {m.myTurn && <b>your turn</b>}{" "}
+            <a href={`#/match/${m.game}/${m.matchId}`}>Resume</a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function LiveMatches({ games, player }: { games: GameListing[]; player: Player }) {
+  const [live, setLive] = useState<MatchSummary[]>([]);
+  useEffect(() => {
+    let stop = false;
+    const load = async () => {
+      const found: MatchSummary[] = [];
+      for (const g of games.filter((g) => g.available)) {
+        try {
+          const reply = await matches(g.game).listMatches(
+            { pageSize: 5, status: MatchStatus.ACTIVE },
+            { headers: bearer(player.token), timeoutMs: 10_000 },
+          );
+          found.push(...reply.matches);
+        } catch {
+          // that game is down: nothing to watch there
+        }
+      }
+      if (!stop) setLive(found);
+    };
+    void load();
+    const timer = setInterval(load, 5000);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, [games, player]);
+  return (
+    <section data-testid="live-matches">
+      <h2>Watch a match</h2>
+      {live.length === 0 && <p>No match in progress.</p>}
+      <ul>
+        {live.map((m) => (
+          <li key={m.matchId}>
+            {m.config?.game} ({m.config?.mode}): {m.seats.map((s) => s.displayName).join(", ")}{" "}
+            <a data-testid="watch" href={`#/watch/${m.config?.game}/${m.matchId}`}>
+              Watch
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function HomePage() {
+  const [player, setPlayer] = useState<Player | null>(currentPlayer());
+  const [games, setGames] = useState<GameListing[]>([]);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    lobby
+      .listGames({}, { timeoutMs: 10_000 })
+      .then((reply) => setGames(reply.games))
+      .catch((err) => setError(describeError(err)));
+  }, []);
+  if (!player) return <Register onDone={setPlayer} />;
+  return (
+    <div className="home">
+      <p className="who">
+        Playing as <b data-testid="player-name">{player.name}</b>{" "}
+        <button
+          className="link"
+          onClick={() => {
+            forgetPlayer();
+            setPlayer(null);
+          }}
+        >
+          change
+        </button>
+      </p>
+      {error && <p className="error">{error}</p>}
+      <MyMatches player={player} />
+      <h2>Games</h2>
+      <div className="games">
+        {games.map((g) => (
+          <GameCard key={g.game} listing={g} player={player} />
+        ))}
+      </div>
+      <LiveMatches games={games} player={player} />
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+// A match, played from a seat or watched as a spectator: Watch for the view and the events, the
+// seat's legal actions from ListLegalActions, the turn timers, and the results at the end.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { bearer, Code, ConnectError, describeError, gameClient, lobby, matches } from "../api";
+import type { DecisionClock, Outcome, Prompt } from "../gen/menagerie/common/v1/common_pb";
+import { gameUI } from "../games";
+import type { LegalAction } from "../games/types";
+import { Actions } from "../components/Actions";
+import { Countdown } from "../components/Countdown";
+import { OutcomeTable } from "../components/Outcome";
+import { currentPlayer, rememberSeat, seatOf, type Seat } from "../session";
+
+interface Props {
+  game: string;
+  matchId: string;
+  spectate: boolean;
+}
+
+interface Shown {
+  view: { prompt?: Prompt; outcome?: Outcome };
+  viewVersion: bigint;
+  clock?: DecisionClock;
+  receivedAt: number;
+}
+
+const EVENTS_SHOWN = 12;
+const RETRY_MS = 1000;
+
+/** The seat of this match: kept from the ticket, or a fresh token from the lobby (reload, another tab). */
+async function findSeat(game: string, matchId: string): Promise<Seat | undefined> {
+  const kept = seatOf(matchId);
+  if (kept) return kept;
+  const player = currentPlayer();
+  if (!player) return undefined;
+  try {
+    const reply = await lobby.resumeSeat({ matchId }, { headers: bearer(player.token), timeoutMs: 10_000 });
+    if (!reply.seating) return undefined;
+    const seat = { game, matchId, seat: reply.seating.seat, token: reply.seating.seatToken };
+    rememberSeat(seat);
+    return seat;
+  } catch {
+    return undefined; // no seat there (or the lobby cannot resume yet): watch as a spectator
+  }
+}
+
+export function MatchPage({ game, matchId, spectate }: Props) {
+  const ui = gameUI(game);
+  const client = useMemo(() => (ui ? gameClient<Shown["view"], unknown>(ui.service) : null), [ui]);
+  const [seat, setSeat] = useState<Seat | undefined | null>(null); // null: still looking
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [events, setEvents] = useState<string[]>([]);
+  const [notice, setNotice] = useState<string>("");
+  const [error, setError] = useState<string>("");
+  const [actions, setActions] = useState<LegalAction<unknown>[]>([]);
+  const [actionsVersion, setActionsVersion] = useState<bigint>(0n);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [names, setNames] = useState<Map<number, string>>(new Map());
+  const versionRef = useRef<bigint>(0n);
+  const finishedRef = useRef(false);
+  const shownRef = useRef<Shown | null>(null);
+  shownRef.current = shown;
+
+  useEffect(() => {
+    if (spectate) setSeat(undefined);
+    else void findSeat(game, matchId).then(setSeat);
+  }, [game, matchId, spectate]);
+
+  const token = seat?.token ?? currentPlayer()?.token ?? "";
+
+  // Who sits where (display names), once.
+  useEffect(() => {
+    if (!token) return;
+    matches(game)
+      .getMatch({ matchId }, { headers: bearer(token), timeoutMs: 10_000 })
+      .then((reply) => setNames(new Map((reply.match?.seats ?? []).map((s) => [s.seat, s.displayName]))))
+      .catch(() => undefined);
+  }, [game, matchId, token]);
+
+  // The Watch stream: every event since the start, then each new one with the view; reopened when it drops.
+  useEffect(() => {
+    if (!client || seat === null || !token) return;
+    const abort = new AbortController();
+    versionRef.current = 0n;
+    setEvents([]);
+    const run = async () => {
+      while (!abort.signal.aborted) {
+        try {
+          const stream = client.watch(
+            { matchId, fromVersion: versionRef.current },
+            { headers: bearer(token), signal: abort.signal },
+          );
+          for await (const reply of stream) {
+            versionRef.current = reply.version > versionRef.current ? reply.version : versionRef.current;
+            const texts = reply.events.map((e) => e.header?.text ?? "").filter((t) => t);
+            if (texts.length) setEvents((old) => [...old, ...texts].slice(-200));
+            if (reply.timeout) setNotice(reply.timeout.text);
+            if (reply.view) {
+              finishedRef.current = (reply.view.outcome?.seats.length ?? 0) > 0;
+              setShown({ view: reply.view, viewVersion: reply.viewVersion, clock: reply.clock, receivedAt: performance.now() });
+            }
+          }
+          if (finishedRef.current) return;
+        } catch (err) {
+          if (abort.signal.aborted) return;
+          if (err instanceof ConnectError && [Code.NotFound, Code.PermissionDenied, Code.Unauthenticated].includes(err.code)) {
+            setError(describeError(err));
+            return;
+          }
+        }
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+    };
+    void run();
+    return () => abort.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, matchId, seat, token]);
+
+  // The seat's legal actions for the view shown (an empty list when it has nothing to decide).
+  const refreshActions = useCallback(async () => {
+    if (!client || !seat) return;
+    try {
+      const reply = await client.listLegalActions({ matchId }, { headers: bearer(seat.token), timeoutMs: 10_000 });
+      setActions(
+        reply.actions.map((action, index) => ({
+          index,
+          action,
+          label: reply.labels[index],
+          target: ui?.target?.(action, shownRef.current?.view, seat.seat),
+        })),
+      );
+      setActionsVersion(reply.viewVersion);
+      setSelected(null);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, [client, seat, matchId, ui]);
+
+  useEffect(() => {
+    if (!shown || !seat) return;
+    const prompt = shown.view.prompt;
+    const mine = prompt && (prompt.must.includes(seat.seat) || prompt.may.includes(seat.seat));
+    if (mine) void refreshActions();
+    else setActions([]);
+  }, [shown, seat, refreshActions]);
+
+  const act = async (index: number) => {
+    if (!client || !seat) return;
+    const chosen = actions[index];
+    setBusy(true);
+    setError("");
+    setNotice("");
+    try {
+      await client.submitAction(
+        { matchId, expectedVersion: actionsVersion, idempotencyKey: crypto.randomUUID(), action: chosen.action },
+        { headers: bearer(seat.token), timeoutMs: 10_000 },
+      );
+      setActions([]); // the next view (Watch) brings the next choices
+    } catch (err) {
+      setError(describeError(err));
+      void refreshActions(); // the game moved on (a timeout bot, another seat): choose again from the new view
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!ui || !client) return <p>Unknown game {game}.</p>;
+  const view = shown?.view;
+  const outcome = view?.outcome && view.outcome.seats.length > 0 ? view.outcome : undefined;
+  const Board = ui.Board;
+  return (
+    <div className="match" data-testid="match" data-finished={outcome ? "yes" : "no"}>
+      <header className="match-head">
+        <a href="#/">← Lobby</a>
+        <h2>
+          {game} · match <code>{matchId.slice(0, 8)}</code>{" "}
+          {seat ? <span className="badge">seat {seat.seat + 1}</span> : <span className="badge">spectator</span>}
+        </h2>
+      </header>
+      {seat === null && <p>Finding your seat…</p>}
+      {view?.prompt?.text && (
+        <p className="prompt" data-testid="prompt">
+          {view.prompt.text}
+        </p>
+      )}
+      {shown && <Countdown clock={shown.clock} receivedAt={shown.receivedAt} names={names} viewer={seat?.seat} />}
+      {notice && <p className="notice">{notice}</p>}
+      {error && <p className="error">{error}</p>}
+      {outcome && <OutcomeTable outcome={outcome} names={names} viewer={seat?.seat} />}
+      <div className="match-body">
+        <div className="board" data-testid="board">
+          {view ? (
+            <Board
+              view={view}
+              viewer={seat?.seat}
+              names={names}
+              actions={actions}
+              selected={selected}
+              onSelect={setSelected}
+            />
+          ) : (
+            <p>Loading the board…</p>
+          )}
+        </div>
+        <aside>
+          <Actions actions={actions} selected={selected} busy={busy} onAct={act} onClear={() => setSelected(null)} />
+          <section className="events" data-testid="events">
+            <h3>Last events</h3>
+            <ol>
+              {events.slice(-EVENTS_SHOWN).map((text, i) => (
+                <li key={i}>{text}</li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
