@@ -130,6 +130,12 @@ def test_a_stale_view_is_a_version_conflict_with_the_expected_version() -> None:
         (lobby_pb2.JoinTableRequest(), "table_id and join_code are required", ["table_id", "join_code"]),
         (lobby_pb2.CreateTicketRequest(), "min_seats (3) is more than max_seats (2)", ["min_seats", "max_seats"]),
         (lobby_pb2.CreateTableRequest(), "a table needs at least one seat for a player", []),
+        # The word before a quoted value, and a singular for its map or list field.
+        (matches_pb2.CreateMatchRequest(), "zoo has no mode 'x'; modes: beginner", ["config.mode"]),
+        (lobby_pb2.CreateTicketRequest(), "zoo has no mode 'x'; modes: beginner", ["mode"]),
+        (lobby_pb2.CreateTicketRequest(), "option funding must be one of 0, 3, not '9'", ["options"]),
+        (lobby_pb2.GetLeaderboardRequest(), "unknown game 'x'; games: beasts, zoo", ["game"]),
+        (matches_pb2.CreateMatchRequest(), "this service runs 'zoo', not 'beasts'", []),
     ],
 )
 def test_a_malformed_request_names_its_fields(request_message: Message, message: str, fields: list[str]) -> None:

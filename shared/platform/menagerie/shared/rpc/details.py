@@ -48,6 +48,8 @@ _CLAUSE = re.compile(r"(?:^|[:;]\s+)(?:([a-z_]+) (\d+): )?([A-Za-z_][\w.]*)")
 _NAMED = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)(?![\w.])")
 # A field inside the one named, as msgspec's messages quote it ("missing required field `colour`", "at `$.to`").
 _TICKED = re.compile(r"`(?:\$\.)?([a-z][\w.]*)`")
+# The word before a quoted value names the field it was sent in ("has no mode 'x'").
+_BEFORE_VALUE = re.compile(r"(?<![\w.])([a-z][a-z0-9_]*) '[^']*'")
 
 
 def error_status(
@@ -123,8 +125,10 @@ def field_paths(message: str, descriptor: Any) -> list[str]:
     """The paths of the request's fields that an InvalidArgument message names, in order.
 
     A field is named by a clause's first word ("match_id is required", "seat 2: kind
-    must be ...") or by a word with an underscore or a dot ("table_id and join_code");
-    quoted values and parentheses are left out, so a client's own text names nothing.
+    must be ..."), by a word with an underscore or a dot ("table_id and join_code") or
+    by the word before a quoted value ("unknown game 'x'"); quoted values and
+    parentheses are left out, so a client's own text names nothing. A singular names
+    a map or list field of its plural ("option 'x'" -> options).
     """
     text = _QUOTED.sub(" ", message)
     found: list[str] = []
@@ -134,9 +138,13 @@ def field_paths(message: str, descriptor: Any) -> list[str]:
         (m.group(1) or "", m.group(2) or "", m.group(3), True) for m in _CLAUSE.finditer(text)
     ]
     candidates += [("", "", m.group(1), False) for m in _NAMED.finditer(text)]
+    candidates += [("", "", m.group(1), True) for m in _BEFORE_VALUE.finditer(message)]
     inner = [m.group(1) for m in _TICKED.finditer(text)]
     for owner, index, word, subject in candidates:
         path = _resolve(descriptor, owner, index, word, nested=subject)
+        if path is None and subject and "." not in word:
+            plural = _resolve(descriptor, owner, index, f"{word}s", nested=True)
+            path = plural if plural is not None and _is_collection(descriptor, plural) else None
         if path is None:
             continue
         deeper = [f"{path}.{name}" for name in inner if _walk(descriptor, f"{path}.{name}".split("."))]
@@ -165,6 +173,14 @@ def _resolve(descriptor: Any, owner: str, index: str, word: str, nested: bool) -
         if len(inside) == 1:  # only when unambiguous
             return inside[0]
     return None
+
+
+def _is_collection(descriptor: Any, path: str) -> bool:
+    """True when `path` (no indexes) ends at a map or repeated field."""
+    *owners, last = path.split(".")
+    for name in owners:
+        descriptor = descriptor.fields_by_name[name].message_type
+    return _is_repeated(descriptor.fields_by_name[last])
 
 
 def _walk(descriptor: Any, names: list[str]) -> bool:
