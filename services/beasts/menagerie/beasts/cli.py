@@ -216,8 +216,7 @@ class BeastsUI:
         if view.mode == beasts_pb2.MODE_ADVANCED:
             if view.actions_left:
                 line.append(f" ({view.actions_left} action{'s' if view.actions_left != 1 else ''} left)")
-            line.append(f" · Salem track {view.track}/{view.loss_at}")
-            line.append(f" · team {view.team_captured}/{view.creatures_to_win} creatures")
+            line.append(f" · Salem {view.track}/{view.loss_at} · team {view.team_captured}/{view.creatures_to_win}")
         else:
             if view.roll:
                 extra = f" (+{view.steps - view.roll})" if view.steps > view.roll else ""

@@ -1,0 +1,82 @@
+"""Real positions for the terminal's screens: seeded matches played in process, messages as the service sends them.
+
+Each position is what one seat's terminal holds when it must decide: the view
+(GetView/Watch), ListLegalActions with the engine's labels, the prompt's sentence and
+the event sentences so far, all built the way menagerie.shared.games.host builds them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.events import project
+from menagerie.rules.registry import engine
+from menagerie.rules.text import Narrator
+from menagerie.shared import codec
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+
+
+@dataclass
+class Position:
+    """What the seat's terminal has when it is asked to decide."""
+
+    seat: int
+    view: Any  # the game's View message, prompt text filled in
+    legal: Any  # ListLegalActionsResponse
+    events: list[str]  # every event sentence so far, as this seat reads it
+
+
+def names(seats: int) -> dict[int, str]:
+    """Seat -> display name."""
+    return dict(enumerate(NAMES[:seats]))
+
+
+def view_message(game: Any, pb2: ModuleType, state: Any, viewer: int | None, seats: int) -> Any:
+    """The view of `viewer` as the service sends it (its prompt in the engine's words)."""
+    view = game.view(state, viewer)
+    message = codec.to_message(pb2.View, view)
+    message.prompt.text = game.describe_prompt(view, Narrator(viewer, NAMES[:seats]))
+    return message
+
+
+def legal_message(game: Any, pb2: ModuleType, state: Any, seat: int, seats: int) -> Any:
+    """ListLegalActions as the service answers it."""
+    actions = game.legal_actions(state, seat)
+    response = pb2.ListLegalActionsResponse(view_version=1)
+    response.actions.extend(codec.tagged_to_message(pb2.Action, a) for a in actions)
+    view = game.view(state, seat)
+    narrator = Narrator(seat, NAMES[:seats])
+    for action in actions:
+        label = game.describe_action(view, action, narrator)
+        response.labels.add(text=label.text, code=label.code)
+    return response
+
+
+def positions(
+    game_id: str, pb2: ModuleType, mode: str, seats: int, options: dict[str, str], seed: int, every: int = 1
+) -> Iterator[Position]:
+    """Every `every`-th decision of a match played by uniform random choices, as the deciding seat sees it."""
+    game = engine(game_id)
+    state, first = game.setup(MatchSetup(mode, seats, options), seed)
+    rng = random.Random(seed)
+    history: list[Any] = list(first)
+    step = 0
+    while game.outcome(state) is None and step < 2000:
+        seat = game.to_act(state).seats()[0]
+        if step % every == 0:
+            narrator = Narrator(seat, NAMES[:seats])
+            texts = [game.describe_event(project(e, seat), narrator) for e in history]
+            yield Position(
+                seat,
+                view_message(game, pb2, state, seat, seats),
+                legal_message(game, pb2, state, seat, seats),
+                [t for t in texts if t],
+            )
+        history += game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        step += 1
