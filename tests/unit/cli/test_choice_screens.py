@@ -108,7 +108,7 @@ def test_a_long_list_is_grouped_so_the_menu_fits() -> None:
         for p in positions("snitch", pb2_of("snitch"), "advanced", 2, {"funding": "15"}, 9)
         if len(p.legal.actions) > MENU_ROWS and p.legal.actions[0].WhichOneof("kind") == "pick_for_team"
     )
-    lines, menu = screen_of("snitch", building, 2)
+    _lines, menu = screen_of("snitch", building, 2)
     assert len(building.legal.actions) > 20
     groups = [entry for entry in menu.root if isinstance(entry, Group)]
     assert groups and all(entry.label.startswith("Pick a ") for entry in groups)

@@ -8,6 +8,7 @@ with its blue circle, its token and who stands there. It fits 80 columns.
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
 
@@ -48,7 +49,7 @@ def drawn(view: beasts_pb2.View, width: int = 80) -> str:
 def test_the_walks_cover_every_street_exactly_once() -> None:
     view = played("training", 3, 0, 1)
     walks = streets(view.board.spaces)
-    steps = [frozenset(pair) for walk in walks for pair in zip(walk, walk[1:], strict=False)]
+    steps = [frozenset(pair) for walk in walks for pair in itertools.pairwise(walk)]
     assert len(steps) == len(set(steps)), "a street drawn twice"
     assert set(steps) == board_edges(view)
     assert len(walks) <= 8, "few long walks, not one line per street"
@@ -72,7 +73,7 @@ def test_the_map_shows_the_streets_blue_circles_tokens_and_standees_in_80_column
     pairs = set()
     for walk in walks:
         numbers = [int(n) for n in walk.replace("◎", "").split("─")]
-        pairs |= {frozenset(p) for p in zip(numbers, numbers[1:], strict=False)}
+        pairs |= {frozenset(p) for p in itertools.pairwise(numbers)}
     assert pairs == board_edges(view)
     blue = {s.id for s in view.board.spaces if s.blue_circle}
     assert blue == {4, 13, 16, 29}

@@ -28,7 +28,7 @@ def rolling(seed: int) -> list[Position]:
     return found
 
 
-def kept_faces(view: pursuit_pb2.View, marked: frozenset[int]) -> tuple[list[int], bool]:
+def kept_faces(view: pursuit_pb2.View, marked: frozenset[int]) -> tuple[list[pursuit_pb2.Face.ValueType], bool]:
     black = sorted(view.dice[i].face for i in marked if view.dice[i].color != pursuit_pb2.COLOR_TEAL)
     return black, any(view.dice[i].color == pursuit_pb2.COLOR_TEAL for i in marked)
 
