@@ -21,6 +21,7 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.rpc.details import read_details
 from menagerie.shared.rpc.reflection import V1_FILE, V1_SERVICE, V1ALPHA_SERVICE, v1_file
+from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, Match, bearer
 from tests.support.services import ServiceProcess, service_process
@@ -133,6 +134,12 @@ def test_undecodable_bytes_stale_views_and_missing_tokens_have_their_reasons(bea
     assert (error.code(), read_details(error).reason) == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")
     error = refused(lambda: beasts.stub.GetView(request, metadata=(("authorization", "Basic x"),)))
     assert (error.code(), read_details(error).reason) == (grpc.StatusCode.UNAUTHENTICATED, "AUTHORIZATION_MALFORMED")
+    expired, _ = TokenSigner(TOKEN_SECRET).issue_seat(match.match_id, 0, "p0", "P", -5)
+    error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(expired)))
+    assert (error.details(), read_details(error).reason) == ("the token has expired", "TOKEN_EXPIRED")
+    forged, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(forged)))
+    assert (error.details(), read_details(error).reason) == ("the token's signature is not valid", "TOKEN_INVALID")
 
 
 @pytest.fixture

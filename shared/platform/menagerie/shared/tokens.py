@@ -13,6 +13,9 @@ from menagerie.rules.errors import PermissionDenied, Unauthenticated
 
 ISSUER = "menagerie"
 _ALGORITHM = "HS256"
+# The reasons a client reads in the error's details (docs/clients.md): get a new token, or fix it.
+TOKEN_EXPIRED = "TOKEN_EXPIRED"
+TOKEN_INVALID = "TOKEN_INVALID"
 
 
 class TokenKind(StrEnum):
@@ -121,18 +124,18 @@ class TokenSigner:
                 options={"require": ["exp", "iat", "iss", "sub", "typ"]},
             )
         except jwt.ExpiredSignatureError:
-            raise Unauthenticated("the token has expired") from None
+            raise Unauthenticated("the token has expired", reason=TOKEN_EXPIRED) from None
         except jwt.InvalidSignatureError:
-            raise Unauthenticated("the token's signature is not valid") from None
+            raise Unauthenticated("the token's signature is not valid", reason=TOKEN_INVALID) from None
         except jwt.InvalidTokenError as exc:
-            raise Unauthenticated(f"the token is not valid: {exc}") from None
+            raise Unauthenticated(f"the token is not valid: {exc}", reason=TOKEN_INVALID) from None
         try:
             kind = TokenKind(claims["typ"])
             seat = claims.get("seat")
             if kind is TokenKind.SEAT and (not isinstance(seat, int) or not isinstance(claims.get("mid"), str)):
                 raise ValueError("seat token without match and seat")
         except ValueError as exc:
-            raise Unauthenticated(f"the token is not valid: {exc}") from None
+            raise Unauthenticated(f"the token is not valid: {exc}", reason=TOKEN_INVALID) from None
         return Principal(
             kind=kind,
             subject=str(claims["sub"]),
