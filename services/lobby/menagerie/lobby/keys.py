@@ -81,13 +81,8 @@ def player_matches(player_id: str) -> str:
     return f"lb:{{p:{player_id}}}:matches"
 
 
-def ticket_watched(ticket_id: str) -> str:
-    """Set once a ticket has been watched: from then on it needs a watcher to stay queued."""
-    return f"{_base(tag_of(ticket_id))}:ticket:{ticket_id}:watched"
-
-
 def ticket_watcher(ticket_id: str) -> str:
-    """Present while a WatchTicket stream follows the ticket (refreshed by it, expires after the grace)."""
+    """Until when (ms) a ticket counts as watched; set by its WatchTicket streams, absent if never watched."""
     return f"{_base(tag_of(ticket_id))}:ticket:{ticket_id}:watcher"
 
 

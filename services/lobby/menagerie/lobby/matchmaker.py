@@ -159,7 +159,7 @@ class Matchmaker:
         """
         if not self.settings.ticket_watch_grace_seconds:
             return tickets
-        gone = await self.store.abandoned(tickets)
+        gone = await self.store.abandoned(tickets, self._now_ms())
         for ticket in gone:
             had = await self.store.end(ticket, CANCELLED)
             log.info("ticket cancelled: its watcher left", ticket=ticket.spec.ticket_id, had=had)

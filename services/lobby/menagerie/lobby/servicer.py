@@ -279,7 +279,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
                 if grace_ms and ticket.status not in FINAL:
                     # Renewed at every update and heartbeat: once the client is gone it lapses,
                     # and the matchmaker cancels the ticket (Matchmaker._watched).
-                    await self.store.watching(request.ticket_id, grace_ms + 2 * WATCH_HEARTBEAT_MS)
+                    await self.store.watching(request.ticket_id, self._now_ms() + grace_ms + WATCH_HEARTBEAT_MS)
                 waited = max(0, self._now_ms() - ticket.spec.created_ms) // 1000
                 yield lobby_pb2.WatchTicketResponse(ticket=ticket_message(ticket), waited_seconds=waited)
                 if ticket.status in FINAL:
@@ -404,6 +404,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
         NotFound when the game service no longer has the match (its retention ran out).
         """
+        if match.game not in self.directory.endpoints:
+            return None  # a game no longer configured: its matches cannot be reached from here
         try:
             reply = await self.directory.get_match(match.game, match.match_id)
         except grpc.RpcError as error:
@@ -428,6 +430,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         response = lobby_pb2.ListMyMatchesResponse()
         finished = []
         for match, found in zip(matches, summaries, strict=True):
+            if match.game not in self.directory.endpoints:
+                continue  # a game this lobby no longer offers: nowhere to send the player
             if isinstance(found, NotFound) or (found is not None and found.status == common_pb2.MATCH_STATUS_FINISHED):
                 finished.append(match.match_id)
                 continue

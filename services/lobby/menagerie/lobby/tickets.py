@@ -166,23 +166,19 @@ class TicketStore:
             await self.players.free(spec.player_id, [slot_field(TICKET, spec.ticket_id)])
         return had
 
-    async def watching(self, ticket_id: str, grace_ms: int) -> None:
-        """Notes that a WatchTicket stream follows the ticket now (for `grace_ms` from now)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(keys.ticket_watched(ticket_id), 1, ex=ENDED_TICKET_SECONDS)
-            pipe.set(keys.ticket_watcher(ticket_id), 1, px=grace_ms)
-            await pipe.execute()
+    async def watching(self, ticket_id: str, until_ms: int) -> None:
+        """Notes that a WatchTicket stream follows the ticket: it counts as watched until `until_ms`."""
+        await self.redis.set(keys.ticket_watcher(ticket_id), until_ms, ex=ENDED_TICKET_SECONDS)
 
-    async def abandoned(self, tickets: Sequence[Ticket]) -> list[Ticket]:
-        """The tickets once watched whose watchers have all been gone longer than the grace."""
+    async def abandoned(self, tickets: Sequence[Ticket], now_ms: int) -> list[Ticket]:
+        """The tickets once watched whose last watcher's time ran out before `now_ms` (one read each)."""
         if not tickets:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
             for ticket in tickets:
-                pipe.exists(keys.ticket_watched(ticket.spec.ticket_id))
-                pipe.exists(keys.ticket_watcher(ticket.spec.ticket_id))
+                pipe.get(keys.ticket_watcher(ticket.spec.ticket_id))
             replies = await pipe.execute()
-        return [t for i, t in enumerate(tickets) if replies[2 * i] and not replies[2 * i + 1]]
+        return [t for t, until in zip(tickets, replies, strict=True) if until is not None and int(until) < now_ms]
 
     async def last_update(self, ticket_id: str) -> str:
         """The id of the ticket's latest update (to follow it from there)."""
