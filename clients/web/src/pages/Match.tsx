@@ -19,6 +19,8 @@ interface Props {
 interface Shown {
   view: { prompt?: Prompt; outcome?: Outcome };
   viewVersion: bigint;
+  /** The match version the view is at (for tests and the curious: data-version on the page). */
+  version: bigint;
   clock?: DecisionClock;
   receivedAt: number;
 }
@@ -97,7 +99,13 @@ export function MatchPage({ game, matchId, spectate }: Props) {
             if (reply.timeout) setNotice(reply.timeout.text);
             if (reply.view) {
               finishedRef.current = (reply.view.outcome?.seats.length ?? 0) > 0;
-              setShown({ view: reply.view, viewVersion: reply.viewVersion, clock: reply.clock, receivedAt: performance.now() });
+              setShown({
+                view: reply.view,
+                viewVersion: reply.viewVersion,
+                version: reply.version,
+                clock: reply.clock,
+                receivedAt: performance.now(),
+              });
             }
           }
           if (finishedRef.current) return;
@@ -169,7 +177,13 @@ export function MatchPage({ game, matchId, spectate }: Props) {
   const outcome = view?.outcome && view.outcome.seats.length > 0 ? view.outcome : undefined;
   const Board = ui.Board;
   return (
-    <div className="match" data-testid="match" data-finished={outcome ? "yes" : "no"}>
+    <div
+      className="match"
+      data-testid="match"
+      data-finished={outcome ? "yes" : "no"}
+      data-version={shown ? String(shown.version) : "0"}
+      data-events={events.length}
+    >
       <header className="match-head">
         <a href="#/">← Lobby</a>
         <h2>

@@ -68,7 +68,7 @@ function layout(spaces: Space[], start: number): Map<number, [number, number]> {
 
 function counts(r?: ResourceCounts): string {
   if (!r) return "";
-  return `🔴${r.red} 🔵${r.blue} 🟡${r.yellow} 🟢${r.green} ✱${r.wild}`;
+  return `red ${r.red} · blue ${r.blue} · yellow ${r.yellow} · green ${r.green} · wild ${r.wild}`;
 }
 
 function BeastsBoard(props: Props) {

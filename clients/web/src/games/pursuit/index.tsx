@@ -31,13 +31,14 @@ function target(action: Action, view: View | undefined, viewer?: number): string
   }
 }
 
+// Letters, not emoji: they read the same in every font (a headless browser has no emoji font).
 const FACE_ICON: Record<number, string> = {
-  [Face.PROTECT]: "🛡",
-  [Face.CAPTURE]: "🕸",
-  [Face.DISTRACT]: "✨",
-  [Face.INSIGHT]: "👁",
+  [Face.PROTECT]: "P",
+  [Face.CAPTURE]: "C",
+  [Face.DISTRACT]: "D",
+  [Face.INSIGHT]: "I",
   [Face.WILD]: "✱",
-  [Face.REACTION]: "⚡",
+  [Face.REACTION]: "!",
 };
 const faceName = (f: Face) => enumWord(Face[f], "");
 
@@ -63,7 +64,7 @@ function Track({ view }: { view: View }) {
         <span className="cell end">escape</span>
         {cells.map((i) => (
           <span key={i} className={`cell ${i === track.position ? "beast" : ""} ${i === track.length ? "suitcase" : ""}`}>
-            {i === track.position ? "🐾" : i === track.length ? "💼" : i}
+            {i === track.position ? track.beast?.name.slice(0, 3) : i === track.length ? "case" : i}
           </span>
         ))}
       </div>
@@ -83,8 +84,8 @@ function PlayerBoard({ player, props }: { player: PlayerView; props: Props }) {
   return (
     <section className={`pursuit-player ${active ? "active" : ""} ${player.seat === props.viewer ? "mine" : ""}`}>
       <header>
-        <b>{seatName(props.names, player.seat)}</b> · {player.character?.name} · ❤ {player.health} · 🛡 {player.shields} ·
-        cards {player.handSize}
+        <b>{seatName(props.names, player.seat)}</b> · {player.character?.name} · ♥ {player.health} health · {player.shields}{" "}
+        shields · {player.handSize} cards
       </header>
       <table className="ready">
         <tbody>
@@ -95,8 +96,14 @@ function PlayerBoard({ player, props }: { player: PlayerView; props: Props }) {
             return (
               <tr key={pattern.action} className={t.className} onClick={t.onClick} data-target={t["data-target"]}>
                 <td>{pattern.name || enumWord(ActionName[pattern.action], "")}</td>
-                <td>{pattern.faces.map((f, i) => <span key={i}>{FACE_ICON[f]}</span>)}</td>
-                <td className="small">activated by {FACE_ICON[pattern.activatedBy]}</td>
+                <td>
+                  {pattern.faces.map((f, i) => (
+                    <span key={i} className="face">
+                      {FACE_ICON[f]}
+                    </span>
+                  ))}
+                </td>
+                <td className="small">activated by {faceName(pattern.activatedBy)}</td>
                 <td>{set ? "set" : ready ? "ready" : ""}</td>
               </tr>
             );

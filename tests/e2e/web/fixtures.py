@@ -1,0 +1,147 @@
+"""The web client in a real browser: the built app, the gateway before the platform, Debian's chromium.
+
+A plugin: a test module says `pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]`.
+The platform is the session's minimatch (every game, the lobby, the dispatcher and a real Celery
+worker); the gateway is its own process in front of it, as `make run` starts it; the app is
+built by `make web` (npm ci from the lockfile when needed, vite build when stale); the browser
+is Debian's chromium driven by Playwright (the Python package: no browser download).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.support.minimatch import RunningMinimatch
+from tests.support.platform import free_port_block
+from tests.support.services import stop_group
+
+ROOT = Path(__file__).resolve().parents[3]
+CHROMIUM = Path("/usr/bin/chromium")
+DIST = ROOT / "clients" / "web" / "dist"
+# Where the boards' screenshots go: `make screenshots` sets docs/screenshots; otherwise a temporary folder.
+SCREENSHOTS_ENV = "MENAGERIE_SCREENSHOTS"
+
+
+def install_chromium() -> str | None:
+    """Debian's chromium, installed with apt-get when missing; None (and why) when it cannot be."""
+    if CHROMIUM.exists():
+        return None
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        return "no /usr/bin/chromium, and apt-get cannot install it here (not Debian, or not root)"
+    for argv in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+        if done.returncode != 0:
+            return f"`{' '.join(argv)}` failed: {done.stderr.strip()[-500:]}"
+    return None if CHROMIUM.exists() else "apt-get installed no /usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def web_app() -> Path:
+    """The built web app: `make web` (a no-op when the build is fresh)."""
+    done = subprocess.run(["make", "-s", "web"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, f"make web failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert (DIST / "index.html").is_file()
+    return DIST
+
+
+@dataclass
+class RunningGateway:
+    """The gateway's process and its URL."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+
+def healthy(url: str) -> bool:
+    """True when GET url/healthz answers 200."""
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=1) as reply:
+            return bool(reply.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGateway]:
+    """`python -m menagerie.gateway` in front of the session's platform, serving the built app."""
+    port = free_port_block(1)
+    log = Path(tempfile.mkstemp(prefix="gateway-", suffix=".log")[1])
+    env = {
+        **os.environ,
+        "MENAGERIE_PORT": str(port),
+        "MENAGERIE_LOBBY_ADDRESS": minimatch.lobby,
+        "MENAGERIE_GAME_ENDPOINTS": ",".join(f"{game}={address}" for game, address in minimatch.games.items()),
+        "MENAGERIE_STATIC_DIR": str(web_app),
+        "MENAGERIE_LOG_LEVEL": "info",
+    }
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "menagerie.gateway"],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    running = RunningGateway(process, url, log)
+    try:
+        deadline = time.monotonic() + 30
+        while not healthy(url):
+            assert process.poll() is None, f"the gateway exited:\n{log.read_text(errors='replace')[-3000:]}"
+            assert time.monotonic() < deadline, f"the gateway did not answer:\n{log.read_text(errors='replace')}"
+            time.sleep(0.1)
+        yield running
+    finally:
+        stop_group(process, signal.SIGTERM, 30)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Debian chromium under Playwright; skipped, saying why, only where it cannot be installed."""
+    problem = install_chromium()
+    if problem is not None:
+        pytest.skip(f"browser tests need Debian's chromium: {problem}")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, gateway: RunningGateway) -> Iterator[Page]:
+    """A fresh browser context (its own localStorage) on the gateway's app."""
+    context = browser.new_context(base_url=gateway.url, viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(30_000)
+    opened = context.new_page()
+    try:
+        yield opened
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """The folder the boards' screenshots go to (docs/screenshots under `make screenshots`)."""
+    folder = Path(os.environ.get(SCREENSHOTS_ENV) or tmp_path)
+    if not folder.is_absolute():
+        folder = ROOT / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
