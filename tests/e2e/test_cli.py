@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import random
 import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import grpc
 import pexpect
 import pytest
 
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import GameClient
+from tests.support.game_client import GameClient, bearer
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
     from tests.support.minimatch import RunningMinimatch
@@ -163,3 +167,115 @@ def test_play_snitch_against_a_bot_through_the_kick_off_then_quit_cleanly(minima
     transcript = seen.getvalue()
     assert re.search(r"puts? Bludger 1 in ", transcript) and "deploys to " in transcript, transcript
     assert "Snitch" in transcript and "Centre" in transcript, "the pitch and the race are drawn"
+
+
+def kept_token(home: str, lobby: str) -> str:
+    """The player token the command kept for `lobby` in `home`."""
+    return str(json.loads((Path(home) / "players.json").read_text(encoding="utf-8"))[lobby]["token"])
+
+
+def test_watch_a_zoo_match_without_naming_the_game_redraws_the_board_as_it_changes(
+    minimatch: RunningMinimatch,
+) -> None:
+    game = GameClient("zoo", minimatch.games["zoo"])
+    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    match = game.create(service_token, mode="beginner", seats=2, seed=5)  # the test plays both seats
+    game.close()  # no gRPC channel open across the fork of spawn (it can crash the child)
+    child = spawn("--lobby", minimatch.lobby, "watch", match.match_id)  # no --game: the lobby's services are asked
+    seen = io.StringIO()
+    child.logfile_read = seen
+    child.expect(r"Fantasy Zoo · round 1/5")
+    game = GameClient("zoo", minimatch.games["zoo"])
+    try:
+        game.play_to_end(match, random.Random(5))
+    finally:
+        game.close()
+    child.expect(r"Fantasy Zoo · round 2/5", timeout=120)  # the board again, mid-match
+    child.expect("Game over: ", timeout=120)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = seen.getvalue()
+    assert transcript.count("Fantasy Zoo · round ") >= 3, "drawn at the start, as it changes and at the end"
+    assert "Player 0" in transcript and "Player 1" in transcript
+
+
+def test_ctrl_c_while_queued_cancels_the_ticket(minimatch: RunningMinimatch) -> None:
+    home = tempfile.mkdtemp()
+    # Nobody else queues for 6 seats without bots: the ticket waits until Ctrl-C.
+    child = spawn(
+        "--lobby", minimatch.lobby, "play", "beasts", "--mode", "capture", "--players", "6", "--no-bots",
+        "--max-wait", "600", home=home,
+    )  # fmt: skip
+    child.expect(r"Queued for beasts \(capture\), ticket (\S+?)\.\r?\n")
+    ticket_id = str(child.match.group(1))  # type: ignore[union-attr]
+    child.expect("Waiting for players")
+    child.sendintr()
+    child.expect(rf"Left the queue \(ticket {ticket_id} cancelled\)\.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    channel = grpc.insecure_channel(minimatch.lobby)
+    try:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        request = lobby_pb2.WatchTicketRequest(ticket_id=ticket_id)
+        auth = bearer(kept_token(home, minimatch.lobby))
+        last = list(lobby.WatchTicket(request, metadata=auth, timeout=30))[-1]
+    finally:
+        channel.close()
+    assert last.ticket.status == lobby_pb2.TICKET_STATUS_CANCELLED
+
+
+def test_when_the_turn_timer_runs_out_the_choice_is_refreshed_not_left_stale(minimatch: RunningMinimatch) -> None:
+    child = spawn(
+        "--lobby", minimatch.lobby, "play", "zoo", "--mode", "beginner", "--players", "2", "--turn-timer", "3",
+        "--max-wait", "1",
+    )  # fmt: skip
+    seen = io.StringIO()
+    child.logfile_read = seen
+    child.expect(CHOOSE)
+    assert re.search(r"\(\d s left\)", str(child.after)), "the countdown is on the input line"
+    # No answer: the timeout bot picks for this seat, and the menu of the next pick replaces the old one.
+    child.expect(r"Your turn timer ran out; a bot chose: Pick #\d+ ", timeout=120)
+    child.expect("The position changed: choose from the new one.", timeout=120)
+    child.expect(CHOOSE)
+    child.sendline("q")
+    child.expect("You left the match")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_resume_lists_the_match_and_plays_the_seat_again(minimatch: RunningMinimatch) -> None:
+    home = tempfile.mkdtemp()
+    nothing = spawn("--lobby", minimatch.lobby, "resume", home=home)
+    nothing.expect("This terminal has played no match at this lobby yet")
+    nothing.expect(pexpect.EOF)
+    nothing.close()
+    assert nothing.exitstatus == 1
+
+    child = spawn(
+        "--lobby", minimatch.lobby, "play", "zoo", "--mode", "beginner", "--players", "2", "--max-wait", "1",
+        "--name", "Resumer", home=home,
+    )  # fmt: skip
+    child.expect(r"Seated at seat (\d) of 2 \(1 bots?\) in match (\w+)\.")
+    seat, match_id = str(child.match.group(1)), str(child.match.group(2))  # type: ignore[union-attr]
+    child.expect(CHOOSE)
+    child.sendline("q")
+    child.expect(r"You left the match\. Until you come back \(menagerie resume\)")
+    child.expect(pexpect.EOF)
+    child.close()
+
+    again = spawn("--lobby", minimatch.lobby, "resume", home=home)
+    seen = io.StringIO()
+    again.logfile_read = seen
+    again.expect(rf"Back at seat {seat} of match {match_id} \(zoo, beginner\)\.")
+    again.expect(CHOOSE)
+    again.sendline("1")
+    again.expect(r"You picked (the )?[A-Z]")
+    again.sendline("q")
+    again.expect("You left the match")
+    again.expect(pexpect.EOF)
+    again.close()
+    assert again.exitstatus == 0
+    assert match_id in seen.getvalue() and "Resumer" in seen.getvalue(), "the match is listed with its players"

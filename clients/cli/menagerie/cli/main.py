@@ -203,7 +203,9 @@ def resume(
         reply = lobby.resume(match_id, seat if seat >= 0 else None)
         if reply.game not in GAMES:
             _fail(f"This client cannot show {reply.game!r} matches.")
-        console.print(f"Back at seat {reply.seating.seat} of match {match_id} ({reply.game}, {reply.mode}).")
+        console.print(
+            f"Back at seat {reply.seating.seat} of match {match_id} ({reply.game}, {reply.mode}).", soft_wrap=True
+        )
         address = reply.seating.game_endpoint
         _seat(opened, reply.game, reply.seating, auto_pass)
     except grpc.RpcError as error:

@@ -51,7 +51,9 @@ EVENTS_PER_BOARD = 3
 def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.CreateTicketRequest) -> lobby_pb2.Seating:
     """Queues, shows the wait, and returns where the player sits (cancels the ticket if the player leaves)."""
     ticket = lobby.queue(request)
-    console.print(f"Queued for {request.game} ({request.mode or 'any mode'}), ticket {ticket.ticket_id}.")
+    # Ids are printed whole on one row (soft_wrap): a wrapped id cannot be copied.
+    mode = request.mode or "any mode"
+    console.print(f"Queued for {request.game} ({mode}), ticket {ticket.ticket_id}.", soft_wrap=True)
     seated = False
     try:
         with closing(lobby.watch_ticket(ticket.ticket_id)) as updates:
@@ -61,7 +63,8 @@ def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.Crea
                     seating = update.ticket.seating
                     bots = f" ({seating.bots} bots)" if seating.bots else ""
                     console.print(
-                        f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}."
+                        f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}.",
+                        soft_wrap=True,
                     )
                     seated = True
                     return seating
@@ -81,9 +84,9 @@ def leave_queue(console: Console, lobby: LobbySession, ticket_id: str) -> None:
     """Cancels the ticket of a player who left while queued (within the call deadline; says if it failed)."""
     try:
         lobby.cancel(ticket_id)
-        console.print(f"\nLeft the queue (ticket {ticket_id} cancelled).")
+        console.print(f"\nLeft the queue (ticket {ticket_id} cancelled).", soft_wrap=True)
     except grpc.RpcError as error:
-        console.print(f"\nCould not cancel ticket {ticket_id}: {explain(error, lobby.address)}")
+        console.print(f"\nCould not cancel ticket {ticket_id}: {explain(error, lobby.address)}", soft_wrap=True)
 
 
 @dataclass
