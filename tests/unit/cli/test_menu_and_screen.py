@@ -84,3 +84,19 @@ def test_the_screen_keeps_the_menu_whole_and_drops_old_events_first() -> None:
     assert len(menu_rows(rows, 80)) == 16  # each long label takes a second row
     short = choice_screen(status, events, "Prompt", "Your move", rows[:2], "", 80, 24)
     assert sum("happened" in line.plain for line in short) == 5  # at most five rows of events
+
+
+def test_a_long_list_of_one_kind_is_grouped_by_what_its_labels_name_before_to() -> None:
+    legal = snitch_pb2.ListLegalActionsResponse(view_version=1)
+    for player in ("Beater 1", "Chaser 2", "Keeper"):
+        for zone in ("West Centre", "North Midfield", "East Deployment Zone", "South Wing"):
+            legal.actions.add().deploy_player.CopyFrom(snitch_pb2.DeployPlayer(zone=zone))
+            legal.labels.add(text=f"Deploy {player} to {zone}", code=f"deploy {player} {zone}")
+    menu = Menu(grouped(legal, lambda a: a.WhichOneof("kind"), 10), 10)
+    assert [e.label for e in menu.root] == ["Deploy Beater 1 (4)", "Deploy Chaser 2 (4)", "Deploy Keeper (4)"]
+    menu.answer("2")
+    assert menu.answer("3").chosen == 6  # Chaser 2 to East Deployment Zone
+    # Codes this long are not shown (the numbers are typed instead); short ones are.
+    rows = menu_rows([("1", "deploy Keeper South Wing", "Deploy Keeper to South Wing")], 80)
+    assert rows[0].plain == "  1 Deploy Keeper to South Wing"
+    assert menu_rows([("1", "k2", "Keep")], 80)[0].plain == "  1 k2 Keep"

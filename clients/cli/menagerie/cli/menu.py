@@ -62,28 +62,54 @@ def picks(legal: Any, indexes: Sequence[int] | None = None) -> list[Pick]:
 
 
 def grouped(legal: Any, key: Callable[[Any], str | None], room: int) -> list[Entry]:
-    """The actions as they are when they fit in `room` rows; else one Group per `key` (None: left as is)."""
+    """The actions as they are when they fit in `room` rows; else grouped, in the list's order.
+
+    First by `key(action)` (None: left as is), then, inside a group still too long, by
+    what the label says before its last " to " ("Deploy Beater 1 to West Centre" goes
+    under "Deploy Beater 1"): words of the engine's labels, never a rule.
+    """
     entries = picks(legal)
-    if len(entries) <= room:
+
+    def by_kind(pick: Pick) -> str | None:
+        return key(legal.actions[pick.index])
+
+    return arrange(entries, [by_kind, label_subject], room)
+
+
+def label_subject(pick: Pick) -> str | None:
+    """What the label says before its last " to " (None when it has none)."""
+    head, to, _ = pick.label.rpartition(" to ")
+    return head if to and head else None
+
+
+def arrange(entries: Sequence[Pick], keys: Sequence[Callable[[Pick], str | None]], room: int) -> list[Entry]:
+    """`entries` as they are when they fit in `room`; else one Group per key value (the first key that splits them)."""
+    if len(entries) <= room or not keys:
         return list(entries)
-    groups: dict[str, list[Pick]] = {}
-    out: list[Entry | str] = []
+    key, rest = keys[0], keys[1:]
+    buckets: dict[str, list[Pick]] = {}
+    order: list[Pick | str] = []
     for entry in entries:
-        name = key(legal.actions[entry.index])
+        name = key(entry)
         if name is None:
-            out.append(entry)
-            continue
-        if name not in groups:
-            groups[name] = []
-            out.append(name)  # the group takes the place of its first action
-        groups[name].append(entry)
-    result: list[Entry] = []
-    for item in out:
-        if isinstance(item, str):
-            members = groups[item]
-            result.append(members[0] if len(members) == 1 else Group(f"{item} ({len(members)})", tuple(members)))
+            order.append(entry)
+        elif name in buckets:
+            buckets[name].append(entry)
         else:
+            buckets[name] = [entry]
+            order.append(name)  # the group takes the place of its first action
+    if len(order) <= 1:
+        return arrange(entries, rest, room)  # one bucket: this key does not split the list
+    result: list[Entry] = []
+    for item in order:
+        if isinstance(item, Pick):
             result.append(item)
+            continue
+        members = buckets[item]
+        if len(members) == 1:
+            result.append(members[0])
+        else:
+            result.append(Group(f"{item} ({len(members)})", tuple(arrange(members, rest, room))))
     return result
 
 

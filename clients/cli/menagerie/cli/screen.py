@@ -21,6 +21,7 @@ HEIGHT = 24
 MAX_EVENT_LINES = 5
 MAX_STATUS_LINES = 4
 MAX_PROMPT_LINES = 3
+MAX_CODE_WIDTH = 10
 
 
 def render(renderable: RenderableType, width: int = WIDTH, console: Console | None = None) -> list[Text]:
@@ -59,11 +60,13 @@ def clipped(line: Text, width: int) -> Text:
 def menu_rows(rows: Sequence[tuple[str, str, str]], width: int) -> list[Text]:
     """The menu's rows: the key, the code (dim), the label; a label that does not fit takes a second row."""
     out: list[Text] = []
-    code_width = min(8, max((len(code) for _, code, _ in rows), default=0))
+    code_width = max((len(code) for _, code, _ in rows), default=0)
+    if code_width > MAX_CODE_WIDTH:
+        code_width = 0  # codes that long would crowd out the labels: the numbers do
     for key, code, label in rows:
         head = Text(f"{key:>3} ")
         if code_width:
-            head.append(f"{code[:code_width]:<{code_width}} ", style="dim")
+            head.append(f"{code:<{code_width}} ", style="dim")
         room = width - head.cell_len
         parts = wrapped(label, room)
         first = head.copy()
