@@ -100,3 +100,14 @@ def test_a_long_list_of_one_kind_is_grouped_by_what_its_labels_name_before_to() 
     rows = menu_rows([("1", "deploy Keeper South Wing", "Deploy Keeper to South Wing")], 80)
     assert rows[0].plain == "  1 Deploy Keeper to South Wing"
     assert menu_rows([("1", "k2", "Keep")], 80)[0].plain == "  1 k2 Keep"
+
+
+def test_an_actions_code_works_at_every_level_unless_two_actions_share_it() -> None:
+    toggles = Toggles("Keep", ("a", "b"), {frozenset(): 0, frozenset({1}): 1}, code="k")
+    menu = Menu(
+        [toggles, Pick("Stop", "s", 2), Pick("Pass", "x", 3), Pick("Pass too", "x", 4)], 10, ["k", "kb", "s", "x", "x"]
+    )
+    assert menu.answer("kb").chosen == 1  # a Reroll's own code, without opening the toggles
+    menu.answer("k")
+    assert menu.answer("s").chosen == 2  # from inside the toggles
+    assert menu.answer("x").message  # shared by two actions: not a code to pick by

@@ -9,6 +9,7 @@ one of those actions (`Toggles.combos`, which the game's renderer builds from th
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,7 +141,11 @@ class Quit(Exception):
 class Menu:
     """Where the player is in the menu: the open groups, the page, the marked toggles."""
 
-    def __init__(self, entries: Sequence[Entry], rows: int = 12) -> None:
+    def __init__(self, entries: Sequence[Entry], rows: int = 12, codes: Sequence[str] = ()) -> None:
+        # Every action's code works at every level (an engine's code is unique within its list;
+        # a code listed twice is left to the numbers).
+        counts = Counter(code.lower() for code in codes if code)
+        self.codes = {code.lower(): i for i, code in enumerate(codes) if code and counts[code.lower()] == 1}
         self.path: list[Group | Toggles] = []
         self.root = tuple(entries)
         self.rows = max(3, rows)
@@ -238,8 +243,12 @@ class Menu:
             self.page = (self.page + step) % self.pages()
             return Answer()
         level = self.level
-        if isinstance(level, Toggles):
-            return self._toggle(level, text)
+        answer = self._toggle(level, text) if isinstance(level, Toggles) else self._pick(text)
+        if answer.message and text in self.codes:
+            return Answer(chosen=self.codes[text])
+        return answer
+
+    def _pick(self, text: str) -> Answer:
         entries = self.entries()
         if text.isdigit() and 1 <= int(text) <= len(entries):
             return self._enter(entries[int(text) - 1])

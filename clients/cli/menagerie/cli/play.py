@@ -141,7 +141,7 @@ def build_menu(game: GameSession, view: Any, legal: Any) -> Menu:
     """ListLegalActions as the game arranges it for the terminal (plain, grouped or toggles)."""
     arrange = getattr(game.ui, "menu", None)
     entries = arrange(view, legal, MENU_ROWS) if arrange else default_menu(legal, MENU_ROWS)
-    return Menu(entries, MENU_ROWS)
+    return Menu(entries, MENU_ROWS, [label.code for label in legal.labels])
 
 
 def _pump(source: Iterator[Any], inbox: queue.Queue[tuple[str, Any]], kind: str) -> None:
@@ -332,8 +332,8 @@ class Table:
 
     def on_tick(self) -> None:
         """Once a second: the turn-timer warning."""
-        if self.menu is None or self.clock is None or self.warned:
-            return
+        if self.menu is None or self.clock is None or self.warned or self.clock.left <= WARN_SECONDS:
+            return  # a timer shorter than the warning is on the input line already
         if self.clock.remaining() <= WARN_SECONDS:
             self.warned = True
             self.console.print(
