@@ -41,7 +41,7 @@ $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 web: $(WEB)/dist/index.html ## Build the web app (clients/web/dist) when missing or stale: npm ci from the lockfile, vite build
 
 screenshots: $(STAMP) web ## Play each game in a browser (Debian's chromium) and save its board to docs/screenshots/<game>.png
-	MENAGERIE_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/web/test_screenshots.py -p no:randomly
+	MENAGERIE_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/web/test_play.py tests/e2e/web/test_boards.py -p no:randomly
 
 deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.yaml from deploy/games.toml (committed; a test fails when stale)
 	$(BIN)/python deploy/generate.py

@@ -1,4 +1,4 @@
-"""The gateway without a browser: Connect clients (connect-python) against it, the backends behind it."""
+"""The gateway without a browser: blocking Connect clients (connect-python) against it, the backends behind it."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from connectrpc.errors import ConnectError
 from google.rpc import status_pb2
 
 from menagerie.common.v1 import matches_pb2
-from menagerie.common.v1.matches_connect import MatchesClient
+from menagerie.common.v1.matches_connect import MatchesClientSync
 from menagerie.lobby.v1 import lobby_pb2
-from menagerie.lobby.v1.lobby_connect import LobbyClient
+from menagerie.lobby.v1.lobby_connect import LobbyClientSync
 from menagerie.zoo.v1 import zoo_pb2
-from menagerie.zoo.v1.zoo_connect import ZooClient
+from menagerie.zoo.v1.zoo_connect import ZooClientSync
 from tests.support.game_client import GameClient
 from tests.support.platform import free_port_block
 
@@ -33,12 +33,12 @@ pytestmark = pytest.mark.e2e
 pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]
 
 
-async def test_backend_errors_reach_the_browser_as_connect_errors_with_their_details(
+def test_backend_errors_reach_the_browser_as_connect_errors_with_their_details(
     gateway: RunningGateway, minimatch: RunningMinimatch, service_token: str
 ) -> None:
-    async with LobbyClient(gateway.url) as lobby:
+    with LobbyClientSync(gateway.url) as lobby:
         with pytest.raises(ConnectError) as missing:
-            await lobby.create_ticket(lobby_pb2.CreateTicketRequest(game="zoo"))
+            lobby.create_ticket(lobby_pb2.CreateTicketRequest(game="zoo"))
         assert missing.value.code is Code.UNAUTHENTICATED and "Bearer" in missing.value.message
 
     zoo = GameClient("zoo", minimatch.games["zoo"])
@@ -53,11 +53,8 @@ async def test_backend_errors_reach_the_browser_as_connect_errors_with_their_det
     with pytest.raises(grpc.RpcError) as direct:
         zoo.stub.SubmitAction(stale, metadata=metadata)
     zoo.close()
-    async with ZooClient(gateway.url) as web:
-        with pytest.raises(ConnectError) as forwarded:
-            await web.submit_action(
-                zoo_pb2.SubmitActionRequest.FromString(stale.SerializeToString()), headers=dict(metadata)
-            )
+    with ZooClientSync(gateway.url) as web, pytest.raises(ConnectError) as forwarded:
+        web.submit_action(zoo_pb2.SubmitActionRequest.FromString(stale.SerializeToString()), headers=dict(metadata))
     assert forwarded.value.code.name == direct.value.code().name
     assert forwarded.value.message == direct.value.details()
     trailing: Any = direct.value.trailing_metadata() or ()
@@ -66,19 +63,19 @@ async def test_backend_errors_reach_the_browser_as_connect_errors_with_their_det
     assert list(forwarded.value.details) == expected
 
 
-async def test_each_game_has_its_matches_service_under_its_own_prefix(gateway: RunningGateway) -> None:
+def test_each_game_has_its_matches_service_under_its_own_prefix(gateway: RunningGateway) -> None:
     for game in ("zoo", "pursuit", "beasts", "snitch"):
-        async with MatchesClient(f"{gateway.url}/games/{game}") as matches:
-            described = await matches.describe_game(matches_pb2.DescribeGameRequest())
+        with MatchesClientSync(f"{gateway.url}/games/{game}") as matches:
+            described = matches.describe_game(matches_pb2.DescribeGameRequest())
         assert described.game == game and described.modes
 
 
-async def test_a_stream_the_browser_leaves_is_cancelled_at_the_backend(gateway: RunningGateway) -> None:
+def test_a_stream_the_browser_leaves_is_cancelled_at_the_backend(gateway: RunningGateway) -> None:
     # The lobby allows 16 open streams per caller: 25 left in turn pass only if each one was cancelled behind.
-    async with LobbyClient(gateway.url) as lobby:
-        player = await lobby.register_player(lobby_pb2.RegisterPlayerRequest(display_name="Streamer"))
+    with LobbyClientSync(gateway.url) as lobby:
+        player = lobby.register_player(lobby_pb2.RegisterPlayerRequest(display_name="Streamer"))
         headers = {"authorization": f"Bearer {player.token}"}
-        ticket = await lobby.create_ticket(
+        ticket = lobby.create_ticket(
             lobby_pb2.CreateTicketRequest(
                 game="zoo", mode="beginner", min_seats=4, max_seats=4, allow_bots=True, max_wait_seconds=600
             ),
@@ -87,11 +84,11 @@ async def test_a_stream_the_browser_leaves_is_cancelled_at_the_backend(gateway: 
         for _ in range(25):
             request = lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket.ticket_id)
             stream = lobby.watch_ticket(request, headers=headers)
-            async for reply in stream:
+            for reply in stream:
                 assert reply.ticket.status == lobby_pb2.TICKET_STATUS_WAITING
                 break
-            await stream.aclose()  # type: ignore[attr-defined]  # an async generator
-        await lobby.cancel_ticket(lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket.ticket_id), headers=headers)
+            stream.close()  # type: ignore[attr-defined]  # a generator: closing it closes the response
+        lobby.cancel_ticket(lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket.ticket_id), headers=headers)
 
 
 def test_the_gateway_serves_the_app_answers_health_and_stops_cleanly_on_sigterm(

@@ -1,7 +1,8 @@
 // Fantastic Beasts: the map of spaces joined by its streets (each space's `neighbours`), the blue
 // circles (Apparate points), the tokens and the players' standees. The layout is deterministic:
 // rings by distance (breadth-first) from the start space, spaces spread evenly round each ring in id
-// order. A space is clickable when a legal action names it (move, step, portkey, revelio, accio).
+// order, then relaxed by a fixed number of force-directed steps (streets pull, spaces push apart). A space is clickable when a legal action names it (move, step, portkey, revelio, accio).
+import { useMemo } from "react";
 import { Beasts } from "../../gen/menagerie/beasts/v1/beasts_pb";
 import type { Action, ResourceCounts, Space, View } from "../../gen/menagerie/beasts/v1/beasts_pb";
 import { Colour, TokenState } from "../../gen/menagerie/beasts/v1/beasts_pb";
@@ -63,7 +64,59 @@ function layout(spaces: Space[], start: number): Map<number, [number, number]> {
       positions.set(id, [SIZE / 2 + radius * Math.cos(angle), SIZE / 2 + radius * Math.sin(angle)]);
     });
   }
-  return positions;
+  return relax(positions, spaces);
+}
+
+/** Fruchterman–Reingold steps from the ring layout: same input, same map, every time. */
+function relax(start: Map<number, [number, number]>, spaces: Space[], steps = 300): Map<number, [number, number]> {
+  const ids = [...start.keys()];
+  const pos = new Map(ids.map((id) => [id, [...start.get(id)!] as [number, number]]));
+  const area = (SIZE - 80) * (SIZE - 80);
+  const k = 0.6 * Math.sqrt(area / Math.max(ids.length, 1));
+  for (let step = 0; step < steps; step++) {
+    const heat = (SIZE / 10) * (1 - step / steps) + 1;
+    const move = new Map(ids.map((id) => [id, [0, 0] as [number, number]]));
+    for (const a of ids) {
+      const [ax, ay] = pos.get(a)!;
+      for (const b of ids) {
+        if (a === b) continue;
+        const [bx, by] = pos.get(b)!;
+        const dx = ax - bx || 0.01;
+        const dy = ay - by || 0.01;
+        const d = Math.hypot(dx, dy);
+        const push = (k * k) / d;
+        move.get(a)![0] += (dx / d) * push;
+        move.get(a)![1] += (dy / d) * push;
+      }
+    }
+    for (const s of spaces) {
+      for (const n of s.neighbours) {
+        if (!pos.has(n) || s.id > n) continue;
+        const [ax, ay] = pos.get(s.id)!;
+        const [bx, by] = pos.get(n)!;
+        const dx = ax - bx;
+        const dy = ay - by;
+        const d = Math.hypot(dx, dy) || 0.01;
+        const pull = (d * d) / k;
+        move.get(s.id)![0] -= (dx / d) * pull;
+        move.get(s.id)![1] -= (dy / d) * pull;
+        move.get(n)![0] += (dx / d) * pull;
+        move.get(n)![1] += (dy / d) * pull;
+      }
+    }
+    for (const id of ids) {
+      // A little gravity keeps the map off the edges.
+      const c = pos.get(id)!;
+      move.get(id)![0] -= (c[0] - SIZE / 2) * 0.05 * k / 10;
+      move.get(id)![1] -= (c[1] - SIZE / 2) * 0.05 * k / 10;
+      const [mx, my] = move.get(id)!;
+      const d = Math.hypot(mx, my) || 1;
+      const p = pos.get(id)!;
+      p[0] = Math.min(SIZE - 30, Math.max(30, p[0] + (mx / d) * Math.min(d, heat)));
+      p[1] = Math.min(SIZE - 30, Math.max(30, p[1] + (my / d) * Math.min(d, heat)));
+    }
+  }
+  return pos;
 }
 
 function counts(r?: ResourceCounts): string {
@@ -74,7 +127,7 @@ function counts(r?: ResourceCounts): string {
 function BeastsBoard(props: Props) {
   const { view } = props;
   const spaces = view.board?.spaces ?? [];
-  const pos = layout(spaces, view.board?.startSpace ?? 0);
+  const pos = useMemo(() => layout(spaces, view.board?.startSpace ?? 0), [spaces, view.board?.startSpace]);
   const tokens = new Map(view.tokens.map((t) => [t.space, t]));
   const creatures = new Map(view.creatures.map((c) => [c.id, c]));
   const edges: [number, number][] = [];
@@ -109,6 +162,9 @@ function BeastsBoard(props: Props) {
               <circle cx={x} cy={y} r={13} fill={fill} className={s.blueCircle ? "blue-circle" : "plain"} />
               <text x={x} y={y + 4} textAnchor="middle" className="space-id">
                 {s.id}
+              </text>
+              <text x={x} y={y + 24} textAnchor="middle" className="space-name">
+                {s.name.length > 16 ? `${s.name.slice(0, 15)}…` : s.name}
               </text>
               {here.map((p, i) => (
                 <circle key={p.seat} cx={x + 12 + i * 7} cy={y - 12} r={5} fill={SEAT_COLOURS[p.seat % 6]} stroke="#000" />

@@ -1,0 +1,57 @@
+"""The boards of Beasts and Snitch in a real browser (Zoo's and Pursuit's are in test_play.py); their screenshots."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.web.pages import play_to_end, queue, register
+
+pytestmark = pytest.mark.e2e
+pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]
+
+
+def test_the_beasts_map_draws_its_streets_and_blue_circles_and_takes_moves(page: Page, screenshots: Path) -> None:
+    register(page, "Newt")
+    queue(page, "beasts", "capture", seats=2)
+    expect(page).to_have_url(re.compile(r"#/match/beasts/"))
+    board = page.get_by_test_id("beasts-map")
+    expect(board).to_be_visible()
+    spaces = board.locator("g.space").count()
+    assert spaces > 20
+    assert board.locator("line.street").count() >= spaces - 1  # a connected map
+    assert board.locator("circle.blue-circle").count() >= 1
+    # A move is offered on the map itself: clicking a space narrows the choices to the moves that go there.
+    target = board.locator("g.space[data-target]").first
+    for _ in range(20):  # roll (and whatever comes before a move) until a move is offered
+        page.locator("[data-testid=action]:not([disabled]), g.space[data-target]").first.wait_for()
+        if target.count():
+            break
+        page.locator("[data-testid=action]:not([disabled])").first.click()
+    target.wait_for()
+    space = (target.get_attribute("data-target") or "").removeprefix("space:")
+    target.click()
+    labels = page.get_by_test_id("action").all_inner_texts()
+    assert labels and all(re.search(rf"\b{space}\b", label) for label in labels), (space, labels)
+    page.get_by_test_id("action").first.click()
+    play_to_end(page, timeout=120, screenshot=screenshots / "beasts.png", shoot_after=0)
+    expect(page.get_by_test_id("outcome")).to_contain_text("Match over")
+
+
+def test_the_snitch_page_shows_its_view_and_takes_the_engines_choices(page: Page, screenshots: Path) -> None:
+    register(page, "Seeker")
+    queue(page, "snitch", "basic", seats=2)
+    expect(page).to_have_url(re.compile(r"#/match/snitch/"))
+    expect(page.get_by_test_id("generic-view")).to_be_visible()
+    for _ in range(8):
+        button = page.locator("[data-testid=action]:not([disabled])").first
+        button.wait_for()
+        assert button.inner_text().strip()  # the engine's label
+        before = page.get_by_test_id("match").get_attribute("data-version")
+        button.click()
+        expect(page.get_by_test_id("match")).not_to_have_attribute("data-version", before or "0")
+    page.get_by_test_id("action").first.wait_for()
+    page.screenshot(path=str(screenshots / "snitch.png"))
