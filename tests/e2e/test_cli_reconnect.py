@@ -129,6 +129,7 @@ def menagerie(*args: str, **env: str) -> Iterator[tuple[PopenSpawn[str], io.Stri
         "TERM": "dumb",
         "PYTHONUNBUFFERED": "1",
         "PYTHONFAULTHANDLER": "1",
+        "MENAGERIE_HOME": tempfile.mkdtemp(),  # the player it keeps, away from the user's own
         **env,
     }
     child = PopenSpawn([MENAGERIE, *args], encoding="utf-8", timeout=60, env=environment)
