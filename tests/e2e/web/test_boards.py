@@ -41,11 +41,14 @@ def test_the_beasts_map_draws_its_streets_and_blue_circles_and_takes_moves(page:
     expect(page.get_by_test_id("outcome")).to_contain_text("Match over")
 
 
-def test_the_snitch_page_shows_its_view_and_takes_the_engines_choices(page: Page, screenshots: Path) -> None:
+def test_the_snitch_pitch_and_race_are_drawn_and_take_the_engines_choices(page: Page, screenshots: Path) -> None:
     register(page, "Seeker")
     queue(page, "snitch", "basic", seats=2)
     expect(page).to_have_url(re.compile(r"#/match/snitch/"))
-    expect(page.get_by_test_id("generic-view")).to_be_visible()
+    pitch = page.get_by_test_id("snitch-pitch")
+    expect(pitch).to_be_visible()
+    assert pitch.locator(".zone").count() >= 6
+    expect(page.get_by_test_id("snitch-race")).to_be_visible()
     for _ in range(8):
         button = page.locator("[data-testid=action]:not([disabled])").first
         button.wait_for()

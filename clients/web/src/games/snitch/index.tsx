@@ -1,22 +1,154 @@
-// Catch the Golden Snitch: for now a generic rendering of the view (its fields as the server sends
-// them) beside the clickable legal actions; a drawn pitch and race are still to come.
+// Catch the Golden Snitch: the pitch (its Zones by row and column, with the Players, the Quaffle and
+// the Bludgers in each), the Snitch race (each Seeker's space and the Snitch's), the Coaches, and the
+// viewer's hand. A Zone, a race space or a card is clickable when a legal action names it.
 import { Snitch } from "../../gen/menagerie/snitch/v1/snitch_pb";
-import { ViewSchema, type Action, type View } from "../../gen/menagerie/snitch/v1/snitch_pb";
-import { toJson } from "@bufbuild/protobuf";
-import type { BoardProps, GameUI } from "../types";
+import type { Action, PlayerView, View, ZoneView } from "../../gen/menagerie/snitch/v1/snitch_pb";
+import { seatName, targetProps, type BoardProps, type GameUI } from "../types";
 
-function SnitchBoard({ view }: BoardProps<View, Action>) {
-  const json = toJson(ViewSchema, view, { alwaysEmitImplicit: false }) as Record<string, unknown>;
-  delete json.prompt; // shown above the board
+type Props = BoardProps<View, Action>;
+
+/** The board element an action names: its Zone, else its race space, else its card (the action's own fields). */
+function target(action: Action): string | undefined {
+  const fields = (action.kind.value ?? {}) as Record<string, unknown>;
+  if (typeof fields.zone === "string" && fields.zone) return `zone:${fields.zone}`;
+  if (typeof fields.space === "number" && action.kind.case === "placeRaceToken") return `space:${fields.space}`;
+  if (typeof fields.card === "number") return `card:${fields.card}`;
+  return undefined;
+}
+
+const TEAM_COLOURS = ["#b22222", "#1f4e9c"];
+const SHORT: Record<string, string> = { keeper: "K", beater: "B", chaser: "C", seeker: "S" };
+
+function PlayerChip({ player }: { player: PlayerView }) {
+  const label = SHORT[player.position.toLowerCase()] ?? player.position.slice(0, 1).toUpperCase();
   return (
-    <div className="generic-board">
-      <p className="small">
-        Game sequence {view.sequence} · Quaffle in {view.quaffleZone || "–"} · Snitch at{" "}
-        {view.race?.snitch ?? "–"}
-      </p>
-      <pre data-testid="generic-view">{JSON.stringify(json, null, 1)}</pre>
+    <span
+      className={`chip ${player.stunned ? "stunned" : ""}`}
+      style={{ borderColor: TEAM_COLOURS[player.team % 2] }}
+      title={`${player.name}${player.stunned ? " (stunned)" : ""}${player.hasQuaffle ? " — has the Quaffle" : ""}`}
+    >
+      {label}
+      {player.index > 0 && player.index < 6 ? player.index : ""}
+      {player.hasQuaffle ? "●" : ""}
+    </span>
+  );
+}
+
+function Zone({ zone, players, props }: { zone: ZoneView; players: PlayerView[]; props: Props }) {
+  const t = targetProps(props, `zone:${zone.id}`);
+  const owner = zone.scoringAreaOf ?? zone.deploymentZoneOf;
+  return (
+    <div
+      className={`zone ${t.className} ${zone.orange ? "orange" : ""}`}
+      onClick={t.onClick}
+      data-target={t["data-target"]}
+      style={{
+        gridRow: zone.row + 1,
+        gridColumn: zone.column + 1,
+        background:
+          owner !== undefined ? `linear-gradient(${TEAM_COLOURS[owner % 2]}26, ${TEAM_COLOURS[owner % 2]}26), #e9f3e3` : undefined,
+      }}
+    >
+      <div className="small">
+        {zone.name}
+        {zone.scoringAreaOf !== undefined ? " · hoops" : ""}
+      </div>
+      <div>
+        {players.map((p) => (
+          <PlayerChip key={`${p.team}-${p.index}`} player={p} />
+        ))}
+      </div>
+      <div className="small">
+        {zone.quaffle && players.every((p) => !p.hasQuaffle) ? "Quaffle (loose) " : ""}
+        {zone.bludgers.length > 0 ? `Bludger${zone.bludgers.length > 1 ? "s" : ""} ${zone.bludgers.join(", ")}` : ""}
+      </div>
     </div>
   );
 }
 
-export const snitch: GameUI<View, Action> = { id: "snitch", service: Snitch, Board: SnitchBoard };
+function Race({ view, props }: { view: View; props: Props }) {
+  const race = view.race;
+  if (!race) return null;
+  const spaces = Array.from({ length: race.spaces + 1 }, (_, i) => i);
+  return (
+    <section className="race" data-testid="snitch-race">
+      <h4>The Snitch race</h4>
+      <div className="cells">
+        {spaces.map((i) => {
+          const t = targetProps(props, `space:${i}`);
+          const seekers = race.seekers.map((space, seat) => (space === i ? seat : -1)).filter((s) => s >= 0);
+          const tokens = race.tokens.filter((token) => token.space === i);
+          return (
+            <span key={i} className={`cell ${t.className}`} onClick={t.onClick} title={tokens.map((x) => x.kind).join(", ")}>
+              <small>{i}</small>
+              {race.snitch === i && <b className="snitch-ball">✦</b>}
+              {seekers.map((seat) => (
+                <span key={seat} className="dot" style={{ background: TEAM_COLOURS[seat % 2] }} />
+              ))}
+              {tokens.length > 0 && <span className="small">•{tokens.length}</span>}
+            </span>
+          );
+        })}
+      </div>
+      <p className="small">
+        Snitch on {race.snitch}; Seekers on {race.seekers.join(" and ")}
+        {race.ahead !== undefined ? ` · ${seatName(props.names, race.ahead)} is ahead` : ""}
+      </p>
+    </section>
+  );
+}
+
+function SnitchBoard(props: Props) {
+  const { view } = props;
+  const rows = Math.max(1, ...view.zones.map((z) => z.row + 1));
+  const columns = Math.max(1, ...view.zones.map((z) => z.column + 1));
+  return (
+    <div className="snitch-board">
+      <p className="small">
+        Game Sequence {view.sequence} · {seatName(props.names, view.attacking)} attacks
+        {view.decisionDetail ? ` · ${view.decisionDetail}` : ""}
+      </p>
+      <div className="coaches">
+        {view.coaches.map((c) => (
+          <span key={c.seat} className="coach" style={{ borderColor: TEAM_COLOURS[c.seat % 2] }}>
+            <b>{seatName(props.names, c.seat)}</b> · {c.house} · goals {c.goals} ({c.celebrated} celebrated) · tempo{" "}
+            {c.tempo} · hand {c.handSize}
+          </span>
+        ))}
+      </div>
+      <div
+        className="pitch"
+        data-testid="snitch-pitch"
+        style={{ gridTemplateRows: `repeat(${rows}, auto)`, gridTemplateColumns: `repeat(${columns}, 1fr)` }}
+      >
+        {view.zones.map((zone) => (
+          <Zone key={zone.id} zone={zone} players={view.players.filter((p) => p.zone === zone.id)} props={props} />
+        ))}
+      </div>
+      <Race view={view} props={props} />
+      {view.hand.length > 0 && (
+        <section className="hand">
+          <h4>Your hand</h4>
+          <div className="cards">
+            {view.hand.map((card) => {
+              const t = targetProps(props, `card:${card.id}`);
+              return (
+                <div key={card.id} className={`tactical ${t.className}`} onClick={t.onClick} data-target={t["data-target"]}>
+                  <b>{card.name}</b> <small>#{card.id}</small>
+                  {card.blocks.map((block, i) => (
+                    <div key={i} className="small">
+                      {block}
+                    </div>
+                  ))}
+                  {card.intrepid && <div className="small">Intrepid: {card.intrepid}</div>}
+                </div>
+              );
+            })}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+export const snitch: GameUI<View, Action> = { id: "snitch", service: Snitch, Board: SnitchBoard, target };
