@@ -291,7 +291,7 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
     rows = [GameRow("alpha", 50060), GameRow("omega", 50099)]  # made up: no installed game needed
     files = generate.render(rows)
     services = yaml.safe_load(files[generate.COMPOSE])["services"]
-    not_manifests = (generate.COMPOSE, generate.SECURE_COMPOSE, generate.SECURE_K8S)
+    not_manifests = (generate.COMPOSE, generate.SECURE_COMPOSE, generate.WEB_COMPOSE, generate.SECURE_K8S)
     objects = k8s_objects_of(text for path, text in files.items() if path not in not_manifests)
     internal = {row.id: f"{row.id}:{row.port}" for row in rows}
     config = objects["ConfigMap", "menagerie-game-endpoints"]["data"]
