@@ -39,9 +39,11 @@ def test_a_zoo_match_is_played_to_the_end_from_the_page(page: Page, screenshots:
 
 def test_a_pursuit_match_is_played_to_the_end_from_the_page(page: Page, screenshots: Path) -> None:
     register(page, "Tracker")
+    page.get_by_test_id("game-pursuit").get_by_test_id("option-difficulty").select_option("easy")  # the mode's option
     queue(page, "pursuit", "coop", seats=2)
     expect(page).to_have_url(re.compile(r"#/match/pursuit/"))
     expect(page.get_by_test_id("beast-track")).to_be_visible()
+    expect(page.get_by_test_id("difficulty")).to_have_text("easy")
     clicks = play_to_end(page, timeout=150, screenshot=screenshots / "pursuit.png", shoot_after=6)
     assert clicks > 0
     outcome = page.get_by_test_id("outcome")

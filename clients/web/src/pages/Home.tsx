@@ -46,8 +46,11 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
   const [tableId, setTableId] = useState("");
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
+  // The mode's options (the game's own, e.g. difficulty), each at its default until changed.
+  const [options, setOptions] = useState<Record<string, string>>({});
   const headers = bearer(player.token);
   const chooseMode = (value: string) => {
+    if (value !== mode) setOptions({}); // another mode: its own options, at their defaults
     setMode(value);
     const next = listing.modes.find((m) => m.mode === value);
     if (next) setSeats(Math.min(Math.max(seats, next.minSeats), next.maxSeats));
@@ -56,7 +59,16 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
   const queue = async () => {
     try {
       const reply = await lobby.createTicket(
-        { game: listing.game, mode, minSeats: seats, maxSeats: seats, allowBots: true, botLevel, maxWaitSeconds: wait },
+        {
+          game: listing.game,
+          mode,
+          options,
+          minSeats: seats,
+          maxSeats: seats,
+          allowBots: true,
+          botLevel,
+          maxWaitSeconds: wait,
+        },
         { headers, timeoutMs: 10_000 },
       );
       rememberTicket(reply.ticket!.ticketId);
@@ -69,7 +81,7 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
     try {
       const botSeats = withBots ? Array.from({ length: seats - 1 }, (_, i) => i + 1) : [];
       const reply = await lobby.createTable(
-        { game: listing.game, mode, seats, botSeats, botLevel },
+        { game: listing.game, mode, options, seats, botSeats, botLevel },
         { headers, timeoutMs: 10_000 },
       );
       rememberTicket(reply.ticket!.ticketId);
@@ -128,6 +140,34 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
           <input type="number" min={1} max={600} value={wait} onChange={(e) => setWait(Number(e.target.value))} /> s
         </label>
       </div>
+      {(info?.options.length ?? 0) > 0 && (
+        <div className="row">
+          {info!.options.map((option) => (
+            <label key={option.name} title={option.description}>
+              {option.name}{" "}
+              {option.allowedValues.length > 0 ? (
+                <select
+                  data-testid={`option-${option.name}`}
+                  value={options[option.name] ?? option.defaultValue}
+                  onChange={(e) => setOptions({ ...options, [option.name]: e.target.value })}
+                >
+                  {option.allowedValues.map((value) => (
+                    <option key={value} value={value}>
+                      {value}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  data-testid={`option-${option.name}`}
+                  value={options[option.name] ?? option.defaultValue}
+                  onChange={(e) => setOptions({ ...options, [option.name]: e.target.value })}
+                />
+              )}
+            </label>
+          ))}
+        </div>
+      )}
       <div className="row">
         <button data-testid="queue" onClick={queue}>
           Find a match

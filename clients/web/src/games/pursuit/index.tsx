@@ -3,7 +3,7 @@
 // legal action names them.
 import { Pursuit } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
 import type { Action, Die, PlayerView, View } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
-import { ActionName, CardKind, Color, Face } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
+import { ActionName, CardKind, Color, Difficulty, Face } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
 import { enumWord, seatName, targetProps, type BoardProps, type GameUI } from "../types";
 
 type Props = BoardProps<View, Action>;
@@ -134,7 +134,8 @@ function PursuitBoard(props: Props) {
   return (
     <div className="pursuit-board">
       <p className="small">
-        Turn {view.turn} · {seatName(props.names, view.active)} is active · deck {view.deckSize}
+        Turn {view.turn} · {seatName(props.names, view.active)} is active · deck {view.deckSize} ·{" "}
+        <span data-testid="difficulty">{enumWord(Difficulty[view.difficulty], "")}</span>
       </p>
       <Track view={view} />
       <section className={`dice ${t.className}`} onClick={t.onClick} data-testid="dice">
