@@ -31,6 +31,8 @@ from menagerie.lobby.v1 import lobby_pb2
 from menagerie.shared.rpc.channels import open_aio_channel
 
 HEALTH_PATHS = ("/healthz", "/readyz")
+# A request larger than the backends accept (grpc.max_receive_message_length) is refused here already.
+MAX_REQUEST_BYTES = 4 * 1024 * 1024
 GAMES_PREFIX = "/games/"
 MATCHES = matches_pb2.DESCRIPTOR.services_by_name["Matches"]
 LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
@@ -42,7 +44,7 @@ def connect_application(service: ServiceDescriptor, forwarder: Forwarder) -> ASG
     module = importlib.import_module(module_name)
     application = getattr(module, f"{service.name}ASGIApplication")
     # The generated class wants its Protocol; the forwarder answers every method of it by name.
-    return cast("ASGIApp", application(cast("Any", forwarder)))
+    return cast("ASGIApp", application(cast("Any", forwarder), read_max_bytes=MAX_REQUEST_BYTES))
 
 
 def game_service(game: str) -> ServiceDescriptor:
