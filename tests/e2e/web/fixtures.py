@@ -111,7 +111,9 @@ def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGatew
         stop_group(process, signal.SIGTERM, 30)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running in this thread while it
+# is open, and the async tests that run after these (tests/integration) need the thread's loop free.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Headless Debian chromium under Playwright; skipped, saying why, only where it cannot be installed."""
     problem = install_chromium()
