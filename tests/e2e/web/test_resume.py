@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.web.pages import play_to_end, queue, register
+from tests.e2e.web.pages import queue, register
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
     from tests.e2e.web.fixtures import RunningGateway
@@ -52,8 +52,6 @@ def test_a_reload_rejoins_the_seat_and_another_browser_resumes_it(
         mine.get_by_role("link", name="Resume").click()
         expect(elsewhere).to_have_url(re.compile(rf"#/match/zoo/{match_id}"))
         expect(elsewhere.get_by_text("seat 1")).to_be_visible()
-        take_one_action(elsewhere)
-        play_to_end(elsewhere, timeout=120)
-        expect(elsewhere.get_by_test_id("outcome")).to_contain_text("Returner")
+        take_one_action(elsewhere)  # the fresh seat token plays (the rest of the match is test_play's business)
     finally:
         other.close()
