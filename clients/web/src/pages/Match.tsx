@@ -192,6 +192,11 @@ export function MatchPage({ game, matchId, spectate }: Props) {
         </h2>
       </header>
       {seat === null && <p>Finding your seat…</p>}
+      {seat !== null && !token && (
+        <p className="error">
+          Enter the <a href="#/">lobby</a> as a guest first: watching needs a player token.
+        </p>
+      )}
       {view?.prompt?.text && (
         <p className="prompt" data-testid="prompt">
           {view.prompt.text}
