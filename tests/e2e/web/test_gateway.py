@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +20,7 @@ from google.rpc import status_pb2
 
 from menagerie.common.v1 import matches_pb2
 from menagerie.common.v1.matches_connect import MatchesClientSync
-from menagerie.lobby.v1 import lobby_pb2
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.lobby.v1.lobby_connect import LobbyClientSync
 from menagerie.zoo.v1 import zoo_pb2
 from menagerie.zoo.v1.zoo_connect import ZooClientSync
@@ -91,7 +93,7 @@ def test_a_stream_the_browser_leaves_is_cancelled_at_the_backend(gateway: Runnin
         lobby.cancel_ticket(lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket.ticket_id), headers=headers)
 
 
-def test_the_gateway_serves_the_app_answers_health_and_stops_cleanly_on_sigterm(
+def test_the_gateway_serves_the_app_answers_health_and_ends_open_streams_on_sigterm(
     minimatch: RunningMinimatch, web_app: object
 ) -> None:
     port = free_port_block(1)
@@ -101,6 +103,8 @@ def test_the_gateway_serves_the_app_answers_health_and_stops_cleanly_on_sigterm(
         "MENAGERIE_LOBBY_ADDRESS": minimatch.lobby,  # the games come from the lobby's ListGames
         "MENAGERIE_LOG_FORMAT": "json",
         "MENAGERIE_LOG_LEVEL": "info",
+        # Longer than the test waits: a stream still open at SIGTERM would hold the exit this long.
+        "MENAGERIE_GRACE_SECONDS": "120",
     }
     env.pop("MENAGERIE_GAME_ENDPOINTS", None)
     process = subprocess.Popen(
@@ -119,8 +123,34 @@ def test_the_gateway_serves_the_app_answers_health_and_stops_cleanly_on_sigterm(
             assert reply.read() == b"SERVING\n"
         with urllib.request.urlopen(f"{url}/", timeout=5) as reply:
             assert b'<div id="root">' in reply.read()
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(30) == 0
+        with LobbyClientSync(url) as lobby:  # a browser waiting on a ticket while the gateway stops
+            player = lobby.register_player(lobby_pb2.RegisterPlayerRequest(display_name="Draining"))
+            headers = {"authorization": f"Bearer {player.token}"}
+            ticket = lobby.create_ticket(
+                lobby_pb2.CreateTicketRequest(game="zoo", mode="beginner", min_seats=4, max_seats=4), headers=headers
+            ).ticket
+            followed: queue.Queue[object] = queue.Queue()
+
+            def follow() -> None:
+                try:
+                    request = lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id)
+                    for reply in lobby.watch_ticket(request, headers=headers):
+                        followed.put(reply.ticket.status)
+                    followed.put("ended")
+                except ConnectError as exc:
+                    followed.put(exc.code)
+
+            watcher = threading.Thread(target=follow, daemon=True)
+            watcher.start()
+            assert followed.get(timeout=10) == lobby_pb2.TICKET_STATUS_WAITING
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(60) == 0  # well before the 120 s grace: the open stream did not hold the drain
+            assert followed.get(timeout=10) == "ended"  # ended cleanly; the page reopens it elsewhere
+            watcher.join(10)
+        with grpc.insecure_channel(minimatch.lobby) as channel:
+            lobby_pb2_grpc.LobbyStub(channel).CancelTicket(
+                lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id), metadata=tuple(headers.items()), timeout=10
+            )
     finally:
         if process.poll() is None:
             process.kill()

@@ -93,9 +93,10 @@ class Gateway:
     ) -> None:
         self.serving = False
         self.games = games
+        self.draining = asyncio.Event()
 
         def app(service: ServiceDescriptor, address: str) -> ASGIApp:
-            forwarder = Forwarder(service, backends.channel(address), call_timeout, stream_timeout)
+            forwarder = Forwarder(service, backends.channel(address), call_timeout, stream_timeout, self.draining)
             return connect_application(service, forwarder)
 
         self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby)}

@@ -84,8 +84,12 @@ class Forwarder:
         channel: Callable[[], grpc.aio.Channel],
         call_timeout: float,
         stream_timeout: float,
+        draining: asyncio.Event | None = None,
     ) -> None:
         self.service = service
+        # Set when the gateway is asked to stop: open streams end cleanly at once (the page reopens them
+        # elsewhere) instead of holding the drain for its whole grace period.
+        self._draining = draining or asyncio.Event()
         self._channel = channel
         self._call_timeout = call_timeout
         self._stream_timeout = stream_timeout
@@ -130,14 +134,15 @@ class Forwarder:
             call = method_call(request, timeout=self._stream_timeout, metadata=metadata(ctx))
             gone = DISCONNECTED.get() or asyncio.Event()
             left = asyncio.ensure_future(gone.wait())
+            stopping = asyncio.ensure_future(self._draining.wait())
             try:
                 while True:
                     read = asyncio.ensure_future(call.read())
-                    await asyncio.wait({read, left}, return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait({read, left, stopping}, return_when=asyncio.FIRST_COMPLETED)
                     if not read.done():
-                        # The browser left: stop reading and cancel the backend stream (finally).
+                        # The browser left, or the gateway stops: stop reading, cancel the backend stream (finally).
                         read.cancel()
-                        log.debug("stream closed by the browser", method=path)
+                        log.debug("stream closed", method=path, by="gateway" if stopping.done() else "browser")
                         return
                     message = read.result()
                     if not isinstance(message, Message):  # grpc.aio.EOF: the backend ended the stream
@@ -147,6 +152,7 @@ class Forwarder:
                 raise connect_error(exc) from None
             finally:
                 left.cancel()
+                stopping.cancel()
                 call.cancel()
 
         return forward

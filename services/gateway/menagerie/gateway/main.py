@@ -47,9 +47,10 @@ async def discover_games(
 class _Server(uvicorn.Server):
     """uvicorn's server, which reports NOT_SERVING on /healthz from the moment it is asked to stop."""
 
-    def __init__(self, config: uvicorn.Config, gateway: Gateway) -> None:
+    def __init__(self, config: uvicorn.Config, gateway: Gateway, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(config)
         self.gateway = gateway
+        self.loop = loop
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -62,8 +63,10 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        """SIGTERM/SIGINT: draining starts; probes see it first."""
+        """SIGTERM/SIGINT: draining starts; probes see it first, open streams end."""
         self.gateway.serving = False
+        # A signal handler runs between the loop's steps: hand the Event to the loop rather than set it here.
+        self.loop.call_soon_threadsafe(self.gateway.draining.set)
         super().handle_exit(sig, frame)
 
 
@@ -90,7 +93,7 @@ async def serve(settings: GatewaySettings) -> None:
             access_log=False,
             timeout_graceful_shutdown=int(settings.grace_seconds) or None,
         )
-        server = _Server(config, gateway)
+        server = _Server(config, gateway, asyncio.get_running_loop())
         starting = asyncio.create_task(server.serve())
         # uvicorn has no event for 'listening'; its flag is polled for the start log line and health.
         while not server.started and not starting.done():  # noqa: ASYNC110
