@@ -12,7 +12,9 @@ once, mode 0600), so players, seat tokens, ratings and the matches in progress s
 a restart, a crash included: the dispatcher's deadline scan sends the bots back to the
 decisions they had pending. `--fresh` keeps nothing (a throwaway server, a new secret);
 `--data-dir` puts the data elsewhere; MENAGERIE_TOKEN_SECRET overrides the kept secret;
-with REDIS_URL, keeping the data is that server's business.
+with REDIS_URL, keeping the data is that server's business. REDIS_URL may name a Redis
+Cluster (`redis+cluster://host:port`, docs/scaling.md); Celery's broker cannot be one, so
+it is then MENAGERIE_BROKER_URL, or else the embedded server started for it alone.
 
 It supervises what it started: a process that exits while the platform runs — any exit
 status, the bot worker after a Redis outage or a service killed outright — is started
@@ -45,6 +47,7 @@ from types import FrameType
 
 from menagerie.rules.registry import game_ids
 from menagerie.shared.embedded_redis import EmbeddedRedis, die_with_parent
+from menagerie.shared.redis_client import is_cluster_url
 from menagerie.shared.rpc.health import wait_until_serving
 
 # Run as a script, deploy/ is not importable as a package yet; the games table's reader is deploy/games.py.
@@ -202,14 +205,16 @@ class Platform:
     def start(self) -> None:
         """Starts Redis and every service; returns once all are SERVING."""
         redis_url = os.environ.get("REDIS_URL")
+        broker: dict[str, str] = {}
         if redis_url:
             print(f"redis        {redis_url} (REDIS_URL)")
             print("data         kept by that server, as it is configured (make run keeps none of it)")
+            if is_cluster_url(redis_url) and not os.environ.get("MENAGERIE_BROKER_URL"):
+                # kombu's Redis transport cannot use a cluster: Celery's broker is the embedded server.
+                broker["MENAGERIE_BROKER_URL"] = self._start_embedded()
+                print(f"broker       {broker['MENAGERIE_BROKER_URL']} (embedded Valkey: Celery's broker only)")
         else:
-            self.redis = EmbeddedRedis(self.data_dir)
-            redis_url = self.redis.start()
-            assert self.redis.process is not None
-            self.redis_child = Child("redis", self._restart_redis, self.redis.process)
+            redis_url = self._start_embedded()
             print(f"redis        {redis_url.removeprefix('redis://').removesuffix('/0')} (embedded Valkey)")
             if self.data_dir is None:
                 print("data         none kept (--fresh: a throwaway server, deleted on stop)")
@@ -222,6 +227,7 @@ class Platform:
             "MENAGERIE_LOG_LEVEL": "warning",
             **os.environ,
             "REDIS_URL": redis_url,
+            **broker,
             "MENAGERIE_TOKEN_SECRET": secret,
             "MENAGERIE_HOST": self.host,
         }
@@ -229,6 +235,14 @@ class Platform:
         self.game_children = self._launch(self.games, env, endpoints)
         self.platform_children = self._launch(PLATFORM, env, endpoints)
         self.platform_children.insert(0, self._launch_gateway(env, endpoints))
+
+    def _start_embedded(self) -> str:
+        """Starts the embedded server (supervised, stopped last); returns its URL."""
+        self.redis = EmbeddedRedis(self.data_dir)
+        url = self.redis.start()
+        assert self.redis.process is not None
+        self.redis_child = Child("redis", self._restart_redis, self.redis.process)
+        return url
 
     def _launch_gateway(self, env: dict[str, str], endpoints: str) -> Child:
         """Starts the gateway and waits until its /healthz answers SERVING."""

@@ -27,7 +27,7 @@ def queue_for(game: str) -> str:
 
 def make_app(settings: BotSettings) -> Celery:
     """The Celery app, configured for idempotent, time-limited bot turns."""
-    app = Celery("menagerie-bots", broker=settings.redis_url)
+    app = Celery("menagerie-bots", broker=settings.broker())
     app.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,

@@ -51,7 +51,6 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 import grpc  # noqa: E402
-import redis  # noqa: E402
 from celery.signals import worker_init, worker_process_init, worker_shutting_down  # noqa: E402
 from celery.worker import WorkController  # noqa: E402
 from prometheus_client import CollectorRegistry, Counter, multiprocess  # noqa: E402
@@ -59,6 +58,7 @@ from prometheus_client import CollectorRegistry, Counter, multiprocess  # noqa: 
 from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for  # noqa: E402
 from menagerie.bots.marks import Access, Marks  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
+from menagerie.shared.redis_client import connect_sync_redis  # noqa: E402
 from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
 from menagerie.shared.rpc.channels import open_channel  # noqa: E402
 from menagerie.shared.settings import BotSettings  # noqa: E402
@@ -87,7 +87,7 @@ def _channel(address: str) -> grpc.Channel:
 def marks() -> Marks:
     """This process's marks (menagerie.bots.marks), made on first use (after the fork)."""
     if not _marks:
-        client = redis.Redis.from_url(
+        client = connect_sync_redis(
             settings.redis_url, socket_timeout=MARKS_TIMEOUT_SECONDS, socket_connect_timeout=MARKS_TIMEOUT_SECONDS
         )
         _marks.append(Marks(client, settings.task_soft_time_limit_seconds, settings.redispatch_seconds))
@@ -210,7 +210,7 @@ def main() -> None:
         "bot-worker",
         settings,
         _work,
-        check=lambda: redis_answers(settings.redis_url),
+        check=lambda: redis_answers(settings.broker()),
         registry=metrics_registry(),
     )
 

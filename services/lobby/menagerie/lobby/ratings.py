@@ -106,7 +106,9 @@ class Ratings:
             async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(rated_key, *player_keys.values())
-                    if await pipe.exists(rated_key):
+                    # Not pipe.exists: a cluster pipeline splits EXISTS by slot and, once WATCH made it
+                    # run commands at once, returns itself un-run (redis-py), which is always true.
+                    if await pipe.execute_command("EXISTS", rated_key):
                         return False
                     current = {s.player_id: await self._read(pipe, game, s.player_id) for s in seats}
                     teams = [

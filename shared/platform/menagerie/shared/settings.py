@@ -8,6 +8,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator, model_vali
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.shared.bots import DEFAULT_BOT_LEVEL
+from menagerie.shared.redis_client import is_cluster_url
 
 
 class Settings(BaseSettings):
@@ -16,7 +17,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="MENAGERIE_", extra="ignore")
 
     redis_url: str = Field(
-        description="Redis server of the platform (REDIS_URL).",
+        description="Redis server of the platform (REDIS_URL); redis+cluster://host:port names a Redis Cluster"
+        " by one of its nodes (docs/scaling.md).",
         validation_alias=AliasChoices("REDIS_URL", "MENAGERIE_REDIS_URL"),
     )
     token_secret: SecretStr = Field(description="HMAC key that signs player, seat and service tokens.")
@@ -163,6 +165,11 @@ class BotSettings(GameEndpointsSettings):
     redispatch interval, and a decision gives up by itself before Celery interrupts it.
     """
 
+    broker_url: str = Field(
+        "",
+        description="Celery's broker (a plain Redis URL); empty = REDIS_URL. Required when REDIS_URL names a"
+        " Redis Cluster, which kombu's Redis transport cannot use (docs/scaling.md).",
+    )
     timeout_bot_level: str = Field(
         DEFAULT_BOT_LEVEL, pattern="^(random|greedy)$", description="Plays for a timed-out human."
     )
@@ -190,6 +197,10 @@ class BotSettings(GameEndpointsSettings):
     port: int = Field(0, ge=0, le=65535, description="gRPC health port of the dispatcher; 0 = a free port.")
     metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus /metrics and /healthz; 0 = off.")
     grace_seconds: float = Field(5.0, ge=0, description="How long the dispatcher's loops may finish on SIGTERM.")
+
+    def broker(self) -> str:
+        """The Celery broker's URL: broker_url, else REDIS_URL."""
+        return self.broker_url or self.redis_url
 
     def call_timeout(self) -> float:
         """Seconds one call of a bot to a game service may take."""
@@ -222,6 +233,11 @@ class BotSettings(GameEndpointsSettings):
             raise ValueError(
                 f"MENAGERIE_TASK_TIME_LIMIT_SECONDS ({self.task_time_limit_seconds} s) must exceed"
                 f" MENAGERIE_TASK_SOFT_TIME_LIMIT_SECONDS ({self.task_soft_time_limit_seconds} s)"
+            )
+        if is_cluster_url(self.broker()):
+            raise ValueError(
+                "REDIS_URL names a Redis Cluster, which Celery's Redis broker cannot use: set MENAGERIE_BROKER_URL"
+                " to a plain Redis server (redis://host:port/0)"
             )
         unknown = sorted(set(self.played_games()) - set(self.endpoints()))
         if unknown:

@@ -17,6 +17,10 @@ also removes, now and then, the group's other consumers that have been idle (no 
 claim) for `stale_consumer_ms` and hold no pending entries; one that still holds entries
 stays until XAUTOCLAIM has moved them to a live consumer. The check and the removal are
 one script, so an entry delivered in between cannot be dropped from the pending list.
+
+On a Redis Cluster one XREADGROUP may only name streams of one slot, so the streams are
+read in groups of one slot each (`slot_groups`), each group by a loop of its own within
+`run`; on one server every stream is in the one group, read by one blocking call.
 """
 
 from __future__ import annotations
@@ -29,9 +33,12 @@ from typing import Any, cast
 
 import structlog
 from redis.asyncio import Redis
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from menagerie.shared.redis_client import is_cluster
 
 Handler = Callable[[str, str, dict[bytes, bytes]], Awaitable[None]]
 Entries = list[tuple[bytes, dict[bytes, bytes]]]
@@ -115,32 +122,57 @@ class StreamConsumer:
                 if "BUSYGROUP" not in str(exc):
                     raise
 
+    def slot_groups(self) -> list[list[str]]:
+        """The streams one XREADGROUP may name together: all of them on one server, one slot's on a cluster."""
+        if not is_cluster(self.redis):
+            return [self.streams]
+        groups: dict[int, list[str]] = {}
+        for stream in self.streams:
+            groups.setdefault(key_slot(stream.encode()), []).append(stream)
+        return list(groups.values())
+
     async def run(self, stop: asyncio.Event) -> None:
         """Consumes until `stop` is set: own pending entries first, then new ones, reclaiming idle ones.
 
         Until the groups have been seen once, missing ones are created at the end of their
         streams (history is not replayed); after that, at the start: a group that vanished
         while this consumer ran means Redis lost its data, and every entry of the stream was
-        written since.
+        written since. Each slot group is read by a loop of its own; the first to fail ends
+        the others and the run.
         """
         await self.ensure_groups("0" if self._groups_seen else "$")
         self._groups_seen = True
         await self.drain_own_pending()
+        groups = self.slot_groups()
+        if len(groups) == 1:  # one server: upkeep between the reads of the one blocking call
+            await self._read_loop(stop, groups[0], upkeep=True)
+            return
+        async with asyncio.TaskGroup() as tasks:
+            for streams in groups[1:]:
+                tasks.create_task(self._read_loop(stop, streams, upkeep=False))
+            await self._read_loop(stop, groups[0], upkeep=True)
+
+    async def _read_loop(self, stop: asyncio.Event, streams: list[str], *, upkeep: bool) -> None:
+        """Reads `streams` until `stop`; with `upkeep`, reclaims idle entries and removes stale consumers too."""
         next_claim = next_cleanup = time.monotonic()
         while not stop.is_set():
-            if time.monotonic() >= next_claim:
+            if upkeep and time.monotonic() >= next_claim:
                 await self.reclaim_idle()
                 next_claim = time.monotonic() + self.claim_idle_ms / 2000
-            if time.monotonic() >= next_cleanup:
+            if upkeep and time.monotonic() >= next_cleanup:
                 await self.remove_stale_consumers()
                 # A consumer is removed within a quarter of the threshold of becoming stale.
                 next_cleanup = time.monotonic() + self.stale_consumer_ms / 4000
-            await self.read_new()
+            await self._read(streams)
 
     async def read_new(self) -> int:
-        """Reads and handles one batch of new entries; returns how many."""
+        """Reads and handles one batch of new entries of every slot group (at once); returns how many."""
+        counts = await asyncio.gather(*(self._read(streams) for streams in self.slot_groups()))
+        return sum(counts)
+
+    async def _read(self, streams: list[str]) -> int:
         replies = await self.redis.xreadgroup(
-            self.group, self.consumer, dict.fromkeys(self.streams, ">"), count=self.batch, block=self.block_ms
+            self.group, self.consumer, dict.fromkeys(streams, ">"), count=self.batch, block=self.block_ms
         )
         count = 0
         for stream, entries in cast("StreamReply", replies or []):

@@ -53,9 +53,10 @@ from prometheus_client import REGISTRY, CollectorRegistry
 from pydantic import SecretStr, ValidationError
 from redis.asyncio import Redis
 
+from menagerie.shared.cluster_wakeups import stream_wakeups
 from menagerie.shared.logs import configure_logging
 from menagerie.shared.observability import Health, HttpEndpoint
-from menagerie.shared.redis_client import connect_blocking_redis, connect_redis
+from menagerie.shared.redis_client import connect_redis, connect_sync_redis
 from menagerie.shared.rpc.channels import server_credentials
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
@@ -138,7 +139,7 @@ class Runtime:
     def wakeups(self) -> StreamWakeups:
         """The process's one stream reader for watchers (created, supervised and closed on first use)."""
         if self._wakeups is None:
-            self._wakeups = StreamWakeups(connect_blocking_redis(self.settings), self.redis)
+            self._wakeups = stream_wakeups(self.settings, self.redis)
             self.add_loop("stream-wakeups", self._wakeups.run)
             self.on_close(self._wakeups.close)
         return self._wakeups
@@ -354,7 +355,7 @@ class BlockingRuntime:
 
 def redis_answers(url: str, timeout: float = HEALTH_INTERVAL_SECONDS) -> bool:
     """True when the Redis server at `url` answers a PING within `timeout` seconds."""
-    client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    client = connect_sync_redis(url, socket_timeout=timeout, socket_connect_timeout=timeout)
     try:
         return bool(client.ping())
     except redis.RedisError:

@@ -1,0 +1,123 @@
+"""A Redis Cluster of three masters on loopback, from the local `redis-server` binary.
+
+Each node runs in a throwaway directory with `cluster-enabled yes` and no persistence;
+the slots are split in three even ranges (CLUSTER ADDSLOTSRANGE) and the nodes meet
+(CLUSTER MEET), then the cluster is ready once every node reports `cluster_state:ok`.
+The URL it gives is `redis+cluster://127.0.0.1:<port>` (docs/scaling.md), which every
+Menagerie component turns into redis-py's cluster client.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import redis
+
+from tests.support.redis_server import free_port, wait_for_redis
+
+SLOTS = 16_384
+
+
+def cluster_binary() -> str | None:
+    """The local redis-server (or valkey-server) binary, or None when neither is installed."""
+    return shutil.which("redis-server") or shutil.which("valkey-server")
+
+
+@dataclass
+class RunningCluster:
+    """The nodes' ports, their processes, and the cluster URL."""
+
+    ports: list[int]
+    processes: list[subprocess.Popen[bytes]]
+
+    @property
+    def url(self) -> str:
+        return f"redis+cluster://127.0.0.1:{self.ports[0]}"
+
+    def node_url(self, index: int) -> str:
+        """A plain URL of one node (for checks that look at one server)."""
+        return f"redis://127.0.0.1:{self.ports[index]}/0"
+
+
+def _command(client: redis.Redis, *args: str | int) -> bytes:
+    return cast("bytes", client.execute_command(*args))  # type: ignore[no-untyped-call]
+
+
+def _wait_cluster_ok(ports: list[int], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    clients = [redis.Redis(port=port) for port in ports]
+    try:
+        while True:
+            states = [_command(c, "CLUSTER", "INFO").decode() for c in clients]
+            known = [len(_command(c, "CLUSTER", "NODES").decode().strip().splitlines()) for c in clients]
+            if all("cluster_state:ok" in s for s in states) and all(n == len(ports) for n in known):
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the cluster did not come up within {timeout:.0f} s: {states}")
+            time.sleep(0.1)
+    finally:
+        for client in clients:
+            client.close()
+
+
+@contextmanager
+def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCluster]:
+    """Starts `masters` cluster nodes, splits the slots between them and joins them; stops them at the end."""
+    binary = cluster_binary()
+    if binary is None:
+        raise RuntimeError("no redis-server or valkey-server binary")
+    root = Path(tempfile.mkdtemp(prefix="menagerie-cluster-"))
+    ports = [free_port() for _ in range(masters)]
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            node = root / str(port)
+            node.mkdir()
+            argv = [
+                binary,
+                "--port", str(port),
+                "--bind", "127.0.0.1",
+                "--cluster-enabled", "yes",
+                "--cluster-config-file", str(node / "nodes.conf"),
+                "--cluster-node-timeout", "5000",
+                "--dir", str(node),
+                "--save", "",
+                "--appendonly", "no",
+                "--logfile", str(node / "server.log"),
+            ]  # fmt: skip
+            processes.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for port, process in zip(ports, processes, strict=True):
+            try:
+                wait_for_redis(f"redis://127.0.0.1:{port}/0", timeout)
+            except redis.ConnectionError:
+                log = (root / str(port) / "server.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"cluster node {port} did not start (exit {process.poll()}): {log}") from None
+        per_node = SLOTS // masters
+        for index, port in enumerate(ports):
+            first = index * per_node
+            last = SLOTS - 1 if index == masters - 1 else first + per_node - 1
+            with redis.Redis(port=port) as client:
+                _command(client, "CLUSTER", "ADDSLOTSRANGE", first, last)
+        with redis.Redis(port=ports[0]) as client:
+            for port in ports[1:]:
+                _command(client, "CLUSTER", "MEET", "127.0.0.1", port)
+        _wait_cluster_ok(ports, timeout)
+        yield RunningCluster(ports, processes)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(root, ignore_errors=True)
