@@ -32,8 +32,13 @@ def finished(page: Page) -> bool:
     return page.get_by_test_id("match").get_attribute("data-finished") == "yes"
 
 
-def play_to_end(page: Page, timeout: float, screenshot: Path | None = None, shoot_after: int = 3) -> int:
-    """Clicks the first legal action shown until the match is over; returns the clicks.
+def play_to_end(
+    page: Page, timeout: float, screenshot: Path | None = None, shoot_after: int = 3, last: bool = False
+) -> int:
+    """Clicks the first (or `last`) legal action shown until the match is over; returns the clicks.
+
+    Which one is a test's pace, not a strategy: the last of Pursuit's list is usually passing or
+    stopping, which brings the end sooner.
 
     With `screenshot`, saves the page once a move is offered on the board (a clickable element)
     after `shoot_after` clicks, or at the end if none was.
@@ -44,7 +49,8 @@ def play_to_end(page: Page, timeout: float, screenshot: Path | None = None, shoo
     shot = screenshot is None
     while not finished(page):
         assert time.monotonic() < deadline, f"the match did not end in {timeout:.0f} s ({clicks} clicks)"
-        button = page.locator("[data-testid=action]:not([disabled])").first
+        enabled = page.locator("[data-testid=action]:not([disabled])")
+        button = enabled.last if last else enabled.first
         try:
             button.wait_for(timeout=1000)
             if not shot and clicks >= shoot_after and page.locator("[data-target]").count() > 0:

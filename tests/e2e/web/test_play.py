@@ -20,7 +20,7 @@ def test_a_zoo_match_is_played_to_the_end_from_the_page(page: Page, screenshots:
     expect(page).to_have_url(re.compile(r"#/match/zoo/"))
     expect(page.get_by_test_id("zoo-row")).to_have_count(2)
     expect(page.get_by_test_id("countdown")).to_contain_text("Your turn timer")
-    clicks = play_to_end(page, timeout=120, screenshot=screenshots / "zoo.png", shoot_after=20)
+    clicks = play_to_end(page, timeout=240, screenshot=screenshots / "zoo.png", shoot_after=20)
     assert clicks >= 10  # five rounds of drafting at least
     outcome = page.get_by_test_id("outcome")
     expect(outcome).to_contain_text("Match over")
@@ -44,7 +44,7 @@ def test_a_pursuit_match_is_played_to_the_end_from_the_page(page: Page, screensh
     expect(page).to_have_url(re.compile(r"#/match/pursuit/"))
     expect(page.get_by_test_id("beast-track")).to_be_visible()
     expect(page.get_by_test_id("difficulty")).to_have_text("easy")
-    clicks = play_to_end(page, timeout=150, screenshot=screenshots / "pursuit.png", shoot_after=6)
+    clicks = play_to_end(page, timeout=240, screenshot=screenshots / "pursuit.png", shoot_after=6, last=True)
     assert clicks > 0
     outcome = page.get_by_test_id("outcome")
     expect(outcome.locator("tbody tr")).to_have_count(2)
