@@ -244,13 +244,61 @@ async def submit_load(
     return await run_clients(clients, seconds, make)
 
 
-async def finished_match_memory(address: str, service_token: str, redis_url: str, load: GameLoad) -> tuple[int, int]:
-    """Bytes Redis keeps for one finished match of `load`, and its number of actions."""
+@dataclass(frozen=True)
+class MatchMemory:
+    """Bytes Redis keeps for one match of a load: half-way through, and once finished."""
+
+    active: int
+    finished: int
+    actions: int
+
+
+async def finished_match_memory(address: str, service_token: str, redis_url: str, load: GameLoad) -> MatchMemory:
+    """Bytes Redis keeps for one match of `load` half-way (active) and once finished, and its actions."""
     matches, stub = _stubs(address, load)
     match = await new_match(matches, load, plan_match(load, 99), (("authorization", f"Bearer {service_token}"),))
+    redis = Redis.from_url(redis_url)
+    store = MatchStore(redis, 16)
+    active = 0
     while match.played < len(match.plan.moves):
         await play_move(stub, load, match)
-    redis = Redis.from_url(redis_url)
-    size = await MatchStore(redis, 16).memory_usage(match.match_id)
+        if match.played == len(match.plan.moves) // 2:
+            active = await store.memory_usage(match.match_id)
+    size = await store.memory_usage(match.match_id)
     await redis.aclose()
-    return size, match.played
+    return MatchMemory(active, size, match.played)
+
+
+async def many_matches_load(
+    address: str, service_token: str, clients: int, seconds: float, load: GameLoad, plans: list[Plan], matches: int
+) -> Latencies:
+    """SubmitAction while `matches` matches are active at once: each client moves its share in turn.
+
+    Matches of one plan share its seed, so a few planned matches serve a thousand; a match
+    that ends is replaced by a new one (not timed), so `matches` stay active throughout.
+    """
+    service_auth: Auth = (("authorization", f"Bearer {service_token}"),)
+    cycle = itertools.cycle(plans)
+
+    async def start(index: int) -> tuple[Any, Any, list[RunningMatch]]:
+        creator, stub = _stubs(address, load)
+        share = matches // clients + (1 if index < matches % clients else 0)
+        return creator, stub, [await new_match(creator, load, next(cycle), service_auth) for _ in range(share)]
+
+    started = await asyncio.gather(*(start(i) for i in range(clients)))  # before the clock starts
+
+    async def make(index: int) -> Callable[[], Awaitable[float | None]]:
+        creator, stub, running = started[index]
+        turn = itertools.cycle(range(len(running)))
+
+        async def call() -> float | None:
+            slot = next(turn)
+            match = running[slot]
+            if match.played == len(match.plan.moves):
+                running[slot] = await new_match(creator, load, next(cycle), service_auth)
+                return None
+            return await play_move(stub, load, match)
+
+        return call
+
+    return await run_clients(clients, seconds, make)

@@ -28,3 +28,8 @@ class Latencies:
     def __add__(self, other: Latencies) -> Latencies:
         """Both runs' samples over both runs' wall time (rounds of one measurement)."""
         return Latencies(self.samples + other.samples, self.wall + other.wall)
+
+
+def verdict(met: bool) -> str:
+    """The marker printed beside a target: computed from the run's own figures."""
+    return "PASS" if met else "MISS"

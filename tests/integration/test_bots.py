@@ -15,12 +15,10 @@ from menagerie.beasts.v1 import beasts_pb2
 from menagerie.bots.celery_app import queue_for
 from menagerie.common.v1 import common_pb2
 from menagerie.rules.registry import game_ids
-from menagerie.shared.store.keys import match_keys
 from tests.support.fixtures import TOKEN_SECRET, GameClients
 from tests.support.game_client import GameClient, Match, bearer
-from tests.support.redis_server import stream_entries
 from tests.support.services import ServiceProcess, worker_process
-from tests.support.stored_match import SHARDS
+from tests.support.stored_match import idempotency_fields, stored_entries
 
 pytestmark = pytest.mark.integration
 
@@ -40,14 +38,14 @@ def finished(beasts: GameClient, match: Match, token: str) -> bool:
 def entries(redis_url: str, match_id: str) -> list[tuple[int | None, bool]]:
     """(acting seat, timeout decision) of every stored entry after the setup."""
     client = redis.Redis.from_url(redis_url)
-    rows = stream_entries(client, match_keys(match_id, SHARDS).events, first="2-1")
+    rows = stored_entries(client, match_id)
     client.close()
-    return [(int(f[b"seat"]) if f[b"seat"] else None, f.get(b"auto") == b"1") for _, f in rows]
+    return [(e.seat, e.timeout_decision) for e in rows]
 
 
 def idempotency_keys(redis_url: str, match_id: str) -> list[str]:
     client = redis.Redis.from_url(redis_url)
-    found = [k.decode() for k in client.hkeys(match_keys(match_id, SHARDS).idempotency)]  # type: ignore[union-attr]
+    found = idempotency_fields(client, match_id)
     client.close()
     return found
 

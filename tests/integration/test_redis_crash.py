@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import grpc
 import pytest
@@ -31,6 +31,7 @@ from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, Match
 from tests.support.redis_server import RestartableRedis, restartable_redis
 from tests.support.services import ServiceProcess, game_process
+from tests.support.stored_match import stored_entries
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
 
@@ -127,8 +128,7 @@ def play_through_crashes(server: RestartableRedis, service: ServiceProcess, serv
             keys = match_keys(match_id, 16)
             stored = int(store.hget(keys.state, "version") or 0)
             assert stored >= version, f"{match_id}: acknowledged version {version}, stored {stored}"
-            entries = cast("list[tuple[bytes, object]]", store.xrange(keys.events))
-            versions = [int(entry_id.split(b"-")[0]) for entry_id, _ in entries]
+            versions = [1] + [entry.version for entry in stored_entries(store, match_id)]  # 1: the setup
             assert versions == list(range(1, stored + 1)), f"{match_id}: entries {versions}"
     finally:
         store.close()

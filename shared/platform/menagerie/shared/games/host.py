@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+import structlog
 from google.protobuf.message import Message
+from redis.exceptions import RedisError
 
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.rules.contract import MatchSetup, Outcome
@@ -56,6 +58,8 @@ from menagerie.shared.store import (
 )
 from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
+
+log = structlog.get_logger(__name__)
 
 SUBMIT_ATTEMPTS = 32
 # A parked Watch reads again this often even if no wake-up came (a safety net, not the path).
@@ -437,12 +441,21 @@ class GameHost:
         result = await self.store.commit(commit)
         if result.status == "ok":
             self._snapshots.put(commit.applied())
+            if commit.outcome is not None:
+                await self._compact(record.match_id, record.version + 1)
             return response
         if result.status == "duplicate":
             return self.pb.SubmitActionResponse.FromString(idempotency.recorded_answer(result.answer))
         if result.status == "missing":
             raise NotFound(f"no {self.binding.info.game} match {record.match_id}")
         raise _LostRace()
+
+    async def _compact(self, match_id: str, version: int) -> None:
+        """Packs the match that just finished (MatchStore.compact); a failure leaves it whole, still readable."""
+        try:
+            await self.store.compact(match_id, version)
+        except RedisError:
+            log.warning("could not compact a finished match", match_id=match_id, exc_info=True)
 
     def _check_seat_exists(self, record: MatchRecord, seat: int) -> None:
         if not 0 <= seat < len(record.meta.seats):

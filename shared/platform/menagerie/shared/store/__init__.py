@@ -1,9 +1,10 @@
 """The Redis match store (DESIGN.md "Storage and the event bus")."""
 
-from menagerie.shared.store.match_store import Commit, CommitResult, MatchStore, NewMatch
+from menagerie.shared.store.match_store import Commit, CommitResult, MatchStore, NewMatch, read_archive
 from menagerie.shared.store.records import (
     ACTIVE,
     FINISHED,
+    Archive,
     DecisionCount,
     MatchMeta,
     MatchRecord,
@@ -15,6 +16,7 @@ from menagerie.shared.store.records import (
 __all__ = [
     "ACTIVE",
     "FINISHED",
+    "Archive",
     "Commit",
     "CommitResult",
     "DecisionCount",
@@ -25,4 +27,5 @@ __all__ = [
     "SeatDeadline",
     "SeatMeta",
     "StoredEntry",
+    "read_archive",
 ]

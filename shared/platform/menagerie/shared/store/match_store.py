@@ -2,11 +2,15 @@
 
 Every write of a match goes through one Lua script (create.lua, submit.lua), so a
 move's state, events, idempotency record, turn notice and deadlines land together
-or not at all.
+or not at all. Once a match is over, compact.lua packs its event stream and recorded
+answers into one compressed record (the state hash's 'archive' field): every read
+here finds them there, so a finished match keeps a few kilobytes instead of one
+stream entry and one answer per move.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -17,7 +21,15 @@ from redis.asyncio import Redis
 
 from menagerie.rules.contract import Outcome
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
-from menagerie.shared.store.records import FINISHED, DecisionCount, MatchMeta, MatchRecord, SeatDeadline, StoredEntry
+from menagerie.shared.store.records import (
+    FINISHED,
+    Archive,
+    DecisionCount,
+    MatchMeta,
+    MatchRecord,
+    SeatDeadline,
+    StoredEntry,
+)
 
 _FIELDS = (
     "meta",
@@ -38,6 +50,14 @@ _ints = msgspec.msgpack.Decoder(list[int])
 _deadlines = msgspec.msgpack.Decoder(list[SeatDeadline])
 _outcome = msgspec.msgpack.Decoder(Outcome)
 _decisions = msgspec.msgpack.Decoder(list[DecisionCount])
+_archive = msgspec.msgpack.Decoder(Archive)
+ARCHIVE_FIELD = "archive"  # of the state hash, once the match is compacted
+_COMPRESSION_LEVEL = 6  # zlib's default: level 9 saves under 2% more here
+
+
+def read_archive(raw: bytes) -> Archive:
+    """A compacted match's entries and answers, from its state hash's 'archive' field."""
+    return _archive.decode(zlib.decompress(raw))
 
 
 def _script(name: str) -> str:
@@ -129,6 +149,7 @@ class MatchStore:
         self.feed_max_age_s = feed_max_age_s
         self._create = redis.register_script(_script("create.lua"))
         self._submit = redis.register_script(_script("submit.lua"))
+        self._compact = redis.register_script(_script("compact.lua"))
 
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of one match."""
@@ -180,7 +201,13 @@ class MatchStore:
                 pipe.hget(keys.idempotency, idempotency_field)
             replies = await pipe.execute()
         answer = replies[1] if idempotency_field is not None else None
-        return _record(match_id, replies[0]), answer
+        record = _record(match_id, replies[0])
+        if answer is None and idempotency_field is not None and record is not None and record.finished:
+            # A compacted match keeps its answers in the archive (read only on this rare path).
+            raw = cast("bytes | None", await self.redis.hget(keys.state, ARCHIVE_FIELD))
+            if raw:
+                answer = read_archive(raw).answers.get(idempotency_field)
+        return record, answer
 
     async def commit(self, c: Commit) -> CommitResult:
         """Stores one accepted move unless the match moved on or the key was seen before."""
@@ -234,20 +261,41 @@ class MatchStore:
         return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
 
     async def entries(self, match_id: str, after_version: int, limit: int | None = None) -> list[StoredEntry]:
-        """Event-stream entries with version > after_version, oldest first."""
-        raw = await self.redis.xrange(self.keys(match_id).events, min=f"({after_version}-1", max="+", count=limit)
-        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
-        return [_entry(entry_id, fields) for entry_id, fields in entries]
+        """Event-stream entries with version > after_version, oldest first (from the archive once compacted)."""
+        keys = self.keys(match_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hget(keys.state, ARCHIVE_FIELD)
+            pipe.xrange(keys.events, min=f"({after_version}-1", max="+", count=limit)
+            archive, raw = await pipe.execute()
+        return _entries(archive, raw, after_version)[:limit]
 
     async def snapshot(self, match_id: str, after_version: int) -> tuple[MatchRecord | None, list[StoredEntry]]:
         """The snapshot and the entries after `after_version`, read atomically (same version)."""
         keys = self.keys(match_id)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hmget(keys.state, _FIELDS)
+            pipe.hget(keys.state, ARCHIVE_FIELD)
             pipe.xrange(keys.events, min=f"({after_version}-1", max="+")
-            state, raw = await pipe.execute()
-        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
-        return _record(match_id, state), [_entry(entry_id, fields) for entry_id, fields in entries]
+            state, archive, raw = await pipe.execute()
+        return _record(match_id, state), _entries(archive, raw, after_version)
+
+    async def compact(self, match_id: str, version: int) -> bool:
+        """Packs a match finished at `version`: its stream and answers into one compressed record.
+
+        Nothing writes to a finished match's stream or answers any more, so reading them
+        first and compacting after is safe; the script checks the match is still finished
+        at `version` (False: nothing done).
+        """
+        keys = self.keys(match_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xrange(keys.events)
+            pipe.hgetall(keys.idempotency)
+            raw, answers = await pipe.execute()
+        entries = [_entry(entry_id, fields) for entry_id, fields in cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)]
+        archive = Archive(entries, {field.decode(): answer for field, answer in answers.items()})
+        packed = zlib.compress(_encode(archive), _COMPRESSION_LEVEL)
+        script_keys = (keys.state, keys.events, keys.idempotency)
+        return bool(await self._compact(keys=script_keys, args=(version, packed)))
 
     async def list_records(self, status: str | None, limit: int, before: tuple[int, str] | None) -> list[MatchRecord]:
         """Matches newest first (by creation), optionally only those in `status`, older than `before`."""
@@ -307,6 +355,14 @@ def _record(match_id: str, values: list[bytes | None]) -> MatchRecord | None:
         updated_ms=int(updated_ms or 0),
         decisions=_decisions.decode(decisions) if decisions else [],
     )
+
+
+def _entries(archive: bytes | None, raw: Any, after_version: int) -> list[StoredEntry]:
+    """The entries after `after_version`: the archive's once compacted, else the stream's."""
+    if archive:
+        return [entry for entry in read_archive(archive).entries if entry.version > after_version]
+    entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", raw)
+    return [_entry(entry_id, fields) for entry_id, fields in entries]
 
 
 def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEntry:

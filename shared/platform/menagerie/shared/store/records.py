@@ -102,3 +102,11 @@ class StoredEntry(msgspec.Struct, frozen=True):
     # For a timeout decision: the engine's label of the action, in the words of the seat it
     # was made for (only that seat reads it: it may name a card the others may not see).
     timeout_label: str = ""
+
+
+class Archive(msgspec.Struct, array_like=True):
+    """A finished match's event stream and recorded answers, packed once (MatchStore.compact)."""
+
+    entries: list[StoredEntry]
+    # Idempotency field -> recorded answer, as the idempotency hash held them.
+    answers: dict[str, bytes]
