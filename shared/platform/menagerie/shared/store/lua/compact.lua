@@ -11,6 +11,15 @@ if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] or redis.call('HGET', KEYS[
   return 0
 end
 redis.call('HSET', KEYS[1], 'archive', ARGV[2])
-redis.call('XTRIM', KEYS[2], 'MAXLEN', 1)
+-- Written anew rather than trimmed: a trimmed stream keeps its deleted entries' node.
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+local ttl = redis.call('PTTL', KEYS[2])
+redis.call('DEL', KEYS[2])
+if last then
+  redis.call('XADD', KEYS[2], last[1], unpack(last[2]))
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[2], ttl)
+  end
+end
 redis.call('DEL', KEYS[3])
 return 1
