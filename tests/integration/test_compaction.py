@@ -84,6 +84,18 @@ def test_a_finished_match_is_compacted_and_reads_the_same(
     # The last move retried with its key: its first answer, from the archive.
     seat_token, request, answer = last
     assert client.stub.SubmitAction(request, metadata=bearer(seat_token)) == answer
+    # The answer's events are Watch's for that seat, without their text.
+    seat = next(s for s, t in match.tokens.items() if t == seat_token)
+    final = list(
+        client.stub.Watch(
+            client.pb2.WatchRequest(match_id=match.match_id, from_version=answer.version - 1),
+            metadata=bearer(match.tokens[seat]),
+            timeout=60,
+        )
+    )[-1]
+    for event in final.events:
+        event.header.text = ""
+    assert list(final.events) == list(answer.events) and answer.events
     # Listed and described as before.
     listed = client.matches.ListMatches(
         matches_pb2.ListMatchesRequest(status=common_pb2.MATCH_STATUS_FINISHED, page_size=100),

@@ -77,6 +77,26 @@ def _checked_match_id(match_id: str) -> str:
     return match_id
 
 
+_CACHE_ENTRIES = 8192  # per hot-path cache of GameHost
+
+
+def _bounded_put(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Adds to a cache that is emptied when full: simpler and cheaper than an LRU on the hot path."""
+    if len(cache) >= _CACHE_ENTRIES:
+        cache.clear()
+    cache[key] = value
+
+
+def _varint(value: int) -> bytes:
+    """A protobuf base-128 varint (a length prefix)."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
 class _LostRace(Exception):
     """Another move landed between reading the snapshot and committing."""
 
@@ -94,6 +114,7 @@ class _IdempotencyKey:
     key: str
     field: str  # the idempotency hash's field: "<seat>:<key>"
     fingerprint: bytes  # of the expected version and the action: the same key must ask the same
+    action: bytes  # the action message, serialized deterministically (the key of the decoded actions' cache)
 
     @classmethod
     def of(cls, seat: int, request: Any) -> _IdempotencyKey:
@@ -101,10 +122,11 @@ class _IdempotencyKey:
         key = request.idempotency_key
         if not key or len(key) > 128:
             raise InvalidArgument("idempotency_key is required: 1–128 characters, unique per intended action")
+        action = request.action.SerializeToString(deterministic=True)
         digest = hashlib.blake2b(digest_size=_FINGERPRINT_BYTES)
         digest.update(request.expected_version.to_bytes(8, "big"))
-        digest.update(request.action.SerializeToString(deterministic=True))
-        return cls(key, f"{seat}:{key}", digest.digest())
+        digest.update(action)
+        return cls(key, f"{seat}:{key}", digest.digest(), action)
 
     def record(self, answer: bytes) -> bytes:
         """What the store keeps for this key: the answer, marked with the request's fingerprint."""
@@ -148,6 +170,11 @@ class GameHost:
             functools.partial(codec.tagged_to_message, self.pb.Action)
         )
         self._snapshots = SnapshotCache()
+        # Hot-path caches, keyed by bytes and bounded (cleared when full): an action message's
+        # engine struct, a projected event's message body, a match's constant turn-notice part.
+        self._actions: dict[bytes, Any] = {}
+        self._event_bodies: dict[bytes, bytes] = {}
+        self._notice_bases: dict[str, bytes] = {}
         self._encode = msgspec.msgpack.Encoder().encode
         self._events_decoder = msgspec.msgpack.Decoder(list[self.engine.event_type])  # type: ignore[name-defined]
 
@@ -417,7 +444,7 @@ class GameHost:
     ) -> Any:
         """Checks and commits the action on `record`; raises _LostRace when another move landed first."""
         self._check_seat_exists(record, seat)
-        action = codec.decode_tagged(request.action, self.engine.action_type, "action")
+        action = self._action(request.action, idempotency.action)
         now = self._now_ms()
         timeout_decision = self._check_bot_turn(principal, record, seat, now)
         current = record.seat_versions[seat]
@@ -449,6 +476,17 @@ class GameHost:
         if result.status == "missing":
             raise NotFound(f"no {self.binding.info.game} match {record.match_id}")
         raise _LostRace()
+
+    def _action(self, message: Any, serialized: bytes) -> Any:
+        """The engine struct of an action message (InvalidArgument when malformed); decoded once per distinct action.
+
+        Actions are frozen structs, so one decoded value serves every request that sends the same bytes.
+        """
+        action = self._actions.get(serialized)
+        if action is None:
+            action = codec.decode_tagged(message, self.engine.action_type, "action")
+            _bounded_put(self._actions, serialized, action)
+        return action
 
     async def _compact(self, match_id: str, version: int) -> None:
         """Packs the match that just finished (MatchStore.compact); a failure leaves it whole, still readable."""
@@ -491,18 +529,15 @@ class GameHost:
         decisions = record.decision_counts()
         decisions[seat] = decisions[seat].after(timeout_decision)
         entry = StoredEntry(version, seat, b"", b"", now, timeout_decision)
-        response = self.pb.SubmitActionResponse(
-            # Without the events' text: the answer is stored for retries, and Watch brings the words.
-            version=version,
-            view_version=seat_versions[seat],
-            events=self._events(meta, entry, events, seat, text=False),
-        )
+        # Without the events' text: the answer is stored for retries, and Watch brings the words.
+        answer = self._answer(version, seat_versions[seat], entry, events, seat)
+        response = self.pb.SubmitActionResponse.FromString(answer)
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_TURN
         commit = Commit(
             match_id=record.match_id,
             loaded=record,
             idempotency_field=idempotency.field,
-            answer=idempotency.record(response.SerializeToString()),
+            answer=idempotency.record(answer),
             seat=seat,
             action=self._encode(action),
             events=events,
@@ -531,6 +566,34 @@ class GameHost:
             timeout_label=timeout_label,
         )
         return commit, response
+
+    def _answer(self, version: int, view_version: int, entry: StoredEntry, events: list[Any], seat: int) -> bytes:
+        """SubmitActionResponse's bytes, as SerializeToString writes them: its fields, then each event.
+
+        An event is its header (the same for every event of the move) then its body, the
+        projected event's message (cached: the same bodies recur all match long).
+        """
+        header = common_pb2.EventHeader(version=entry.version, timeout_decision=entry.timeout_decision)
+        if entry.seat is not None:
+            header.seat = entry.seat
+        header.time.FromMilliseconds(entry.time_ms)
+        head = header.SerializeToString()
+        head = b"\x0a" + _varint(len(head)) + head  # Event.header = 1
+        out = [self.pb.SubmitActionResponse(version=version, view_version=view_version).SerializeToString()]
+        for event in events:
+            body = head + self._event_body(project(event, seat))
+            out.append(b"\x1a" + _varint(len(body)) + body)  # SubmitActionResponse.events = 3
+        return b"".join(out)
+
+    def _event_body(self, shown: Any) -> bytes:
+        """The Event message of a projected event, without its header, serialized (cached by its msgpack)."""
+        key = self._encode(shown)
+        body = self._event_bodies.get(key)
+        if body is None:
+            fields = msgspec.to_builtins(shown)
+            body = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields).SerializeToString()
+            _bounded_put(self._event_bodies, key, body)
+        return body
 
     def _deadlines(
         self,
@@ -566,14 +629,10 @@ class GameHost:
         timeout_decision: bool = False,
     ) -> bytes:
         notice = common_pb2.MatchEvent(
-            match_id=match_id,
-            game=meta.game,
             version=version,
             kind=kind,  # type: ignore[arg-type]
             to_act=to_act,
-            bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
             to_act_versions=[seat_versions[s] for s in to_act],
-            mode=meta.mode,
             timeout_decision=timeout_decision,
         )
         if seat is not None:
@@ -586,7 +645,21 @@ class GameHost:
         if kind != common_pb2.MATCH_EVENT_KIND_TURN:
             notice.seats.extend(self._seat_info(s) for s in meta.seats)
         notice.time.FromMilliseconds(now)
-        return notice.SerializeToString()
+        # Two serialized messages of one type, joined, read as one with both sets of fields.
+        return self._notice_base(match_id, meta) + notice.SerializeToString()
+
+    def _notice_base(self, match_id: str, meta: MatchMeta) -> bytes:
+        """The turn notice's fields that never change in a match, serialized once per match."""
+        base = self._notice_bases.get(match_id)
+        if base is None:
+            base = common_pb2.MatchEvent(
+                match_id=match_id,
+                game=meta.game,
+                bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
+                mode=meta.mode,
+            ).SerializeToString()
+            _bounded_put(self._notice_bases, match_id, base)
+        return base
 
     @staticmethod
     def _view_version(record: MatchRecord, viewer: int | None) -> int:
