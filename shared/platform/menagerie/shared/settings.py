@@ -9,6 +9,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.shared.bots import DEFAULT_BOT_LEVEL
 from menagerie.shared.redis_client import is_cluster_url
+from menagerie.shared.rpc.channels import grpc_target
 
 
 class Settings(BaseSettings):
@@ -100,14 +101,18 @@ class GameEndpointsSettings(Settings):
 
     game_endpoints: str = Field(
         "beasts=127.0.0.1:50051",
-        description="Where each game service listens: 'beasts=host:port,zoo=host:port'.",
+        description="Where each game service listens: 'beasts=host:port,zoo=host:port'; replicas of one game as"
+        " 'beasts=ip:port|ip:port' or 'beasts=dns:///name:port', called round-robin (docs/scaling.md).",
     )
 
     @field_validator("game_endpoints")
     @classmethod
     def _parseable(cls, value: str) -> str:
-        if not parse_endpoints(value):
+        endpoints = parse_endpoints(value)
+        if not endpoints:
             raise ValueError("name at least one game service")
+        for address in endpoints.values():
+            grpc_target(address)  # replicas listed with '|' must be IP:port (ValueError says so)
         return value
 
     def endpoints(self) -> dict[str, str]:
@@ -150,8 +155,9 @@ class LobbySettings(ServiceSettings, GameEndpointsSettings):
     )
 
     def public_endpoints(self) -> dict[str, str]:
-        """Game id -> the host:port clients should dial."""
-        return {**self.endpoints(), **parse_endpoints(self.public_game_endpoints)}
+        """Game id -> the gRPC target clients should dial (replicas listed with '|' as one `ipv4:a,b` target)."""
+        chosen = {**self.endpoints(), **parse_endpoints(self.public_game_endpoints)}
+        return {game: grpc_target(address) for game, address in chosen.items()}
 
 
 class BotSettings(GameEndpointsSettings):

@@ -3,16 +3,67 @@
 Transport security is off by default (a laptop, a test), and on in the compose and
 Kubernetes examples: each process then serves with MENAGERIE_TLS_CERT_FILE and
 MENAGERIE_TLS_KEY_FILE, and verifies the services it calls against MENAGERIE_TLS_CA_FILE.
+
+Replicas (docs/scaling.md): an address may list several replicas of one service, separated
+by `|` (`127.0.0.1:50061|127.0.0.1:50062`), or name them all by DNS (`dns:///beasts:50051`,
+a headless Service in Kubernetes). The channel then spreads its calls over every replica
+with gRPC's `round_robin` policy (each call to the next ready one; a replica that goes away
+is skipped until it is back), instead of `pick_first`'s one connection.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
 
 Options = Sequence[tuple[str, str | int]]
+
+REPLICA_SEPARATOR = "|"
+ROUND_ROBIN: tuple[str, str] = ("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')
+
+
+def replicas(address: str) -> list[str]:
+    """The host:port of each replica an address lists ('a:1|b:2'); one for a plain address."""
+    return [part.strip() for part in address.split(REPLICA_SEPARATOR) if part.strip()]
+
+
+def grpc_target(address: str) -> str:
+    """The gRPC target of an address: itself, or for a `|` list of IP:port replicas, `ipv4:a,b` (or `ipv6:`).
+
+    gRPC lists static addresses only as IP literals; replicas by name are one DNS name
+    (`dns:///name:port`) whose records are the replicas.
+    """
+    parts = replicas(address)
+    if len(parts) < 2:
+        return address.strip()
+    families = set()
+    for part in parts:
+        host = part.rsplit(":", 1)[0].strip("[]")
+        try:
+            families.add(ipaddress.ip_address(host).version)
+        except ValueError:
+            raise ValueError(
+                f"{address!r}: replicas listed with '|' must be IP:port; name replicas by DNS (dns:///name:port)"
+            ) from None
+    if len(families) > 1:
+        raise ValueError(f"{address!r}: replicas listed with '|' must all be IPv4 or all IPv6")
+    return ("ipv4:" if families == {4} else "ipv6:") + ",".join(parts)
+
+
+def balanced(address: str) -> bool:
+    """True when an address names several replicas (a `|` list, or a DNS name that may have many)."""
+    return len(replicas(address)) > 1 or address.strip().startswith("dns:")
+
+
+def channel_options(address: str, options: Options = ()) -> list[tuple[str, str | int]]:
+    """`options`, with round-robin load balancing when `address` names several replicas."""
+    chosen = list(options)
+    if balanced(address) and not any(name in ("grpc.service_config", "grpc.lb_policy_name") for name, _ in chosen):
+        chosen.append(ROUND_ROBIN)
+    return chosen
 
 
 def client_credentials(ca_file: str) -> grpc.ChannelCredentials | None:
@@ -30,16 +81,18 @@ def server_credentials(cert_file: str, key_file: str) -> grpc.ServerCredentials 
 
 
 def open_channel(address: str, ca_file: str = "", options: Options = ()) -> grpc.Channel:
-    """A blocking channel to `address`, over TLS when `ca_file` names a CA."""
+    """A blocking channel to `address` (a service or its replicas, round-robin), TLS when `ca_file` names a CA."""
     credentials = client_credentials(ca_file)
+    target, chosen = grpc_target(address), channel_options(address, options)
     if credentials is None:
-        return grpc.insecure_channel(address, options=options)
-    return grpc.secure_channel(address, credentials, options=options)
+        return grpc.insecure_channel(target, options=chosen)
+    return grpc.secure_channel(target, credentials, options=chosen)
 
 
 def open_aio_channel(address: str, ca_file: str = "", options: Options = ()) -> grpc.aio.Channel:
-    """An asyncio channel to `address`, over TLS when `ca_file` names a CA."""
+    """An asyncio channel to `address` (a service or its replicas, round-robin), TLS when `ca_file` names a CA."""
     credentials = client_credentials(ca_file)
+    target, chosen = grpc_target(address), channel_options(address, options)
     if credentials is None:
-        return grpc.aio.insecure_channel(address, options=options)
-    return grpc.aio.secure_channel(address, credentials, options=options)
+        return grpc.aio.insecure_channel(target, options=chosen)
+    return grpc.aio.secure_channel(target, credentials, options=chosen)
