@@ -256,7 +256,7 @@ class MatchStore:
             keys.shard.active,
             keys.shard.finished,
         )
-        reply = await self._submit(keys=script_keys, args=args)
+        reply = await self._submit(keys=script_keys, args=(_packed(args),))
         status = reply[0].decode()
         return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
 
@@ -332,6 +332,15 @@ class MatchStore:
         for key in (keys.state, keys.events, keys.idempotency):
             total += int(await self.redis.memory_usage(key, samples=0) or 0)
         return total
+
+
+def _packed(values: Sequence[bytes | str | int]) -> bytes:
+    """One script argument holding many: "<length>:<bytes>" per value (submit.lua unpacks it)."""
+    parts: list[bytes] = []
+    for value in values:
+        raw = value if isinstance(value, bytes) else str(value).encode()
+        parts += (b"%d:" % len(raw), raw)
+    return b"".join(parts)
 
 
 def _member(match_id: str, deadline: SeatDeadline) -> str:
