@@ -8,6 +8,14 @@ sees it later — creating a match is idempotent by its id — or given back to 
 
 A private table that has not started within table_lifetime_seconds is closed: its
 waiting tickets expire and the slots they (and the table) held are freed.
+
+Throughput: a pass works a queue in batches — the tables it plans are claimed in one
+script, their matches created on the game service concurrently (at most
+CREATE_CONCURRENCY calls in flight), and each chunk of SEAT_CHUNK matches is recorded
+and seated in one round trip each. A pass that read a full batch from a queue is
+followed at once by another (a long queue drains without waiting matchmaker_interval_ms
+between batches); otherwise passes keep their interval, so a trickle of tickets is
+planned in groups rather than by a busy loop.
 """
 
 from __future__ import annotations
@@ -21,11 +29,12 @@ from collections.abc import Callable
 
 import grpc
 import structlog
+from redis.exceptions import LockNotOwnedError
 
-from menagerie.common.v1 import common_pb2
+from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.lobby import keys
 from menagerie.lobby.directory import GameDirectory
-from menagerie.lobby.matchmaking import Candidate, TablePlan, plan_tables
+from menagerie.lobby.matchmaking import Candidate, plan_tables
 from menagerie.lobby.records import CANCELLED, EXPIRED, Claim, Seating, Ticket
 from menagerie.lobby.seats import SeatBook, SeatedMatch, SeatedPlayer
 from menagerie.lobby.tickets import ENDED_TICKET_SECONDS, OPEN, TicketStore
@@ -36,6 +45,12 @@ log = structlog.get_logger(__name__)
 
 SEATED_TICKET_SECONDS = 24 * 3600
 CLAIM_GRACE_MS = 5_000
+# Waiting tickets a pass reads from one queue (the oldest first).
+BATCH_TICKETS = 1_000
+# CreateMatch calls in flight at once from one pass (a bounded load on the game services).
+CREATE_CONCURRENCY = 32
+# Matches seated together once created: one seat script and one record pipeline per chunk.
+SEAT_CHUNK = 64
 
 
 def _candidate(ticket: Ticket) -> Candidate:
@@ -71,6 +86,8 @@ class Matchmaker:
         self.clock = clock
         self.owner = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.started = 0
+        # Set by a pass that left tickets unread in a queue (a full batch): the next pass comes at once.
+        self._more = False
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -79,11 +96,13 @@ class Matchmaker:
         """Passes until stop."""
         while not stop.is_set():
             await self.pass_once()
-            await pause(stop, self.settings.matchmaker_interval_ms / 1000)
+            if not self._more:
+                await pause(stop, self.settings.matchmaker_interval_ms / 1000)
 
     async def pass_once(self) -> int:
         """One pass over every queue and table; returns how many tables started."""
         started = 0
+        self._more = False
         for tag in await self.store.queues():
             lock = self.store.redis.lock(keys.lock(tag), timeout=10, blocking=False)
             if not await lock.acquire():
@@ -91,17 +110,21 @@ class Matchmaker:
             try:
                 started += await self._serve(tag)
             finally:
-                await lock.release()
+                try:
+                    await lock.release()
+                except LockNotOwnedError:
+                    # The pass outlived the lock (a slow game service): harmless, claims keep seating safe.
+                    log.warning("queue lock expired during a pass", queue=tag)
         self.started += started
         return started
 
     async def _serve(self, tag: str) -> int:
         now = self._now_ms()
-        for claim in await self.store.pending_claims(tag, now - CLAIM_GRACE_MS):
-            await self._create_and_seat(tag, claim)
+        started = await self._create_and_seat(tag, await self.store.pending_claims(tag, now - CLAIM_GRACE_MS))
         if tag.startswith("t"):
-            return await self._serve_table(tag, tag[1:], now)
-        tickets = await self._watched(await self.store.waiting(tag))
+            return started + await self._serve_table(tag, tag[1:], now)
+        read = await self.store.waiting(tag, BATCH_TICKETS)
+        tickets = await self._watched(read)
         lifetime_ms = self.settings.ticket_lifetime_seconds * 1000
         live = []
         for ticket in tickets:
@@ -110,12 +133,27 @@ class Matchmaker:
             else:
                 live.append(ticket)
         if not live:
-            return 0
+            return started
         first = live[0].spec
-        started = 0
-        for plan in plan_tables([_candidate(t) for t in live], now):
-            started += await self._start(tag, plan, first.game, first.mode, first.options, now)
-        return started
+        claims = [
+            Claim(
+                match_id=uuid.uuid4().hex,
+                game=first.game,
+                mode=first.mode,
+                options=first.options,
+                seats=[*plan.tickets, *([""] * plan.bots)],
+                bot_level=plan.bot_level,
+                turn_timer_seconds=plan.turn_timer_seconds,
+                claimed_ms=now,
+            )
+            for plan in plan_tables([_candidate(t) for t in live], now)
+        ]
+        won = await self.store.claim_many(tag, claims)
+        known = {t.spec.ticket_id: t for t in live}
+        seated = await self._create_and_seat(tag, [c for c, ok in zip(claims, won, strict=True) if ok], known)
+        # A full batch that started tables: more of this queue may be ready behind it.
+        self._more = self._more or (len(read) == BATCH_TICKETS and seated > 0)
+        return started + seated
 
     async def _serve_table(self, tag: str, table_id: str, now: int) -> int:
         found = await self.store.table(table_id)
@@ -151,7 +189,7 @@ class Matchmaker:
         )
         if not await self.store.claim(tag, claim):
             return 0
-        return await self._create_and_seat(tag, claim)
+        return await self._create_and_seat(tag, [claim], {t.spec.ticket_id: t for t in tickets})
 
     async def _watched(self, tickets: list[Ticket]) -> list[Ticket]:
         """The tickets still wanted: one whose WatchTicket streams all closed, none back within
@@ -166,23 +204,71 @@ class Matchmaker:
         left = {t.spec.ticket_id for t in gone}
         return [t for t in tickets if t.spec.ticket_id not in left]
 
-    async def _start(self, tag: str, plan: TablePlan, game: str, mode: str, options: dict[str, str], now: int) -> int:
-        claim = Claim(
-            match_id=uuid.uuid4().hex,
-            game=game,
-            mode=mode,
-            options=options,
-            seats=[*plan.tickets, *([""] * plan.bots)],
-            bot_level=plan.bot_level,
-            turn_timer_seconds=plan.turn_timer_seconds,
-            claimed_ms=now,
-        )
-        if not await self.store.claim(tag, claim):
-            return 0
-        return await self._create_and_seat(tag, claim)
+    async def _create_and_seat(self, tag: str, claims: list[Claim], known: dict[str, Ticket] | None = None) -> int:
+        """Creates the claims' matches (concurrently, bounded) and seats their tickets; returns how many started.
 
-    async def _create_and_seat(self, tag: str, claim: Claim) -> int:
-        tickets = {t.spec.ticket_id: t for t in await self.store.load_many([t for t in claim.seats if t])}
+        `known` holds tickets already read this pass; the others are read in one round trip.
+        """
+        if not claims:
+            return 0
+        tickets = dict(known or {})
+        missing = [t for claim in claims for t in claim.seats if t and t not in tickets]
+        if missing:
+            tickets.update((t.spec.ticket_id, t) for t in await self.store.load_many(missing))
+        gate = asyncio.Semaphore(CREATE_CONCURRENCY)
+        chunks = [claims[i : i + SEAT_CHUNK] for i in range(0, len(claims), SEAT_CHUNK)]
+        done = await asyncio.gather(*(self._chunk(tag, chunk, tickets, gate) for chunk in chunks))
+        return sum(done)
+
+    async def _chunk(self, tag: str, claims: list[Claim], tickets: dict[str, Ticket], gate: asyncio.Semaphore) -> int:
+        """Creates a chunk of matches, then records and seats those created, in one round trip each."""
+        created = await asyncio.gather(*(self._create(tag, claim, tickets, gate) for claim in claims))
+        started = [(claim, reply) for claim, reply in zip(claims, created, strict=True) if reply is not None]
+        if not started:
+            return 0
+        if tag.startswith("t"):
+            # Marked once its match exists (not at the claim: a claim given back leaves the
+            # table open), and before its tickets are seated, so no later join finds it open.
+            await self.store.table_started(tag[1:], SEATED_TICKET_SECONDS)
+        now = self._now_ms()
+        seatings: dict[str, dict[str, Seating]] = {}
+        records = []
+        for claim, reply in started:
+            tokens = {c.seat: c.token for c in reply.seat_tokens}
+            endpoint = self.directory.public_endpoint(claim.game)
+            bots = claim.seats.count("")
+            seatings[claim.match_id] = {
+                ticket_id: Seating(claim.match_id, index, tokens[index], endpoint, len(claim.seats), bots, now)
+                for index, ticket_id in enumerate(claim.seats)
+                if ticket_id
+            }
+            records.append(
+                SeatedMatch(
+                    match_id=claim.match_id,
+                    game=claim.game,
+                    mode=claim.mode,
+                    seats=[
+                        SeatedPlayer(
+                            s.seat, s.player_id, s.display_name, s.kind == common_pb2.SEAT_KIND_BOT, s.bot_level
+                        )
+                        for s in reply.match.seats
+                    ],
+                    started_ms=reply.match.created_at.ToMilliseconds() or now,
+                )
+            )
+        specs = {ticket_id: ticket.spec for ticket_id, ticket in tickets.items()}
+        # Before the tickets are seated: a player who sees the seating finds the match in ListMyMatches.
+        await self.book.record_many(records)
+        await self.store.seat_many(tag, seatings, SEATED_TICKET_SECONDS, specs, now)
+        for claim, _ in started:
+            log.debug("match started", match=claim.match_id, game=claim.game, humans=len(seatings[claim.match_id]))
+        log.info("matches started", queue=tag, matches=len(started), tickets=sum(map(len, seatings.values())))
+        return len(started)
+
+    async def _create(
+        self, tag: str, claim: Claim, tickets: dict[str, Ticket], gate: asyncio.Semaphore
+    ) -> matches_pb2.CreateMatchResponse | None:
+        """Creates the claim's match on its game service (idempotent by id); None when it could not."""
         seats = []
         for index, ticket_id in enumerate(claim.seats):
             if ticket_id:
@@ -209,39 +295,10 @@ class Matchmaker:
             game=claim.game, mode=claim.mode, options=claim.options, turn_timer_seconds=claim.turn_timer_seconds
         )
         try:
-            created = await self.directory.create_match(claim.game, claim.match_id, config, seats)
+            async with gate:
+                return await self.directory.create_match(claim.game, claim.match_id, config, seats)
         except grpc.RpcError as error:
             log.warning("could not create match", match=claim.match_id, code=error.code().name)
             if self._now_ms() - claim.claimed_ms > self.settings.claim_retry_seconds * 1000:
                 await self.store.release(tag, claim)
-            return 0
-        if tag.startswith("t"):
-            # Marked once its match exists (not at the claim: a claim given back leaves the
-            # table open), and before its tickets are seated, so no later join finds it open.
-            await self.store.table_started(tag[1:], SEATED_TICKET_SECONDS)
-        tokens = {c.seat: c.token for c in created.seat_tokens}
-        now = self._now_ms()
-        endpoint = self.directory.public_endpoint(claim.game)
-        bots = claim.seats.count("")
-        seatings = {
-            ticket_id: Seating(claim.match_id, index, tokens[index], endpoint, len(claim.seats), bots, now)
-            for index, ticket_id in enumerate(claim.seats)
-            if ticket_id
-        }
-        specs = {ticket_id: ticket.spec for ticket_id, ticket in tickets.items()}
-        # Before the tickets are seated: a player who sees the seating finds the match in ListMyMatches.
-        await self.book.record(
-            SeatedMatch(
-                match_id=claim.match_id,
-                game=claim.game,
-                mode=claim.mode,
-                seats=[
-                    SeatedPlayer(s.seat, s.player_id, s.display_name, s.kind == common_pb2.SEAT_KIND_BOT, s.bot_level)
-                    for s in created.match.seats
-                ],
-                started_ms=created.match.created_at.ToMilliseconds() or now,
-            )
-        )
-        await self.store.seat(tag, claim.match_id, seatings, SEATED_TICKET_SECONDS, specs, now)
-        log.info("match started", match=claim.match_id, game=claim.game, humans=len(seatings), bots=bots)
-        return 1
+            return None

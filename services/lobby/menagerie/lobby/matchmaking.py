@@ -14,7 +14,7 @@ A ticket that cannot start yet leaves the younger ones free to form their own gr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -44,7 +44,7 @@ class TablePlan:
     turn_timer_seconds: int
 
 
-def _group(anchor: Candidate, others: Sequence[Candidate]) -> tuple[list[Candidate], int, int]:
+def _group(anchor: Candidate, others: Iterable[Candidate]) -> tuple[list[Candidate], int, int]:
     """The largest group around `anchor`, and the (min, max) table size it accepts."""
     group = [anchor]
     players = {anchor.player_id}
@@ -79,12 +79,22 @@ def _plan(group: Sequence[Candidate], seats: int, anchor: Candidate) -> TablePla
 
 
 def plan_tables(candidates: Sequence[Candidate], now_ms: int) -> list[TablePlan]:
-    """The tables that should start now."""
+    """The tables that should start now.
+
+    Linear in the queue when its tickets agree (a group fills from the next ones): a taken
+    ticket is skipped, not removed, so a queue of thousands is planned in one sweep.
+    """
     pool = sorted(candidates, key=lambda t: (t.created_ms, t.ticket_id))
+    taken: set[str] = set()
+
+    def rest_after(index: int) -> Iterable[Candidate]:
+        return (pool[i] for i in range(index + 1, len(pool)) if pool[i].ticket_id not in taken)
+
     plans: list[TablePlan] = []
-    while pool:
-        anchor, rest = pool[0], pool[1:]
-        group, low, high = _group(anchor, rest)
+    for index, anchor in enumerate(pool):
+        if anchor.ticket_id in taken:
+            continue
+        group, low, high = _group(anchor, rest_after(index))
         overdue = now_ms - anchor.created_ms >= anchor.max_wait_ms
         plan: TablePlan | None = None
         if len(group) == high:
@@ -92,12 +102,9 @@ def plan_tables(candidates: Sequence[Candidate], now_ms: int) -> list[TablePlan]
         elif overdue and len(group) >= low:
             plan = _plan(group, len(group), anchor)
         elif overdue and anchor.allow_bots:
-            group, low, _ = _group(anchor, [t for t in rest if t.allow_bots])
+            group, low, _ = _group(anchor, (t for t in rest_after(index) if t.allow_bots))
             plan = _plan(group, max(low, len(group)), anchor)
-        if plan is None:
-            pool = rest
-            continue
-        plans.append(plan)
-        taken = set(plan.tickets)
-        pool = [t for t in pool if t.ticket_id not in taken]
+        if plan is not None:
+            plans.append(plan)
+            taken.update(plan.tickets)
     return plans

@@ -64,14 +64,20 @@ class SeatBook:
 
     async def record(self, match: SeatedMatch) -> None:
         """Stores the match and adds it to each of its players' lists (idempotent)."""
-        players = sorted({s.player_id for s in match.seats if not s.bot})
+        await self.record_many([match])
+
+    async def record_many(self, matches: Sequence[SeatedMatch]) -> None:
+        """record() for several matches, in one round trip."""
+        if not matches:
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(keys.seated_match(match.match_id), _encode(match), ex=self.keep_seconds)
-            for player_id in players:
-                index = keys.player_matches(player_id)
-                pipe.zadd(index, {match.match_id: match.started_ms})
-                pipe.zremrangebyrank(index, 0, -MAX_MATCHES_PER_PLAYER - 1)
-                pipe.expire(index, self.keep_seconds)
+            for match in matches:
+                pipe.set(keys.seated_match(match.match_id), _encode(match), ex=self.keep_seconds)
+                for player_id in sorted({s.player_id for s in match.seats if not s.bot}):
+                    index = keys.player_matches(player_id)
+                    pipe.zadd(index, {match.match_id: match.started_ms})
+                    pipe.zremrangebyrank(index, 0, -MAX_MATCHES_PER_PLAYER - 1)
+                    pipe.expire(index, self.keep_seconds)
             await pipe.execute()
 
     async def match(self, match_id: str) -> SeatedMatch | None:

@@ -8,6 +8,7 @@ the ticket or table ends.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, cast
@@ -114,12 +115,18 @@ class TicketStore:
 
     async def create(self, spec: TicketSpec, tag: str) -> None:
         """Stores a waiting ticket in the queue with tag `tag`."""
-        await self.redis.sadd(keys.QUEUES, tag)
-        await self.redis.hsetnx(keys.queue_meta(tag), "game", spec.game)
-        await self._create(
-            keys=[keys.ticket(spec.ticket_id), keys.updates(spec.ticket_id), keys.waiting(tag)],
-            args=[spec.ticket_id, _encode(spec), spec.created_ms],
-        )
+        # The queue's registration (other slots) and the ticket (its queue's slot) are sent
+        # at once: one round trip. The order does not matter: a pass finds the queue either way.
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(keys.QUEUES, tag)
+            pipe.hsetnx(keys.queue_meta(tag), "game", spec.game)
+            await asyncio.gather(
+                pipe.execute(),
+                self._create(
+                    keys=[keys.ticket(spec.ticket_id), keys.updates(spec.ticket_id), keys.waiting(tag)],
+                    args=[spec.ticket_id, _encode(spec), spec.created_ms],
+                ),
+            )
 
     async def load(self, ticket_id: str) -> Ticket | None:
         """The ticket, or None."""
@@ -206,12 +213,20 @@ class TicketStore:
 
     async def claim(self, tag: str, claim: Claim) -> bool:
         """Claims the claim's tickets, all or none."""
-        tickets = [t for t in claim.seats if t]
-        reply = await self._claim(
-            keys=[keys.waiting(tag), keys.claims(tag), keys.claim(tag, claim.match_id), *map(keys.ticket, tickets)],
-            args=[claim.match_id, claim.claimed_ms, _encode(claim), *tickets],
-        )
-        return bool(reply)
+        return (await self.claim_many(tag, [claim]))[0]
+
+    async def claim_many(self, tag: str, claims: Sequence[Claim]) -> list[bool]:
+        """Claims the tickets of each claim, each claim all or none, in one script; whether each was won."""
+        if not claims:
+            return []
+        script_keys = [keys.waiting(tag), keys.claims(tag)]
+        args: list[Any] = [claims[0].claimed_ms, len(claims)]
+        for claim in claims:
+            tickets = [t for t in claim.seats if t]
+            script_keys += [keys.claim(tag, claim.match_id), *map(keys.ticket, tickets)]
+            args += [claim.match_id, _encode(claim), len(tickets), *tickets]
+        reply = cast("list[int]", await self._claim(keys=script_keys, args=args))
+        return [bool(won) for won in reply]
 
     async def seat(
         self,
@@ -223,14 +238,36 @@ class TicketStore:
         now_ms: int,
     ) -> None:
         """Marks claimed tickets seated in `match_id`; their slots are freed and their players kept for good."""
-        script_keys = [keys.claims(tag), keys.claim(tag, match_id)]
-        args: list[Any] = [match_id, keep_seconds]
-        for ticket_id, seating in seatings.items():
-            script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
-            args.append(_encode(seating))
+        await self.seat_many(tag, {match_id: seatings}, keep_seconds, specs, now_ms)
+
+    async def seat_many(
+        self,
+        tag: str,
+        matches: Mapping[str, Mapping[str, Seating]],
+        keep_seconds: int,
+        specs: Mapping[str, TicketSpec],
+        now_ms: int,
+    ) -> None:
+        """seat() for several matches of one queue (match id -> ticket id -> seating), in one script."""
+        if not matches:
+            return
+        script_keys = [keys.claims(tag)]
+        args: list[Any] = [keep_seconds, len(matches)]
+        for match_id, seatings in matches.items():
+            script_keys.append(keys.claim(tag, match_id))
+            args += [match_id, len(seatings)]
+            for ticket_id, seating in seatings.items():
+                script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
+                args.append(_encode(seating))
         await self._seat(keys=script_keys, args=args)
         await self.players.played(
-            ((specs[t].player_id, specs[t].display_name, t) for t in seatings if t in specs), now_ms
+            (
+                (specs[t].player_id, specs[t].display_name, t)
+                for seatings in matches.values()
+                for t in seatings
+                if t in specs
+            ),
+            now_ms,
         )
 
     async def release(self, tag: str, claim: Claim) -> None:
@@ -252,12 +289,13 @@ class TicketStore:
     async def pending_claims(self, tag: str, older_than_ms: int) -> list[Claim]:
         """Claims whose match was not seated by `older_than_ms` (a lobby died or a call failed)."""
         ids = cast("list[bytes]", await self.redis.zrangebyscore(keys.claims(tag), "-inf", older_than_ms))
-        out = []
-        for match_id in ids:
-            blob = cast("bytes | None", await self.redis.hget(keys.claim(tag, match_id.decode()), "claim"))
-            if blob:
-                out.append(_claim.decode(blob))
-        return out
+        if not ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.hget(keys.claim(tag, match_id.decode()), "claim")
+            blobs = cast("list[bytes | None]", await pipe.execute())
+        return [_claim.decode(blob) for blob in blobs if blob]
 
     # ------------------------------------------------------------------ tables
 

@@ -1,15 +1,25 @@
--- Seats the claimed tickets once their match exists, and tells each watcher.
--- KEYS: 1 claims set, 2 claim hash, then per ticket: ticket hash, updates stream
--- ARGV: 1 match id, 2 seconds to keep seated tickets, then per ticket: seating (msgpack)
-for i = 3, #KEYS, 2 do
-  local n = (i - 1) / 2
-  if redis.call('HGET', KEYS[i], 'match_id') == ARGV[1] then
-    redis.call('HSET', KEYS[i], 'status', 'seated', 'seating', ARGV[2 + n])
-    redis.call('XADD', KEYS[i + 1], 'MAXLEN', '~', 100, '*', 'status', 'seated')
-    redis.call('EXPIRE', KEYS[i], ARGV[2])
-    redis.call('EXPIRE', KEYS[i + 1], ARGV[2])
+-- Seats the claimed tickets of matches that now exist, and tells each watcher. Many
+-- matches of one queue are seated in one call. A ticket is seated only by the match
+-- that claimed it (seating twice finds it seated and changes nothing).
+-- KEYS: 1 claims set, then per match: its claim hash, then per ticket: ticket hash, updates stream
+-- ARGV: 1 seconds to keep seated tickets, 2 number of matches, then per match: match id,
+--       number of tickets n, then the n seatings (msgpack, same order as their KEYS)
+local k = 2
+local a = 3
+for m = 1, tonumber(ARGV[2]) do
+  local match_id, n = ARGV[a], tonumber(ARGV[a + 1])
+  for i = 1, n do
+    local ticket, updates = KEYS[k + 2 * i - 1], KEYS[k + 2 * i]
+    if redis.call('HGET', ticket, 'match_id') == match_id then
+      redis.call('HSET', ticket, 'status', 'seated', 'seating', ARGV[a + 1 + i])
+      redis.call('XADD', updates, 'MAXLEN', '~', 100, '*', 'status', 'seated')
+      redis.call('EXPIRE', ticket, ARGV[1])
+      redis.call('EXPIRE', updates, ARGV[1])
+    end
   end
+  redis.call('ZREM', KEYS[1], match_id)
+  redis.call('DEL', KEYS[k])
+  k = k + 1 + 2 * n
+  a = a + 2 + n
 end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('DEL', KEYS[2])
 return 1
