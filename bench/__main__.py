@@ -18,7 +18,7 @@ import sys
 from contextlib import ExitStack
 
 from bench.bots import bot_hops
-from bench.lobby import seat_tickets, table_seats
+from bench.lobby import matchmaking_sections
 from bench.resilience import flood_rounds, watchers_rounds
 from bench.service import (
     GameLoad,
@@ -182,14 +182,7 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
             "menagerie.lobby", redis_url, TOKEN_SECRET, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
         )
         with lobby_process as lobby:
-            for load in loads.values():
-                created, seated = seat_tickets(lobby.address, redis_url, args.tickets, load)
-                print(
-                    f"\n== Matchmaking: {args.tickets} players queue for {table_seats(load)}-seat"
-                    f" {load.binding.info.title} tables ({load.mode}) at once, one lobby process"
-                )
-                print(f"  tickets created per second  {created:8.0f}")
-                print(f"  tickets seated per second   {seated:8.0f}   (first ticket created → last ticket seated)")
+            matchmaking_sections(lobby, redis_url, list(loads.values()), services, args.tickets)
 
 
 def main() -> None:
@@ -198,7 +191,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds the load phases are cut into")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients")
     parser.add_argument("--hops", type=int, default=500, help="bot moves to time, per game")
-    parser.add_argument("--tickets", type=int, default=400, help="tickets to seat, per game")
+    parser.add_argument("--tickets", type=int, default=10_000, help="players queued at once, per game")
     parser.add_argument("--watchers", type=int, default=2_000, help="Watch streams parked on one process")
     parser.add_argument("--watched", type=int, default=500, help="matches the watchers are spread over")
     parser.add_argument("--only", choices=("games", "resilience", "platform"), help="run one group of sections")
