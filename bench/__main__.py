@@ -17,7 +17,7 @@ import asyncio
 import sys
 from contextlib import ExitStack
 
-from bench.bots import bot_hops
+from bench.bots import bot_hops, report_hops
 from bench.lobby import matchmaking_sections
 from bench.resilience import flood_rounds, watchers_rounds
 from bench.service import (
@@ -32,6 +32,7 @@ from bench.service import (
 )
 from bench.stats import Latencies, verdict
 from menagerie.rules.registry import game_ids
+from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
@@ -170,13 +171,11 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
         )
         with dispatcher, worker:
             for game, load in loads.items():
-                hops = bot_hops(services[game].address, redis_url, service_token, args.hops, load)
-                print(
-                    f"\n== Bot hop (turn notice → bot's move applied; {load.binding.info.title}, {load.seats}"
-                    " random bots, 1 dispatcher, 1 worker × 2)"
-                )
-                print(f"  p50 {hops.p50_ms:.2f} ms   p99 {hops.p99_ms:.2f} ms   over {len(hops.samples)} moves")
-                print("  (target p50 ≤ 10 ms)")
+                hops = [
+                    bot_hops(services[game].address, redis_url, service_token, args.hops, load, level)
+                    for level in BOT_LEVELS
+                ]
+                report_hops(load.binding.info.title, load.seats, hops)
 
         lobby_process = service_process(
             "menagerie.lobby", redis_url, TOKEN_SECRET, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
@@ -190,7 +189,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each load phase")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds the load phases are cut into")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients")
-    parser.add_argument("--hops", type=int, default=500, help="bot moves to time, per game")
+    parser.add_argument("--hops", type=int, default=500, help="bot moves to time, per game and bot level")
     parser.add_argument("--tickets", type=int, default=10_000, help="players queued at once, per game")
     parser.add_argument("--watchers", type=int, default=2_000, help="Watch streams parked on one process")
     parser.add_argument("--watched", type=int, default=500, help="matches the watchers are spread over")

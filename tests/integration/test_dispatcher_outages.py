@@ -497,6 +497,7 @@ async def test_a_turn_notice_waits_for_the_broker_and_its_task_is_sent_once_it_i
         stop.set()
         await asyncio.wait_for(loop, 10)
         queue.close()
+        await dispatcher.aclose()  # its own client of the broker
         await redis_client.aclose()
         app.close()
         broker.stop()

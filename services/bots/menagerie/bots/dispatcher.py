@@ -9,7 +9,9 @@ It does three things (DESIGN.md "Bots"):
    killed worker) is enqueued again — unless its task is still running (a worker marks
    the decision while it plays it, menagerie.bots.marks): then its deadline is only
    pushed back, so a slow or hung game's decisions do not pile up in its queue.
-Each decision goes to its game's Celery queue (menagerie.bots.celery_app.queue_for).
+Each decision goes to its game's Celery queue (menagerie.bots.celery_app.queue_for),
+published on the event loop with one LPUSH on a kept client (menagerie.bots.publish),
+not through Celery's blocking `send_task`.
 A decision enqueued twice is harmless: the task's idempotency key names the decision.
 Still, in a simultaneous phase every notice lists every seat still to act, so the
 dispatcher remembers the decisions it has sent and sends each once from the feeds;
@@ -42,14 +44,16 @@ from typing import cast
 import grpc
 import structlog
 from celery import Celery
-from kombu.exceptions import OperationalError
 from prometheus_client import Counter
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for
 from menagerie.bots.marks import running_key
+from menagerie.bots.publish import TaskPublisher
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.aio import pause
+from menagerie.shared.redis_client import connect_redis, is_cluster
 from menagerie.shared.rpc.bootstrap import Runtime, run_service
 from menagerie.shared.settings import BotSettings
 from menagerie.shared.store import MatchStore
@@ -85,7 +89,11 @@ class BrokerUnavailable(ConnectionError):
 
 
 class Dispatcher:
-    """Enqueues bot decisions from the turn feeds and the deadlines."""
+    """Enqueues bot decisions from the turn feeds and the deadlines.
+
+    Tasks go to the broker `app` names: through `redis` when that is the same server
+    (one client, one pool), else through a client of its own, closed by `aclose`.
+    """
 
     def __init__(self, redis: Redis, app: Celery, settings: BotSettings) -> None:
         self.redis = redis
@@ -94,9 +102,15 @@ class Dispatcher:
         self.store = MatchStore(redis, settings.shards)
         self.enqueued = 0
         self._sent: OrderedDict[tuple[str, int, int], None] = OrderedDict()
+        broker_url = str(app.conf.broker_url)
+        self._own_broker = broker_url != settings.redis_url or is_cluster(redis)
+        broker = connect_redis(settings.model_copy(update={"redis_url": broker_url})) if self._own_broker else redis
+        self.publisher = TaskPublisher(app, broker)
 
-    def _send(self, kwargs: dict[str, object]) -> None:
-        self.app.send_task(PLAY_TURN, kwargs=kwargs, queue=queue_for(str(kwargs["game"])))
+    async def aclose(self) -> None:
+        """Closes the broker's client if it is the dispatcher's own."""
+        if self._own_broker:
+            await self.publisher.broker.aclose()
 
     async def enqueue(self, game: str, match_id: str, seat: int, view_version: int, level: str, source: str) -> None:
         """Sends one decision to the pool; BrokerUnavailable when the broker does not take it."""
@@ -108,10 +122,10 @@ class Dispatcher:
             "level": level,
         }
         try:
-            # A publish is blocking I/O, bounded by the broker's socket timeouts and retry
-            # policy (celery_app); in a thread, an unreachable broker does not stall the feeds.
-            await asyncio.to_thread(self._send, kwargs)
-        except (OperationalError, OSError) as exc:
+            # Bounded by the client's socket timeouts (menagerie.shared.redis_client); a
+            # failure ends the feed loop, whose supervisor retries with backoff.
+            await self.publisher.send(PLAY_TURN, queue_for(game), kwargs)
+        except (RedisError, OSError) as exc:
             PUBLISH_FAILURES.inc()
             raise BrokerUnavailable(f"the broker did not take the task for {match_id} seat {seat}: {exc}") from exc
         self.enqueued += 1
@@ -196,6 +210,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     app = make_app(settings)
     runtime.on_close(app.close)
     dispatcher = Dispatcher(runtime.redis, app, settings)
+    runtime.on_close(dispatcher.aclose)
     # One consumer for the life of the process: restarted runs keep its name (its pending
     # entries) and know that its groups existed.
     runtime.add_loop("turn-feeds", dispatcher.consumer().run)

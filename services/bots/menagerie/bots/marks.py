@@ -15,19 +15,22 @@ leaving their decisions to the dispatcher's deadlines. So a hung game service ho
 slot of the pool now and then instead of every slot of every worker, and the bots of the
 other games keep playing; the first call the game answers removes the mark.
 
-Every command here is one key, so each works on a Redis Cluster. Marks are a means to
-spare work, not a guarantee: a Redis error while marking is logged and the turn is played
-(the idempotency key still makes a decision count once).
+A task's start is one round trip: its mark and its game's mark in one pipeline (`start`),
+not a transaction, so the two keys may live in different slots of a Redis Cluster (every
+command is one key). Marks are a means to spare work, not a guarantee: a Redis error
+while marking is logged and the turn is played (the idempotency key still makes a
+decision count once).
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 import redis
 import structlog
+from redis.commands.core import Script
 
 from menagerie.shared.store.keys import PREFIX
 
@@ -77,6 +80,26 @@ class Marks:
     client: redis.Redis
     running_seconds: int  # the task's soft time limit
     probe_seconds: float  # how often an unresponsive game is tried
+    _release: Script = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # EVALSHA from the second call on, instead of the script's text every time.
+        self._release = self.client.register_script(_RELEASE)
+
+    def start(self, game: str, match_id: str, seat: int, view_version: int) -> tuple[str | None, Access]:
+        """`begin` and `access` in one round trip: (the decision's token as `begin` gives it, the game's access)."""
+        token = uuid.uuid4().hex
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.set(running_key(match_id, seat, view_version), token, nx=True, ex=self.running_seconds)
+                pipe.exists(unresponsive_key(game))
+                taken, marked = pipe.execute()
+        except redis.RedisError as exc:
+            log.warning("could not mark a decision in progress", match=match_id, seat=seat, error=str(exc))
+            return "", Access.OPEN
+        if not taken:
+            return None, Access.OPEN
+        return token, self._probe(game) if marked else Access.OPEN
 
     def begin(self, match_id: str, seat: int, view_version: int) -> str | None:
         """Marks the decision as in progress; its token, "" if Redis failed, None if another task holds it."""
@@ -93,7 +116,7 @@ class Marks:
         if not token:
             return
         try:
-            self.client.eval(_RELEASE, 1, running_key(match_id, seat, view_version), token)
+            self._release(keys=[running_key(match_id, seat, view_version)], args=[token])
         except redis.RedisError as exc:
             # It expires by itself; until then the dispatcher only waits longer.
             log.warning("could not clear a decision's mark", match=match_id, seat=seat, error=str(exc))
@@ -103,6 +126,14 @@ class Marks:
         try:
             if not self.client.exists(unresponsive_key(game)):
                 return Access.OPEN
+        except redis.RedisError as exc:
+            log.warning("could not read a game's mark", game=game, error=str(exc))
+            return Access.OPEN
+        return self._probe(game)
+
+    def _probe(self, game: str) -> Access:
+        """For a game marked unresponsive: PROBE if this task takes the probe, else CLOSED."""
+        try:
             if self.client.set(probe_key(game), "1", nx=True, px=int(self.probe_seconds * 1000)):
                 return Access.PROBE
         except redis.RedisError as exc:

@@ -1,10 +1,10 @@
 """Playing one decision for one seat, through the game's public API.
 
 A bot holds a seat token (marked as a bot's) and sees exactly what a human in the seat
-would: it fetches the seat's view and legal actions, chooses, and submits with the
-view version it saw. The idempotency key names the decision (match, seat, version), so
-the same task delivered twice still moves once; a task that comes late finds the view
-moved on and does nothing.
+would: it fetches the seat's view and legal actions (both at once, when its level reads
+the view), chooses, and submits with the view version it saw. The idempotency key names
+the decision (match, seat, version), so the same task delivered twice still moves once;
+a task that comes late finds the view moved on and does nothing.
 
 Every call waits at most `call_timeout` seconds and all the calls of one decision at most
 `decision_timeout` together (BotSettings derives both from the redispatch interval and
@@ -12,12 +12,17 @@ checks that they nest), so a game service that hangs holds a worker for a fracti
 that interval. A call that uses its whole time raises GameUnresponsive, which the worker
 uses to mark the game (menagerie.bots.marks); a service that is down or whose store is
 down answers at once (UNAVAILABLE) and holds nobody up.
+
+A player keeps, per game, the stub on its channel, and per seat the token it signed
+for it (until half its life is gone): a decision signs nothing, and the game service
+finds the token in its cache of verified ones instead of decoding it again.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
@@ -34,6 +39,9 @@ from menagerie.shared.tokens import TokenSigner
 log = structlog.get_logger(__name__)
 
 BOT_TOKEN_SECONDS = 300
+# A kept token is signed again once less than this is left of its life.
+TOKEN_RENEW_SECONDS = BOT_TOKEN_SECONDS / 2
+KEPT_TOKENS = 10_000  # seats whose token a player keeps (the least recently used go first)
 
 
 class TurnResult(StrEnum):
@@ -85,24 +93,28 @@ class TurnPlayer:
         self.channel = channel
         self.call_timeout = call_timeout
         self.decision_timeout = decision_timeout
+        self._stubs: dict[str, tuple[grpc.Channel, Any]] = {}
+        self._tokens: OrderedDict[tuple[str, int, str], tuple[str, int]] = OrderedDict()
 
     def play(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
         """Decides and submits one action for `seat` if its view is still at `view_version`."""
         binding = BINDINGS[game]
         pb = binding.pb2
-        stub = getattr(binding.pb2_grpc, f"{binding.service}Stub")(self.channel(self.endpoints[game]))
-        token, _ = self.signer.issue_seat(match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True)
-        auth = (("authorization", f"Bearer {token}"),)
+        stub = self._stub(game)
+        auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
         policy = policy_for(game, level)
         engine = binding.engine
         give_up_at = time.monotonic() + self.decision_timeout
 
-        def call(method: str, request: Any) -> Any:
+        def time_left(method: str) -> float:
             timeout = min(self.call_timeout, give_up_at - time.monotonic())
             if timeout <= 0:
                 raise DecisionTimedOut(f"{game} {match_id} seat {seat}: no time left for {method}")
+            return timeout
+
+        def answer(method: str, timeout: float, get: Callable[[], Any]) -> Any:
             try:
-                return getattr(stub, method)(request, metadata=auth, timeout=timeout)
+                return get()
             except grpc.RpcError as error:
                 # Only a call given its full time says the service hangs; a shorter one
                 # may have run out of the decision's time instead.
@@ -110,13 +122,25 @@ class TurnPlayer:
                     raise GameUnresponsive(game, method) from error
                 raise
 
+        def call(method: str, request: Any) -> Any:
+            timeout = time_left(method)
+            return answer(method, timeout, lambda: getattr(stub, method)(request, metadata=auth, timeout=timeout))
+
         view = None
         if policy.needs_view:
-            reply = call("GetView", pb.GetViewRequest(match_id=match_id))
+            # Both reads at once: the view's call runs while this thread makes the other.
+            view_timeout = time_left("GetView")
+            pending = stub.GetView.future(pb.GetViewRequest(match_id=match_id), metadata=auth, timeout=view_timeout)
+            try:
+                legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
+                reply = answer("GetView", view_timeout, pending.result)
+            finally:
+                pending.cancel()  # a no-op once it answered; else nobody waits for it any more
             if reply.view_version != view_version:
                 return TurnResult.STALE
             view = codec.from_message(reply.view, engine.view_type)
-        legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
+        else:
+            legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
         if legal.view_version != view_version:
             return TurnResult.STALE
         if not legal.actions:
@@ -143,3 +167,26 @@ class TurnPlayer:
                 return TurnResult.REFUSED
             raise
         return TurnResult.PLAYED
+
+    def _stub(self, game: str) -> Any:
+        """The game's stub on its current channel (a new channel, after a fork, gets a new stub)."""
+        channel = self.channel(self.endpoints[game])
+        kept = self._stubs.get(game)
+        if kept is None or kept[0] is not channel:
+            binding = BINDINGS[game]
+            kept = self._stubs[game] = (channel, getattr(binding.pb2_grpc, f"{binding.service}Stub")(channel))
+        return kept[1]
+
+    def _token(self, match_id: str, seat: int, level: str) -> str:
+        """The seat's bot token: the one kept for it while it has more than TOKEN_RENEW_SECONDS to live."""
+        key = (match_id, seat, level)
+        kept = self._tokens.get(key)
+        if kept is not None and kept[1] - time.time() > TOKEN_RENEW_SECONDS:
+            self._tokens.move_to_end(key)
+            return kept[0]
+        token, expires_at = self.signer.issue_seat(match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True)
+        self._tokens[key] = (token, expires_at)
+        self._tokens.move_to_end(key)
+        if len(self._tokens) > KEPT_TOKENS:
+            self._tokens.popitem(last=False)
+        return token

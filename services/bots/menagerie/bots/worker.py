@@ -113,20 +113,19 @@ _player = TurnPlayer(
 @app.task(name=PLAY_TURN)
 def play_turn(game: str, match_id: str, seat: int, view_version: int, level: str) -> str:
     """Plays one bot decision (see menagerie.bots.turns), marked as in progress while it runs."""
-    token = marks().begin(match_id, seat, view_version)
+    token, access = marks().start(game, match_id, seat, view_version)
     if token is None:
         result = TurnResult.IN_PROGRESS
     else:
         try:
-            result = _play(game, match_id, seat, view_version, level)
+            result = _play(game, match_id, seat, view_version, level, access)
         finally:
             marks().end(match_id, seat, view_version, token)
     TURNS.labels(game, result).inc()
     return str(result)
 
 
-def _play(game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
-    access = marks().access(game)
+def _play(game: str, match_id: str, seat: int, view_version: int, level: str, access: Access) -> TurnResult:
     if access == Access.CLOSED:
         return TurnResult.GAME_UNRESPONSIVE
     try:
