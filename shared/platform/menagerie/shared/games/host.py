@@ -174,7 +174,7 @@ class GameHost:
         # engine struct, a projected event's message body, a match's constant turn-notice part.
         self._actions: dict[bytes, Any] = {}
         self._event_bodies: dict[bytes, bytes] = {}
-        self._notice_bases: dict[str, bytes] = {}
+        self._notice_bases: dict[str, tuple[MatchMeta, bytes]] = {}
         self._encode = msgspec.msgpack.Encoder().encode
         self._events_decoder = msgspec.msgpack.Decoder(list[self.engine.event_type])  # type: ignore[name-defined]
 
@@ -650,15 +650,17 @@ class GameHost:
 
     def _notice_base(self, match_id: str, meta: MatchMeta) -> bytes:
         """The turn notice's fields that never change in a match, serialized once per match."""
-        base = self._notice_bases.get(match_id)
-        if base is None:
-            base = common_pb2.MatchEvent(
-                match_id=match_id,
-                game=meta.game,
-                bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
-                mode=meta.mode,
-            ).SerializeToString()
-            _bounded_put(self._notice_bases, match_id, base)
+        known = self._notice_bases.get(match_id)
+        # Checked against the meta: a refused CreateMatch may have asked another one for the same id.
+        if known is not None and known[0] == meta:
+            return known[1]
+        base = common_pb2.MatchEvent(
+            match_id=match_id,
+            game=meta.game,
+            bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
+            mode=meta.mode,
+        ).SerializeToString()
+        _bounded_put(self._notice_bases, match_id, (meta, base))
         return base
 
     @staticmethod
