@@ -47,6 +47,8 @@ class Matchmaking:
     waits_ms: list[int]
     # CPU time each watched process used over the measured span (seconds)
     cpu_seconds: list[float]
+    # and while the tickets were created (hold=True only)
+    creating_cpu_seconds: list[float]
 
     @property
     def p50_ms(self) -> float:
@@ -147,6 +149,7 @@ def seat_tickets(
         game=load.game, mode=load.mode, options=load.options, min_seats=seats, max_seats=seats
     )
     client = redis.Redis.from_url(redis_url)
+    creating_cpu: list[float] = []
 
     async def create(first: int, count: int) -> list[str]:
         async with grpc.aio.insecure_channel(lobby_address) as channel:
@@ -170,7 +173,9 @@ def seat_tickets(
         creating = time.perf_counter() - started
         opened_ms = int(time.time() * 1000)
         if hold:
-            cpu = [cpu_seconds(pid) for pid in pids]
+            opened = [cpu_seconds(pid) for pid in pids]
+            creating_cpu = [after - before for after, before in zip(opened, cpu, strict=True)]
+            cpu = opened
             client.delete(keys.lock(tag))
         deadline = time.monotonic() + WAIT_SECONDS
         # Two counters tell when the queue has drained (nothing waiting, nothing claimed):
@@ -200,6 +205,7 @@ def seat_tickets(
         seated_per_second=len(ids) / span_s,
         waits_ms=[s - c for s, c in zip(seated_ms, since, strict=True)],
         cpu_seconds=cpu,
+        creating_cpu_seconds=creating_cpu,
     )
 
 
@@ -233,7 +239,10 @@ def matchmaking_sections(
             f" one lobby process, {CLIENTS} clients calling it"
         )
         print(f"  lobby health Check calls/s (baseline)      {health:8.0f}")
-        print(f"  CreateTicket calls/s                       {standing.created_per_second:8.0f}")
+        print(
+            f"  CreateTicket calls/s                       {standing.created_per_second:8.0f}"
+            f"   (lobby CPU per 1,000: {standing.creating_cpu_seconds[0] * 1e6 / standing.tickets:,.0f} ms)"
+        )
         print(
             f"  {standing.tickets:,} queued at once: seated/s         {standing.seated_per_second:8.0f}"
             f"   (target ≥ {SEATED_TARGET:,})  {met}"
