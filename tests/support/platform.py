@@ -169,10 +169,13 @@ def local_platform(
     *,
     args: Sequence[str] = ("--fresh",),
     base_port: int | None = None,
+    redis_url: str | None = None,
     **extra_env: str,
 ) -> Iterator[RunningPlatform]:
     """Starts deploy/local/run.py on free ports (or from `base_port`); Ctrl-C (SIGINT) at the end.
 
+    `redis_url` becomes REDIS_URL (a Redis Cluster's `redis+cluster://host:port` too);
+    None: unset, so run.py starts its embedded server.
     `secret` goes to MENAGERIE_TOKEN_SECRET (None: unset, so run.py keeps its own in a file);
     `args` go to run.py, by default `--fresh` so that a test never touches the repository's
     `.menagerie/` (pass `--data-dir` and `--secret-file` to keep data across runs).
@@ -182,6 +185,8 @@ def local_platform(
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MENAGERIE_TOKEN_SECRET")}
     if secret is not None:
         env["MENAGERIE_TOKEN_SECRET"] = secret
+    if redis_url is not None:
+        env["REDIS_URL"] = redis_url
     # The gateway's HTTP port is not in the block: a free one, so a test never meets a `make run` on 8080.
     env["MENAGERIE_WEB_PORT"] = str(free_port_block(1))
     env.update({"MENAGERIE_LOG_LEVEL": "warning", **extra_env})

@@ -76,9 +76,11 @@ def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCl
         raise RuntimeError("no redis-server or valkey-server binary")
     root = Path(tempfile.mkdtemp(prefix="menagerie-cluster-"))
     ports = [free_port() for _ in range(masters)]
+    # The bus port by default is port + 10000, which may be taken (or past 65535): each its own.
+    bus_ports = [free_port() for _ in range(masters)]
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        for port in ports:
+        for port, bus_port in zip(ports, bus_ports, strict=True):
             node = root / str(port)
             node.mkdir()
             argv = [
@@ -86,6 +88,7 @@ def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCl
                 "--port", str(port),
                 "--bind", "127.0.0.1",
                 "--cluster-enabled", "yes",
+                "--cluster-port", str(bus_port),
                 "--cluster-config-file", str(node / "nodes.conf"),
                 "--cluster-node-timeout", "5000",
                 "--dir", str(node),
@@ -107,8 +110,8 @@ def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCl
             with redis.Redis(port=port) as client:
                 _command(client, "CLUSTER", "ADDSLOTSRANGE", first, last)
         with redis.Redis(port=ports[0]) as client:
-            for port in ports[1:]:
-                _command(client, "CLUSTER", "MEET", "127.0.0.1", port)
+            for port, bus_port in zip(ports[1:], bus_ports[1:], strict=True):
+                _command(client, "CLUSTER", "MEET", "127.0.0.1", port, bus_port)
         _wait_cluster_ok(ports, timeout)
         yield RunningCluster(ports, processes)
     finally:
