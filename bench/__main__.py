@@ -91,6 +91,8 @@ def flat_cost_section(load: GameLoad, redis_url: str, service_token: str, args: 
     plans = [plan for client in plan_matches(load, args.clients, PLANS_PER_CLIENT) for plan in client]
     steps: dict[int, Latencies] = {}
     with game_process(load.game, redis_url, TOKEN_SECRET, **UNLIMITED) as service:
+        # Untimed warm-up: a fresh process's first calls (its scripts loaded, its caches empty) are no step's cost.
+        asyncio.run(many_matches_load(service.address, service_token, args.clients, 1.0, load, plans, 10))
         for matches in ACTIVE_MATCH_STEPS:
             steps[matches] = asyncio.run(
                 many_matches_load(service.address, service_token, args.clients, args.seconds, load, plans, matches)
