@@ -14,16 +14,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from typing import cast
 
 import grpc
 import pytest
-import redis
-from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.shared.redis_client import connect_sync_redis
 from menagerie.shared.store.keys import match_keys, shard_keys
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
@@ -56,13 +52,6 @@ def platform(cluster: RunningCluster) -> Iterator[RunningPlatform]:
         yield running
 
 
-@pytest.fixture
-def client(cluster: RunningCluster) -> Iterator[RedisCluster]:
-    found = cast("RedisCluster", connect_sync_redis(cluster.url))
-    yield found
-    found.close()
-
-
 def test_make_run_takes_a_cluster_url_and_a_player_plays_bots_to_the_end(platform: RunningPlatform) -> None:
     output = platform.output()
     assert "redis        redis+cluster://127.0.0.1:" in output
@@ -89,7 +78,7 @@ def test_make_run_takes_a_cluster_url_and_a_player_plays_bots_to_the_end(platfor
         assert entries and entries[0].matches == 1
 
 
-def play_bot_matches(platform: RunningPlatform, client: RedisCluster, count: int) -> None:
+def play_bot_matches(platform: RunningPlatform, cluster: RunningCluster, count: int) -> None:
     """Creates `count` all-bot Beasts matches, waits until each ends, and checks their keys and moves."""
     service_token = TokenSigner(TOKEN_SECRET).issue_service("tests", 3600)[0]
     game = GameClient("beasts", platform.address(BEASTS))
@@ -103,27 +92,30 @@ def play_bot_matches(platform: RunningPlatform, client: RedisCluster, count: int
                 pending.discard(match_id)
         time.sleep(0.25)
     game.close()
-    plain = cast("redis.Redis", client)
     for match in created:
         keys = match_keys(match.match_id, SHARDS)
         # Every key of a match is in its shard's slot (one Lua script per move needs it).
         together = (keys.state, keys.events, keys.idempotency, keys.shard.turns, keys.shard.deadlines)
         assert len({key_slot(key.encode()) for key in together}) == 1
-        rows = stored_entries(plain, match.match_id)
-        fields = idempotency_fields(plain, match.match_id)
+        with cluster.node_client(keys.state) as node:
+            rows = stored_entries(node, match.match_id)
+            fields = idempotency_fields(node, match.match_id)
         assert rows and len(fields) == len(rows) == len(set(fields)), "one distinct bot decision per move"
     # The turn feeds are one per shard, spread over every master: no single slot carries them all.
-    feeds = [shard_keys(shard).turns for shard in range(SHARDS)]
-    busy = {client.get_node_from_key(feed).name for feed in feeds if client.xlen(feed)}  # type: ignore[no-untyped-call]
+    busy = set()
+    for feed in (shard_keys(shard).turns for shard in range(SHARDS)):
+        with cluster.node_client(feed) as node:
+            if node.xlen(feed):
+                busy.add(cluster.port_of(feed))
     assert len(busy) == 3
 
 
-def test_bot_matches_play_to_the_end_on_the_cluster(platform: RunningPlatform, client: RedisCluster) -> None:
-    play_bot_matches(platform, client, CLUSTER_MATCHES)
+def test_bot_matches_play_to_the_end_on_the_cluster(platform: RunningPlatform, cluster: RunningCluster) -> None:
+    play_bot_matches(platform, cluster, CLUSTER_MATCHES)
 
 
 @pytest.mark.chaos
 def test_two_hundred_bot_matches_play_to_the_end_on_the_cluster(
-    platform: RunningPlatform, client: RedisCluster
+    platform: RunningPlatform, cluster: RunningCluster
 ) -> None:
-    play_bot_matches(platform, client, CHAOS_MATCHES)
+    play_bot_matches(platform, cluster, CHAOS_MATCHES)

@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import redis
+from redis.crc import key_slot
 
 from tests.support.redis_server import free_port, wait_for_redis
 
@@ -46,9 +47,22 @@ class RunningCluster:
         """A plain URL of one node (for checks that look at one server)."""
         return f"redis://127.0.0.1:{self.ports[index]}/0"
 
+    def port_of(self, key: str) -> int:
+        """The port of the master that serves `key`'s slot (the slots stay where they were put)."""
+        with redis.Redis(port=self.ports[0]) as client:
+            ranges = cast("list[list[Any]]", _command(client, "CLUSTER", "SLOTS"))
+        slot = key_slot(key.encode())
+        return next(int(r[2][1]) for r in ranges if int(r[0]) <= slot <= int(r[1]))
 
-def _command(client: redis.Redis, *args: str | int) -> bytes:
-    return cast("bytes", client.execute_command(*args))  # type: ignore[no-untyped-call]
+    @contextmanager
+    def node_client(self, key: str) -> Iterator[redis.Redis]:
+        """A plain client of the master that serves `key` (closed at the end of the block)."""
+        with redis.Redis(port=self.port_of(key)) as client:
+            yield client
+
+
+def _command(client: redis.Redis, *args: str | int) -> Any:
+    return client.execute_command(*args)  # type: ignore[no-untyped-call]
 
 
 def _wait_cluster_ok(ports: list[int], timeout: float) -> None:
