@@ -3,7 +3,13 @@
 Tasks are acknowledged late and rejected when a worker dies, prefetch is 1 and each
 task has soft and hard time limits; none of that is relied on for recovery, which is
 the dispatcher's (deadlines), because the Redis broker only redelivers an unacknowledged
-task after its visibility timeout (an hour by default).
+task after its visibility timeout (an hour by default). So kombu's ack emulation is off:
+a worker keeps its unacknowledged tasks in memory only (given back to the queue when it
+stops or a pool process dies), instead of writing each task to an "unacked" hash in
+Redis when it arrives and deleting it when done: two round trips per task, each on a
+redis-py client built for the occasion, the first between the task's arrival and its
+start. It also keeps a worker alive through a broker outage during a turn, which kombu
+5.7's restore of that hash turned into an "Unrecoverable error".
 
 Each game has a queue of its own (`queue_for`): the dispatcher sends a decision to its
 game's queue and a worker consumes the queues of the games it plays, so a game whose
@@ -39,7 +45,7 @@ def make_app(settings: BotSettings) -> Celery:
         # Bounded waits on the broker: without a socket timeout a publish on a connection
         # the broker dropped silently waits forever (kombu's redis transport docs). Reads
         # of the workers' BRPOP (1 s) end well within it.
-        broker_transport_options={"socket_timeout": 10, "socket_connect_timeout": 5},
+        broker_transport_options={"socket_timeout": 10, "socket_connect_timeout": 5, "ack_emulation": False},
         # A publish tries four times within about a second; after that the dispatcher's
         # loop fails and its supervisor retries with backoff (the turn notice stays pending).
         task_publish_retry_policy={"max_retries": 3, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5},

@@ -154,9 +154,14 @@ class Dispatcher:
         now = int(time.time() * 1000)
         retry_at = now + self.settings.redispatch_seconds * 1000
         count = 0
-        for shard in range(self.settings.shards):
-            deadlines = shard_keys(shard).deadlines
-            due = cast("list[bytes]", await self.redis.zrangebyscore(deadlines, "-inf", now, start=0, num=200))
+        shards = [shard_keys(shard).deadlines for shard in range(self.settings.shards)]
+        # Every shard's due decisions in one round trip (a pipeline, not a transaction: on a
+        # cluster the shards' keys live in different slots); mostly all empty.
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for deadlines in shards:
+                pipe.zrangebyscore(deadlines, "-inf", now, start=0, num=200)
+            dues = cast("list[list[bytes]]", await pipe.execute())
+        for deadlines, due in zip(shards, dues, strict=True):
             for raw in due:
                 member = raw.decode()
                 deadline = parse_deadline_member(member)

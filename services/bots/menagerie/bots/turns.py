@@ -13,14 +13,17 @@ that interval. A call that uses its whole time raises GameUnresponsive, which th
 uses to mark the game (menagerie.bots.marks); a service that is down or whose store is
 down answers at once (UNAVAILABLE) and holds nobody up.
 
-A player keeps, per game, the stub on its channel, and per seat the token it signed
-for it (until half its life is gone): a decision signs nothing, and the game service
-finds the token in its cache of verified ones instead of decoding it again.
+A player keeps, per game, the stub on its channel and one policy per level (as `make
+arena` plays a policy through many matches: a game's greedy level builds its tables
+once, and what it caches depends only on what it is shown), and per seat the token it
+signed for it (until half its life is gone): a decision signs nothing, and the game
+service finds the token in its cache of verified ones instead of decoding it again.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -31,7 +34,7 @@ import grpc
 import structlog
 
 from menagerie.bots.games import BINDINGS
-from menagerie.rules.bots import policy_for
+from menagerie.rules.bots import Policy, policy_for
 from menagerie.rules.rng import seed_from
 from menagerie.shared import codec
 from menagerie.shared.tokens import TokenSigner
@@ -94,7 +97,9 @@ class TurnPlayer:
         self.call_timeout = call_timeout
         self.decision_timeout = decision_timeout
         self._stubs: dict[str, tuple[grpc.Channel, Any]] = {}
+        self._local = threading.local()  # the policies, per thread (Celery's threads pool)
         self._tokens: OrderedDict[tuple[str, int, str], tuple[str, int]] = OrderedDict()
+        self._tokens_lock = threading.Lock()
 
     def play(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
         """Decides and submits one action for `seat` if its view is still at `view_version`."""
@@ -102,7 +107,7 @@ class TurnPlayer:
         pb = binding.pb2
         stub = self._stub(game)
         auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
-        policy = policy_for(game, level)
+        policy = self._policy(game, level)
         engine = binding.engine
         give_up_at = time.monotonic() + self.decision_timeout
 
@@ -177,16 +182,23 @@ class TurnPlayer:
             kept = self._stubs[game] = (channel, getattr(binding.pb2_grpc, f"{binding.service}Stub")(channel))
         return kept[1]
 
+    def _policy(self, game: str, level: str) -> Policy:
+        """This thread's policy of `level` for `game`, made on first use (a policy's caches are not thread-safe)."""
+        policies: dict[tuple[str, str], Policy] = self._local.__dict__.setdefault("policies", {})
+        policy = policies.get((game, level))
+        if policy is None:
+            policy = policies[game, level] = policy_for(game, level)
+        return policy
+
     def _token(self, match_id: str, seat: int, level: str) -> str:
         """The seat's bot token: the one kept for it while it has more than TOKEN_RENEW_SECONDS to live."""
         key = (match_id, seat, level)
-        kept = self._tokens.get(key)
-        if kept is not None and kept[1] - time.time() > TOKEN_RENEW_SECONDS:
+        with self._tokens_lock:  # shared by the threads of Celery's threads pool
+            kept = self._tokens.get(key)
+            if kept is None or kept[1] - time.time() <= TOKEN_RENEW_SECONDS:
+                kept = self.signer.issue_seat(match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True)
+                self._tokens[key] = kept
+                if len(self._tokens) > KEPT_TOKENS:
+                    self._tokens.popitem(last=False)
             self._tokens.move_to_end(key)
             return kept[0]
-        token, expires_at = self.signer.issue_seat(match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True)
-        self._tokens[key] = (token, expires_at)
-        self._tokens.move_to_end(key)
-        if len(self._tokens) > KEPT_TOKENS:
-            self._tokens.popitem(last=False)
-        return token

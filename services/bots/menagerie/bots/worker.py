@@ -12,11 +12,11 @@ metrics are on, prometheus_client keeps its values in files shared by all of the
 prometheus_client is first imported, hence the few lines before the imports below.
 
 Exit status: the worker's own (non-zero after an "Unrecoverable error"), and 1 whenever
-it stopped although no signal asked it to. Celery 5.7/kombu 5.7 stop the worker when the
-broker connection drops while a turn is unacknowledged and the broker is still down
-(AttributeError in restore_unacked, tests/integration/test_dispatcher_outages.py
-reproduces it), and `worker_main` drops the status, so the process used to exit 0 and a
-supervisor that restarts on failure left the pool without that worker.
+it stopped although no signal asked it to. `worker_main` drops the status, so a worker
+that Celery stopped used to exit 0 and a supervisor that restarts on failure left the
+pool without it: Celery 5.7/kombu 5.7 did so when the broker connection dropped while a
+turn was unacknowledged (AttributeError restoring kombu's "unacked" hash; the pool now
+runs without that hash, menagerie.bots.celery_app, and rides such an outage out).
 
 It consumes the Celery queues of the games it plays (MENAGERIE_WORKER_GAMES, default
 every game of MENAGERIE_GAME_ENDPOINTS: one queue per game, menagerie.bots.celery_app), so
