@@ -65,8 +65,10 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 
 # tests/ (integration and e2e: processes, ports, timings) runs alone; the games' own tests
 # (services/, mostly pure engines) run on two workers, each with its own Redis and services.
-test: lint ## Lint, then the whole test suite (unit, integration, e2e; the games' tests on two workers)
-	$(BIN)/pytest tests
+# Two workers for both halves: each worker starts its own Redis and services (session fixtures),
+# and a file's tests stay on one worker (--dist loadfile), so a module's fixtures are built once.
+test: lint ## Lint, then the whole test suite (unit, integration, e2e), on two workers
+	$(BIN)/pytest -n 2 --dist loadfile tests
 	$(BIN)/pytest -n 2 --dist loadfile services
 
 chaos: $(STAMP) ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)

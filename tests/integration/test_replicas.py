@@ -20,10 +20,10 @@ from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.lobby import keys as lobby_keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.rpc.channels import open_channel
-from tests.support.fixtures import TOKEN_SECRET, GameServices
+from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.lobby_client import queue_until_seated
-from tests.support.redis_server import free_port, stream_entries
+from tests.support.redis_server import free_port, stream_entries, throwaway_redis
 from tests.support.services import ServiceProcess, game_process, service_process, worker_process
 from tests.support.stored_match import idempotency_fields, stored_entries
 
@@ -97,13 +97,17 @@ class Replicas:
     lobbies: list[str]
     dispatchers: list[ServiceProcess]
     metrics_port: int
+    redis_url: str
 
 
 @pytest.fixture(scope="module")
-def replicas(redis_url: str, game_services: GameServices, second_replica: ServiceProcess) -> Iterator[Replicas]:
+def replicas() -> Iterator[Replicas]:
+    # A Redis server of its own: the session's dispatcher and worker (other tests' bot matches)
+    # would otherwise play these matches too, or this worker theirs, and the count of decisions
+    # played would not be this platform's alone.
     with ExitStack() as stack:
-        third = stack.enter_context(game_process("beasts", redis_url, TOKEN_SECRET))
-        games = [game_services["beasts"].address, second_replica.address, third.address]
+        redis_url, _kind = stack.enter_context(throwaway_redis())
+        games = [stack.enter_context(game_process("beasts", redis_url, TOKEN_SECRET)).address for _ in range(3)]
         endpoints = "beasts=" + "|".join(games)  # round-robin over the three (channels.grpc_target)
         lobbies = [
             stack.enter_context(
@@ -141,7 +145,7 @@ def replicas(redis_url: str, game_services: GameServices, second_replica: Servic
                 MENAGERIE_METRICS_PORT=str(metrics_port),
             )
         )
-        yield Replicas(games, lobbies, dispatchers, metrics_port)
+        yield Replicas(games, lobbies, dispatchers, metrics_port, redis_url)
 
 
 def balanced_channel(addresses: list[str]) -> grpc.Channel:
@@ -157,7 +161,7 @@ def bot_turns(metrics_port: int, result: str) -> float:
     return sum(float(line.removeprefix(sample)) for line in text.splitlines() if line.startswith(sample))
 
 
-def test_two_lobbies_seat_every_ticket_exactly_once(replicas: Replicas, redis_url: str) -> None:
+def test_two_lobbies_seat_every_ticket_exactly_once(replicas: Replicas) -> None:
     players = [f"replica-{i}" for i in range(TICKETS)]
     with balanced_channel(replicas.lobbies) as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)
@@ -174,7 +178,7 @@ def test_two_lobbies_seat_every_ticket_exactly_once(replicas: Replicas, redis_ur
     assert len(by_match) == TICKETS // 3
     assert all(sorted(t.seating.seat for t in tickets) == [0, 1, 2] for tickets in by_match.values())
     assert len({t.ticket_id for t in seated}) == TICKETS
-    client = redis.Redis.from_url(redis_url)
+    client = redis.Redis.from_url(replicas.redis_url)
     for ticket in seated:
         statuses = [f[b"status"] for _, f in stream_entries(client, lobby_keys.updates(ticket.ticket_id))]
         assert statuses.count(b"seated") == 1, f"{ticket.ticket_id} told seated {statuses.count(b'seated')} times"
@@ -189,7 +193,7 @@ def test_two_lobbies_seat_every_ticket_exactly_once(replicas: Replicas, redis_ur
             assert len(summary.seats) == 3
 
 
-def test_bots_across_replicas_make_each_decision_once(replicas: Replicas, redis_url: str, service_token: str) -> None:
+def test_bots_across_replicas_make_each_decision_once(replicas: Replicas, service_token: str) -> None:
     clients = [GameClient("beasts", address) for address in replicas.games]
     # Created on every replica in turn; played by two dispatchers and one worker whose calls go round-robin.
     created = [
@@ -204,7 +208,7 @@ def test_bots_across_replicas_make_each_decision_once(replicas: Replicas, redis_
             if clients[index % len(clients)].summary(match_id, service_token).outcome.reason:
                 pending.discard(match_id)
         time.sleep(0.2)
-    client = redis.Redis.from_url(redis_url)
+    client = redis.Redis.from_url(replicas.redis_url)
     moves = 0
     for match in created:
         rows = stored_entries(client, match.match_id)
