@@ -3,13 +3,19 @@
 A policy chooses among the legal actions from what the seat may see (its view): the
 same bytes a human in the seat gets. Each game names its own levels in the
 `menagerie.bots` entry point group (a dict level -> policy factory).
+
+Levels in `SEARCH_LEVELS` think for a `SearchBudget` per decision: their factories take
+it as the `budget` keyword; every other factory is called with no argument.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
+
+import msgspec
 
 from menagerie.rules.registry import BOTS, plugins
 
@@ -35,18 +41,40 @@ class RandomPolicy:
         return rng.choice(list(legal))
 
 
-PolicyFactory = Callable[[], Policy]
+class SearchBudget(msgspec.Struct, frozen=True):
+    """How long a searching bot may think per decision."""
+
+    seconds: float = 1.0  # wall clock per decision; the search is anytime
+    iterations: int = 0  # > 0: also stop after this many iterations (deterministic for a seed)
+
+
+# Levels whose factories take a `budget` keyword (a SearchBudget) and spend it.
+SEARCH_LEVELS: frozenset[str] = frozenset({"mcts"})
+
+PolicyFactory = Callable[..., Policy]
 EVERY_GAME: dict[str, PolicyFactory] = {"random": RandomPolicy}
 
 
+def mcts_policy(game: str, budget: SearchBudget | None = None) -> Policy:
+    """The `mcts` level of `game`: information-set MCTS from the seat's view (menagerie.rules.mcts)."""
+    from menagerie.rules.mcts import MctsPolicy  # mcts imports this module (SearchBudget)
+
+    return MctsPolicy(game, budget)
+
+
 def levels(game: str) -> dict[str, PolicyFactory]:
-    """The bot levels of `game`: `random`, and the game's own."""
-    return {**EVERY_GAME, **plugins(BOTS).get(game, {})}
+    """The bot levels of `game`: `random` and `mcts`, and the game's own."""
+    return {**EVERY_GAME, "mcts": partial(mcts_policy, game), **plugins(BOTS).get(game, {})}
 
 
-def policy_for(game: str, level: str) -> Policy:
-    """A new policy playing `game` at `level`; KeyError naming the known levels if there is none."""
+def policy_for(game: str, level: str, budget: SearchBudget | None = None) -> Policy:
+    """A new policy playing `game` at `level` (a search level thinks for `budget`, default 1 s a decision).
+
+    KeyError naming the known levels if there is none.
+    """
     known = levels(game)
     if level not in known:
         raise KeyError(f"no bot level {level!r} for game {game!r}; known levels: {', '.join(sorted(known))}")
+    if level in SEARCH_LEVELS:
+        return known[level](budget=budget)
     return known[level]()

@@ -110,7 +110,7 @@ def test_the_levels_are_random_and_greedy() -> None:
 
 
 def test_the_levels_are_found_through_the_entry_point() -> None:
-    assert set(levels("snitch")) == {"random", "greedy"}
+    assert set(levels("snitch")) == {"random", "greedy", "mcts"}
     assert isinstance(policy_for("snitch", "greedy"), SnitchGreedy)
     assert isinstance(policy_for("snitch", "random"), SnitchRandom)
 

@@ -1,0 +1,242 @@
+"""The `mcts` bot level: single-observer information-set MCTS (SO-ISMCTS) from the seat's view.
+
+Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (2012); OpenSpiel's
+`ISMCTSBot` with `ResampleFromInfostate` is the anchor. Each iteration:
+
+1. determinize: `engine.determinize(view, seat, seed)` — a full state consistent with what the
+   seat sees, its hidden zones shuffled and a fresh Rng, so hidden cards and every chance
+   outcome to come are sampled anew;
+2. select: walk the tree (nodes are information sets keyed by the history of actions from
+   the root) choosing, among the edges available in this determinization, the one with the
+   best UCB1 score, where an edge's exploration term counts how often it was *available*
+   rather than how often its parent was visited; an edge is scored for the seat that acts
+   at it, so any number of seats, rivals or partners, share one tree;
+3. expand one edge not yet in the tree;
+4. roll out: uniformly random legal actions to the end, or to `rollout_depth` actions
+   where the game's own evaluation (an `evaluate(state, seat) -> float` beside its bot
+   levels) estimates each seat's chance to win;
+5. back-propagate each seat's reward (1 win, ½ draw, 0 loss; in a cooperative mode every
+   seat gets the team's result) to the edges that seat chose.
+
+Simultaneous choices (several seats in `to_act().must`) are searched as hidden sequential
+ones: the first seat chooses, the next seat chooses at a node that does not know that
+choice (a node shared by all of the first seat's edges), and the choices are revealed to
+the tree once the last seat of the group has chosen. Chance is never a tree node: open-loop,
+as a history of actions, a node holds every chance outcome the determinizations sampled.
+
+The search is anytime: it stops at the budget's wall-clock deadline (checked between
+iterations) or after its iteration count, and returns the most visited root action. Given
+the same view, legal actions, rng state and an iteration budget it returns the same action.
+It reads `time.perf_counter` for the deadline and nothing else of the outside world.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+from typing import Any
+
+from menagerie.rules import registry
+from menagerie.rules.bots import SearchBudget
+from menagerie.rules.contract import Outcome
+
+# UCB1's exploration constant for rewards in [0, 1] (√2 is the textbook value; lower searches deeper).
+EXPLORATION = 0.7
+REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+Evaluate = Callable[[Any, int], float]
+
+
+class Edge:
+    """One action of one seat at a node: its statistics and the nodes it leads to."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0  # summed reward of the seat that chose it
+        # The next node, by the hidden choices revealed with this edge (() when none were pending).
+        self.children: dict[tuple[Any, ...], Node] = {}
+
+
+class Node:
+    """An information set: the actions taken since the root, as far as the acting seat knows them."""
+
+    __slots__ = ("edges", "hidden")
+
+    def __init__(self) -> None:
+        self.edges: dict[tuple[int, Any], Edge] = {}
+        # The next node after a choice the following seats of a simultaneous group may not see.
+        self.hidden: Node | None = None
+
+
+def evaluation_of(game: str) -> Evaluate | None:
+    """The `evaluate(state, seat) -> float` (a seat's chance to win, in [0, 1]) beside the game's bot levels, if any."""
+    for point in entry_points(group=registry.BOTS):
+        if point.name == game:
+            module = __import__(point.module, fromlist=["_"])
+            found = getattr(module, "evaluate", None)
+            return found if callable(found) else None
+    return None
+
+
+class MctsPolicy:
+    """Information-set MCTS for any game of the registry, thinking from the seat's view alone."""
+
+    needs_view = True
+
+    def __init__(
+        self,
+        game: str,
+        budget: SearchBudget | None = None,
+        *,
+        exploration: float = EXPLORATION,
+        rollout_depth: int | None = None,
+        evaluate: Evaluate | None = None,
+    ) -> None:
+        self.game = game
+        self.engine = registry.engine(game)
+        self.budget = budget or SearchBudget()
+        self.exploration = exploration
+        self.evaluate = evaluate if evaluate is not None else evaluation_of(game)
+        # Without an evaluation a rollout must reach the end to score anything.
+        self.rollout_depth = rollout_depth if self.evaluate is not None else None
+        self.iterations = 0  # of the last decision (the bench and the tests read it)
+
+    def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
+        """The most visited of `legal` after searching for the budget from `view`."""
+        if len(legal) == 1:
+            self.iterations = 0
+            return legal[0]
+        sim = random.Random(rng.getrandbits(64))
+        root = Node()
+        root.edges = {(seat, action): Edge() for action in legal}
+        budget = self.budget
+        limit = budget.iterations if budget.iterations > 0 else None
+        deadline = time.perf_counter() + budget.seconds
+        done = 0
+        while True:
+            state = self.engine.determinize(view, seat, sim.getrandbits(63))
+            self._iterate(root, state, seat, legal, sim)
+            done += 1
+            if (limit is not None and done >= limit) or time.perf_counter() >= deadline:
+                break
+        self.iterations = done
+        best = max(root.edges.items(), key=lambda item: item[1].visits)  # the first of equals: legal's order
+        return best[0][1]
+
+    def _iterate(self, root: Node, state: Any, seat: int, legal: Sequence[Any], sim: random.Random) -> None:
+        """One determinization: select down the tree, expand one edge, roll out, back-propagate."""
+        engine = self.engine
+        path: list[tuple[Edge, int]] = []
+        node, mover, actions = root, seat, legal
+        group = len(engine.to_act(state).must) > 1  # a simultaneous choice is being made
+        pending: tuple[tuple[int, Any], ...] = ()  # the group's choices not yet revealed to the tree
+        while True:
+            edge, action = self._select(node, mover, actions, sim)
+            expanding = edge.visits == 0
+            engine.perform(state, mover, action)
+            path.append((edge, mover))
+            if engine.outcome(state) is not None:
+                break
+            to_act = engine.to_act(state)
+            following = (to_act.must or to_act.may)[0]
+            if group:
+                pending += ((mover, action),)
+            if group and following in to_act.must and all(who != following for who, _ in pending):
+                # The next seat of the group chooses without knowing this choice: one node for all of them.
+                if node.hidden is None:
+                    node.hidden = Node()
+                child = node.hidden
+            else:
+                found = edge.children.get(pending)
+                if found is None:
+                    found = edge.children[pending] = Node()
+                child = found
+                pending = ()
+                group = len(to_act.must) > 1
+            if expanding:
+                break
+            node, mover = child, following
+            actions = engine.legal_actions(state, mover)
+        rewards = self._rollout(state, sim)
+        for edge, who in path:
+            edge.visits += 1
+            edge.total += rewards[who]
+
+    def _select(self, node: Node, mover: int, actions: Sequence[Any], sim: random.Random) -> tuple[Edge, Any]:
+        """UCB1 over the edges available now (availability counts); an untried one first, at random."""
+        edges = node.edges
+        available: list[tuple[Edge, Any]] = []
+        untried: list[Any] = []
+        for action in actions:
+            edge = edges.get((mover, action))
+            if edge is None:
+                untried.append(action)
+            else:
+                available.append((edge, action))
+        for edge, _ in available:
+            edge.avail += 1
+        if untried:
+            action = untried[sim.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            edge = edges[mover, action] = Edge()
+            edge.avail = 1
+            return edge, action
+        c = self.exploration
+        best, best_score = available[0], -math.inf
+        for pair in available:
+            edge = pair[0]
+            if edge.visits == 0:  # created but not yet scored (another seat's pending edge)
+                return pair
+            score = edge.total / edge.visits + c * math.sqrt(math.log(edge.avail) / edge.visits)
+            if score > best_score:
+                best, best_score = pair, score
+        return best
+
+    def _rollout(self, state: Any, sim: random.Random) -> list[float]:
+        """Random legal actions to the end (or to the depth cap, then the game's evaluation); each seat's reward."""
+        engine = self.engine
+        depth = 0
+        cap = self.rollout_depth
+        while (outcome := engine.outcome(state)) is None:
+            if cap is not None and depth >= cap:
+                return self._estimate(state)
+            to_act = engine.to_act(state)
+            mover = (to_act.must or to_act.may)[0]
+            actions = engine.legal_actions(state, mover)
+            engine.perform(state, mover, actions[sim.randrange(len(actions))] if len(actions) > 1 else actions[0])
+            depth += 1
+        return self._rewards(outcome, len(state.players), self._cooperative(state))
+
+    def _estimate(self, state: Any) -> list[float]:
+        """Each seat's chance to win by the game's evaluation (the team's mean in a cooperative mode)."""
+        assert self.evaluate is not None
+        seats = len(state.players)
+        values = [min(1.0, max(0.0, self.evaluate(state, s))) for s in range(seats)]
+        if self._cooperative(state):
+            team = sum(values) / seats
+            return [team] * seats
+        return values
+
+    @staticmethod
+    def _rewards(outcome: Outcome, seats: int, cooperative: bool) -> list[float]:
+        """1 for a win, ½ for a draw, 0 for a loss; a cooperative team shares its result."""
+        rewards = [0.0] * seats
+        for result in outcome.seats:
+            rewards[result.seat] = REWARD[result.result]
+        if cooperative:
+            team = max(rewards)
+            return [team] * seats
+        return rewards
+
+    def _cooperative(self, state: Any) -> bool:
+        """Whether the match's mode is cooperative (the state's `mode`, or the game's only mode)."""
+        modes = self.engine.info.modes
+        mode = getattr(state, "mode", None)
+        if mode is None:
+            return len(modes) == 1 and modes[0].cooperative
+        return bool(self.engine.info.mode(str(mode)).cooperative)
