@@ -126,12 +126,17 @@ class MatchConfig(_message.Message):
     MODE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     TURN_TIMER_SECONDS_FIELD_NUMBER: _builtins.int
+    BOT_BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id, e.g. "beasts"."""
     mode: _builtins.str
     """Mode id of that game, e.g. "training"."""
     turn_timer_seconds: _builtins.int
     """Seconds a human seat has to act before a bot decides for it; 0 = platform default."""
+    bot_budget_seconds: _builtins.float
+    """Seconds a searching bot (level "mcts") thinks per decision; 0 = 1 s. It must fit the
+    turn timer: at most turn_timer_seconds (and at most 10 s).
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Game options, e.g. {"spell_cards": "true"}; each game validates its own."""
@@ -143,10 +148,11 @@ class MatchConfig(_message.Message):
         mode: _builtins.str = ...,
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         turn_timer_seconds: _builtins.int = ...,
+        bot_budget_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "mode", b"mode", "options", b"options", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_budget_seconds", b"bot_budget_seconds", "game", b"game", "mode", b"mode", "options", b"options", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -168,7 +174,7 @@ class SeatInfo(_message.Message):
     display_name: _builtins.str
     kind: Global___SeatKind.ValueType
     bot_level: _builtins.str
-    """Bot level for bot seats ("random", "greedy"); empty for humans."""
+    """Bot level for bot seats ("random", "greedy", "mcts"); empty for humans."""
     def __init__(
         self,
         *,
@@ -573,17 +579,21 @@ class BotSeat(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     LEVEL_FIELD_NUMBER: _builtins.int
+    BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     level: _builtins.str
+    budget_seconds: _builtins.float
+    """Seconds a searching level thinks per decision (MatchConfig.bot_budget_seconds); 0 = 1 s."""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         level: _builtins.str = ...,
+        budget_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["level", b"level", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_seconds", b"budget_seconds", "level", b"level", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

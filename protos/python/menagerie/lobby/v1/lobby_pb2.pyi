@@ -232,6 +232,7 @@ class Ticket(_message.Message):
     BOT_LEVEL_FIELD_NUMBER: _builtins.int
     MAX_WAIT_SECONDS_FIELD_NUMBER: _builtins.int
     TURN_TIMER_SECONDS_FIELD_NUMBER: _builtins.int
+    BOT_BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
     TABLE_ID_FIELD_NUMBER: _builtins.int
     SEATING_FIELD_NUMBER: _builtins.int
@@ -245,6 +246,8 @@ class Ticket(_message.Message):
     bot_level: _builtins.str
     max_wait_seconds: _builtins.int
     turn_timer_seconds: _builtins.int
+    bot_budget_seconds: _builtins.float
+    """Seconds a searching bot (mcts) thinks per decision; 0 = 1 s."""
     table_id: _builtins.str
     """Set for a seat at a private table."""
     @_builtins.property
@@ -269,13 +272,14 @@ class Ticket(_message.Message):
         bot_level: _builtins.str = ...,
         max_wait_seconds: _builtins.int = ...,
         turn_timer_seconds: _builtins.int = ...,
+        bot_budget_seconds: _builtins.float = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
         table_id: _builtins.str = ...,
         seating: Global___Seating | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seating", b"seating"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_bots", b"allow_bots", "bot_level", b"bot_level", "created_at", b"created_at", "game", b"game", "max_seats", b"max_seats", "max_wait_seconds", b"max_wait_seconds", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "seating", b"seating", "status", b"status", "table_id", b"table_id", "ticket_id", b"ticket_id", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_bots", b"allow_bots", "bot_budget_seconds", b"bot_budget_seconds", "bot_level", b"bot_level", "created_at", b"created_at", "game", b"game", "max_seats", b"max_seats", "max_wait_seconds", b"max_wait_seconds", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "seating", b"seating", "status", b"status", "table_id", b"table_id", "ticket_id", b"ticket_id", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -314,6 +318,7 @@ class CreateTicketRequest(_message.Message):
     BOT_LEVEL_FIELD_NUMBER: _builtins.int
     MAX_WAIT_SECONDS_FIELD_NUMBER: _builtins.int
     TURN_TIMER_SECONDS_FIELD_NUMBER: _builtins.int
+    BOT_BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     mode: _builtins.str
     min_seats: _builtins.int
@@ -322,11 +327,15 @@ class CreateTicketRequest(_message.Message):
     allow_bots: _builtins.bool
     """Fill empty seats with bots once max_wait_seconds have passed."""
     bot_level: _builtins.str
-    """"random" or "greedy" (default "greedy", the strongest level)."""
+    """"random", "greedy" or "mcts" (default "greedy")."""
     max_wait_seconds: _builtins.int
     """1–600 seconds (0 = 30)."""
     turn_timer_seconds: _builtins.int
     """Seconds per decision before a bot decides for the player (0 = the game's default)."""
+    bot_budget_seconds: _builtins.float
+    """Seconds a searching bot (mcts) thinks per decision: 0 = 1 s; at most 10 and at most
+    turn_timer_seconds (a bot's decision fits the turn timer).
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]: ...
     def __init__(
@@ -341,10 +350,11 @@ class CreateTicketRequest(_message.Message):
         bot_level: _builtins.str = ...,
         max_wait_seconds: _builtins.int = ...,
         turn_timer_seconds: _builtins.int = ...,
+        bot_budget_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_bots", b"allow_bots", "bot_level", b"bot_level", "game", b"game", "max_seats", b"max_seats", "max_wait_seconds", b"max_wait_seconds", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_bots", b"allow_bots", "bot_budget_seconds", b"bot_budget_seconds", "bot_level", b"bot_level", "game", b"game", "max_seats", b"max_seats", "max_wait_seconds", b"max_wait_seconds", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -482,12 +492,15 @@ class CreateTableRequest(_message.Message):
     BOT_SEATS_FIELD_NUMBER: _builtins.int
     BOT_LEVEL_FIELD_NUMBER: _builtins.int
     TURN_TIMER_SECONDS_FIELD_NUMBER: _builtins.int
+    BOT_BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     mode: _builtins.str
     seats: _builtins.int
     bot_level: _builtins.str
-    """"random" or "greedy" (default "greedy", the strongest level)."""
+    """"random", "greedy" or "mcts" (default "greedy")."""
     turn_timer_seconds: _builtins.int
+    bot_budget_seconds: _builtins.float
+    """As CreateTicketRequest.bot_budget_seconds."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]: ...
     @_builtins.property
@@ -504,10 +517,11 @@ class CreateTableRequest(_message.Message):
         bot_seats: _abc.Iterable[_builtins.int] | None = ...,
         bot_level: _builtins.str = ...,
         turn_timer_seconds: _builtins.int = ...,
+        bot_budget_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_level", b"bot_level", "bot_seats", b"bot_seats", "game", b"game", "mode", b"mode", "options", b"options", "seats", b"seats", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_budget_seconds", b"bot_budget_seconds", "bot_level", b"bot_level", "bot_seats", b"bot_seats", "game", b"game", "mode", b"mode", "options", b"options", "seats", b"seats", "turn_timer_seconds", b"turn_timer_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
