@@ -14,21 +14,40 @@ start. It also keeps a worker alive through a broker outage during a turn, which
 Each game has a queue of its own (`queue_for`): the dispatcher sends a decision to its
 game's queue and a worker consumes the queues of the games it plays, so a game whose
 service hangs fills only its own queue, and a pool of workers may serve one game.
+
+A searching level (`mcts`, which thinks for a second or more per decision where `greedy`
+takes a millisecond) has a second queue per game, `<game's queue>.search`, consumed by
+workers of its own (MENAGERIE_WORKER_QUEUES=search): search seats then never hold the
+slots that cheaper levels' decisions wait for, however many tables ask for them.
 """
 
 from __future__ import annotations
 
 from celery import Celery
 
+from menagerie.shared.bots import searches
 from menagerie.shared.settings import BotSettings
 
 QUEUE_PREFIX = "menagerie-bots"
+SEARCH_SUFFIX = "search"
 PLAY_TURN = "menagerie.bots.play_turn"
 
 
-def queue_for(game: str) -> str:
-    """The Celery queue of `game`'s bot decisions."""
-    return f"{QUEUE_PREFIX}.{game}"
+def search_queue(game: str) -> str:
+    """The Celery queue of `game`'s decisions at a searching level."""
+    return f"{QUEUE_PREFIX}.{game}.{SEARCH_SUFFIX}"
+
+
+def queue_for(game: str, level: str = "") -> str:
+    """The Celery queue of `game`'s bot decisions at `level`: the game's search queue for a searching level."""
+    return search_queue(game) if searches(level) else f"{QUEUE_PREFIX}.{game}"
+
+
+def worker_queues(games: list[str], kinds: str) -> list[str]:
+    """The queues a worker consumes for `games`: plain ones, search ones or both (`kinds`: plain, search, all)."""
+    plain = [queue_for(game) for game in games] if kinds in ("plain", "all") else []
+    search = [search_queue(game) for game in games] if kinds in ("search", "all") else []
+    return plain + search
 
 
 def make_app(settings: BotSettings) -> Celery:

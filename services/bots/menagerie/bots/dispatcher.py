@@ -9,7 +9,8 @@ It does three things (DESIGN.md "Bots"):
    killed worker) is enqueued again — unless its task is still running (a worker marks
    the decision while it plays it, menagerie.bots.marks): then its deadline is only
    pushed back, so a slow or hung game's decisions do not pile up in its queue.
-Each decision goes to its game's Celery queue (menagerie.bots.celery_app.queue_for),
+Each decision goes to its game's Celery queue (menagerie.bots.celery_app.queue_for; a
+searching level's to the game's search queue, with the match's time per decision),
 published on the event loop with one LPUSH on a kept client (menagerie.bots.publish),
 not through Celery's blocking `send_task`.
 A decision enqueued twice is harmless: the task's idempotency key names the decision.
@@ -53,6 +54,7 @@ from menagerie.bots.marks import running_key
 from menagerie.bots.publish import TaskPublisher
 from menagerie.common.v1 import common_pb2
 from menagerie.shared.aio import pause
+from menagerie.shared.bots import searches
 from menagerie.shared.redis_client import connect_redis, is_cluster
 from menagerie.shared.rpc.bootstrap import Runtime, run_service
 from menagerie.shared.settings import BotSettings
@@ -112,8 +114,11 @@ class Dispatcher:
         if self._own_broker:
             await self.publisher.broker.aclose()
 
-    async def enqueue(self, game: str, match_id: str, seat: int, view_version: int, level: str, source: str) -> None:
-        """Sends one decision to the pool; BrokerUnavailable when the broker does not take it."""
+    async def enqueue(
+        self, game: str, match_id: str, seat: int, view_version: int, level: str, source: str, budget: float = 0.0
+    ) -> None:
+        """Sends one decision to the pool (a searching level's to its game's search queue, with the match's
+        budget per decision); BrokerUnavailable when the broker does not take it."""
         kwargs: dict[str, object] = {
             "game": game,
             "match_id": match_id,
@@ -121,10 +126,12 @@ class Dispatcher:
             "view_version": view_version,
             "level": level,
         }
+        if searches(level):
+            kwargs["budget_seconds"] = budget
         try:
             # Bounded by the client's socket timeouts (menagerie.shared.redis_client); a
             # failure ends the feed loop, whose supervisor retries with backoff.
-            await self.publisher.send(PLAY_TURN, queue_for(game), kwargs)
+            await self.publisher.send(PLAY_TURN, queue_for(game, level), kwargs)
         except (RedisError, OSError) as exc:
             PUBLISH_FAILURES.inc()
             raise BrokerUnavailable(f"the broker did not take the task for {match_id} seat {seat}: {exc}") from exc
@@ -136,11 +143,14 @@ class Dispatcher:
         notice = common_pb2.MatchEvent.FromString(fields[b"pb"])
         if notice.kind == common_pb2.MATCH_EVENT_KIND_FINISHED:
             return
-        levels = {b.seat: b.level for b in notice.bots}
+        bots = {b.seat: b for b in notice.bots}
         for seat, version in zip(notice.to_act, notice.to_act_versions, strict=True):
             decision = (notice.match_id, seat, version)
-            if seat in levels and decision not in self._sent:
-                await self.enqueue(notice.game, notice.match_id, seat, version, levels[seat], "turn_feed")
+            if seat in bots and decision not in self._sent:
+                bot = bots[seat]
+                await self.enqueue(
+                    notice.game, notice.match_id, seat, version, bot.level, "turn_feed", bot.budget_seconds
+                )
                 # Remembered once sent: a publish that failed is sent when the notice comes again.
                 self._remember(decision)
 
@@ -179,7 +189,13 @@ class Dispatcher:
                 seat = record.meta.seats[deadline.seat]
                 level = seat.bot_level if seat.bot else self.settings.timeout_bot_level
                 await self.enqueue(
-                    record.meta.game, record.match_id, deadline.seat, deadline.view_version, level, "deadline"
+                    record.meta.game,
+                    record.match_id,
+                    deadline.seat,
+                    deadline.view_version,
+                    level,
+                    "deadline",
+                    record.meta.bot_budget_seconds,
                 )
                 # Pushed back only once enqueued: a failed publish leaves it due for the next scan.
                 await self.redis.zadd(deadlines, {member: retry_at}, xx=True)

@@ -34,7 +34,7 @@ import grpc
 import structlog
 
 from menagerie.bots.games import BINDINGS
-from menagerie.rules.bots import Policy, policy_for
+from menagerie.rules.bots import SEARCH_LEVELS, Policy, SearchBudget, policy_for
 from menagerie.rules.rng import seed_from
 from menagerie.shared import codec
 from menagerie.shared.tokens import TokenSigner
@@ -101,15 +101,22 @@ class TurnPlayer:
         self._tokens: OrderedDict[tuple[str, int, str], tuple[str, int]] = OrderedDict()
         self._tokens_lock = threading.Lock()
 
-    def play(self, game: str, match_id: str, seat: int, view_version: int, level: str) -> TurnResult:
-        """Decides and submits one action for `seat` if its view is still at `view_version`."""
+    def play(
+        self, game: str, match_id: str, seat: int, view_version: int, level: str, budget: float = 1.0
+    ) -> TurnResult:
+        """Decides and submits one action for `seat` if its view is still at `view_version`.
+
+        A searching level thinks for `budget` seconds; that time is added to the decision's
+        (its calls' time stays what it was: the search is not a call).
+        """
         binding = BINDINGS[game]
         pb = binding.pb2
         stub = self._stub(game)
         auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
-        policy = self._policy(game, level)
+        search = level in SEARCH_LEVELS
+        policy = self._policy(game, level, budget if search else 0.0)
         engine = binding.engine
-        give_up_at = time.monotonic() + self.decision_timeout
+        give_up_at = time.monotonic() + self.decision_timeout + (budget if search else 0.0)
 
         def time_left(method: str) -> float:
             timeout = min(self.call_timeout, give_up_at - time.monotonic())
@@ -182,12 +189,16 @@ class TurnPlayer:
             kept = self._stubs[game] = (channel, getattr(binding.pb2_grpc, f"{binding.service}Stub")(channel))
         return kept[1]
 
-    def _policy(self, game: str, level: str) -> Policy:
-        """This thread's policy of `level` for `game`, made on first use (a policy's caches are not thread-safe)."""
-        policies: dict[tuple[str, str], Policy] = self._local.__dict__.setdefault("policies", {})
-        policy = policies.get((game, level))
+    def _policy(self, game: str, level: str, budget: float) -> Policy:
+        """This thread's policy of `level` for `game` (a searching one's per budget), made on first use.
+
+        Kept per thread: a policy's caches are not thread-safe.
+        """
+        policies: dict[tuple[str, str, float], Policy] = self._local.__dict__.setdefault("policies", {})
+        policy = policies.get((game, level, budget))
         if policy is None:
-            policy = policies[game, level] = policy_for(game, level)
+            made = policy_for(game, level, SearchBudget(seconds=budget)) if budget else policy_for(game, level)
+            policy = policies[game, level, budget] = made
         return policy
 
     def _token(self, match_id: str, seat: int, level: str) -> str:

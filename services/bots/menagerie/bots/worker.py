@@ -20,7 +20,9 @@ runs without that hash, menagerie.bots.celery_app, and rides such an outage out)
 
 It consumes the Celery queues of the games it plays (MENAGERIE_WORKER_GAMES, default
 every game of MENAGERIE_GAME_ENDPOINTS: one queue per game, menagerie.bots.celery_app), so
-operators may run a pool per game. Within one worker, a game service that hangs cannot
+operators may run a pool per game; MENAGERIE_WORKER_QUEUES=plain or search splits the
+cheap levels from the searching one (`mcts`) between workers, as `make run` and the
+deploy files do. Within one worker, a game service that hangs cannot
 take every slot: calls are bounded well under the redispatch interval
 (menagerie.bots.turns) and a game whose calls time out is marked unresponsive, tried by
 one task now and then while its other tasks end at once (menagerie.bots.marks). Each task
@@ -55,9 +57,10 @@ from celery.signals import worker_init, worker_process_init, worker_shutting_dow
 from celery.worker import WorkController  # noqa: E402
 from prometheus_client import CollectorRegistry, Counter, multiprocess  # noqa: E402
 
-from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for  # noqa: E402
+from menagerie.bots.celery_app import PLAY_TURN, make_app, worker_queues  # noqa: E402
 from menagerie.bots.marks import Access, Marks  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
+from menagerie.shared.bots import DEFAULT_BOT_BUDGET_SECONDS  # noqa: E402
 from menagerie.shared.redis_client import connect_sync_redis  # noqa: E402
 from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
 from menagerie.shared.rpc.channels import open_channel  # noqa: E402
@@ -111,25 +114,32 @@ _player = TurnPlayer(
 
 
 @app.task(name=PLAY_TURN)
-def play_turn(game: str, match_id: str, seat: int, view_version: int, level: str) -> str:
-    """Plays one bot decision (see menagerie.bots.turns), marked as in progress while it runs."""
+def play_turn(game: str, match_id: str, seat: int, view_version: int, level: str, budget_seconds: float = 0.0) -> str:
+    """Plays one bot decision (see menagerie.bots.turns), marked as in progress while it runs.
+
+    `budget_seconds` is the match's time per decision for a searching level (0 = the default;
+    a task sent before it existed has none), cut to what the task's time limits leave.
+    """
     token, access = marks().start(game, match_id, seat, view_version)
     if token is None:
         result = TurnResult.IN_PROGRESS
     else:
         try:
-            result = _play(game, match_id, seat, view_version, level, access)
+            budget = settings.search_seconds(budget_seconds or DEFAULT_BOT_BUDGET_SECONDS)
+            result = _play(game, match_id, seat, view_version, level, access, budget)
         finally:
             marks().end(match_id, seat, view_version, token)
     TURNS.labels(game, result).inc()
     return str(result)
 
 
-def _play(game: str, match_id: str, seat: int, view_version: int, level: str, access: Access) -> TurnResult:
+def _play(
+    game: str, match_id: str, seat: int, view_version: int, level: str, access: Access, budget: float
+) -> TurnResult:
     if access == Access.CLOSED:
         return TurnResult.GAME_UNRESPONSIVE
     try:
-        result = _player.play(game, match_id, seat, view_version, level)
+        result = _player.play(game, match_id, seat, view_version, level, budget)
     except GameUnresponsive:
         marks().unresponsive(game)
         TURNS.labels(game, ERROR).inc()
@@ -172,14 +182,14 @@ def _work(runtime: BlockingRuntime) -> int:
     # worker_main returns (celery-types says it never does) and drops the worker's exit
     # status, even after an "Unrecoverable error": the status is read from the worker.
     worker_main: Callable[[list[str]], None] = app.worker_main
-    runtime.log.info("playing", games=settings.played_games())
+    runtime.log.info("playing", games=settings.played_games(), queues=settings.worker_queues)
     worker_main(
         [
             "--quiet",  # no banner
             "worker",
             f"--pool={settings.worker_pool}",
             f"--concurrency={settings.worker_concurrency}",
-            f"--queues={','.join(queue_for(game) for game in settings.played_games())}",
+            f"--queues={','.join(worker_queues(settings.played_games(), settings.worker_queues))}",
             f"--hostname=bots-{os.getpid()}@{socket.gethostname()}",
             f"--loglevel={settings.log_level.upper()}",
             "--without-gossip",

@@ -65,6 +65,7 @@ def _candidate(ticket: Ticket) -> Candidate:
         max_wait_ms=spec.max_wait_ms,
         turn_timer_seconds=spec.turn_timer_seconds,
         created_ms=spec.created_ms,
+        bot_budget_seconds=spec.bot_budget_seconds,
     )
 
 
@@ -145,6 +146,7 @@ class Matchmaker:
                 bot_level=plan.bot_level,
                 turn_timer_seconds=plan.turn_timer_seconds,
                 claimed_ms=now,
+                bot_budget_seconds=plan.bot_budget_seconds,
             )
             for plan in plan_tables([_candidate(t) for t in live], now)
         ]
@@ -186,6 +188,7 @@ class Matchmaker:
             bot_level=spec.bot_level,
             turn_timer_seconds=spec.turn_timer_seconds,
             claimed_ms=now,
+            bot_budget_seconds=spec.bot_budget_seconds,
         )
         if not await self.store.claim(tag, claim):
             return 0
@@ -292,7 +295,11 @@ class Matchmaker:
                     )
                 )
         config = common_pb2.MatchConfig(
-            game=claim.game, mode=claim.mode, options=claim.options, turn_timer_seconds=claim.turn_timer_seconds
+            game=claim.game,
+            mode=claim.mode,
+            options=claim.options,
+            turn_timer_seconds=claim.turn_timer_seconds,
+            bot_budget_seconds=claim.bot_budget_seconds,
         )
         try:
             async with gate:

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from menagerie.shared.bots import DEFAULT_BOT_BUDGET_SECONDS
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -31,6 +33,7 @@ class Candidate:
     max_wait_ms: int
     turn_timer_seconds: int
     created_ms: int
+    bot_budget_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class TablePlan:
     bots: int
     bot_level: str
     turn_timer_seconds: int
+    bot_budget_seconds: float = 0.0
 
 
 def _group(anchor: Candidate, others: Iterable[Candidate]) -> tuple[list[Candidate], int, int]:
@@ -68,13 +72,22 @@ def _timer(group: Sequence[Candidate]) -> int:
     return min(timers) if timers else 0
 
 
+def _budget(anchor: Candidate, timer: int) -> float:
+    """The anchor's bot budget, cut to the group's turn timer when another ticket asked for a shorter one."""
+    if timer and (anchor.bot_budget_seconds or DEFAULT_BOT_BUDGET_SECONDS) > timer:
+        return float(timer)
+    return anchor.bot_budget_seconds
+
+
 def _plan(group: Sequence[Candidate], seats: int, anchor: Candidate) -> TablePlan:
+    timer = _timer(group)
     return TablePlan(
         tickets=tuple(t.ticket_id for t in group),
         seats=seats,
         bots=seats - len(group),
         bot_level=anchor.bot_level,
-        turn_timer_seconds=_timer(group),
+        turn_timer_seconds=timer,
+        bot_budget_seconds=_budget(anchor, timer),
     )
 
 

@@ -31,6 +31,8 @@ class TicketSpec(msgspec.Struct, frozen=True):
     table_id: str = ""
     # The seat a private-table ticket takes.
     table_seat: int = -1
+    # A searching bot's time per decision (0 = the default, 1 s); checked against the turn timer.
+    bot_budget_seconds: float = 0.0
 
 
 class Seating(msgspec.Struct, frozen=True):
@@ -65,3 +67,4 @@ class Claim(msgspec.Struct, frozen=True):
     bot_level: str
     turn_timer_seconds: int
     claimed_ms: int
+    bot_budget_seconds: float = 0.0

@@ -42,7 +42,7 @@ from menagerie.rules.errors import (
     Unauthenticated,
     Unavailable,
 )
-from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import Principal, TokenKind, TokenSigner
@@ -108,6 +108,7 @@ def ticket_message(ticket: Ticket, waited_ms: int | None = None) -> lobby_pb2.Ti
         max_wait_seconds=spec.max_wait_ms // 1000,
         turn_timer_seconds=spec.turn_timer_seconds,
         table_id=spec.table_id,
+        bot_budget_seconds=spec.bot_budget_seconds,
     )
     message.created_at.FromMilliseconds(spec.created_ms)
     if ticket.seating is not None:
@@ -215,6 +216,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         if max_wait > MAX_WAIT_LIMIT:
             raise InvalidArgument(f"max_wait_seconds must be 1–{MAX_WAIT_LIMIT}")
         tag = keys.queue_tag(request.game, request.mode, options)
+        timer = _turn_timer(request.turn_timer_seconds)
         spec = TicketSpec(
             ticket_id=f"{tag}.{uuid.uuid4().hex}",
             player_id=player.subject,
@@ -227,8 +229,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             allow_bots=request.allow_bots,
             bot_level=_bot_level(request.bot_level),
             max_wait_ms=max_wait * 1000,
-            turn_timer_seconds=_turn_timer(request.turn_timer_seconds),
+            turn_timer_seconds=timer,
             created_ms=self._now_ms(),
+            bot_budget_seconds=checked_budget(request.bot_budget_seconds, timer),
         )
         await self._reserve(player, spec.ticket_id)
         # Should this fail, the slot is not freed here (the ticket may exist all the same):
@@ -298,6 +301,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             raise InvalidArgument(f"bot_seats must be distinct seats of 0..{request.seats - 1}")
         if len(bot_seats) == request.seats:
             raise InvalidArgument("a table needs at least one seat for a player")
+        timer = _turn_timer(request.turn_timer_seconds)
         table = TableSpec(
             table_id=uuid.uuid4().hex[:16],
             owner=player.subject,
@@ -307,8 +311,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             seats=request.seats,
             bot_seats=bot_seats,
             bot_level=_bot_level(request.bot_level),
-            turn_timer_seconds=_turn_timer(request.turn_timer_seconds),
+            turn_timer_seconds=timer,
             created_ms=self._now_ms(),
+            bot_budget_seconds=checked_budget(request.bot_budget_seconds, timer),
         )
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(6))
         ticket_id = f"{keys.table_tag(table.table_id)}.{uuid.uuid4().hex}"
@@ -352,6 +357,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
                 created_ms=now,
                 table_id=table.table_id,
                 table_seat=seat,
+                bot_budget_seconds=table.bot_budget_seconds,
             )
             for seat in table.human_seats()
         }

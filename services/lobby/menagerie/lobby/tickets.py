@@ -42,6 +42,7 @@ class TableSpec(msgspec.Struct, frozen=True):
     bot_level: str
     turn_timer_seconds: int
     created_ms: int
+    bot_budget_seconds: float = 0.0
 
     def human_seats(self) -> list[int]:
         """Seats for players, in order."""

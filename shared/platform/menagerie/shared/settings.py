@@ -7,7 +7,7 @@ from typing import Self
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from menagerie.shared.bots import DEFAULT_BOT_LEVEL
+from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_BOT_BUDGET_SECONDS
 from menagerie.shared.redis_client import is_cluster_url
 from menagerie.shared.rpc.channels import grpc_target
 
@@ -177,7 +177,7 @@ class BotSettings(GameEndpointsSettings):
         " Redis Cluster, which kombu's Redis transport cannot use (docs/scaling.md).",
     )
     timeout_bot_level: str = Field(
-        DEFAULT_BOT_LEVEL, pattern="^(random|greedy)$", description="Plays for a timed-out human."
+        DEFAULT_BOT_LEVEL, pattern=f"^({'|'.join(BOT_LEVELS)})$", description="Plays for a timed-out human."
     )
     redispatch_seconds: int = Field(10, ge=1, le=3600, description="Enqueue a decision again if still pending then.")
     deadline_scan_ms: int = Field(200, ge=10, le=10_000)
@@ -191,6 +191,12 @@ class BotSettings(GameEndpointsSettings):
     worker_games: str = Field(
         "",
         description="Games whose queues a worker consumes ('beasts,zoo'); empty = every game of game_endpoints.",
+    )
+    worker_queues: str = Field(
+        "all",
+        pattern="^(plain|search|all)$",
+        description="Which of its games' queues a worker consumes: plain (random, greedy), search (mcts) or all;"
+        " a pool runs search workers apart so long searches never hold the slots of cheaper levels.",
     )
     stale_consumer_seconds: int = Field(
         3600, ge=60, description="The dispatcher forgets a turn-feed consumer idle this long with nothing pending."
@@ -215,6 +221,15 @@ class BotSettings(GameEndpointsSettings):
     def decision_timeout(self) -> float:
         """Seconds all the calls of one bot decision may take together."""
         return self.redispatch_seconds / 2
+
+    def search_seconds(self, budget: float) -> float:
+        """A searching bot's time for one decision: `budget`, within what the task's soft time limit leaves.
+
+        The search runs between the decision's calls, so the task must hold both: a budget
+        longer than the soft time limit less the calls' time is cut to fit (never below 0.1 s).
+        """
+        room = self.task_soft_time_limit_seconds - self.decision_timeout() - 1.0
+        return max(0.1, min(budget, MAX_BOT_BUDGET_SECONDS, room))
 
     def played_games(self) -> list[str]:
         """The games a worker plays: worker_games, or every game of game_endpoints."""

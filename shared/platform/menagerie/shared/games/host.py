@@ -39,7 +39,7 @@ from menagerie.rules.errors import (
 from menagerie.rules.events import next_view_versions, project
 from menagerie.rules.text import Narrator
 from menagerie.shared import codec
-from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.snapshots import SnapshotCache
 from menagerie.shared.settings import GameServiceSettings
@@ -208,10 +208,11 @@ class GameHost:
         timer = config.turn_timer_seconds or self.settings.default_turn_timer_seconds
         if timer > 24 * 3600:
             raise InvalidArgument("turn_timer_seconds must be at most 86400")
+        budget = checked_budget(config.bot_budget_seconds, timer)  # the timer as resolved: the default counts
         match_id = _checked_match_id(request.match_id) if request.match_id else uuid.uuid4().hex
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         now = self._now_ms()
-        meta = MatchMeta(info.game, config.mode, options, timer, seats, seed, now)
+        meta = MatchMeta(info.game, config.mode, options, timer, seats, seed, now, budget)
         state, events = self.engine.setup(MatchSetup(config.mode, len(seats), options), seed)
         to_act = list(self.engine.to_act(state).seats())
         seat_versions = [1] * len(seats)
@@ -235,12 +236,13 @@ class GameHost:
         record = await self._record(match_id)
         if not created:
             existing = record.meta
-            if (existing.mode, existing.options, existing.seats, existing.turn_timer_seconds) != (
-                meta.mode,
-                meta.options,
-                meta.seats,
-                meta.turn_timer_seconds,
-            ):
+            if (
+                existing.mode,
+                existing.options,
+                existing.seats,
+                existing.turn_timer_seconds,
+                existing.bot_budget_seconds,
+            ) != (meta.mode, meta.options, meta.seats, meta.turn_timer_seconds, meta.bot_budget_seconds):
                 raise AlreadyExists(f"match {match_id} exists with another configuration")
         response = matches_pb2.CreateMatchResponse(match=self._summary(record))
         ttl = self.settings.seat_token_ttl_seconds
@@ -310,7 +312,11 @@ class GameHost:
         summary = common_pb2.MatchSummary(
             match_id=record.match_id,
             config=common_pb2.MatchConfig(
-                game=meta.game, mode=meta.mode, options=meta.options, turn_timer_seconds=meta.turn_timer_seconds
+                game=meta.game,
+                mode=meta.mode,
+                options=meta.options,
+                turn_timer_seconds=meta.turn_timer_seconds,
+                bot_budget_seconds=meta.bot_budget_seconds,
             ),
             seats=[self._seat_info(s) for s in meta.seats],
             status=_STATUS_NAMES[record.status],
@@ -657,7 +663,11 @@ class GameHost:
         base = common_pb2.MatchEvent(
             match_id=match_id,
             game=meta.game,
-            bots=[common_pb2.BotSeat(seat=s.seat, level=s.bot_level) for s in meta.seats if s.bot],
+            bots=[
+                common_pb2.BotSeat(seat=s.seat, level=s.bot_level, budget_seconds=meta.bot_budget_seconds)
+                for s in meta.seats
+                if s.bot
+            ],
             mode=meta.mode,
         ).SerializeToString()
         _bounded_put(self._notice_bases, match_id, (meta, base))

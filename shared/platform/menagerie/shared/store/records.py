@@ -30,6 +30,8 @@ class MatchMeta(msgspec.Struct, frozen=True):
     seats: list[SeatMeta]
     seed: int
     created_ms: int
+    # A searching bot's time per decision (MatchConfig.bot_budget_seconds); 0 = the default, 1 s.
+    bot_budget_seconds: float = 0.0
 
 
 class SeatDeadline(msgspec.Struct, frozen=True, array_like=True):
