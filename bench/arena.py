@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import random
 import sys
 import time
@@ -46,12 +45,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.arena_teams import Balance, TeamRecord, TeamWatcher, balance_report
+
+# The one Wilson interval (menagerie.arena, the arena of `menagerie arena`), kept importable from here.
+from menagerie.arena.stats import wilson as wilson
 from menagerie.rules import registry
 from menagerie.rules.bots import Policy, levels, policy_for
 from menagerie.rules.contract import MatchSetup, ModeInfo, Outcome
 from menagerie.rules.errors import InvalidArgument
 
-Z95 = 1.959963984540054
 TEAM_LEVELS = ("random", "greedy")
 ALL = "all"  # --option NAME=all: each of the option's values
 
@@ -115,17 +116,6 @@ class Tally:
     @property
     def mean_random_score(self) -> float:
         return sum(r.random_score for r in self.results) / self.games
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_match(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import getpass
+import os
+import shutil
 import sys
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
@@ -108,7 +110,12 @@ def play(
     name: Annotated[str, typer.Option(help="Your display name.")] = "",
     max_wait: Annotated[int, typer.Option(help="Seconds to wait for people before bots fill the seats.")] = 10,
     bots: Annotated[bool, typer.Option(help="Let bots fill empty seats.")] = True,
-    bot_level: Annotated[str, typer.Option(help="greedy (the strongest) or random.")] = "greedy",
+    bot_level: Annotated[
+        str, typer.Option(help="greedy (the default), random, or mcts (searches, about a second a move).")
+    ] = "greedy",
+    bot_budget: Annotated[
+        float, typer.Option(help="Seconds an mcts bot thinks per move (0: 1 s; at most the turn timer).")
+    ] = 0.0,
     option: Annotated[list[str] | None, typer.Option(help="Game option name=value (repeatable).")] = None,
     turn_timer: Annotated[int, typer.Option(help="Seconds per decision before a bot decides (0: the game's).")] = 0,
     auto_pass: Annotated[
@@ -134,6 +141,7 @@ def play(
             bot_level=bot_level,
             max_wait_seconds=max_wait,
             turn_timer_seconds=turn_timer,
+            bot_budget_seconds=bot_budget,
         )
         lobby = opened.enter_context(closing(_player(address, name)))
         try:
@@ -277,6 +285,36 @@ def games() -> None:
             status = entry.endpoint if entry.available else "unavailable"
             table.add_row(entry.game, mode.mode, f"{mode.min_seats}–{mode.max_seats}", options, status)
     console.print(table)
+
+
+ARENA = "menagerie-arena"
+
+
+def arena_command() -> str | None:
+    """Where `menagerie-arena` is: beside this interpreter (a virtualenv's bin/), else on PATH."""
+    beside = shutil.which(ARENA, path=os.path.dirname(sys.executable))
+    return beside or shutil.which(ARENA)
+
+
+# The arena plays engines and bots in process, which this client may not import (pyproject's
+# import rules): like git's subcommands, `menagerie arena ...` runs another program with the
+# same arguments, and its help is that program's.
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+def arena(ctx: typer.Context) -> None:
+    """Bot levels against each other (menagerie-arena): win rates with 95% Wilson intervals; --help for more."""
+    command = arena_command()
+    if command is None:
+        _fail(
+            f"{ARENA} is not installed: it comes with the menagerie-arena package (shared/arena; make install"
+            " installs it)."
+        )
+        return
+    sys.stdout.flush()
+    # The global --lobby reaches the arena's --through-stack as its default lobby.
+    os.execve(command, [command, *ctx.args], {**os.environ, "MENAGERIE_LOBBY": settings.lobby})
 
 
 @app.command()
