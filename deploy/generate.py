@@ -186,6 +186,7 @@ services:
       MENAGERIE_HOST: 0.0.0.0
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
       MENAGERIE_WORKER_CONCURRENCY: "2"
+      MENAGERIE_WORKER_QUEUES: plain # random and greedy; mcts is search-worker's
       MENAGERIE_TASK_TIME_LIMIT_SECONDS: "30"
     expose: ["{METRICS_PORT}"] # /healthz and Prometheus, on the compose network
     depends_on:
@@ -194,6 +195,27 @@ services:
 {_depends_on_games(rows)}    init: true
     restart: unless-stopped
     stop_grace_period: 45s # > MENAGERIE_TASK_TIME_LIMIT_SECONDS: running turns finish
+
+  # The mcts searches (a second or more of a core per decision) on workers of their own,
+  # so they never hold the slots that random and greedy decisions wait for.
+  search-worker:
+    build:
+      <<: *menagerie-build
+      target: bot-worker
+    environment:
+      <<: [*menagerie-env, *game-endpoints]
+      MENAGERIE_HOST: 0.0.0.0
+      MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
+      MENAGERIE_WORKER_CONCURRENCY: "1"
+      MENAGERIE_WORKER_QUEUES: search
+      MENAGERIE_TASK_TIME_LIMIT_SECONDS: "30"
+    expose: ["{METRICS_PORT}"]
+    depends_on:
+      redis:
+        condition: service_healthy
+{_depends_on_games(rows)}    init: true
+    restart: unless-stopped
+    stop_grace_period: 45s
 
 volumes:
   redis-data:
@@ -235,7 +257,12 @@ services:
 
 # The processes of the platform besides the games, and the Redis user each connects as
 # (deploy/redis/users.acl); every game service is the user `game`.
-PLATFORM_USERS = {"lobby": "lobby", "dispatcher": "dispatcher", "bot-worker": "bot-worker"}
+PLATFORM_USERS = {
+    "lobby": "lobby",
+    "dispatcher": "dispatcher",
+    "bot-worker": "bot-worker",
+    "search-worker": "search-worker",  # the bot pool's mcts queues: the bot worker's rights
+}
 HEALTHZ_TEST = (
     '["CMD", "python", "-c", "import os, urllib.request; urllib.request.urlopen('
     "'http://127.0.0.1:' + os.environ['MENAGERIE_METRICS_PORT'] + '/healthz', timeout=4)\"]"
@@ -532,7 +559,7 @@ def secure_k8s(rows: list[GameRow]) -> str:
 # * the Secret `menagerie-tls` (tls.crt and tls.key naming every Service, ca.crt the CA that
 #   signed them; cert-manager writes exactly these), mounted at {TLS_MOUNT} in every pod;
 # * in `menagerie-secrets`, one Redis URL per user of deploy/redis/users.acl:
-#   redis-url-game, redis-url-lobby, redis-url-dispatcher, redis-url-bot-worker.
+#   redis-url-game, redis-url-lobby, redis-url-dispatcher, redis-url-bot-worker, redis-url-search-worker.
 # Kubernetes' gRPC probes cannot speak TLS, so every pod is probed on GET /healthz beside
 # /metrics (port {METRICS_PORT}) instead.
 apiVersion: kustomize.config.k8s.io/v1beta1

@@ -86,6 +86,7 @@ class Service:
     port_offset: int | None  # None: not a gRPC server
     needs_games: bool = False  # reads MENAGERIE_GAME_ENDPOINTS
     args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # its own settings, over the shared environment
 
 
 def games() -> tuple[Service, ...]:
@@ -102,7 +103,16 @@ WEB_PORT = 8080
 PLATFORM = (
     Service("lobby", "menagerie.lobby", 0, needs_games=True),
     Service("dispatcher", "menagerie.bots.dispatcher", None, needs_games=True),
-    Service("bot-worker", "menagerie.bots.worker", None, needs_games=True),
+    Service("bot-worker", "menagerie.bots.worker", None, needs_games=True, env=(("MENAGERIE_WORKER_QUEUES", "plain"),)),
+    # mcts decisions (a second of a core each) on a worker of their own: they never hold the
+    # slots that random and greedy decisions wait for; one process, the machine has few cores.
+    Service(
+        "search-worker",
+        "menagerie.bots.worker",
+        None,
+        needs_games=True,
+        env=(("MENAGERIE_WORKER_QUEUES", "search"), ("MENAGERIE_WORKER_CONCURRENCY", "1")),
+    ),
 )
 
 
@@ -280,6 +290,7 @@ class Platform:
                 service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
             if service.needs_games:
                 service_env["MENAGERIE_GAME_ENDPOINTS"] = endpoints
+            service_env.update(service.env)
             argv = [sys.executable, "-m", service.module, *service.args]
 
             def launch(argv: list[str] = argv, service_env: dict[str, str] = service_env) -> subprocess.Popen[bytes]:

@@ -65,6 +65,8 @@ PROCESSES = {
     # A forking Celery pool hosts no gRPC server: GET /healthz on the metrics port. Its warm
     # shutdown lets running tasks finish, each within its hard time limit.
     "bot-worker": Process("menagerie-bot-worker", BotSettings, None, "task_time_limit_seconds"),
+    # The same worker on the search queues only (mcts), so searches never hold the others' slots.
+    "search-worker": Process("menagerie-bot-worker", BotSettings, None, "task_time_limit_seconds"),
 }
 
 
