@@ -133,6 +133,7 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
           <select data-testid="bot-level" value={botLevel} onChange={(e) => setBotLevel(e.target.value)}>
             <option value="greedy">greedy</option>
             <option value="random">random</option>
+            <option value="mcts">mcts (searches, about 1 s a move)</option>
           </select>
         </label>
         <label>
