@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -547,6 +548,23 @@ class BeastsRandom(RandomPolicy):
         if Capture() in actions:
             return Capture()
         return rng.choice([a for a in actions if not isinstance(a, EndTurn)] or actions)
+
+
+# The `mcts` level's evaluation: a seat's chance to win read from greedy's score (a logistic
+# curve; EVALUATION_SCALE score units, about two-thirds of a creature, move it from ½ to ¾).
+EVALUATION_SCALE = 10.0
+_SCORER: list[Scorer] = []
+
+
+def evaluate(state: BeastsState, seat: int) -> float | None:
+    """The seat's chance to win a mode I/II position by greedy's score (None in mode III: no score there)."""
+    if state.mode == "advanced":
+        return None
+    if not _SCORER:
+        _SCORER.append(Scorer(BeastsEngine()))
+    scorer = _SCORER[0]
+    scorer.trim()
+    return 1.0 / (1.0 + math.exp(-scorer.score(state, seat) / EVALUATION_SCALE))
 
 
 # The bot levels of this game (entry point group menagerie.bots); `random` overrides the generic one.

@@ -16,7 +16,8 @@ Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (2012); 
    where the game's own evaluation (an `evaluate(state, seat) -> float` beside its bot
    levels) estimates each seat's chance to win;
 5. back-propagate each seat's reward (1 win, ½ draw, 0 loss; in a cooperative mode every
-   seat gets the team's result) to the edges that seat chose.
+   seat gets the team's result; discounted a little per action, so the nearest win is
+   preferred) to the edges that seat chose.
 
 Simultaneous choices (several seats in `to_act().must`) are searched as hidden sequential
 ones: the first seat chooses, the next seat chooses at a node that does not know that
@@ -40,14 +41,19 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from menagerie.rules import registry
-from menagerie.rules.bots import SearchBudget
+from menagerie.rules.bots import Policy, RandomPolicy, SearchBudget, levels
 from menagerie.rules.contract import Outcome
 
 # UCB1's exploration constant for rewards in [0, 1] (√2 is the textbook value; lower searches deeper).
 EXPLORATION = 0.7
+# Random actions after the tree before the game's evaluation judges the position (when it has one).
+ROLLOUT_DEPTH = 0
+# Per action between the root and the end of the match: a sooner win scores more.
+DISCOUNT = 0.995
 REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
-Evaluate = Callable[[Any, int], float]
+# A seat's chance to win a position, in [0, 1]; None: no estimate here (the rollout plays on).
+Evaluate = Callable[[Any, int], float | None]
 
 
 class Edge:
@@ -95,23 +101,29 @@ class MctsPolicy:
         budget: SearchBudget | None = None,
         *,
         exploration: float = EXPLORATION,
-        rollout_depth: int | None = None,
+        rollout_depth: int | None = ROLLOUT_DEPTH,
         evaluate: Evaluate | None = None,
+        engine: Any = None,
     ) -> None:
         self.game = game
-        self.engine = registry.engine(game)
+        self.engine = engine if engine is not None else registry.engine(game)
         self.budget = budget or SearchBudget()
         self.exploration = exploration
         self.evaluate = evaluate if evaluate is not None else evaluation_of(game)
         # Without an evaluation a rollout must reach the end to score anything.
         self.rollout_depth = rollout_depth if self.evaluate is not None else None
         self.iterations = 0  # of the last decision (the bench and the tests read it)
+        # The level that plays instead while the game's engine cannot determinize a view.
+        self.fallback: Policy | None = None
+        self.root: Node | None = None
 
     def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
         """The most visited of `legal` after searching for the budget from `view`."""
+        self.iterations = 0
         if len(legal) == 1:
-            self.iterations = 0
             return legal[0]
+        if self.fallback is not None:
+            return self.fallback.choose(view, legal, seat, rng)
         sim = random.Random(rng.getrandbits(64))
         root = Node()
         root.edges = {(seat, action): Edge() for action in legal}
@@ -120,12 +132,19 @@ class MctsPolicy:
         deadline = time.perf_counter() + budget.seconds
         done = 0
         while True:
-            state = self.engine.determinize(view, seat, sim.getrandbits(63))
+            try:
+                state = self.engine.determinize(view, seat, sim.getrandbits(63))
+            except NotImplementedError:
+                # No determinization yet (Snitch's engine): its strongest own level plays instead.
+                factory = levels(self.game).get("greedy", RandomPolicy)
+                self.fallback = factory()
+                return self.fallback.choose(view, legal, seat, rng)
             self._iterate(root, state, seat, legal, sim)
             done += 1
             if (limit is not None and done >= limit) or time.perf_counter() >= deadline:
                 break
         self.iterations = done
+        self.root = root  # the last decision's tree (the tests read it)
         best = max(root.edges.items(), key=lambda item: item[1].visits)  # the first of equals: legal's order
         return best[0][1]
 
@@ -163,7 +182,7 @@ class MctsPolicy:
                 break
             node, mover = child, following
             actions = engine.legal_actions(state, mover)
-        rewards = self._rollout(state, sim)
+        rewards = self._rollout(state, sim, len(path))
         for edge, who in path:
             edge.visits += 1
             edge.total += rewards[who]
@@ -197,26 +216,40 @@ class MctsPolicy:
                 best, best_score = pair, score
         return best
 
-    def _rollout(self, state: Any, sim: random.Random) -> list[float]:
-        """Random legal actions to the end (or to the depth cap, then the game's evaluation); each seat's reward."""
+    def _rollout(self, state: Any, sim: random.Random, played: int) -> list[float]:
+        """Random legal actions to the end (or to the depth cap, then the game's evaluation); each seat's reward.
+
+        A result is discounted by DISCOUNT per action since the root (`played` in the tree), so that
+        of two sure wins the nearer one scores higher.
+        """
         engine = self.engine
         depth = 0
         cap = self.rollout_depth
         while (outcome := engine.outcome(state)) is None:
             if cap is not None and depth >= cap:
-                return self._estimate(state)
+                estimate = self._estimate(state)
+                if estimate is not None:
+                    return estimate
+                cap = None
             to_act = engine.to_act(state)
             mover = (to_act.must or to_act.may)[0]
             actions = engine.legal_actions(state, mover)
             engine.perform(state, mover, actions[sim.randrange(len(actions))] if len(actions) > 1 else actions[0])
             depth += 1
-        return self._rewards(outcome, len(state.players), self._cooperative(state))
+        rewards = self._rewards(outcome, len(state.players), self._cooperative(state))
+        discount = DISCOUNT ** (played + depth)
+        return [r * discount for r in rewards]
 
-    def _estimate(self, state: Any) -> list[float]:
+    def _estimate(self, state: Any) -> list[float] | None:
         """Each seat's chance to win by the game's evaluation (the team's mean in a cooperative mode)."""
         assert self.evaluate is not None
         seats = len(state.players)
-        values = [min(1.0, max(0.0, self.evaluate(state, s))) for s in range(seats)]
+        values: list[float] = []
+        for s in range(seats):
+            value = self.evaluate(state, s)
+            if value is None:
+                return None
+            values.append(min(1.0, max(0.0, value)))
         if self._cooperative(state):
             team = sum(values) / seats
             return [team] * seats
