@@ -19,6 +19,7 @@ from contextlib import ExitStack
 
 from bench.bots import bot_hops, report_hops
 from bench.lobby import matchmaking_sections
+from bench.mcts import mcts_section
 from bench.resilience import flood_rounds, watchers_rounds
 from bench.service import (
     GameLoad,
@@ -195,7 +196,8 @@ def main() -> None:
     parser.add_argument("--tickets", type=int, default=10_000, help="players queued at once, per game")
     parser.add_argument("--watchers", type=int, default=2_000, help="Watch streams parked on one process")
     parser.add_argument("--watched", type=int, default=500, help="matches the watchers are spread over")
-    parser.add_argument("--only", choices=("games", "resilience", "platform"), help="run one group of sections")
+    parser.add_argument("--mcts-decisions", type=int, default=5, help="mcts decisions to time, per game and mode")
+    parser.add_argument("--only", choices=("games", "resilience", "platform", "mcts"), help="run one group of sections")
     parser.add_argument("--game", action="append", choices=game_ids(), help="only this game (repeatable)")
     args = parser.parse_args()
 
@@ -212,6 +214,8 @@ def main() -> None:
             resilience_sections(next(iter(loads.values())), redis_url, service_token, args)
         if args.only in (None, "platform"):
             platform_sections(loads, redis_url, service_token, args)
+    if args.only in (None, "mcts"):
+        mcts_section(args.mcts_decisions)
     sys.stdout.flush()
 
 
