@@ -19,7 +19,7 @@ from tests.support.platform import local_platform
 pytestmark = pytest.mark.e2e
 
 LOBBY, BEASTS, SNITCH = 0, 1, 4  # port offsets: deploy/games.toml's port − 50050
-SERVICES = ("redis", "beasts", "snitch", "lobby", "dispatcher", "bot-worker")
+SERVICES = ("redis", "beasts", "snitch", "lobby", "dispatcher", "bot-worker", "search-worker")
 
 
 def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> None:
