@@ -39,23 +39,24 @@ MODES = [
 
 
 def positions(game: str, mode: str, seats: int, seed: int, wanted: int) -> Iterator[tuple[Any, Any, int]]:
-    """(engine, true state, seat) at `wanted` positions of a seeded random match where the seat has a choice."""
+    """(engine, true state, seat) at `wanted` positions of seeded random matches where the seat has a choice."""
     engine = registry.engine(game)
     decoder = msgspec.msgpack.Decoder(engine.state_type)
-    state, _ = engine.setup(MatchSetup(mode, seats), seed)
     rng = random.Random(seed)
     choices, found = 0, 0
-    while engine.outcome(state) is None and found < wanted:
-        to_act = engine.to_act(state)
-        seat = (to_act.must or to_act.may)[0]
-        legal = engine.legal_actions(state, seat)
-        if len(legal) > 1:
-            # Spread the positions out: every 4th position with a choice, from the first on.
-            if choices % 4 == 0:
-                found += 1
-                yield engine, decoder.decode(msgspec.msgpack.encode(state)), seat
-            choices += 1
-        engine.apply(state, seat, rng.choice(legal))
+    for match in range(seed, seed + 10):  # a short match leaves the rest to the next one
+        state, _ = engine.setup(MatchSetup(mode, seats), match)
+        while engine.outcome(state) is None and found < wanted:
+            to_act = engine.to_act(state)
+            seat = (to_act.must or to_act.may)[0]
+            legal = engine.legal_actions(state, seat)
+            if len(legal) > 1:
+                # Spread the positions out: every 10th position with a choice, from the first on.
+                if choices % 10 == 0:
+                    found += 1
+                    yield engine, decoder.decode(msgspec.msgpack.encode(state)), seat
+                choices += 1
+            engine.apply(state, seat, rng.choice(legal))
 
 
 def decide(game: str, engine: Any, state: Any, seat: int, seed: int) -> Any:

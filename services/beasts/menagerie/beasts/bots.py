@@ -551,8 +551,8 @@ class BeastsRandom(RandomPolicy):
 
 
 # The `mcts` level's evaluation: a seat's chance to win read from greedy's score (a logistic
-# curve; EVALUATION_SCALE score units, about two-thirds of a creature, move it from ½ to ¾).
-EVALUATION_SCALE = 10.0
+# curve; EVALUATION_SCALE score units, about a quarter of a creature, move it from ½ to ¾).
+EVALUATION_SCALE = 4.0
 _SCORER: list[Scorer] = []
 
 

@@ -79,7 +79,7 @@ from menagerie.snitch.data.cards import (
 from menagerie.snitch.data.cards import (
     Reroll as RerollEffect,
 )
-from menagerie.snitch.engine import pitch, race, rolls, traits
+from menagerie.snitch.engine import SnitchEngine, SnitchState, pitch, race, rolls, traits
 from menagerie.snitch.engine.model import (
     FLAG_COLOURS,
     Aim,
@@ -1282,6 +1282,29 @@ class SnitchGreedy:
 
 
 # The bot levels of this game (entry point group menagerie.bots).
+# The `mcts` level's evaluation: a seat's chance to win read from greedy's values of the position
+# (the race, the pitch, Snitch cards, Tempo Points and Goal tokens), through a logistic curve.
+EVALUATION_SCALE = SNITCH_CARD
+_SNITCH_ENGINE: list[SnitchEngine] = []
+
+
+def evaluate(state: SnitchState, seat: int) -> float | None:
+    """The seat's chance to win a position by greedy's values (None until both Teams are on the pitch)."""
+    if not _SNITCH_ENGINE:
+        _SNITCH_ENGINE.append(SnitchEngine())
+    view = _SNITCH_ENGINE[0].view(state, seat)
+    if view.draft is not None and not all(c.team_confirmed for c in view.coaches):
+        return None
+    table = Table(view, seat)
+    if any(len(zones) < len(pitch.PITCH_LINEUP) for zones in table.layout.players):
+        return None  # the Teams are not all on the pitch yet
+    value = table.race_units(table.current_race()) + table.pitch_value(table.layout)
+    mine, theirs = view.coaches[seat], view.coaches[1 - seat]
+    value += SNITCH_CARD * (mine.has_snitch_card - theirs.has_snitch_card)
+    value += TEMPO * (mine.tempo - theirs.tempo) + GOAL_TOKEN * (mine.goals - theirs.goals)
+    return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
+
+
 POLICIES: dict[str, PolicyFactory] = {"random": SnitchRandom, "greedy": SnitchGreedy}
 
 __all__ = [

@@ -530,5 +530,25 @@ def _gained(player: Player, gain: Gain) -> Player:
     return copy
 
 
+# The `mcts` level's evaluation: a seat's chance to win read from greedy's estimates of the final
+# scores (a logistic curve in the lead over the best rival; EVALUATION_SCALE points move it from ½ to ¾).
+EVALUATION_SCALE = 3.0
+_JUDGE: list[ZooGreedy] = []
+
+
+def evaluate(state: ZooState, seat: int) -> float:
+    """The seat's chance to win a position, by `Judge.value` of every zoo (each from its own seat's view)."""
+    if not _JUDGE:
+        _JUDGE.append(ZooGreedy())
+    bot = _JUDGE[0]
+    judge = bot._judges[state.mode]
+    estimates = []
+    for s, player in enumerate(state.players):
+        ctx = judge.context(bot.engine.view(state, s), s, state.players)
+        estimates.append(judge.value(player, player.picks, player.kept, ctx))
+    lead = estimates[seat] - max(e for s, e in enumerate(estimates) if s != seat)
+    return 1.0 / (1.0 + math.exp(-lead / EVALUATION_SCALE))
+
+
 # The bot levels of this game, beside `random` (entry point group menagerie.bots).
 POLICIES: dict[str, PolicyFactory] = {"greedy": ZooGreedy}

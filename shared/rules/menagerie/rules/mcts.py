@@ -44,15 +44,17 @@ from menagerie.rules import registry
 from menagerie.rules.bots import Policy, RandomPolicy, SearchBudget, levels
 from menagerie.rules.contract import Outcome
 
-# UCB1's exploration constant for rewards in [0, 1] (√2 is the textbook value; lower searches deeper).
-EXPLORATION = 0.7
+# UCB1's exploration constant for rewards in [0, 1] (√2 is the textbook value; evaluations near ½ need less).
+EXPLORATION = 0.2
 # Random actions after the tree before the game's evaluation judges the position (when it has one).
 ROLLOUT_DEPTH = 0
+# A rollout reads the clock every this many actions.
+CLOCK_EVERY = 16
 # Per action between the root and the end of the match: a sooner win scores more.
 DISCOUNT = 0.995
 REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
-# A seat's chance to win a position, in [0, 1]; None: no estimate here (the rollout plays on).
+# A seat's chance to win a position, in [0, 1]; None: no estimate here (the rollout plays on and asks again).
 Evaluate = Callable[[Any, int], float | None]
 
 
@@ -116,6 +118,7 @@ class MctsPolicy:
         # The level that plays instead while the game's engine cannot determinize a view.
         self.fallback: Policy | None = None
         self.root: Node | None = None
+        self._deadline = 0.0
 
     def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
         """The most visited of `legal` after searching for the budget from `view`."""
@@ -129,7 +132,7 @@ class MctsPolicy:
         root.edges = {(seat, action): Edge() for action in legal}
         budget = self.budget
         limit = budget.iterations if budget.iterations > 0 else None
-        deadline = time.perf_counter() + budget.seconds
+        deadline = self._deadline = time.perf_counter() + budget.seconds
         done = 0
         while True:
             try:
@@ -183,6 +186,8 @@ class MctsPolicy:
             node, mover = child, following
             actions = engine.legal_actions(state, mover)
         rewards = self._rollout(state, sim, len(path))
+        if rewards is None:
+            return  # the deadline passed during the rollout: the iteration is dropped
         for edge, who in path:
             edge.visits += 1
             edge.total += rewards[who]
@@ -216,13 +221,15 @@ class MctsPolicy:
                 best, best_score = pair, score
         return best
 
-    def _rollout(self, state: Any, sim: random.Random, played: int) -> list[float]:
+    def _rollout(self, state: Any, sim: random.Random, played: int) -> list[float] | None:
         """Random legal actions to the end (or to the depth cap, then the game's evaluation); each seat's reward.
 
         A result is discounted by DISCOUNT per action since the root (`played` in the tree), so that
-        of two sure wins the nearer one scores higher.
+        of two sure wins the nearer one scores higher. None when the deadline passes first (a long
+        rollout, such as a random Team building, is not allowed to overrun the budget).
         """
         engine = self.engine
+        deadline = self._deadline
         depth = 0
         cap = self.rollout_depth
         while (outcome := engine.outcome(state)) is None:
@@ -230,12 +237,14 @@ class MctsPolicy:
                 estimate = self._estimate(state)
                 if estimate is not None:
                     return estimate
-                cap = None
+                # No estimate here (e.g. while Teams are built): play on, asking again at the next position.
             to_act = engine.to_act(state)
             mover = (to_act.must or to_act.may)[0]
             actions = engine.legal_actions(state, mover)
             engine.perform(state, mover, actions[sim.randrange(len(actions))] if len(actions) > 1 else actions[0])
             depth += 1
+            if depth % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+                return None
         rewards = self._rewards(outcome, len(state.players), self._cooperative(state))
         discount = DISCOUNT ** (played + depth)
         return [r * discount for r in rewards]
