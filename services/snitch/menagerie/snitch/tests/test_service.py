@@ -12,7 +12,7 @@ import redis
 
 from menagerie.bots.turns import TurnPlayer, TurnResult
 from menagerie.common.v1 import common_pb2
-from menagerie.rules.bots import levels
+from menagerie.rules.bots import SEARCH_LEVELS, levels
 from menagerie.shared.tokens import TokenSigner
 from menagerie.snitch.engine import Action, SnitchEngine, SnitchState
 from menagerie.snitch.v1 import snitch_pb2
@@ -22,8 +22,9 @@ from tests.support.stored_match import replayed_and_stored_state
 
 pytestmark = pytest.mark.integration
 
-# Every bot level the game has (`random`, and the game's own once its bots are installed).
-LEVELS = sorted(levels("snitch"))
+# Every bot level the game has (`random`, and the game's own once its bots are installed); a search
+# level (1 s a decision, some 200 decisions a match) is measured by the arena and tests/unit/rules/test_mcts.py.
+LEVELS = sorted(set(levels("snitch")) - SEARCH_LEVELS)
 
 
 @pytest.fixture
