@@ -61,13 +61,15 @@ class Draft(msgspec.Struct):
     ready: bool = False
 
     def _cards(self, part: Part) -> list[str]:
-        return [pick.split(":", 1)[1] for pick in self.picks if pick.startswith(f"{part}:")]
+        prefix = f"{part}:"
+        cut = len(prefix)
+        return [pick[cut:] for pick in self.picks if pick.startswith(prefix)]
 
     @property
     def house(self) -> House | None:
-        """The House picked, if any (always the first pick)."""
-        houses = self._cards("house")
-        return houses[0] if houses else None  # type: ignore[return-value]
+        """The House picked, if any (always the first pick: nothing else may be picked before it)."""
+        first = self.picks[0] if self.picks else ""
+        return first.removeprefix("house:") if first.startswith("house:") else None  # type: ignore[return-value]
 
     @property
     def players(self) -> list[str]:
