@@ -1406,6 +1406,8 @@ class DraftView(msgspec.Struct, frozen=True):
     funding: int
     ready: bool
     missing: str  # why it cannot be confirmed yet ("" once it can)
+    # The picks in order, "part:card" (only the last may be taken back: DropFromTeam).
+    picks: list[str] = msgspec.field(default_factory=list)
 
 
 class CoachView(msgspec.Struct, frozen=True):
@@ -1543,6 +1545,34 @@ class DecisionView(msgspec.Struct, frozen=True):
     bludgers: list[int] = msgspec.field(default_factory=list)
 
 
+class Procedure(msgspec.Struct, omit_defaults=True):
+    """Where the procedure stands, beyond what the rest of a view shows.
+
+    The pending decisions and flow steps, the roll under way, the Game Sequence's
+    bookkeeping, the race turn. All of it is public (who has chosen a secret card is already public, which card is not
+    in here); a view carries it (`SnitchView.procedure`) so that a search can rebuild a
+    state from the view alone (`SnitchEngine.state_from_view`).
+    """
+
+    decisions: list[SnitchDecision] = []
+    flow: list[FlowStep] = []
+    exchange: Exchange | None = None
+    block_performed: int = 0
+    block_optional: bool = False
+    block_turns: list[list[int]] = []
+    last_block_seat: int | None = None
+    intrepid_plays: list[list[int]] = []
+    deployed: list[list[int]] = []
+    last_actor: int = 0
+    offer_last: int | None = None
+    moved_bludger: int | None = None
+    race_turn: int = 0
+    # The race turn each race token (in the view's order) was placed in (l.594).
+    token_turns: list[int] = []
+    # Each Coach's lasting Intrepid Moves this Game Sequence (face-up cards) and whether each is used.
+    effects: list[list[LastingEffect]] = []
+
+
 class SnitchView(msgspec.Struct, frozen=True):
     """Exactly what one seat (or a spectator) may know."""
 
@@ -1578,3 +1608,7 @@ class SnitchView(msgspec.Struct, frozen=True):
     spectators_on: bool = False
     stand: list[StandSpotView] = msgspec.field(default_factory=list)
     draft: DraftView | None = None
+    # The viewer's draw pile in card order (its order is secret even to them; what is in it they know).
+    my_deck: list[int] = msgspec.field(default_factory=list)
+    # The public rest of the state, a `Procedure` as JSON: what a search needs to rebuild a state from the view.
+    procedure: str = ""

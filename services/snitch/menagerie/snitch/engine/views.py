@@ -3,13 +3,17 @@
 Every outbound path (replies, Watch, replays, spectators, bots) gets its view from
 `SnitchEngine.view`, which is this. Hidden: the rival's hand, deck order, Pitch Actions
 card before the reveal, Goal Hoop card before the reveal, and Snitch card in play; the
-Snitch deck's order. What the view shows of a Coach is what the table shows.
+Snitch deck's order. What the view shows of a Coach is what the table shows. Its
+`procedure` is the public rest of the state (pending decisions and steps, the roll under
+way), so that a search can rebuild a state from a view (determinize.py).
 """
 
 from __future__ import annotations
 
 from functools import cache
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from menagerie.snitch.data import DicePool, House, describe_trait
 from menagerie.snitch.data.cards import (
@@ -38,6 +42,7 @@ from menagerie.snitch.engine.model import (
     LooseQuaffle,
     PlayerCardView,
     PlayerView,
+    Procedure,
     RaceTokenPlacement,
     RaceTokenView,
     RaceView,
@@ -122,7 +127,34 @@ def draft_view(engine: SnitchEngine, state: SnitchState, seat: int) -> DraftView
         funding=state.funding,
         ready=draft.ready,
         missing=roster.complete_problem(engine.catalogue, draft, limits) or "",
+        picks=list(draft.picks),
     )
+
+
+_PROCEDURE = msgspec.json.Encoder()
+
+
+def procedure(state: SnitchState) -> str:
+    """The public rest of the state (`Procedure`) as JSON: what `SnitchEngine.state_from_view` rebuilds from."""
+    return _PROCEDURE.encode(
+        Procedure(
+            decisions=state.decisions,
+            flow=state.flow,
+            exchange=state.exchange,
+            block_performed=state.block_performed,
+            block_optional=state.block_optional,
+            block_turns=state.block_turns,
+            last_block_seat=state.last_block_seat,
+            intrepid_plays=state.intrepid_plays,
+            deployed=state.deployed,
+            last_actor=state.last_actor,
+            offer_last=state.offer_last,
+            moved_bludger=state.moved_bludger,
+            race_turn=state.race_turn,
+            token_turns=[t.turn for t in state.race_tokens],
+            effects=[coach.effects for coach in state.players],
+        )
+    ).decode()
 
 
 # Views of fixed things, kept per engine (an engine may be built on other data in tests).
@@ -344,5 +376,7 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         spectators_on=state.spectators_on,
         stand=[StandSpotView(zone=s.zone, seat=s.seat, card=s.card) for s in state.stand],
         draft=draft_view(engine, state, seat) if seat is not None else None,
+        my_deck=sorted(mine.deck) if mine else [],
+        procedure=procedure(state),
     )
     return view

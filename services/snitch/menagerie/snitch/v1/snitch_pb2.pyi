@@ -406,6 +406,7 @@ class DraftView(_message.Message):
     FUNDING_FIELD_NUMBER: _builtins.int
     READY_FIELD_NUMBER: _builtins.int
     MISSING_FIELD_NUMBER: _builtins.int
+    PICKS_FIELD_NUMBER: _builtins.int
     house: _builtins.str
     cost: _builtins.int
     funding: _builtins.int
@@ -418,6 +419,10 @@ class DraftView(_message.Message):
     def tactics(self) -> _containers.RepeatedCompositeFieldContainer[Global___TacticalCardView]: ...
     @_builtins.property
     def spectators(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpectatorCardView]: ...
+    @_builtins.property
+    def picks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The picks in order, "part:card" (only the last may be taken back: DropFromTeam)."""
+
     def __init__(
         self,
         *,
@@ -429,10 +434,11 @@ class DraftView(_message.Message):
         funding: _builtins.int = ...,
         ready: _builtins.bool = ...,
         missing: _builtins.str = ...,
+        picks: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "house", b"house"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "cost", b"cost", "funding", b"funding", "house", b"house", "missing", b"missing", "players", b"players", "ready", b"ready", "spectators", b"spectators", "tactics", b"tactics"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "cost", b"cost", "funding", b"funding", "house", b"house", "missing", b"missing", "picks", b"picks", "players", b"players", "ready", b"ready", "spectators", b"spectators", "tactics", b"tactics"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__house: _TypeAlias = _typing.Literal["house"]  # noqa: Y015
     _WhichOneofArgType__house: _TypeAlias = _typing.Literal["_house", b"_house"]  # noqa: Y015
@@ -961,6 +967,8 @@ class View(_message.Message):
     SPECTATORS_ON_FIELD_NUMBER: _builtins.int
     STAND_FIELD_NUMBER: _builtins.int
     DRAFT_FIELD_NUMBER: _builtins.int
+    MY_DECK_FIELD_NUMBER: _builtins.int
+    PROCEDURE_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     viewer: _builtins.int
     """The seat the view is for; unset for a spectator."""
@@ -983,6 +991,12 @@ class View(_message.Message):
     own draft (unset for the rival, a spectator, and once the Teams are formed).
     """
     spectators_on: _builtins.bool
+    procedure: _builtins.str
+    """The public rest of the state, as JSON: the pending decisions and flow steps, the roll under
+    way, the Game Sequence's bookkeeping (menagerie.snitch.engine.model.Procedure). Nothing in
+    it is hidden from anyone; a search bot rebuilds a state from the view with it
+    (SnitchEngine.state_from_view). Clients need not read it.
+    """
     @_builtins.property
     def coaches(self) -> _containers.RepeatedCompositeFieldContainer[Global___CoachView]: ...
     @_builtins.property
@@ -1028,6 +1042,12 @@ class View(_message.Message):
     def stand(self) -> _containers.RepeatedCompositeFieldContainer[Global___StandSpotView]: ...
     @_builtins.property
     def draft(self) -> Global___DraftView: ...
+    @_builtins.property
+    def my_deck(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The viewer's draw pile in card order (its order is secret even to them; what is in it
+        they know). Empty for a spectator.
+        """
+
     def __init__(
         self,
         *,
@@ -1058,10 +1078,12 @@ class View(_message.Message):
         spectators_on: _builtins.bool = ...,
         stand: _abc.Iterable[Global___StandSpotView] | None = ...,
         draft: Global___DraftView | None = ...,
+        my_deck: _abc.Iterable[_builtins.int] | None = ...,
+        procedure: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "decision", b"decision", "draft", b"draft", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision", b"decision", "decision_detail", b"decision_detail", "draft", b"draft", "exchange", b"exchange", "funding", b"funding", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "spectators_on", b"spectators_on", "stand", b"stand", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision", b"decision", "decision_detail", b"decision_detail", "draft", b"draft", "exchange", b"exchange", "funding", b"funding", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_deck", b"my_deck", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "procedure", b"procedure", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "spectators_on", b"spectators_on", "stand", b"stand", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__block_seat: _TypeAlias = _typing.Literal["block_seat"]  # noqa: Y015
     _WhichOneofArgType__block_seat: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat"]  # noqa: Y015
