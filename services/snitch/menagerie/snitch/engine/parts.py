@@ -2,9 +2,10 @@
 
 `SnitchEngine` (rules.py) is built from parts, each a mixin in its own module with one
 job: `building.BuildYourTeam` (mode "advanced"'s first phase), `stand.SpectatorStand`
-(the Spectators optional rule). A part calls the flow helpers and reads the data that
-rules.py provides; `EngineParts` declares them for the type checker only, so at run time
-nothing here shadows the engine's own methods.
+(the Spectators optional rule), `determinize.Determinization` (a state from a seat's view,
+for search). A part calls the flow helpers and reads the data that rules.py provides;
+`EngineParts` declares them for the type checker only, so at run time nothing here
+shadows the engine's own methods.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from menagerie.rules.decisions import Decision
-    from menagerie.snitch.data import BoardData, PlayerCard, SpectatorCard
+    from menagerie.snitch.data import BoardData, Pitch, PlayerCard, SpectatorCard
+    from menagerie.snitch.data.cards import TacticalDecks
     from menagerie.snitch.engine import roster
     from menagerie.snitch.engine.model import Event, FlowStep, SnitchDecision, SnitchState
 
@@ -23,6 +25,8 @@ class EngineParts:
 
     if TYPE_CHECKING:
         data: BoardData
+        pitch: Pitch
+        decks: TacticalDecks
         catalogue: roster.Catalogue
         spectator_cards: dict[str, SpectatorCard]
         players_by_id: dict[str, PlayerCard]

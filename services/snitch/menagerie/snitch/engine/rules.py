@@ -58,6 +58,7 @@ from menagerie.snitch.data.cards import (
 )
 from menagerie.snitch.engine import pitch, race, rolls, roster, tactics, traits
 from menagerie.snitch.engine.building import BuildYourTeam
+from menagerie.snitch.engine.determinize import Determinization
 from menagerie.snitch.engine.model import (
     FLAG_COLOURS,
     PITCH_ACTION_TYPES,
@@ -226,7 +227,7 @@ def _house_option(seat: int, default: House) -> OptionInfo:
     return OptionInfo(f"house_{seat}", f"the House seat {seat} coaches", HOUSE_OPTIONS, default_value=default)
 
 
-class SnitchEngine(BuildYourTeam, SpectatorStand, RulesEngine[SnitchState, Action, SnitchView, Event]):
+class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[SnitchState, Action, SnitchView, Event]):
     """Catch the Golden Snitch: the basic Teams (mode "basic") or Teams built under a Funding (mode "advanced")."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -2099,10 +2100,6 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, RulesEngine[SnitchState, Actio
         from menagerie.snitch.engine.views import build_view
 
         return build_view(self, state, seat)
-
-    def state_from_view(self, view: SnitchView, seat: int) -> SnitchState:
-        """Not yet: the flow is not part of the view (issue 16 adds determinization for search)."""
-        raise NotImplementedError("Snitch determinization comes with the search bots (issue 16)")
 
     def out_of_turn(self, state: SnitchState, seat: int, decision: Decision) -> Refusal:
         """Why `seat` may not act now, in the game's words."""

@@ -5,7 +5,8 @@ listed ones, the last pick sometimes taken back) under a Funding of 0–15 Galle
 the Spectators rule on or off; then it plays to the end. The generic checks
 (tests/support/rules_properties.py) hold at every step: listed actions are accepted and
 others refused without a change, views, prompts and public events do not depend on
-hidden cards (a rival's draft included), replays are identical. Its own file, so the two
+hidden cards (a rival's draft included), replays are identical, determinized states agree
+with the seat's view (a rival's secret draft and deck drawn). Its own file, so the two
 property runs go to different test workers.
 """
 
@@ -50,7 +51,6 @@ ADVANCED = EngineProperties(
     engine=ENGINE,
     candidates=advanced_candidates,
     view_message=PROPERTIES.view_message,
-    determinizes=False,
     view_check_every=4,
     contract_check_every=2,
 )
