@@ -62,3 +62,25 @@ def test_permuting_keeps_what_the_viewer_sees_and_reseeds_the_rng() -> None:
         assert state.rng != Rng(5)
         seen.add((tuple(state.hands[1].cards), state.board[0]))
     assert len(seen) > 1, "the hidden cards really move"
+
+
+class Deeper(msgspec.Struct):
+    """Hidden things below unions and lists of structs, plain fields beside them."""
+
+    plain: Table | None
+    nested: list[Hand] | None
+    label: str = ""
+
+
+def test_hidden_things_are_found_however_deep_their_type_nests_them() -> None:
+    state = Deeper(plain=table(), nested=[Hand([11]), Hand([12], [92])])
+    found = {pool: len(places) for pool, places in hidden_places(state, None).items()}
+    # Table's six hidden cards and one goal, the two nested hands' cards and goal, the Rng.
+    assert found == {"cards": 8, "goals": 2, "rng": 1}
+
+
+def test_fields_that_cannot_hide_anything_are_not_walked() -> None:
+    from menagerie.rules.hidden import _plan
+
+    assert [field.name for field in _plan(Table)] == ["rng", "hands", "deck", "board"]
+    assert [field.name for field in _plan(Deeper)] == ["plain", "nested"]

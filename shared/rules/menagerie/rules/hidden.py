@@ -22,6 +22,7 @@ hidden from everyone (it holds every future roll): `permute_hidden` reseeds it.
 
 from __future__ import annotations
 
+import enum
 import typing
 from functools import cache
 from typing import Any, TypeVar
@@ -82,15 +83,45 @@ class _FieldPlan(msgspec.Struct, frozen=True):
 
 @cache
 def _plan(struct_type: type) -> tuple[_FieldPlan, ...]:
-    """The fields of a struct type that hide something or may contain hidden things."""
+    """The fields of a struct type that hide something or may contain hidden things.
+
+    A field whose type cannot hold a Hidden field or an Rng (an int, a list of strings, a
+    struct without any) is left out: walking a state then visits only what may hide, which
+    keeps `determinize` cheap enough for search.
+    """
     hints = typing.get_type_hints(struct_type, include_extras=True)
     plan = []
     for info in msgspec.structs.fields(struct_type):
-        metadata = getattr(hints.get(info.name), "__metadata__", ())
+        hint = hints.get(info.name)
+        metadata = getattr(hint, "__metadata__", ())
         hidden = next((m for m in metadata if isinstance(m, Hidden)), None)
         by_seat = any(isinstance(m, BySeat) for m in metadata)
-        plan.append(_FieldPlan(info.name, hidden, by_seat))
+        if hidden is not None or _may_hide(hint, frozenset()):
+            plan.append(_FieldPlan(info.name, hidden, by_seat))
     return tuple(plan)
+
+
+def _may_hide(hint: Any, seen: frozenset[type]) -> bool:
+    """Whether a value of type `hint` may contain a Hidden field or an Rng (unknown types: yes)."""
+    if hint is None or hint is type(None) or hint in (int, float, str, bool, bytes):
+        return False
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        metadata = hint.__metadata__
+        return any(isinstance(m, Hidden) for m in metadata) or _may_hide(typing.get_args(hint)[0], seen)
+    if origin is typing.Literal:
+        return False
+    if origin is not None:
+        return any(_may_hide(arg, seen) for arg in typing.get_args(hint) if arg is not Ellipsis)
+    if isinstance(hint, type) and issubclass(hint, Rng):
+        return True
+    if isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+        if hint in seen:
+            return False  # a recursive struct: its other fields decide
+        hints = typing.get_type_hints(hint, include_extras=True)
+        return any(_may_hide(hints.get(f.name), seen | {hint}) for f in msgspec.structs.fields(hint))
+    # An enum holds nothing; any other type (Any, a type variable) may.
+    return not (isinstance(hint, type) and issubclass(hint, enum.Enum))
 
 
 # A place where a hidden thing lies: a list and an index, or a struct and a field name.
