@@ -40,6 +40,8 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
+import msgspec
+
 from menagerie.rules import registry
 from menagerie.rules.bots import Policy, RandomPolicy, SearchBudget, levels
 from menagerie.rules.contract import Outcome
@@ -48,6 +50,9 @@ from menagerie.rules.contract import Outcome
 EXPLORATION = 0.2
 # Random actions after the tree before the game's evaluation judges the position (when it has one).
 ROLLOUT_DEPTH = 0
+# The root's prior: sampled worlds every root action is evaluated on, and its weight in UCB1.
+PRIOR_WORLDS = 6
+PRIOR_WEIGHT = 1.0
 # A rollout reads the clock every this many actions.
 CLOCK_EVERY = 16
 # Per action between the root and the end of the match: a sooner win scores more.
@@ -61,12 +66,13 @@ Evaluate = Callable[[Any, int], float | None]
 class Edge:
     """One action of one seat at a node: its statistics and the nodes it leads to."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "bias", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.avail = 0
         self.total = 0.0  # summed reward of the seat that chose it
+        self.bias = 0.0  # a root action's prior (progressive bias: worth bias / (visits + 1) more)
         # The next node, by the hidden choices revealed with this edge (() when none were pending).
         self.children: dict[tuple[Any, ...], Node] = {}
 
@@ -104,6 +110,8 @@ class MctsPolicy:
         *,
         exploration: float = EXPLORATION,
         rollout_depth: int | None = ROLLOUT_DEPTH,
+        prior_worlds: int = PRIOR_WORLDS,
+        prior_weight: float = PRIOR_WEIGHT,
         evaluate: Evaluate | None = None,
         engine: Any = None,
     ) -> None:
@@ -111,6 +119,9 @@ class MctsPolicy:
         self.engine = engine if engine is not None else registry.engine(game)
         self.budget = budget or SearchBudget()
         self.exploration = exploration
+        self.prior_worlds = prior_worlds
+        self.prior_weight = prior_weight
+        self._decoder = msgspec.msgpack.Decoder(self.engine.state_type)
         self.evaluate = evaluate if evaluate is not None else evaluation_of(game)
         # Without an evaluation a rollout must reach the end to score anything.
         self.rollout_depth = rollout_depth if self.evaluate is not None else None
@@ -134,14 +145,17 @@ class MctsPolicy:
         limit = budget.iterations if budget.iterations > 0 else None
         deadline = self._deadline = time.perf_counter() + budget.seconds
         done = 0
+        try:
+            if self.evaluate is not None and self.prior_worlds > 0:
+                self._root_prior(root, view, seat, legal, sim)
+            first = self.engine.determinize(view, seat, sim.getrandbits(63))
+        except NotImplementedError:
+            # No determinization yet (an engine without state_from_view): its strongest own level plays.
+            factory = levels(self.game).get("greedy", RandomPolicy)
+            self.fallback = factory()
+            return self.fallback.choose(view, legal, seat, rng)
         while True:
-            try:
-                state = self.engine.determinize(view, seat, sim.getrandbits(63))
-            except NotImplementedError:
-                # No determinization yet (Snitch's engine): its strongest own level plays instead.
-                factory = levels(self.game).get("greedy", RandomPolicy)
-                self.fallback = factory()
-                return self.fallback.choose(view, legal, seat, rng)
+            state = first if done == 0 else self.engine.determinize(view, seat, sim.getrandbits(63))
             self._iterate(root, state, seat, legal, sim)
             done += 1
             if (limit is not None and done >= limit) or time.perf_counter() >= deadline:
@@ -150,6 +164,43 @@ class MctsPolicy:
         self.root = root  # the last decision's tree (the tests read it)
         best = max(root.edges.items(), key=lambda item: item[1].visits)  # the first of equals: legal's order
         return best[0][1]
+
+    def _root_prior(self, root: Node, view: Any, seat: int, legal: Sequence[Any], sim: random.Random) -> None:
+        """Greedy's one-ply reading of the root's actions, as each edge's progressive bias.
+
+        Each action is performed on the same few sampled worlds and the position after it
+        evaluated (common random numbers, so the comparison between actions is not blurred by
+        different luck); the means, scaled to [0, prior_weight] from the worst to the best,
+        steer the first visits. Skipped when the deadline passes first.
+        """
+        engine, decoder = self.engine, self._decoder
+        blobs = [
+            msgspec.msgpack.encode(engine.determinize(view, seat, sim.getrandbits(63)))
+            for _ in range(self.prior_worlds)
+        ]
+        values: list[float] = []
+        for action in legal:
+            total = 0.0
+            for blob in blobs:
+                state = decoder.decode(blob)
+                engine.perform(state, seat, action)
+                total += self._value(state, seat)
+            values.append(total / len(blobs))
+            if time.perf_counter() >= self._deadline:
+                return
+        low, high = min(values), max(values)
+        if high - low > 1e-12:
+            for action, value in zip(legal, values, strict=True):
+                root.edges[seat, action].bias = self.prior_weight * (value - low) / (high - low)
+
+    def _value(self, state: Any, seat: int) -> float:
+        """The seat's result if the match is over, else the game's evaluation (½ where it has none)."""
+        outcome = self.engine.outcome(state)
+        if outcome is not None:
+            return self._rewards(outcome, len(state.players), self._cooperative(state))[seat]
+        assert self.evaluate is not None
+        value = self.evaluate(state, seat)
+        return 0.5 if value is None else min(1.0, max(0.0, value))
 
     def _iterate(self, root: Node, state: Any, seat: int, legal: Sequence[Any], sim: random.Random) -> None:
         """One determinization: select down the tree, expand one edge, roll out, back-propagate."""
@@ -217,6 +268,8 @@ class MctsPolicy:
             if edge.visits == 0:  # created but not yet scored (another seat's pending edge)
                 return pair
             score = edge.total / edge.visits + c * math.sqrt(math.log(edge.avail) / edge.visits)
+            if edge.bias:
+                score += edge.bias / (edge.visits + 1)
             if score > best_score:
                 best, best_score = pair, score
         return best
