@@ -190,7 +190,7 @@ def test_registry() -> None:
     assert isinstance(policy_for("chess", "random"), RandomPolicy)
     with pytest.raises(KeyError, match="no bot level 'greedy' for game 'chess'"):
         policy_for("chess", "greedy")
-    with pytest.raises(KeyError, match="known levels: greedy, random"):
+    with pytest.raises(KeyError, match="known levels: greedy, mcts, random"):
         policy_for("beasts", "grandmaster")
 
 

@@ -255,7 +255,7 @@ def test_never_reads_hidden_state() -> None:
 def test_registry() -> None:
     assert isinstance(policy_for("pursuit", "greedy"), PursuitGreedy)
     assert isinstance(policy_for("pursuit", "random"), RandomPolicy)
-    with pytest.raises(KeyError, match="known levels: greedy, random"):
+    with pytest.raises(KeyError, match="known levels: greedy, mcts, random"):
         policy_for("pursuit", "grandmaster")
     assert len(ACTIONS) == 5
 

@@ -272,7 +272,7 @@ def test_never_reads_hidden_state(mode: str) -> None:
 def test_registry() -> None:
     assert isinstance(policy_for("zoo", "greedy"), ZooGreedy)
     assert isinstance(policy_for("zoo", "random"), RandomPolicy)
-    with pytest.raises(KeyError, match="known levels: greedy, random"):
+    with pytest.raises(KeyError, match="known levels: greedy, mcts, random"):
         policy_for("zoo", "grandmaster")
 
 
