@@ -35,6 +35,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.faults]
 LOBBY, BEASTS = 0, 1
 FINISHED = common_pb2.MATCH_STATUS_FINISHED
 T = TypeVar("T")
+# make run starts two workers of the same command: the bot worker takes the plain queues.
+PLAIN_WORKER = "MENAGERIE_WORKER_QUEUES=plain"
 
 
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
@@ -289,9 +291,9 @@ def test_make_run_killed_alone_leaves_nothing_running_on_its_data(tmp_path: Path
         assert platform.ctrl_c() == 0
 
 
-def kill_child(platform: RunningPlatform, needle: str) -> int:
-    """SIGKILL of the runner's child whose command line has `needle`, and of what it forked; returns its pid."""
-    pid = platform.child(needle)
+def kill_child(platform: RunningPlatform, needle: str, env: str = "") -> int:
+    """SIGKILL of the runner's child running `needle` (with `env`) and of what it forked; returns its pid."""
+    pid = platform.child(needle, env)
     platform.kill_tree(pid)
     return pid
 
@@ -302,10 +304,12 @@ def test_a_killed_bot_worker_and_game_service_are_started_again() -> None:
         game = GameClient("beasts", platform.address(BEASTS))
         service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
 
-        worker = kill_child(platform, "menagerie.bots.worker")
+        worker = kill_child(platform, "menagerie.bots.worker", PLAIN_WORKER)
         wait_for("the worker's exit line", lambda: "bot-worker exited with code -9" in platform.output() or None, 30)
         assert "restarting it in" in platform.output()
-        restarted = wait_for("a new bot worker", lambda: _child_or_none(platform, "menagerie.bots.worker"), 30)
+        restarted = wait_for(
+            "a new bot worker", lambda: _child_or_none(platform, "menagerie.bots.worker", PLAIN_WORKER), 30
+        )
         assert restarted != worker
         # Only the worker plays bot seats: a bots-only match that finishes shows it is back.
         after_worker = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
@@ -324,8 +328,8 @@ def test_a_killed_bot_worker_and_game_service_are_started_again() -> None:
         assert platform.ctrl_c() == 0
 
 
-def _child_or_none(platform: RunningPlatform, needle: str) -> int | None:
+def _child_or_none(platform: RunningPlatform, needle: str, env: str = "") -> int | None:
     try:
-        return platform.child(needle)
+        return platform.child(needle, env)
     except AssertionError:
         return None

@@ -89,6 +89,14 @@ def processes() -> list[Proc]:
     return found
 
 
+def _environ(pid: int) -> list[str]:
+    """The environment `pid` started with, one NAME=value per entry (empty once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
 def alive(pid: int) -> bool:
     """True while `pid` is a live process (not gone, not a zombie)."""
     try:
@@ -117,10 +125,18 @@ class RunningPlatform:
         """Live processes of the runner's process group (the runner and all it started), zombies excluded."""
         return [p.pid for p in processes() if p.pgid == self.process.pid]
 
-    def child(self, needle: str) -> int:
-        """The pid of the runner's direct child whose command line contains `needle`."""
-        found = [p.pid for p in processes() if p.ppid == self.process.pid and needle in p.cmdline]
-        assert len(found) == 1, f"{len(found)} children of the runner match {needle!r}"
+    def child(self, needle: str, env: str = "") -> int:
+        """The pid of the runner's direct child whose command line contains `needle` (and, if given, with `env` set).
+
+        `env` ("NAME=value") tells apart children that run the same command (the bot worker
+        and the search worker are both `menagerie.bots.worker`).
+        """
+        found = [
+            p.pid
+            for p in processes()
+            if p.ppid == self.process.pid and needle in p.cmdline and (not env or env in _environ(p.pid))
+        ]
+        assert len(found) == 1, f"{len(found)} children of the runner match {needle!r} {env}"
         return found[0]
 
     def redis_pid(self) -> int:
