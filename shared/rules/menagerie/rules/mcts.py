@@ -54,7 +54,7 @@ ROLLOUT_DEPTH = 0
 PRIOR_WORLDS = 6
 PRIOR_WEIGHT = 1.0
 # A rollout reads the clock every this many actions.
-CLOCK_EVERY = 16
+CLOCK_EVERY = 4
 # Per action between the root and the end of the match: a sooner win scores more.
 DISCOUNT = 0.995
 REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
