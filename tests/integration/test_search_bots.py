@@ -3,6 +3,7 @@ stored with the match, its decisions on a search queue of their own that only se
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
@@ -99,8 +100,8 @@ def test_the_lobby_refuses_a_bot_budget_that_does_not_fit(lobby: lobby_pb2_grpc.
             code, details = attempt(call, make(**fields), auth)
             assert code == grpc.StatusCode.INVALID_ARGUMENT, details
             assert message in details
-    created = set(client.keys("lb:*")) - before
-    assert not [k for k in created if b":ticket:" in k or k.endswith((b":table", b":waiting"))], created
+    created = {os.fsdecode(key) for key in set(client.keys("lb:*")) - before}
+    assert not [k for k in created if ":ticket:" in k or k.endswith((":table", ":waiting"))], created
     assert client.dump(f"lb:player:{ann.player_id}") == record, "a refused request stored nothing"
     client.close()
 
