@@ -176,3 +176,28 @@ def test_an_immediate_win_is_taken(game: str, mode: str) -> None:
         policy = policy_for(game, "mcts", SearchBudget(seconds=60.0, iterations=300))
         chosen = policy.choose(engine.view(state, seat), engine.legal_actions(state, seat), seat, random.Random(n))
         assert chosen in wins
+
+
+COOPERATIVE = [
+    pytest.param(game, mode.mode, seats_of(mode), id=f"{game}-{mode.mode}")
+    for game in registry.game_ids()
+    for mode in registry.engine(game).info.modes
+    if mode.cooperative
+]
+
+
+@pytest.mark.parametrize(("game", "mode", "seats"), COOPERATIVE)
+def test_without_a_signal_a_cooperative_search_plays_greedys_choice(game: str, mode: str, seats: int) -> None:
+    """The greedy level's choice is the root's guide; where no rollout won, it is the decision."""
+    unsignalled = 0
+    for n, (engine, state, seat) in enumerate(positions(game, mode, seats, seed=21, wanted=3)):
+        policy = policy_for(game, "mcts", SearchBudget(seconds=60.0, iterations=8))
+        assert isinstance(policy, MctsPolicy) and policy.root is None
+        legal = engine.legal_actions(state, seat)
+        chosen = policy.choose(engine.view(state, seat), legal, seat, random.Random(n))
+        assert policy.guided in legal and policy.root is not None
+        assert policy.root.edges[seat, policy.guided].bias >= policy.guide_weight
+        if not any(edge.total > 0 for edge in policy.root.edges.values()):
+            unsignalled += 1
+            assert chosen == policy.guided
+    assert unsignalled > 0  # 8 random rollouts of a co-op match: at least one position without a win

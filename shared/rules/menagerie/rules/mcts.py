@@ -53,6 +53,8 @@ ROLLOUT_DEPTH = 0
 # The root's prior: sampled worlds every root action is evaluated on, and its weight in UCB1.
 PRIOR_WORLDS = 6
 PRIOR_WEIGHT = 1.0
+# The game's greedy level's own choice at the root: its edge's extra progressive bias.
+GUIDE_WEIGHT = 1.0
 # A rollout reads the clock every this many actions.
 CLOCK_EVERY = 4
 # Per action between the root and the end of the match: a sooner win scores more.
@@ -112,6 +114,7 @@ class MctsPolicy:
         rollout_depth: int | None = ROLLOUT_DEPTH,
         prior_worlds: int = PRIOR_WORLDS,
         prior_weight: float = PRIOR_WEIGHT,
+        guide_weight: float = GUIDE_WEIGHT,
         evaluate: Evaluate | None = None,
         engine: Any = None,
     ) -> None:
@@ -121,6 +124,11 @@ class MctsPolicy:
         self.exploration = exploration
         self.prior_worlds = prior_worlds
         self.prior_weight = prior_weight
+        self.guide_weight = guide_weight
+        # The game's greedy level (None without one): its choice at the root guides the search.
+        self._guide: Policy | None = None
+        self._guide_made = False
+        self.guided: Any = None  # the greedy level's choice at the last decision's root (the tests read it)
         self._decoder = msgspec.msgpack.Decoder(self.engine.state_type)
         self.evaluate = evaluate if evaluate is not None else evaluation_of(game)
         # Without an evaluation a rollout must reach the end to score anything.
@@ -134,6 +142,7 @@ class MctsPolicy:
     def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
         """The most visited of `legal` after searching for the budget from `view`."""
         self.iterations = 0
+        self.guided = None
         if len(legal) == 1:
             return legal[0]
         if self.fallback is not None:
@@ -149,6 +158,10 @@ class MctsPolicy:
             if self.evaluate is not None and self.prior_worlds > 0:
                 self._root_prior(root, view, seat, legal, sim)
             first = self.engine.determinize(view, seat, sim.getrandbits(63))
+            # Where the one-ply reading tells the actions apart it steers the search; where it cannot (no
+            # evaluation here, e.g. a co-op mode or a Snitch Team being built), greedy's choice does.
+            flat = not any(edge.bias for edge in root.edges.values())
+            guided = self._guided(root, view, seat, legal, sim) if flat else None
         except NotImplementedError:
             # No determinization yet (an engine without state_from_view): its strongest own level plays.
             factory = levels(self.game).get("greedy", RandomPolicy)
@@ -162,8 +175,28 @@ class MctsPolicy:
                 break
         self.iterations = done
         self.root = root  # the last decision's tree (the tests read it)
+        if guided is not None and not any(edge.total > 0 for edge in root.edges.values()):
+            # No rollout reached a win (a co-op game played at random almost never does): the search
+            # has no signal, and the most visited edge would be noise; greedy's reading decides.
+            return guided
         best = max(root.edges.items(), key=lambda item: item[1].visits)  # the first of equals: legal's order
         return best[0][1]
+
+    def _guided(self, root: Node, view: Any, seat: int, legal: Sequence[Any], sim: random.Random) -> Any:
+        """The game's greedy level's choice here (None without one), its edge's bias raised by guide_weight."""
+        if not self._guide_made:
+            self._guide_made = True
+            factory = levels(self.game).get("greedy")
+            self._guide = factory() if factory is not None else None
+        if self._guide is None or self.guide_weight <= 0:
+            return None
+        choice = self._guide.choose(view, legal, seat, random.Random(sim.getrandbits(64)))
+        edge = root.edges.get((seat, choice))
+        if edge is None:
+            return None
+        edge.bias += self.guide_weight
+        self.guided = choice
+        return choice
 
     def _root_prior(self, root: Node, view: Any, seat: int, legal: Sequence[Any], sim: random.Random) -> None:
         """Greedy's one-ply reading of the root's actions, as each edge's progressive bias.
