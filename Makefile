@@ -63,20 +63,27 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# tests/ (integration and e2e: processes, ports, timings) runs alone; the games' own tests
-# (services/, mostly pure engines) run on two workers, each with its own Redis and services.
-# Two workers for both halves: each worker starts its own Redis and services (session fixtures),
-# and a file's tests stay on one worker (--dist loadfile), so a module's fixtures are built once.
-test: lint ## Lint, then the whole test suite (unit, integration, e2e), on two workers
-	$(BIN)/pytest -n 2 --dist loadfile tests
-	$(BIN)/pytest -n 2 --dist loadfile services
+# Two halves at once, two workers each, on two cores: tests/ (integration and e2e) mostly
+# waits on processes and timers, services/ (the games' own tests, mostly pure engines) keeps
+# the cores busy. Each worker starts its own Redis and services (session fixtures); a module's
+# tests stay on one worker, and each long property run is a group of its own, sent first
+# (--dist loadgroup in the order tests/support/fixtures.py gives). The services/ half prints
+# its report once the tests/ half is done, so the two do not interleave.
+SERVICES_LOG := $(VENV)/services-tests.log
+test: lint ## Lint, then the whole test suite (unit, integration, e2e): tests/ and services/ side by side
+	@$(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder services > $(SERVICES_LOG) 2>&1 & games=$$!; \
+	$(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder tests; platform=$$?; \
+	wait $$games; games_code=$$?; \
+	echo "--- services/ (the games' own tests) ---"; cat $(SERVICES_LOG); \
+	echo "tests/: exit $$platform; services/: exit $$games_code"; \
+	test $$platform -eq 0 -a $$games_code -eq 0
 
 chaos: $(STAMP) ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)
 	$(BIN)/pytest -m 'faults or chaos' tests
 	$(BIN)/python -m bench --only resilience --game beasts
 
 soak: $(STAMP) ## Long seeded property runs of every engine
-	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest services -k property
+	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest services -m property
 
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 	$(BIN)/python -m bench

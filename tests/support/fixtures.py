@@ -38,6 +38,21 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """How `make test` spreads the suite over its workers (`--dist loadgroup`).
+
+    A module's tests stay together on one worker, so its module fixtures (service processes)
+    are built once; but each long seeded run (marked `property`) is a group of its own, and
+    those groups go first: run one after another behind their module, a game's property runs
+    alone took longer than the rest of the suite. (Runs before xdist reads the groups.)
+    """
+    for item in items:
+        long_run = item.get_closest_marker("property") is not None
+        item.add_marker(pytest.mark.xdist_group(item.nodeid if long_run else item.nodeid.split("::")[0]))
+    items.sort(key=lambda item: item.get_closest_marker("property") is None)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A real Redis server: REDIS_URL, a container, redis-server, or the embedded one."""

@@ -181,7 +181,9 @@ class RunningPlatform:
 @contextmanager
 def local_platform(
     secret: str | None,
-    timeout: float = 60.0,
+    # Ten processes start (Redis, four games, the lobby, the dispatcher, two workers, the
+    # gateway): on two loaded cores that took more than 60 s once (a full run on 4 workers).
+    timeout: float = 150.0,
     *,
     args: Sequence[str] = ("--fresh",),
     base_port: int | None = None,

@@ -66,6 +66,7 @@ MODES = {
 }
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("mode", list(MODES))
 def test_property_random_matches(mode: str) -> None:
     game_mode = mode.split("+")[0]

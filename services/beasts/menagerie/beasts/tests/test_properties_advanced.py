@@ -42,6 +42,7 @@ ADVANCED = EngineProperties(
 )
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_property_random_co_op_matches(seats: int) -> None:
     """Every match ends with every seat winning together or losing together (a draw only at the turn cap)."""

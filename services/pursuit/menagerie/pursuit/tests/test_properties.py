@@ -63,6 +63,7 @@ def candidates(state: PursuitState, seat: int, rng: random.Random) -> Iterator[o
 PROPERTIES = EngineProperties(engine=ENGINE, candidates=candidates, view_message=pursuit_pb2.View)
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
 def test_property_random_matches(difficulty: str) -> None:
     for n in range(property_matches()):

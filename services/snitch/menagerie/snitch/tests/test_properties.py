@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 from menagerie.rules.contract import MatchSetup
 from menagerie.snitch.data import HOUSES
 from menagerie.snitch.engine.model import (
@@ -110,6 +112,7 @@ PROPERTIES = EngineProperties(
 )
 
 
+@pytest.mark.property
 def test_property_random_matches_end_with_a_catch() -> None:
     """Every House against every other; every match ends with a Seeker catching the Snitch."""
     sequences = []

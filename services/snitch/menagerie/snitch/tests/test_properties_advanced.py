@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 from menagerie.rules.contract import MatchSetup
 from menagerie.snitch.data import FERVENT_FAN, STAND_ZONES
 from menagerie.snitch.engine import roster
@@ -56,6 +58,7 @@ ADVANCED = EngineProperties(
 )
 
 
+@pytest.mark.property
 def test_property_random_teams_under_any_funding_play_to_a_catch() -> None:
     """Random legal Teams (Funding 0–15, Spectators on and off); every match ends with a catch."""
     spent: list[int] = []

@@ -44,6 +44,7 @@ def candidates(state: ZooState, seat: int, rng: random.Random) -> Iterator[objec
 PROPERTIES = EngineProperties(engine=ENGINE, candidates=candidates, view_message=zoo_pb2.View)
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("mode", ["beginner", "advanced"])
 def test_property_random_matches(mode: str) -> None:
     """Seats 2 to 6 in turn; every other match counts negative values as 0 (the match option)."""
