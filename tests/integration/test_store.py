@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from typing import cast
 
@@ -15,14 +15,26 @@ from redis.asyncio import Redis
 from menagerie.common.v1 import common_pb2
 from menagerie.rules.contract import Outcome, SeatResult
 from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
+from tests.support.redis_server import throwaway_redis
 from tests.unit.rules.toy import Added, Dealt, Event
 
 pytestmark = pytest.mark.integration
 
 
+@pytest.fixture(scope="module")
+def own_redis_url() -> Iterator[str]:
+    """A Redis server of this module's own.
+
+    These matches have deadlines long past (created at 1 s after the epoch): on the session's
+    server, a dispatcher started by another test takes them at once (seen in a full run).
+    """
+    with throwaway_redis() as (url, _kind):
+        yield url
+
+
 @pytest.fixture
-async def store(redis_url: str) -> AsyncIterator[MatchStore]:
-    redis = Redis.from_url(redis_url)
+async def store(own_redis_url: str) -> AsyncIterator[MatchStore]:
+    redis = Redis.from_url(own_redis_url)
     yield MatchStore(redis, shards=4)
     await redis.aclose()
 
