@@ -146,10 +146,21 @@ def own_half(pitch: Pitch, layout: Layout, team: int) -> Half:
 
 def scoring_area_owner(pitch: Pitch, layout: Layout, zone: str) -> int | None:
     """The Team whose Hoops a Scoring Area holds (its Keeper defends it), or None for any other Zone."""
-    for team in (0, 1):
-        if own_half(pitch, layout, team).scoring_area == zone:
-            return team
-    return None
+    return _scoring_area_owners(pitch, layout.halves).get(zone)
+
+
+# Scoring Area -> its Team, by pitch and the halves picked: asked for every Zone a Player might
+# enter, so computed once. Keyed by the pitch's id, holding the pitch so an id is never reused.
+_OWNERS: dict[tuple[int, tuple[str, str]], tuple[Pitch, dict[str, int]]] = {}
+
+
+def _scoring_area_owners(pitch: Pitch, halves: tuple[str, str]) -> dict[str, int]:
+    entry = _OWNERS.get((id(pitch), halves))
+    if entry is None or entry[0] is not pitch:
+        # Team 0 written last: it keeps a Zone both halves would name (as a search from Team 0 did).
+        owners = {pitch.half(halves[team]).scoring_area: team for team in (1, 0)}
+        entry = _OWNERS[(id(pitch), halves)] = (pitch, owners)
+    return entry[1]
 
 
 def rival(team: int) -> int:

@@ -112,11 +112,16 @@ PROPERTIES = EngineProperties(
 )
 
 
+# The 200 matches in shards, each a test of its own: the shards run on different workers.
+SHARDS = 2
+
+
 @pytest.mark.property
-def test_property_random_matches_end_with_a_catch() -> None:
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_property_random_matches_end_with_a_catch(shard: int) -> None:
     """Every House against every other; every match ends with a Seeker catching the Snitch."""
     sequences = []
-    for n in range(property_matches()):
+    for n in range(shard, property_matches(), SHARDS):
         houses: dict[str, str] = {"house_0": HOUSES[n % 4], "house_1": HOUSES[(n // 4) % 4]}
         log = PROPERTIES.play(MatchSetup("basic", 2, houses), seed=9_000 + n)
         PROPERTIES.check_replay(log)

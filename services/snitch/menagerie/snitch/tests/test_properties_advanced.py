@@ -58,11 +58,16 @@ ADVANCED = EngineProperties(
 )
 
 
+# The 200 matches in shards, each a test of its own: the shards run on different workers.
+SHARDS = 4
+
+
 @pytest.mark.property
-def test_property_random_teams_under_any_funding_play_to_a_catch() -> None:
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_property_random_teams_under_any_funding_play_to_a_catch(shard: int) -> None:
     """Random legal Teams (Funding 0–15, Spectators on and off); every match ends with a catch."""
     spent: list[int] = []
-    for n in range(property_matches()):
+    for n in range(shard, property_matches(), SHARDS):
         options = {"funding": FUNDING_OPTIONS[n % len(FUNDING_OPTIONS)], "spectators": ("off", "on")[n % 2]}
         log = ADVANCED.play(MatchSetup("advanced", 2, options), seed=19_000 + n)
         ADVANCED.check_replay(log)
