@@ -6,7 +6,8 @@ import getpass
 import os
 import shutil
 import sys
-from contextlib import ExitStack, closing
+from collections.abc import Iterator
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -92,6 +93,40 @@ def _player(address: str, name: str, fresh: bool = False) -> LobbySession:
     return lobby
 
 
+LEFT_THE_MATCH = "\nYou left the match. Until you come back (menagerie resume), a bot plays your seat."
+
+
+@dataclass
+class Seated:
+    """A seat's session in the making: what it opened, and whose address a failed call names."""
+
+    address: str
+    opened: ExitStack = field(default_factory=ExitStack)
+
+
+@contextmanager
+def seated_session(address: str) -> Iterator[Seated]:
+    """Runs `play` or `resume`: closes what they opened and turns each way they end into a sentence."""
+    seated = Seated(address)
+    # Channels are closed before the process exits: one left to the interpreter's shutdown
+    # can hold the exit up (seen under load after a stream ended).
+    with seated.opened:
+        try:
+            yield seated
+        except typer.Exit:
+            raise  # a failure already told (click's Exit is a RuntimeError too)
+        except grpc.RpcError as error:
+            _fail(explain(error, seated.address))
+        except Unreachable as error:
+            _fail(str(error))
+        except Quit:
+            console.print(LEFT_THE_MATCH)
+        except (KeyboardInterrupt, EOFError):
+            console.print("\nBye.")
+        except RuntimeError as error:
+            _fail(f"Could not play: {error}.")
+
+
 def _seat(opened: ExitStack, game: str, seating: lobby_pb2.Seating, auto_pass: bool) -> None:
     """Plays `seating`'s seat until the match ends or the player leaves."""
     session = opened.enter_context(
@@ -126,11 +161,7 @@ def play(
     if game not in GAMES:
         _fail(f"This client knows the games {', '.join(GAMES)}, not {game!r}.")
     options = dict(item.partition("=")[::2] for item in option or [])
-    address = settings.lobby
-    # Channels are closed before the process exits: one left to the interpreter's shutdown
-    # can hold the exit up (seen under load after a stream ended).
-    opened = ExitStack()
-    try:
+    with seated_session(settings.lobby) as seated:
         request = lobby_pb2.CreateTicketRequest(
             game=game,
             mode=mode,
@@ -143,30 +174,18 @@ def play(
             turn_timer_seconds=turn_timer,
             bot_budget_seconds=bot_budget,
         )
-        lobby = opened.enter_context(closing(_player(address, name)))
+        lobby = seated.opened.enter_context(closing(_player(seated.address, name)))
         try:
             seating = wait_for_seat(console, lobby, request)
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.UNAUTHENTICATED:
                 raise
             # The kept player is no longer accepted (another platform, an expired token): a new guest.
-            lobby = opened.enter_context(closing(_player(address, name, fresh=True)))
+            lobby = seated.opened.enter_context(closing(_player(seated.address, name, fresh=True)))
             seating = wait_for_seat(console, lobby, request)
         # From here on a failed call is the game service's, and its address is the one to name.
-        address = seating.game_endpoint
-        _seat(opened, game, seating, auto_pass)
-    except grpc.RpcError as error:
-        _fail(explain(error, address))
-    except Unreachable as error:
-        _fail(str(error))
-    except Quit:
-        console.print("\nYou left the match. Until you come back (menagerie resume), a bot plays your seat.")
-    except (KeyboardInterrupt, EOFError):
-        console.print("\nBye.")
-    except RuntimeError as error:
-        _fail(f"Could not play: {error}.")
-    finally:
-        opened.close()
+        seated.address = seating.game_endpoint
+        _seat(seated.opened, game, seating, auto_pass)
 
 
 @app.command()
@@ -178,15 +197,13 @@ def resume(
     ] = False,
 ) -> None:
     """List your matches in progress and rejoin one with a fresh seat token."""
-    address = settings.lobby
-    opened = ExitStack()
-    try:
-        saved = identity.load(address)
+    with seated_session(settings.lobby) as seated:
+        saved = identity.load(seated.address)
         if saved is None:
             _fail("This terminal has played no match at this lobby yet (menagerie play GAME).")
             return
-        lobby = opened.enter_context(
-            closing(LobbySession(address, saved.display_name, settings.patience, _notify, saved))
+        lobby = seated.opened.enter_context(
+            closing(LobbySession(seated.address, saved.display_name, settings.patience, _notify, saved))
         )
         if not match_id:
             mine = list(lobby.my_matches().matches)
@@ -214,18 +231,8 @@ def resume(
         console.print(
             f"Back at seat {reply.seating.seat} of match {match_id} ({reply.game}, {reply.mode}).", soft_wrap=True
         )
-        address = reply.seating.game_endpoint
-        _seat(opened, reply.game, reply.seating, auto_pass)
-    except grpc.RpcError as error:
-        _fail(explain(error, address))
-    except Unreachable as error:
-        _fail(str(error))
-    except Quit:
-        console.print("\nYou left the match. Until you come back (menagerie resume), a bot plays your seat.")
-    except (KeyboardInterrupt, EOFError):
-        console.print("\nBye.")
-    finally:
-        opened.close()
+        seated.address = reply.seating.game_endpoint
+        _seat(seated.opened, reply.game, reply.seating, auto_pass)
 
 
 @app.command()
