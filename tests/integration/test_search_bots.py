@@ -4,7 +4,6 @@ stored with the match, its decisions on a search queue of their own that only se
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from functools import partial
@@ -20,6 +19,7 @@ from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.support.fixtures import TOKEN_SECRET, GameClients
 from tests.support.game_client import GameClient, bearer
+from tests.support.probes import wait_for
 from tests.support.services import ServiceProcess, worker_process
 
 pytestmark = pytest.mark.integration
@@ -46,14 +46,6 @@ def refusal(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
 def attempt(call: Callable[..., object], request: object, auth: Auth) -> tuple[grpc.StatusCode, str]:
     """The status and details of a call that must fail."""
     return refusal(lambda: call(request, metadata=auth))
-
-
-def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def create_match(
