@@ -28,8 +28,13 @@ protos: $(STAMP) $(WEB_DEPS) ## Regenerate the Python and TypeScript code of pro
 	$(BIN)/python protos/generate.py
 	$(WEB)/scripts/generate.sh
 
+# npm ci is tried three times: a registry hiccup skips an optional (platform) package silently
+# and the next attempt starts from a clean node_modules.
 $(WEB_DEPS): $(WEB)/package-lock.json
-	cd $(WEB) && npm ci --no-audit --no-fund
+	cd $(WEB) && for attempt in 1 2 3; do \
+		npm ci --no-audit --no-fund && break; \
+		test $$attempt -lt 3 || exit 1; echo "npm ci failed (attempt $$attempt of 3); retrying" >&2; sleep 5; \
+	done
 	touch $@
 
 web-protos: $(STAMP) $(WEB_DEPS) ## Regenerate only the TypeScript code of protos/ (clients/web/src/gen, committed)
