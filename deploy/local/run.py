@@ -265,7 +265,7 @@ class Platform:
         argv = [sys.executable, "-m", GATEWAY.module]
 
         def launch() -> subprocess.Popen[bytes]:
-            return subprocess.Popen(argv, env=gateway_env, preexec_fn=die_with_parent())
+            return subprocess.Popen(die_with_parent(argv), env=gateway_env)
 
         child = Child(GATEWAY.name, launch, launch())
         url = f"http://{self.host}:{self.web_port}"
@@ -295,7 +295,7 @@ class Platform:
 
             def launch(argv: list[str] = argv, service_env: dict[str, str] = service_env) -> subprocess.Popen[bytes]:
                 # Tied to this process: if it is killed outright, they stop rather than hold the ports.
-                return subprocess.Popen(argv, env=service_env, preexec_fn=die_with_parent())
+                return subprocess.Popen(die_with_parent(argv), env=service_env)
 
             started.append(Child(service.name, launch, launch()))
         for service, child in zip(services, started, strict=True):

@@ -20,7 +20,6 @@ Two modes:
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import os
 import shutil
@@ -30,13 +29,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import redis
 
-# prctl(2): the signal a process gets when its parent dies (Linux only).
-PR_SET_PDEATHSIG = 1
 LOCK_FILE = "menagerie.lock"
 LOG_FILE = "valkey.log"
 
@@ -55,20 +51,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def die_with_parent(sig: signal.Signals = signal.SIGTERM) -> Callable[[], None] | None:
-    """A subprocess `preexec_fn` that has the child get `sig` when its parent dies (None off Linux)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    # Resolved before the fork: the child between fork and exec must only make the call.
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    parent = os.getpid()
-
-    def arrange() -> None:
-        prctl(PR_SET_PDEATHSIG, int(sig))
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-
-    return arrange
+def die_with_parent(argv: list[str], sig: signal.Signals = signal.SIGTERM) -> list[str]:
+    """`argv` run through `setpriv --pdeathsig`: the child gets `sig` when its parent dies (Linux; else `argv`)."""
+    # Not a preexec_fn calling prctl: a preexec_fn makes subprocess fork() rather than vfork(),
+    # which runs gRPC's fork handlers in the child, and from grpcio 1.80 those abort it now and
+    # then (epoll_wait EBADF once close_fds has closed gRPC's epoll fd; grpc#43055) in any
+    # process that has used a channel, as `make run` has by the time it starts the gateway.
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    if setpriv is None:
+        return argv
+    return [setpriv, "--pdeathsig", sig.name.removeprefix("SIG"), "--", *argv]
 
 
 class DataDirInUse(RuntimeError):
@@ -142,21 +134,21 @@ class EmbeddedRedis:
             timeout = 120.0 if self.persistent else 10.0
         self.port = port or _free_port()
         pass_fds: tuple[int, ...] = ()
-        preexec: Callable[[], None] | None = None
         if self.data_dir is None:
             self._dir = tempfile.mkdtemp(prefix="menagerie-valkey-")
         else:
             # The server inherits the lock: it stays taken while this server runs, even if we die.
             pass_fds = (self._take_lock(),)
             self._dir = str(self.data_dir)
-            preexec = die_with_parent()
+        argv = [_binary(), "--port", str(self.port), "--bind", "127.0.0.1", *self._options()]
+        if self.persistent:
+            argv = die_with_parent(argv)
         self._process = subprocess.Popen(
-            [_binary(), "--port", str(self.port), "--bind", "127.0.0.1", *self._options()],
+            argv,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             pass_fds=pass_fds,
-            preexec_fn=preexec,
         )
         url = f"redis://127.0.0.1:{self.port}/0"
         client = redis.Redis.from_url(url)
