@@ -9,6 +9,8 @@ is Debian's chromium driven by Playwright (the Python package: no browser downlo
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import signal
@@ -32,8 +34,22 @@ from tests.support.services import stop_group
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = Path("/usr/bin/chromium")
 DIST = ROOT / "clients" / "web" / "dist"
+# The test workers (pytest-xdist) each run the session fixtures: two `npm ci` in one node_modules,
+# or two apt-get at once, break each other (CI failed so: one npm removed what the other installed).
+SETUP_LOCK = ROOT / "clients" / "web" / ".setup.lock"
 # Where the boards' screenshots go: `make screenshots` sets docs/screenshots; otherwise a temporary folder.
 SCREENSHOTS_ENV = "MENAGERIE_SCREENSHOTS"
+
+
+@contextlib.contextmanager
+def one_worker_at_a_time() -> Iterator[None]:
+    """Holds SETUP_LOCK (flock): what the block sets up is set up by one test worker at a time."""
+    with SETUP_LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def install_chromium() -> str | None:
@@ -52,7 +68,8 @@ def install_chromium() -> str | None:
 @pytest.fixture(scope="session")
 def web_app() -> Path:
     """The built web app: `make web` (a no-op when the build is fresh)."""
-    done = subprocess.run(["make", "-s", "web"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    with one_worker_at_a_time():
+        done = subprocess.run(["make", "-s", "web"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, f"make web failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert (DIST / "index.html").is_file()
     return DIST
@@ -116,7 +133,8 @@ def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGatew
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Headless Debian chromium under Playwright; skipped, saying why, only where it cannot be installed."""
-    problem = install_chromium()
+    with one_worker_at_a_time():
+        problem = install_chromium()
     if problem is not None:
         pytest.skip(f"browser tests need Debian's chromium: {problem}")
     with sync_playwright() as playwright:
