@@ -12,7 +12,7 @@ import pytest
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.tokens import TokenSigner
-from tests.support.game_client import GameClient, Match, bearer
+from tests.support.game_client import GameClient, Match, bearer, status_of
 
 pytestmark = pytest.mark.integration
 
@@ -26,13 +26,6 @@ def match(beasts: GameClient, service_token: str) -> Match:
 
 def current_seat(beasts: GameClient, match: Match) -> int:
     return beasts.summary(match.match_id, match.tokens[0]).to_act[0]
-
-
-def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    error = info.value
-    return error.code(), error.details() or ""
 
 
 @pytest.fixture

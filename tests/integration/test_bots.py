@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 import pytest
@@ -17,18 +16,11 @@ from menagerie.common.v1 import common_pb2
 from menagerie.rules.registry import game_ids
 from tests.support.fixtures import TOKEN_SECRET, GameClients
 from tests.support.game_client import GameClient, Match, bearer
+from tests.support.probes import wait_for
 from tests.support.services import ServiceProcess, worker_process
 from tests.support.stored_match import idempotency_fields, stored_entries
 
 pytestmark = pytest.mark.integration
-
-
-def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def finished(beasts: GameClient, match: Match, token: str) -> bool:

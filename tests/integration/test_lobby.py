@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
 
 import grpc
 import pytest
@@ -15,18 +14,10 @@ from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET, GameClients, GameServices
-from tests.support.game_client import bearer
+from tests.support.game_client import Auth, bearer, status_of
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
-
-Auth = tuple[tuple[str, str], ...]
-
-
-@pytest.fixture(scope="module")
-def lobby(lobby_service: ServiceProcess) -> Iterator[lobby_pb2_grpc.LobbyStub]:
-    with grpc.insecure_channel(lobby_service.address) as channel:
-        yield lobby_pb2_grpc.LobbyStub(channel)
 
 
 def register(lobby: lobby_pb2_grpc.LobbyStub, name: str = "Ann") -> tuple[str, Auth]:
@@ -51,12 +42,6 @@ def seated(lobby: lobby_pb2_grpc.LobbyStub, ticket_id: str, auth: Auth, timeout:
         last = update.ticket
     assert last is not None
     return last
-
-
-def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    return info.value.code(), info.value.details() or ""
 
 
 def test_register_and_list_games(lobby: lobby_pb2_grpc.LobbyStub, game_services: GameServices) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -18,12 +18,11 @@ import redis
 from menagerie.lobby import keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.support.fixtures import TOKEN_SECRET
-from tests.support.game_client import bearer
+from tests.support.game_client import Auth, bearer, status_of
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
 
-Auth = tuple[tuple[str, str], ...]
 
 TICKETS = 3
 TABLES = 2
@@ -73,12 +72,6 @@ def waiting_ticket(**fields: object) -> lobby_pb2.CreateTicketRequest:
 
 def table_request(seats: int = 3) -> lobby_pb2.CreateTableRequest:
     return lobby_pb2.CreateTableRequest(game="beasts", mode="capture", seats=seats)
-
-
-def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    return info.value.code(), info.value.details() or ""
 
 
 def final(lobby: lobby_pb2_grpc.LobbyStub, ticket_id: str, auth: Auth, timeout: float = 30) -> lobby_pb2.Ticket:

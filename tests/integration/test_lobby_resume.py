@@ -22,19 +22,12 @@ from menagerie.lobby import keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET, GameClients
-from tests.support.game_client import GameClient, bearer
+from tests.support.game_client import Auth, GameClient, bearer, status_of
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
 
-Auth = tuple[tuple[str, str], ...]
 T = TypeVar("T")
-
-
-@pytest.fixture(scope="module")
-def lobby(lobby_service: ServiceProcess) -> Iterator[lobby_pb2_grpc.LobbyStub]:
-    with grpc.insecure_channel(lobby_service.address) as channel:
-        yield lobby_pb2_grpc.LobbyStub(channel)
 
 
 def register(lobby: lobby_pb2_grpc.LobbyStub, name: str) -> tuple[str, Auth]:
@@ -46,12 +39,6 @@ def seated(lobby: lobby_pb2_grpc.LobbyStub, ticket_id: str, auth: Auth) -> lobby
     """Follows WatchTicket to its end and returns the last ticket."""
     updates = list(lobby.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=ticket_id), metadata=auth, timeout=30))
     return updates[-1].ticket
-
-
-def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    return info.value.code(), info.value.details() or ""
 
 
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 30.0) -> T:

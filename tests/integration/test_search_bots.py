@@ -4,7 +4,7 @@ stored with the match, its decisions on a search queue of their own that only se
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
@@ -18,34 +18,20 @@ from menagerie.bots.celery_app import queue_for
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.support.fixtures import TOKEN_SECRET, GameClients
-from tests.support.game_client import GameClient, bearer
+from tests.support.game_client import Auth, GameClient, bearer, status_of
 from tests.support.probes import wait_for
 from tests.support.services import ServiceProcess, worker_process
 
 pytestmark = pytest.mark.integration
-
-Auth = tuple[tuple[str, str], ...]
-
-
-@pytest.fixture(scope="module")
-def lobby(lobby_service: ServiceProcess) -> Iterator[lobby_pb2_grpc.LobbyStub]:
-    with grpc.insecure_channel(lobby_service.address) as channel:
-        yield lobby_pb2_grpc.LobbyStub(channel)
 
 
 def register(lobby: lobby_pb2_grpc.LobbyStub, name: str) -> Auth:
     return bearer(lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name=name)).token)
 
 
-def refusal(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    return info.value.code(), info.value.details() or ""
-
-
 def attempt(call: Callable[..., object], request: object, auth: Auth) -> tuple[grpc.StatusCode, str]:
     """The status and details of a call that must fail."""
-    return refusal(lambda: call(request, metadata=auth))
+    return status_of(lambda: call(request, metadata=auth))
 
 
 def create_match(
@@ -102,7 +88,7 @@ def test_the_game_service_refuses_a_budget_longer_than_the_match_timer(
     game_client: GameClients, service_token: str
 ) -> None:
     beasts = game_client("beasts")
-    code, details = refusal(lambda: create_match(beasts, service_token, "mcts", budget=4, timer=2, bots=1))
+    code, details = status_of(lambda: create_match(beasts, service_token, "mcts", budget=4, timer=2, bots=1))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "must fit the turn timer" in details
     beasts.close()
 

@@ -13,8 +13,10 @@ import signal
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 
+import grpc
 import pytest
 
+from menagerie.lobby.v1 import lobby_pb2_grpc
 from menagerie.rules.registry import game_ids
 from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import GameClient
@@ -162,6 +164,13 @@ def lobby_service(redis_url: str, game_endpoints: str) -> Iterator[ServiceProces
         MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
     ) as service:
         yield service
+
+
+@pytest.fixture(scope="module")
+def lobby(lobby_service: ServiceProcess) -> Iterator[lobby_pb2_grpc.LobbyStub]:
+    """A client of the session's lobby (a module may define its own `lobby` over another process)."""
+    with grpc.insecure_channel(lobby_service.address) as channel:
+        yield lobby_pb2_grpc.LobbyStub(channel)
 
 
 @pytest.fixture(scope="session")

@@ -5,18 +5,30 @@ from __future__ import annotations
 import random
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
+import pytest
 
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from menagerie.shared.games.binding import binding
 
+# gRPC metadata: the authorization header of a call.
+Auth = tuple[tuple[str, str], ...]
 
-def bearer(token: str) -> tuple[tuple[str, str], ...]:
+
+def bearer(token: str) -> Auth:
     """gRPC metadata carrying `token`."""
     return (("authorization", f"Bearer {token}"),)
+
+
+def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
+    """The status code and details of a call that must be refused (fails the test when it is not)."""
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    return info.value.code(), info.value.details() or ""
 
 
 @dataclass
