@@ -93,6 +93,9 @@ soak: $(STAMP) ## Long seeded property runs of every engine
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 	$(BIN)/python -m bench
 
+bench-scale: $(STAMP) ## The whole platform under 10, 100 and 1,000 concurrent bot matches: moves/s, latency, memory, CPU, matchmaking
+	$(BIN)/python -m bench.scale $(ARGS)
+
 # Then Fantastic Beasts' co-op mode III at 2, 4 and 6 seats (random team against greedy team;
 # `--game all` plays it at 3), and a short balance report of Catch the Golden Snitch's Build
 # Your Team: greedy against greedy over three Fundings with Spectators (win rates by House and
@@ -106,4 +109,4 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(BIN)/python deploy/local/run.py $(ARGS)
 
-.PHONY: help install protos web-protos web screenshots deploy-files lint golden format test chaos soak bench arena run
+.PHONY: help install protos web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-scale arena run

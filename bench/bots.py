@@ -57,20 +57,24 @@ def _follow(
     feed = match_keys(match_id, SHARDS).shard.turns
     last = cast("list[tuple[bytes, object]]", client.xrevrange(feed, count=1))
     cursor = last[0][0] if last else b"0-0"
-    reply = matches.CreateMatch(
-        matches_pb2.CreateMatchRequest(
-            match_id=match_id,
-            config=common_pb2.MatchConfig(game=load.game, mode=load.mode, options=load.options),
-            seats=[
-                common_pb2.SeatInfo(seat=i, kind=kind, bot_level=level)
-                if kind == common_pb2.SEAT_KIND_BOT
-                else common_pb2.SeatInfo(seat=i, kind=kind, player_id=f"bench-{i}")
-                for i in range(load.seats)
-            ],
-        ),
-        metadata=auth,
-    )
+    reply = matches.CreateMatch(match_request(load, match_id, kind, level), metadata=auth)
     return match_id, feed, cursor, {t.seat: t.token for t in reply.seat_tokens}
+
+
+def match_request(
+    load: GameLoad, match_id: str, kind: common_pb2.SeatKind.ValueType, level: str = ""
+) -> matches_pb2.CreateMatchRequest:
+    """CreateMatch of a match of `load` whose every seat is of `kind` (bots of `level`, or bench players)."""
+    return matches_pb2.CreateMatchRequest(
+        match_id=match_id,
+        config=common_pb2.MatchConfig(game=load.game, mode=load.mode, options=load.options),
+        seats=[
+            common_pb2.SeatInfo(seat=i, kind=kind, bot_level=level)
+            if kind == common_pb2.SEAT_KIND_BOT
+            else common_pb2.SeatInfo(seat=i, kind=kind, player_id=f"bench-{i}")
+            for i in range(load.seats)
+        ],
+    )
 
 
 def _time_match(client: redis.Redis, feed: str, cursor: bytes, match_id: str, play: Player | None) -> list[float]:

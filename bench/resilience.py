@@ -66,8 +66,15 @@ async def watchers_rounds(
     return quiet, crowded
 
 
-async def probe(address: str, service_token: str, load: GameLoad, plans: list[Plan], seconds: float) -> Latencies:
-    """One client playing planned matches at a steady pace; the latency of each move."""
+async def probe(
+    address: str,
+    service_token: str,
+    load: GameLoad,
+    plans: list[Plan],
+    seconds: float,
+    interval: float = PROBE_INTERVAL_S,
+) -> Latencies:
+    """One client playing planned matches at a steady pace (a move, then `interval` s); the latency of each move."""
     service_auth: Auth = (("authorization", f"Bearer {service_token}"),)
     channel = grpc.aio.insecure_channel(address)
     matches, stub = matches_pb2_grpc.MatchesStub(channel), load.binding.stub(channel)
@@ -80,7 +87,7 @@ async def probe(address: str, service_token: str, load: GameLoad, plans: list[Pl
             match = await new_match(matches, load, next(mine), service_auth)
             continue
         samples.append(await play_move(stub, load, match))
-        await asyncio.sleep(PROBE_INTERVAL_S)
+        await asyncio.sleep(interval)
     await channel.close()
     return Latencies(samples, time.perf_counter() - started)
 
