@@ -37,7 +37,7 @@ from menagerie.shared.bots import BOT_LEVELS, searches
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import game_process, service_process, worker_process
+from tests.support.services import bot_worker_process, dispatcher_process, game_process, service_process
 
 PLANS_PER_CLIENT = 3  # matches planned per client before the clock starts; a client replays them in turn
 # A bench client plays one seat far faster than a person and registers 400 players from one
@@ -162,16 +162,12 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
             game: stack.enter_context(game_process(game, redis_url, TOKEN_SECRET, **UNLIMITED)) for game in loads
         }
         endpoints = ",".join(f"{game}={service.address}" for game, service in services.items())
-        dispatcher = worker_process(
-            "menagerie.bots.dispatcher",
+        dispatcher = dispatcher_process(
             redis_url,
             TOKEN_SECRET,
-            "dispatcher started",
             MENAGERIE_GAME_ENDPOINTS=endpoints,
         )
-        worker = worker_process(
-            "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=endpoints
-        )
+        worker = bot_worker_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
         with dispatcher, worker:
             for game, load in loads.items():
                 hops = [
@@ -206,16 +202,21 @@ def main() -> None:
     print("Menagerie benchmarks (one run; ratios use baselines from this same run)")
     service_token = TokenSigner(TOKEN_SECRET).issue_service("bench", 3600)[0]
     loads = {game: game_load(game) for game in args.game or game_ids()}
-    with throwaway_redis() as (redis_url, kind):
-        print(f"Redis: {kind}")
-        if args.only in (None, "games"):
-            for load in loads.values():
-                game_section(load, redis_url, service_token, args)
-            flat_cost_section(next(iter(loads.values())), redis_url, service_token, args)
-        if args.only in (None, "resilience"):
-            resilience_sections(next(iter(loads.values())), redis_url, service_token, args)
-        if args.only in (None, "platform"):
-            platform_sections(loads, redis_url, service_token, args)
+    # Each group on a Redis of its own: the thousands of human matches the first groups leave
+    # behind would time out during the next and their timeout bots queue ahead of its hops.
+    for group in ("games", "resilience", "platform"):
+        if args.only not in (None, group):
+            continue
+        with throwaway_redis() as (redis_url, kind):
+            print(f"\n[{group}: Redis {kind}]")
+            if group == "games":
+                for load in loads.values():
+                    game_section(load, redis_url, service_token, args)
+                flat_cost_section(next(iter(loads.values())), redis_url, service_token, args)
+            elif group == "resilience":
+                resilience_sections(next(iter(loads.values())), redis_url, service_token, args)
+            else:
+                platform_sections(loads, redis_url, service_token, args)
     if args.only in (None, "mcts"):
         mcts_section(args.mcts_decisions)
     sys.stdout.flush()

@@ -55,7 +55,7 @@ from menagerie.shared.store.keys import shard_keys
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import ServiceProcess, game_process, service_process, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
 
 STEPS = (10, 100, 1_000)
 FLAT_SPREAD = 2.0  # issue 15: SubmitAction p50/p99 across the steps within 2× of each other
@@ -339,20 +339,16 @@ def main() -> None:
         services = {g: stack.enter_context(game_process(g, redis_url, TOKEN_SECRET, **UNLIMITED)) for g in games}
         endpoints = ",".join(f"{game}={service.address}" for game, service in services.items())
         dispatcher = stack.enter_context(
-            worker_process(
-                "menagerie.bots.dispatcher",
+            dispatcher_process(
                 redis_url,
                 TOKEN_SECRET,
-                "dispatcher started",
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
             )
         )
         worker = stack.enter_context(
-            worker_process(
-                "menagerie.bots.worker",
+            bot_worker_process(
                 redis_url,
                 TOKEN_SECRET,
-                " ready.",
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_WORKER_CONCURRENCY=str(args.worker_concurrency),
             )

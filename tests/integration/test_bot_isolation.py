@@ -27,7 +27,7 @@ from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.probes import samples, wait_for
 from tests.support.redis_server import free_port, redis_binary_server
-from tests.support.services import ServiceProcess, game_process, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
 
@@ -75,11 +75,9 @@ def bot_pool(games: tuple[str, ...], redispatch_seconds: int, bot_deadline_secon
         endpoints = ",".join(f"{game}={service.address}" for game, service in services.items())
         metrics_port, worker_metrics_port = free_port(), free_port()
         stack.enter_context(
-            worker_process(
-                "menagerie.bots.dispatcher",
+            dispatcher_process(
                 url,
                 TOKEN_SECRET,
-                "dispatcher started",
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_REDISPATCH_SECONDS=str(redispatch_seconds),
                 MENAGERIE_METRICS_PORT=str(metrics_port),
@@ -87,11 +85,9 @@ def bot_pool(games: tuple[str, ...], redispatch_seconds: int, bot_deadline_secon
             )
         )
         worker = stack.enter_context(
-            worker_process(
-                "menagerie.bots.worker",
+            bot_worker_process(
                 url,
                 TOKEN_SECRET,
-                " ready.",
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_REDISPATCH_SECONDS=str(redispatch_seconds),
                 MENAGERIE_METRICS_PORT=str(worker_metrics_port),

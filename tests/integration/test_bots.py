@@ -17,7 +17,7 @@ from menagerie.rules.registry import game_ids
 from tests.support.fixtures import TOKEN_SECRET, GameClients
 from tests.support.game_client import GameClient, Match, bearer
 from tests.support.probes import wait_for
-from tests.support.services import ServiceProcess, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process
 from tests.support.stored_match import idempotency_fields, stored_entries
 
 pytestmark = pytest.mark.integration
@@ -92,9 +92,7 @@ def test_a_killed_worker_is_recovered_by_deadlines_without_double_moves(
     beasts: GameClient, service_token: str, redis_url: str, game_endpoints: str
 ) -> None:
     def start_worker() -> AbstractContextManager[ServiceProcess]:
-        return worker_process(
-            "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=game_endpoints
-        )
+        return bot_worker_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=game_endpoints)
 
     with start_worker() as first:
         match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level="greedy")
@@ -121,11 +119,9 @@ def test_a_worker_plays_only_the_games_it_is_given(
     seats = max(other.binding.info.modes[0].min_seats, 2)
 
     def worker(games: str) -> AbstractContextManager[ServiceProcess]:
-        return worker_process(
-            "menagerie.bots.worker",
+        return bot_worker_process(
             redis_url,
             TOKEN_SECRET,
-            " ready.",
             MENAGERIE_GAME_ENDPOINTS=game_endpoints,
             MENAGERIE_WORKER_GAMES=games,
         )

@@ -48,7 +48,7 @@ from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.probes import http_get, samples, wait_for
 from tests.support.redis_server import free_port, wait_for_redis
-from tests.support.services import ServiceProcess, game_process, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
 
@@ -123,22 +123,18 @@ def stack() -> Iterator[Stack]:
             endpoints = f"beasts={beasts.address}"
 
             def start_worker() -> ServiceProcess:
-                worker = worker_process(
-                    "menagerie.bots.worker",
+                worker = bot_worker_process(
                     server.url,
                     TOKEN_SECRET,
-                    " ready.",
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_METRICS_PORT=str(worker_metrics_port),
                 )
                 return processes.enter_context(worker)
 
             dispatcher = processes.enter_context(
-                worker_process(
-                    "menagerie.bots.dispatcher",
+                dispatcher_process(
                     server.url,
                     TOKEN_SECRET,
-                    "dispatcher started",
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_PORT=str(health_port),
                     MENAGERIE_METRICS_PORT=str(metrics_port),
@@ -370,11 +366,9 @@ def send_turn(redis_url: str, game: str = "beasts") -> None:
 
 def test_an_idle_worker_reports_its_broker_down_and_back_and_works_again(lone_redis: RestartableRedis) -> None:
     metrics = f"http://127.0.0.1:{(port := free_port())}"
-    with worker_process(
-        "menagerie.bots.worker",
+    with bot_worker_process(
         lone_redis.url,
         TOKEN_SECRET,
-        " ready.",
         MENAGERIE_GAME_ENDPOINTS="beasts=127.0.0.1:1",  # nothing listens: every turn fails fast
         MENAGERIE_METRICS_PORT=str(port),
     ) as worker:
@@ -406,9 +400,7 @@ def test_a_worker_whose_broker_drops_during_a_turn_rides_out_the_outage(lone_red
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         endpoint = f"beasts=127.0.0.1:{silent.getsockname()[1]}"
-        with worker_process(
-            "menagerie.bots.worker", lone_redis.url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=endpoint
-        ) as worker:
+        with bot_worker_process(lone_redis.url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoint) as worker:
             send_turn(lone_redis.url)
             wait_for(lambda: turns_received(worker) == 1, 10, "the turn")
             lone_redis.stop()

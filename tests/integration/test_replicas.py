@@ -24,7 +24,7 @@ from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.lobby_client import queue_until_seated
 from tests.support.redis_server import free_port, stream_entries, throwaway_redis
-from tests.support.services import ServiceProcess, game_process, service_process, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
 from tests.support.stored_match import idempotency_fields, stored_entries
 
 pytestmark = pytest.mark.integration
@@ -123,11 +123,9 @@ def replicas() -> Iterator[Replicas]:
         ]
         dispatchers = [
             stack.enter_context(
-                worker_process(
-                    "menagerie.bots.dispatcher",
+                dispatcher_process(
                     redis_url,
                     TOKEN_SECRET,
-                    "dispatcher started",
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_DEADLINE_SCAN_MS="100",
                 )
@@ -136,11 +134,9 @@ def replicas() -> Iterator[Replicas]:
         ]
         metrics_port = free_port()
         stack.enter_context(
-            worker_process(
-                "menagerie.bots.worker",
+            bot_worker_process(
                 redis_url,
                 TOKEN_SECRET,
-                " ready.",
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_METRICS_PORT=str(metrics_port),
             )

@@ -20,7 +20,7 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.support.fixtures import TOKEN_SECRET, GameClients
 from tests.support.game_client import Auth, GameClient, bearer, status_of
 from tests.support.probes import wait_for
-from tests.support.services import ServiceProcess, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process
 
 pytestmark = pytest.mark.integration
 
@@ -131,11 +131,9 @@ def test_mcts_decisions_go_to_the_search_queue_which_only_search_workers_play(
     beasts = game_client("beasts")
 
     def worker(queues: str) -> AbstractContextManager[ServiceProcess]:
-        return worker_process(
-            "menagerie.bots.worker",
+        return bot_worker_process(
             redis_url,
             TOKEN_SECRET,
-            " ready.",
             MENAGERIE_GAME_ENDPOINTS=game_endpoints,
             MENAGERIE_WORKER_GAMES="beasts",
             MENAGERIE_WORKER_QUEUES=queues,

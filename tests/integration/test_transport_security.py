@@ -31,7 +31,7 @@ from menagerie.shared.rpc.channels import open_channel
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.redis_server import free_port, wait_for_redis
-from tests.support.services import game_process, service_process, worker_process
+from tests.support.services import bot_worker_process, dispatcher_process, game_process, service_process
 
 pytestmark = pytest.mark.integration
 
@@ -152,18 +152,14 @@ def test_each_service_reaches_redis_as_its_own_user() -> None:
                 service_process(
                     "menagerie.lobby", url["lobby"], TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints
                 ) as lobby,
-                worker_process(
-                    "menagerie.bots.dispatcher",
+                dispatcher_process(
                     url["dispatcher"],
                     TOKEN_SECRET,
-                    "dispatcher started",
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                 ) as dispatcher,
-                worker_process(
-                    "menagerie.bots.worker",
+                bot_worker_process(
                     url["bot-worker"],
                     TOKEN_SECRET,
-                    " ready.",
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                 ) as worker,
                 grpc.insecure_channel(lobby.address) as channel,

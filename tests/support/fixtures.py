@@ -21,7 +21,7 @@ from menagerie.rules.registry import game_ids
 from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import GameClient
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import ServiceProcess, game_process, service_process, worker_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
 
 TOKEN_SECRET = secrets.token_hex(32)
 
@@ -176,11 +176,9 @@ def lobby(lobby_service: ServiceProcess) -> Iterator[lobby_pb2_grpc.LobbyStub]:
 @pytest.fixture(scope="session")
 def dispatcher(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
     """The bot dispatcher in its own process."""
-    with worker_process(
-        "menagerie.bots.dispatcher",
+    with dispatcher_process(
         redis_url,
         TOKEN_SECRET,
-        "dispatcher started",
         MENAGERIE_GAME_ENDPOINTS=game_endpoints,
         MENAGERIE_REDISPATCH_SECONDS=BOT_DEADLINE_SECONDS,
         MENAGERIE_DEADLINE_SCAN_MS="100",
@@ -191,9 +189,7 @@ def dispatcher(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
 @pytest.fixture
 def bot_worker(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
     """A Celery worker of the bot pool (a fresh one per test: some tests kill it)."""
-    with worker_process(
-        "menagerie.bots.worker", redis_url, TOKEN_SECRET, " ready.", MENAGERIE_GAME_ENDPOINTS=game_endpoints
-    ) as process:
+    with bot_worker_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=game_endpoints) as process:
         yield process
 
 

@@ -77,9 +77,13 @@ def game_process(game: str, redis_url: str, secret: str, **extra_env: str) -> Ab
     return service_process(GAME_MODULE, redis_url, secret, (game,), **extra_env)
 
 
+# How long a process without a gRPC port may take to say it has started.
+STARTUP_TIMEOUT_S = 60.0
+
+
 @contextmanager
 def worker_process(
-    module: str, redis_url: str, secret: str, ready: str, timeout: float = 60.0, **extra_env: str
+    module: str, redis_url: str, secret: str, ready: str, *, timeout: float = STARTUP_TIMEOUT_S, **extra_env: str
 ) -> Iterator[ServiceProcess]:
     """Runs a process without a gRPC port (dispatcher, Celery worker) in its own session.
 
@@ -98,6 +102,18 @@ def worker_process(
         yield service
     finally:
         stop_group(process, signal.SIGTERM, 30)
+
+
+def dispatcher_process(redis_url: str, secret: str, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
+    """The bot dispatcher in its own session, started once it says so (see worker_process)."""
+    return worker_process(
+        "menagerie.bots.dispatcher", redis_url, secret, "dispatcher started", timeout=STARTUP_TIMEOUT_S, **extra_env
+    )
+
+
+def bot_worker_process(redis_url: str, secret: str, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
+    """A Celery bot worker in its own session, started once Celery says it is ready (see worker_process)."""
+    return worker_process("menagerie.bots.worker", redis_url, secret, " ready.", timeout=STARTUP_TIMEOUT_S, **extra_env)
 
 
 def wait_for_line(process: subprocess.Popen[bytes], log: Path, text: str, timeout: float) -> None:
