@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
     """The command line."""
     p = argparse.ArgumentParser(
         prog="menagerie arena",
-        description="Bot levels against each other: wins with 95%% Wilson intervals, draws, match length and"
+        description="Bot levels against each other: wins with 95% Wilson intervals, draws, match length and"
         " decision time per level.",
     )
     p.add_argument("--game", required=True, help="an installed game, e.g. zoo")
