@@ -47,6 +47,7 @@ from typing import Any
 from bench.arena_teams import Balance, TeamRecord, TeamWatcher, balance_report
 
 # The one Wilson interval (menagerie.arena, the arena of `menagerie arena`), kept importable from here.
+from menagerie.arena.local import default_seats
 from menagerie.arena.stats import wilson as wilson
 from menagerie.rules import registry
 from menagerie.rules.bots import Policy, levels, policy_for
@@ -309,13 +310,6 @@ class Plan:
         """`pursuit coop difficulty=easy, 3 seats`."""
         options = [f"{name}={value}" for name, value in self.options.items()]
         return f"{' '.join([self.game, self.mode.mode, *options])}, {self.seats} seats"
-
-
-def default_seats(mode: ModeInfo) -> int:
-    """2 within the mode's seat range; 3 for a cooperative mode that allows it (a team, not a pair)."""
-    if mode.cooperative and mode.min_seats <= 3 <= mode.max_seats:
-        return 3
-    return min(max(2, mode.min_seats), mode.max_seats)
 
 
 def option_settings(mode: ModeInfo, chosen: Mapping[str, str]) -> list[dict[str, str]]:
