@@ -56,7 +56,7 @@ from redis.asyncio import Redis
 from menagerie.shared.cluster_wakeups import stream_wakeups
 from menagerie.shared.logs import configure_logging
 from menagerie.shared.observability import Health, HttpEndpoint
-from menagerie.shared.redis_client import connect_redis, connect_sync_redis
+from menagerie.shared.redis_client import RedisSettings, connect_redis, connect_sync_redis
 from menagerie.shared.rpc.channels import server_credentials
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
@@ -74,17 +74,9 @@ Background = Loop
 Closer = Callable[[], Awaitable[None] | None]
 
 
-class ProcessSettings(Protocol):
+class ProcessSettings(RedisSettings, Protocol):
     """What the bootstrap reads from a process's settings (ServiceSettings and BotSettings have it all)."""
 
-    @property
-    def redis_url(self) -> str: ...
-    @property
-    def redis_timeout_margin_s(self) -> float: ...
-    @property
-    def redis_pool_size(self) -> int: ...
-    @property
-    def redis_pool_wait_s(self) -> float: ...
     @property
     def rate_limit_per_second(self) -> float: ...
     @property
