@@ -294,7 +294,7 @@ class Platform:
             argv = [sys.executable, "-m", service.module, *service.args]
 
             def launch(argv: list[str] = argv, service_env: dict[str, str] = service_env) -> subprocess.Popen[bytes]:
-                # Tied to this process: if it is killed outright, they stop rather than hold the ports.
+                # Tied to this process (Linux, setpriv): if it is killed outright, they stop rather than hold the ports.
                 return subprocess.Popen(die_with_parent(argv), env=service_env)
 
             started.append(Child(service.name, launch, launch()))
