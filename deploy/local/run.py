@@ -19,7 +19,8 @@ it is then MENAGERIE_BROKER_URL, or else the embedded server started for it alon
 It supervises what it started: a process that exits while the platform runs — any exit
 status, the bot worker after a Redis outage or a service killed outright — is started
 again after a backoff (0.5 s doubling to 10 s, back to 0.5 s once it has run 30 s), with
-one line naming the process and its exit status.
+one line naming the process and its exit status. One that exits before it is ready is
+started again at once, up to START_ATTEMPTS starts, before `make run` gives up.
 
 The gateway (services/gateway) serves the web app and the Connect API for browsers on
 its own HTTP port, --web-port (MENAGERIE_WEB_PORT, default 8080): `web  http://…` is
@@ -32,6 +33,7 @@ Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1] [--web-
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import secrets
 import signal
@@ -70,6 +72,8 @@ SECRET_FILE = STATE / "secret"
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 10.0
 STABLE_AFTER = 30.0
+# A process that exits before it is ready is started again, this many starts in all, before make run gives up.
+START_ATTEMPTS = 3
 WATCH_INTERVAL = 0.2
 # How long each tier may drain on stop before SIGKILL: the bot worker lets running turns
 # finish (which need the games up), the services their in-flight calls.
@@ -156,6 +160,25 @@ class Child:
     started: float = field(default_factory=time.monotonic)
     delay: float = BACKOFF_FIRST
     restart_at: float | None = None  # set while it waits to be started again
+
+    def wait_ready(self, ready: Callable[[subprocess.Popen[bytes]], None]) -> None:
+        """Blocks until `ready(process)` returns; one that exits while starting is started again (START_ATTEMPTS)."""
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                ready(self.process)
+                return
+            except RuntimeError:
+                code = self.process.poll()
+                if code is None or attempt == START_ATTEMPTS:
+                    raise
+            print(
+                f"{self.name} exited with {exit_status(code)} while starting;"
+                f" starting it again (start {attempt + 1} of {START_ATTEMPTS})",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.process = self.launch()
+            self.started = time.monotonic()
 
     def check(self, now: float) -> None:
         """Notices an exit (one line, a restart scheduled), or starts it again once its backoff is over."""
@@ -269,7 +292,7 @@ class Platform:
 
         child = Child(GATEWAY.name, launch, launch())
         url = f"http://{self.host}:{self.web_port}"
-        wait_until_http(f"{url}/healthz", child.process)
+        child.wait_ready(lambda process: wait_until_http(f"{url}/healthz", process))
         print(f"{'web':<12} {url}", flush=True)
         return child
 
@@ -303,7 +326,7 @@ class Platform:
                 print(f"{service.name:<12} running (pid {child.process.pid})", flush=True)
                 continue
             address = f"{self.host}:{self.base_port + service.port_offset}"
-            wait_until_serving(address, child.process)
+            child.wait_ready(functools.partial(wait_until_serving, address))
             print(f"{service.name:<12} {address}", flush=True)
         return started
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from deploy.local.run import BACKOFF_FIRST, BACKOFF_MAX, STABLE_AFTER, Child, exit_status
+from deploy.local.run import BACKOFF_FIRST, BACKOFF_MAX, STABLE_AFTER, START_ATTEMPTS, Child, exit_status
 
 
 def exiting(code: int) -> subprocess.Popen[bytes]:
@@ -61,6 +61,44 @@ def test_a_launch_that_fails_is_tried_again_later(capsys: pytest.CaptureFixture[
     assert child.restart_at == 2.5
     err = capsys.readouterr().err
     assert "redis did not start (the embedded Valkey server did not start); trying again in 1 s" in err
+
+
+def ready_unless_exited(process: subprocess.Popen[bytes]) -> None:
+    """A readiness wait as run.py's: RuntimeError when the process exits first."""
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        return  # still running: ready
+    raise RuntimeError(f"exited with {process.returncode}")
+
+
+def test_a_process_that_dies_while_starting_is_started_again(capsys: pytest.CaptureFixture[str]) -> None:
+    launches: list[subprocess.Popen[bytes]] = []
+
+    def launch() -> subprocess.Popen[bytes]:
+        # The first start aborts (as the gateway did, SIGABRT); the second stays up.
+        argv = ["-c", "import os; os.abort()"] if not launches else ["-c", "import time; time.sleep(60)"]
+        launches.append(subprocess.Popen([sys.executable, *argv]))
+        return launches[-1]
+
+    child = Child("gateway", launch, launch())
+    try:
+        child.wait_ready(ready_unless_exited)
+        assert len(launches) == 2 and child.process is launches[1] and child.process.poll() is None
+    finally:
+        for process in launches:
+            process.kill()
+            process.wait()
+    err = capsys.readouterr().err
+    restart = f"gateway exited with code -6 (SIGABRT) while starting; starting it again (start 2 of {START_ATTEMPTS})"
+    assert restart in err
+
+
+def test_make_run_gives_up_on_a_process_that_never_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    child = Child("lobby", lambda: exiting(2), exiting(2))
+    with pytest.raises(RuntimeError, match="exited with 2"):
+        child.wait_ready(ready_unless_exited)
+    assert capsys.readouterr().err.count("lobby exited with code 2 while starting") == START_ATTEMPTS - 1
 
 
 def test_exit_statuses_name_the_signal() -> None:
