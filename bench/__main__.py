@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 
 from bench.bots import bot_hops, report_hops
@@ -22,6 +23,7 @@ from bench.lobby import matchmaking_sections
 from bench.mcts import mcts_section
 from bench.resilience import flood_rounds, watchers_rounds
 from bench.service import (
+    UNLIMITED,
     GameLoad,
     engine_games_per_second,
     finished_match_memory,
@@ -29,6 +31,7 @@ from bench.service import (
     health_baseline,
     many_matches_load,
     plan_matches,
+    start_games,
     submit_load,
 )
 from bench.stats import Latencies, verdict
@@ -40,14 +43,11 @@ from tests.support.redis_server import throwaway_redis
 from tests.support.services import bot_worker_process, dispatcher_process, game_process, service_process
 
 PLANS_PER_CLIENT = 3  # matches planned per client before the clock starts; a client replays them in turn
-# A bench client plays one seat far faster than a person and registers 400 players from one
-# host: the per-caller quotas (menagerie.shared.rpc.quotas) stay in the path, set out of reach.
 # Issue 15's targets, each printed beside the figure of the run with PASS or MISS.
 P50_RATIO = 1.5  # SubmitAction p50 at most this many health-check p50s
 THROUGHPUT_RATIO = 0.6  # and at least this share of the health checks' calls/s
 MATCH_BYTES = 40 * 1024  # Redis memory of one finished match
 ACTIVE_MATCH_STEPS = (10, 100, 1_000)
-UNLIMITED = {"MENAGERIE_RATE_LIMIT_PER_SECOND": "1000000", "MENAGERIE_RATE_LIMIT_BURST": "1000000"}
 
 
 def game_section(load: GameLoad, redis_url: str, service_token: str, args: argparse.Namespace) -> None:
@@ -110,8 +110,11 @@ def flat_cost_section(load: GameLoad, redis_url: str, service_token: str, args: 
         print(f"  {name} highest / lowest step          {spread:6.2f}   (target ≤ 2)  {verdict(spread <= 2)}")
 
 
-def resilience_sections(load: GameLoad, redis_url: str, service_token: str, args: argparse.Namespace) -> None:
-    """A crowd of watchers and a flooding seat, each beside the same load without them."""
+def resilience_sections(
+    loads: dict[str, GameLoad], redis_url: str, service_token: str, args: argparse.Namespace
+) -> None:
+    """A crowd of watchers and a flooding seat (the first game), each beside the same load without them."""
+    load = next(iter(loads.values()))
     signer = TokenSigner(TOKEN_SECRET)
     plans = plan_matches(load, args.clients, PLANS_PER_CLIENT)
     streams = {"MENAGERIE_MAX_STREAMS": str(args.watchers + 100), "MENAGERIE_MAX_CONCURRENT_RPCS": "20000"}
@@ -158,15 +161,8 @@ def resilience_sections(load: GameLoad, redis_url: str, service_token: str, args
 def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token: str, args: argparse.Namespace) -> None:
     """The bot hop and matchmaking, for every game, with every game's service running."""
     with ExitStack() as stack:
-        services = {
-            game: stack.enter_context(game_process(game, redis_url, TOKEN_SECRET, **UNLIMITED)) for game in loads
-        }
-        endpoints = ",".join(f"{game}={service.address}" for game, service in services.items())
-        dispatcher = dispatcher_process(
-            redis_url,
-            TOKEN_SECRET,
-            MENAGERIE_GAME_ENDPOINTS=endpoints,
-        )
+        services, endpoints = start_games(stack, redis_url, loads)
+        dispatcher = dispatcher_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
         worker = bot_worker_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
         with dispatcher, worker:
             for game, load in loads.items():
@@ -183,6 +179,22 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
         )
         with lobby_process as lobby:
             matchmaking_sections(lobby, redis_url, list(loads.values()), services, args.tickets)
+
+
+def games_sections(loads: dict[str, GameLoad], redis_url: str, service_token: str, args: argparse.Namespace) -> None:
+    """Each game's own section, then the flat cost of the first."""
+    for load in loads.values():
+        game_section(load, redis_url, service_token, args)
+    flat_cost_section(next(iter(loads.values())), redis_url, service_token, args)
+
+
+Sections = Callable[[dict[str, GameLoad], str, str, argparse.Namespace], None]
+# The groups of sections that need services, in the order they run (`--only` names one).
+GROUPS: dict[str, Sections] = {
+    "games": games_sections,
+    "resilience": resilience_sections,
+    "platform": platform_sections,
+}
 
 
 def main() -> None:
@@ -204,19 +216,11 @@ def main() -> None:
     loads = {game: game_load(game) for game in args.game or game_ids()}
     # Each group on a Redis of its own: the thousands of human matches the first groups leave
     # behind would time out during the next and their timeout bots queue ahead of its hops.
-    for group in ("games", "resilience", "platform"):
-        if args.only not in (None, group):
-            continue
-        with throwaway_redis() as (redis_url, kind):
-            print(f"\n[{group}: Redis {kind}]")
-            if group == "games":
-                for load in loads.values():
-                    game_section(load, redis_url, service_token, args)
-                flat_cost_section(next(iter(loads.values())), redis_url, service_token, args)
-            elif group == "resilience":
-                resilience_sections(next(iter(loads.values())), redis_url, service_token, args)
-            else:
-                platform_sections(loads, redis_url, service_token, args)
+    for group, sections in GROUPS.items():
+        if args.only in (None, group):
+            with throwaway_redis() as (redis_url, kind):
+                print(f"\n[{group}: Redis {kind}]")
+                sections(loads, redis_url, service_token, args)
     if args.only in (None, "mcts"):
         mcts_section(args.mcts_decisions)
     sys.stdout.flush()

@@ -45,10 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.arena_teams import Balance, TeamRecord, TeamWatcher, balance_report
-
-# The one Wilson interval (menagerie.arena, the arena of `menagerie arena`), kept importable from here.
 from menagerie.arena.local import default_seats
-from menagerie.arena.stats import wilson as wilson
+from menagerie.arena.stats import wilson as wilson  # the one Wilson interval, kept importable from here
 from menagerie.rules import registry
 from menagerie.rules.bots import Policy, levels, policy_for
 from menagerie.rules.contract import MatchSetup, ModeInfo, Outcome

@@ -10,12 +10,10 @@ CreateTicket, planning, claiming, CreateMatch and seating.
 from __future__ import annotations
 
 import asyncio
-import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import cast
 
 import grpc
@@ -24,6 +22,7 @@ import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from bench.service import GameLoad
+from bench.stats import cpu_seconds
 from menagerie.lobby import keys
 from menagerie.lobby.records import Seating, TicketSpec
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
@@ -115,12 +114,6 @@ def lobby_health_per_second(lobby_address: str, seconds: float, clients: int = C
             return calls / (time.perf_counter() - started)
 
     return asyncio.run(run())
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def seat_tickets(

@@ -41,12 +41,13 @@ from typing import cast
 import grpc
 import redis
 from redis.asyncio import Redis as AsyncRedis
+from redis.typing import KeyT, StreamIdT
 
 from bench.bots import SHARDS, match_request
 from bench.lobby import matchmaking_sections
 from bench.resilience import probe
-from bench.service import GameLoad, game_load, plan_matches
-from bench.stats import Latencies, verdict
+from bench.service import UNLIMITED, Auth, GameLoad, game_load, plan_matches, start_games
+from bench.stats import Latencies, cpu_seconds, verdict
 from menagerie.common.v1 import common_pb2, matches_pb2_grpc
 from menagerie.rules.registry import game_ids
 from menagerie.shared.bots import BOT_LEVELS
@@ -55,7 +56,7 @@ from menagerie.shared.store.keys import shard_keys
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, service_process
 
 STEPS = (10, 100, 1_000)
 FLAT_SPREAD = 2.0  # issue 15: SubmitAction p50/p99 across the steps within 2× of each other
@@ -64,8 +65,6 @@ PROBE_INTERVAL_S = 0.02
 MEMORY_SAMPLE = 50  # active matches whose bytes are read at the end of a step
 CALL_TIMEOUT_S = 10.0
 FEED_BLOCK_MS = 1_000
-# A bench creates matches and plays a probe far faster than a person: the quotas stay in the path, out of reach.
-UNLIMITED = {"MENAGERIE_RATE_LIMIT_PER_SECOND": "1000000", "MENAGERIE_RATE_LIMIT_BURST": "1000000"}
 
 Notice = common_pb2.MatchEvent
 FeedReply = list[tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]]
@@ -96,17 +95,21 @@ class FeedFollower:
         with self._lock:
             self.bot_matches.add(match_id)
 
+    def stop(self) -> None:
+        """Ends run() within FEED_BLOCK_MS."""
+        self.stopping.set()
+
     def run(self) -> None:
         """Reads the feeds until stop(); each read is bounded (FEED_BLOCK_MS) so that stop() is seen."""
         client = redis.Redis.from_url(self.redis_url)
-        feeds: dict[str, bytes] = {}
+        feeds: dict[KeyT, StreamIdT] = {}  # redis-py's own types: its xread takes no narrower dict
         for shard in range(SHARDS):
             feed = shard_keys(shard).turns
             last = cast("list[tuple[bytes, object]]", client.xrevrange(feed, count=1))
             feeds[feed] = last[0][0] if last else b"0-0"
         while not self.stopping.is_set():
             try:
-                reply = cast("FeedReply", client.xread(feeds, block=FEED_BLOCK_MS))  # type: ignore[arg-type]
+                reply = cast("FeedReply", client.xread(feeds, block=FEED_BLOCK_MS))
             except redis.ConnectionError:
                 time.sleep(0.1)  # a reconnect, then the same cursors: nothing is skipped
                 continue
@@ -162,24 +165,6 @@ class Step:
         return statistics.quantiles(self.turns, n=100)[98] * 1000 if len(self.turns) > 1 else float("nan")
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by a process and, if it leads a session, the live rest of it.
-
-    The bot worker runs in a session of its own (tests.support.services.worker_process) and
-    forks its pool there; the services are single processes (Linux /proc).
-    """
-    lead = os.getsid(pid) == pid
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat") if lead else [Path(f"/proc/{pid}/stat")]:
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # it exited meanwhile
-            continue
-        if not lead or int(fields[3]) == pid:  # fields[3]: the session id
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def busy_cpu_seconds() -> float:
     """CPU time all cores of the machine have spent busy so far (/proc/stat: all but idle and iowait)."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -199,22 +184,13 @@ def match_ids() -> Iterator[str]:
         yield f"{run}-{number}"
 
 
-def create_bot_matches(
-    count: int,
-    stubs: dict[str, matches_pb2_grpc.MatchesStub],
-    loads: list[GameLoad],
-    level: str,
-    follower: FeedFollower,
-    ids: Iterator[str],
-    auth: tuple[tuple[str, str], ...],
+def create_bot_match(
+    stub: matches_pb2_grpc.MatchesStub, load: GameLoad, level: str, match_id: str, follower: FeedFollower, auth: Auth
 ) -> None:
-    """Creates `count` all-bot matches, the games taken in turn; the follower counts them from their creation."""
-    for index in range(count):
-        load = loads[index % len(loads)]
-        match_id = next(ids)
-        follower.watch(match_id)
-        request = match_request(load, match_id, common_pb2.SEAT_KIND_BOT, level)
-        stubs[load.game].CreateMatch(request, metadata=auth, timeout=CALL_TIMEOUT_S)
+    """Creates an all-bot match of `load`; the follower counts it from its creation."""
+    follower.watch(match_id)
+    request = match_request(load, match_id, common_pb2.SEAT_KIND_BOT, level)
+    stub.CreateMatch(request, metadata=auth, timeout=CALL_TIMEOUT_S)
 
 
 async def sampled_match_bytes(redis_url: str, match_ids: list[str]) -> list[int]:
@@ -331,19 +307,14 @@ def main() -> None:
     games = args.game or list(game_ids())
     loads = [game_load(game) for game in games]
     service_token = TokenSigner(TOKEN_SECRET).issue_service("bench", 3600)[0]
-    auth = (("authorization", f"Bearer {service_token}"),)
+    auth: Auth = (("authorization", f"Bearer {service_token}"),)
 
     print("Menagerie at scale: the whole platform on this machine (one run)")
     with throwaway_redis() as (redis_url, kind), ExitStack() as stack:
         print(f"Redis: {kind}")
-        services = {g: stack.enter_context(game_process(g, redis_url, TOKEN_SECRET, **UNLIMITED)) for g in games}
-        endpoints = ",".join(f"{game}={service.address}" for game, service in services.items())
+        services, endpoints = start_games(stack, redis_url, games)
         dispatcher = stack.enter_context(
-            dispatcher_process(
-                redis_url,
-                TOKEN_SECRET,
-                MENAGERIE_GAME_ENDPOINTS=endpoints,
-            )
+            dispatcher_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
         )
         worker = stack.enter_context(
             bot_worker_process(
@@ -365,12 +336,12 @@ def main() -> None:
         reader = threading.Thread(target=follower.run, daemon=True)
         reader.start()
         ids = match_ids()
-        rotation = itertools.cycle(range(len(loads)))
+        rotation = itertools.cycle(loads)
 
         def top_up(count: int) -> None:
             # The games in turn across calls, so that replacing one finished match at a time still spreads them.
-            for _ in range(count):
-                create_bot_matches(1, stubs, [loads[next(rotation)]], args.level, follower, ids, auth)
+            for load in itertools.islice(rotation, count):
+                create_bot_match(stubs[load.game], load, args.level, next(ids), follower, auth)
 
         results = []
         for target in steps:
@@ -392,7 +363,7 @@ def main() -> None:
         if args.tickets:
             print(f"\nMatchmaking with the {steps[-1]:,} bot matches still running:")
             matchmaking_sections(lobby, redis_url, loads, services, args.tickets, flow=min(args.tickets, 2_000))
-        follower.stopping.set()
+        follower.stop()
         reader.join(timeout=5)
 
 

@@ -7,7 +7,8 @@ import itertools
 import random
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,8 +23,20 @@ from menagerie.rules.events import next_view_versions
 from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding, binding
 from menagerie.shared.store import MatchStore
+from tests.support.fixtures import TOKEN_SECRET
+from tests.support.services import ServiceProcess, game_process
 
 Auth = tuple[tuple[str, str], ...]
+
+# A bench client plays one seat far faster than a person and registers thousands of players
+# from one host: the per-caller quotas (menagerie.shared.rpc.quotas) stay in the path, set out of reach.
+UNLIMITED = {"MENAGERIE_RATE_LIMIT_PER_SECOND": "1000000", "MENAGERIE_RATE_LIMIT_BURST": "1000000"}
+
+
+def start_games(stack: ExitStack, redis_url: str, games: Iterable[str]) -> tuple[dict[str, ServiceProcess], str]:
+    """Each game's service in its own process (quotas out of reach) until `stack` closes; and their endpoints."""
+    services = {game: stack.enter_context(game_process(game, redis_url, TOKEN_SECRET, **UNLIMITED)) for game in games}
+    return services, ",".join(f"{game}={service.address}" for game, service in services.items())
 
 
 @dataclass(frozen=True)

@@ -292,7 +292,7 @@ class Platform:
 
         child = Child(GATEWAY.name, launch, launch())
         url = f"http://{self.host}:{self.web_port}"
-        child.wait_ready(lambda process: wait_until_http(f"{url}/healthz", process))
+        child.wait_ready(functools.partial(wait_until_http, f"{url}/healthz"))
         print(f"{'web':<12} {url}", flush=True)
         return child
 
