@@ -18,12 +18,11 @@ caps on open streams per caller and per process.
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeAlias, cast
+from typing import Any, NoReturn, TypeAlias, cast
 
 import grpc
 import structlog
@@ -76,7 +75,7 @@ def require_principal() -> Principal:
     return principal
 
 
-def _bearer(metadata: Sequence[tuple[str, str | bytes]] | None) -> str | None:
+def _bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
     for key, value in metadata or ():
         if key == "authorization":
             text = value.decode() if isinstance(value, bytes) else value
@@ -97,7 +96,11 @@ class _Call:
 
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
-    """Decodes, authenticates, applies quotas and maps errors for every unary and server-streaming method."""
+    """Decodes, authenticates, applies quotas and maps errors for every unary and server-streaming method.
+
+    A method's wrapped handler is built once, on its first call, and kept: it reads each
+    call's metadata from the call's context, so nothing is built per call.
+    """
 
     def __init__(
         self,
@@ -110,36 +113,49 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         self._quotas = quotas or Quotas(QuotaSettings())
         self._open_prefixes = tuple(open_prefixes)
         self._domain = domain  # ErrorInfo's domain: "menagerie.<service>"
+        self._handlers: dict[str, Handler | None] = {}
+        # The metrics' children by label values: looked up once, not on every call.
+        self._counters: dict[tuple[str, str], Any] = {}
+        self._timers: dict[str, Any] = {}
 
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
         details: grpc.HandlerCallDetails,
     ) -> Handler | None:
-        handler = await continuation(details)
         method: str = details.method
+        try:
+            return self._handlers[method]
+        except KeyError:
+            pass
+        handler = self._wrapped(method, await continuation(details))
+        if handler is not None:  # an unknown method is answered UNIMPLEMENTED: nothing to keep
+            self._handlers[method] = handler
+        return handler
+
+    def _wrapped(self, method: str, handler: Handler | None) -> Handler | None:
+        """The handler that decodes, authenticates and maps errors around `handler` (open methods: as they are)."""
         if handler is None or handler.request_streaming or method.startswith(self._open_prefixes):
             return handler
         deserialize = handler.request_deserializer
         if deserialize is None:
             return handler
-        metadata = details.invocation_metadata
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
-                self._wrap_unary(method, metadata, cast("UnaryBehavior", handler.unary_unary), deserialize),
+                self._wrap_unary(method, cast("UnaryBehavior", handler.unary_unary), deserialize),
                 request_deserializer=None,
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
             return grpc.unary_stream_rpc_method_handler(
-                self._wrap_stream(method, metadata, cast("StreamBehavior", handler.unary_stream), deserialize),
+                self._wrap_stream(method, cast("StreamBehavior", handler.unary_stream), deserialize),
                 request_deserializer=None,
                 response_serializer=handler.response_serializer,
             )
         return handler
 
     def _prepare(
-        self, raw: bytes, deserialize: Callable[[bytes], Any], metadata: Any, context: Context, call: _Call
+        self, raw: bytes, deserialize: Callable[[bytes], Any], context: Context, call: _Call
     ) -> tuple[Any, str | None]:
         """Decode first, then the token (DESIGN.md's order of checks), then the call rate: (request, caller)."""
         try:
@@ -147,60 +163,59 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         except Exception:
             raise _Undecodable() from None
         call.request = request
-        token = _bearer(metadata)
+        token = _bearer(cast("Iterable[tuple[str, str | bytes]] | None", context.invocation_metadata()))
         principal = self._signer.verify(token) if token is not None else None
         _principal.set(principal)
-        caller = caller_of(principal, context.peer())
+        # Only a call without a token is counted by its peer's address.
+        caller = caller_of(principal, context.peer() if principal is None else "")
         self._quotas.take_call(caller)
         return request, caller
 
-    @contextlib.asynccontextmanager
-    async def _answering(self, method: str, context: Context, timed: bool) -> AsyncIterator[_Call]:
-        """Turns whatever the call raised into its status code and details, and counts the call.
+    def _count(self, method: str, code: str, started: float | None = None) -> None:
+        """Counts a call under its status (and its time, for unary calls), before its status goes out.
 
-        A call is counted before its status goes out: a client that reads the metrics right
-        after its answer finds the call there.
+        A client that reads the metrics right after its answer finds the call there.
         """
-        started = time.perf_counter()
-        call = _Call()
+        counter = self._counters.get((method, code))
+        if counter is None:
+            counter = self._counters[(method, code)] = RPCS.labels(method, code)
+        counter.inc()
+        if started is not None:
+            timer = self._timers.get(method)
+            if timer is None:
+                timer = self._timers[method] = RPC_SECONDS.labels(method)
+            timer.observe(time.perf_counter() - started)
 
-        def count(code: str) -> None:
-            RPCS.labels(method, code).inc()
-            if timed:
-                RPC_SECONDS.labels(method).observe(time.perf_counter() - started)
+    async def _refuse(
+        self, method: str, context: Context, call: _Call, error: Exception, started: float | None
+    ) -> NoReturn:
+        """Answers what the call raised with its status code and details (context.abort raises)."""
 
-        async def abort(code: grpc.StatusCode, status: status_pb2.Status, extra: rich.Metadata = ()) -> None:
-            count(code.name)
+        async def abort(code: grpc.StatusCode, status: status_pb2.Status, extra: rich.Metadata = ()) -> NoReturn:
+            self._count(method, code.name, started)
             await context.abort(code, status.message, rich.trailers(status, extra))
+            raise AssertionError("context.abort returned")  # it always raises
 
-        async def abort_plain(code: grpc.StatusCode, message: str, reason: str) -> None:
+        async def abort_plain(code: grpc.StatusCode, message: str, reason: str) -> NoReturn:
             await abort(code, rich.error_status(code, message, self._domain, reason))
 
-        try:
-            yield call
-        except _Undecodable:
+        if isinstance(error, _Undecodable):
             message = f"the request is not a valid {method} message"
             await abort_plain(grpc.StatusCode.INVALID_ARGUMENT, message, rich.UNDECODABLE_REQUEST)
-        except MenagerieError as error:
+        if isinstance(error, MenagerieError):
             pushback: rich.Metadata = ()
             if isinstance(error, RateLimited):
                 # Also said the way gRPC's own retry policy reads it.
                 pushback = (("grpc-retry-pushback-ms", str(error.retry_after_ms)),)
             await abort(grpc.StatusCode[error.status], self._status_of(error, call), pushback)
-        except (RedisConnectionError, RedisTimeoutError):
-            log.warning("Redis does not answer", method=method, exc_info=True)
+        if isinstance(error, (RedisConnectionError, RedisTimeoutError)):
+            log.warning("Redis does not answer", method=method, exc_info=error)
             await abort_plain(grpc.StatusCode.UNAVAILABLE, STORE_UNAVAILABLE, rich.STORE_UNAVAILABLE)
-        except grpc.aio.AbortError:
-            count("SERVICER_ABORT")
-            raise
-        except Exception:
-            log.exception("unexpected error", method=method)
-            await abort_plain(grpc.StatusCode.INTERNAL, "internal error", rich.INTERNAL)
-        except BaseException:
-            count("CANCELLED")  # the client went away (a stream closed early) or the server is stopping
-            raise
-        else:
-            count("OK")
+        if isinstance(error, grpc.aio.AbortError):
+            self._count(method, "SERVICER_ABORT")
+            raise error
+        log.error("unexpected error", method=method, exc_info=error)
+        await abort_plain(grpc.StatusCode.INTERNAL, "internal error", rich.INTERNAL)
 
     def _status_of(self, error: MenagerieError, call: _Call) -> status_pb2.Status:
         """The error's status with details; only its ErrorInfo if working out the rest failed (logged)."""
@@ -211,29 +226,31 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             return rich.error_status(grpc.StatusCode[error.status], error.message, self._domain, error.status)
 
     def _wrap_unary(
-        self,
-        method: str,
-        metadata: Any,
-        behavior: UnaryBehavior,
-        deserialize: Callable[[bytes], Any],
+        self, method: str, behavior: UnaryBehavior, deserialize: Callable[[bytes], Any]
     ) -> Callable[[bytes, Context], Awaitable[Any]]:
         async def unary(raw: bytes, context: Context) -> Any:
-            async with self._answering(method, context, timed=True) as call:
-                request, _ = self._prepare(raw, deserialize, metadata, context, call)
-                return await behavior(request, context)
+            started = time.perf_counter()
+            call = _Call()
+            try:
+                request, _ = self._prepare(raw, deserialize, context, call)
+                response = await behavior(request, context)
+            except Exception as error:
+                await self._refuse(method, context, call, error, started)
+            except BaseException:
+                self._count(method, "CANCELLED")  # the client went away or the server is stopping
+                raise
+            self._count(method, "OK", started)
+            return response
 
         return unary
 
     def _wrap_stream(
-        self,
-        method: str,
-        metadata: Any,
-        behavior: StreamBehavior,
-        deserialize: Callable[[bytes], Any],
+        self, method: str, behavior: StreamBehavior, deserialize: Callable[[bytes], Any]
     ) -> Callable[[bytes, Context], AsyncIterator[Any]]:
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
-            async with self._answering(method, context, timed=False) as call:
-                request, caller = self._prepare(raw, deserialize, metadata, context, call)
+            call = _Call()
+            try:
+                request, caller = self._prepare(raw, deserialize, context, call)
                 self._quotas.open_stream(caller)
                 OPEN_STREAMS.inc()
                 try:
@@ -242,6 +259,12 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 finally:
                     self._quotas.close_stream(caller)
                     OPEN_STREAMS.dec()
+            except Exception as error:
+                await self._refuse(method, context, call, error, None)
+            except BaseException:
+                self._count(method, "CANCELLED")  # a stream closed early, or the server is stopping
+                raise
+            self._count(method, "OK")
 
         return stream
 
