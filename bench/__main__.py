@@ -35,6 +35,7 @@ from bench.service import (
     submit_load,
 )
 from bench.stats import Latencies, verdict
+from bench.store import store_section
 from menagerie.rules.registry import game_ids
 from menagerie.shared.bots import BOT_LEVELS, searches
 from menagerie.shared.tokens import TokenSigner
@@ -182,7 +183,8 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
 
 
 def games_sections(loads: dict[str, GameLoad], redis_url: str, service_token: str, args: argparse.Namespace) -> None:
-    """Each game's own section, then the flat cost of the first."""
+    """The store's script call, each game's own section, then the flat cost of the first."""
+    store_section(redis_url)
     for load in loads.values():
         game_section(load, redis_url, service_token, args)
     flat_cost_section(next(iter(loads.values())), redis_url, service_token, args)

@@ -35,7 +35,9 @@ def own_redis_url() -> Iterator[str]:
 @pytest.fixture
 async def store(own_redis_url: str) -> AsyncIterator[MatchStore]:
     redis = Redis.from_url(own_redis_url)
-    yield MatchStore(redis, shards=4)
+    store = MatchStore(redis, shards=4)
+    yield store
+    store.close()
     await redis.aclose()
 
 
@@ -205,6 +207,7 @@ async def test_a_commit_trims_its_shard_feed_by_age_as_well_as_by_length(redis_u
         old = cast("list[object]", await redis.xrange(feed, min="-", max=f"{now_ms - 60_000}"))
         assert len(old) <= 100, len(old)
         assert await redis.xlen(feed) >= 2  # the create's and the commit's notices stay
+        store.close()
     finally:
         await redis.flushdb()
         await redis.aclose()

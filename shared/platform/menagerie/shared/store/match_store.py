@@ -21,6 +21,7 @@ from redis.asyncio import Redis
 
 from menagerie.rules.contract import Outcome
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
+from menagerie.shared.store.pipelined import ScriptRunner
 from menagerie.shared.store.records import (
     FINISHED,
     Archive,
@@ -150,6 +151,12 @@ class MatchStore:
         self._create = redis.register_script(_script("create.lua"))
         self._submit = redis.register_script(_script("submit.lua"))
         self._compact = redis.register_script(_script("compact.lua"))
+        # The hot path's two scripts (a new match, a move) over a pipelined connection.
+        self._scripts = ScriptRunner.of(redis)
+
+    def close(self) -> None:
+        """Closes the store's own connection (the Redis client is its owner's to close)."""
+        self._scripts.close()
 
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of one match."""
@@ -188,7 +195,7 @@ class MatchStore:
             *self._deadline_pairs(new.match_id, new.deadlines),
         ]
         script_keys = [keys.state, keys.events, keys.shard.turns, keys.shard.deadlines, keys.shard.active]
-        return bool(await self._create(keys=script_keys, args=args))
+        return bool(await self._scripts.run(self._create, script_keys, args))
 
     async def load(
         self, match_id: str, idempotency_field: str | None = None
@@ -256,7 +263,7 @@ class MatchStore:
             keys.shard.active,
             keys.shard.finished,
         )
-        reply = await self._submit(keys=script_keys, args=(_packed(args),))
+        reply = await self._scripts.run(self._submit, script_keys, (_packed(args),))
         status = reply[0].decode()
         return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
 

@@ -1,0 +1,166 @@
+"""The store's pipelined script connection against a real Redis: replies in order, and every failure bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator, Iterator
+from typing import cast
+
+import pytest
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from menagerie.shared.store.pipelined import CLIENT_NAME, PipelinedConnection, ScriptRunner
+
+pytestmark = pytest.mark.integration
+
+ECHO = "return {ARGV[1], redis.call('INCR', KEYS[1])}"
+REFUSE = "return redis.error_reply('REFUSED by the script')"
+
+
+def database(url: str, db: int) -> str:
+    """The same server's URL with another database."""
+    return f"{url.rsplit('/', 1)[0]}/{db}"
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[Redis]:
+    redis = Redis.from_url(database(redis_url, 9))
+    yield redis
+    await redis.aclose()
+
+
+@pytest.fixture
+async def runner(client: Redis) -> AsyncIterator[ScriptRunner]:
+    scripts = ScriptRunner.of(client)
+    assert scripts.pipelined
+    yield scripts
+    scripts.close()
+
+
+async def our_connection_id(client: Redis) -> str:
+    """The id of the runner's connection, by the name it gives itself."""
+    clients = await client.client_list()
+    return str(next(c["id"] for c in clients if c["name"] == CLIENT_NAME))
+
+
+async def test_many_calls_at_once_each_get_their_own_reply(client: Redis, runner: ScriptRunner) -> None:
+    script = client.register_script(ECHO)
+    await client.delete("pipelined:counter")
+    replies = await asyncio.gather(*(runner.run(script, ["pipelined:counter"], [f"call-{i}"]) for i in range(500)))
+    assert [reply[0] for reply in replies] == [f"call-{i}".encode() for i in range(500)]
+    # Each ran exactly once.
+    assert sorted(reply[1] for reply in replies) == list(range(1, 501))
+    # On the database the client's URL names.
+    assert await client.get("pipelined:counter") == b"500"
+
+
+async def test_a_script_the_server_forgot_is_loaded_again(client: Redis, runner: ScriptRunner) -> None:
+    script = client.register_script(ECHO)
+    await runner.run(script, ["pipelined:forgot"], ["first"])
+    await client.script_flush()
+    reply = await runner.run(script, ["pipelined:forgot"], ["again"])
+    assert reply[0] == b"again"
+
+
+async def test_an_error_reply_is_raised_and_the_connection_goes_on(client: Redis, runner: ScriptRunner) -> None:
+    with pytest.raises(ResponseError, match="REFUSED by the script"):
+        await runner.run(client.register_script(REFUSE), [], [])
+    reply = await runner.run(client.register_script(ECHO), ["pipelined:after-error"], ["fine"])
+    assert reply[0] == b"fine"
+
+
+async def test_a_killed_connection_is_replaced_without_the_caller_noticing(client: Redis, runner: ScriptRunner) -> None:
+    script = client.register_script(ECHO)
+    await runner.run(script, ["pipelined:killed"], ["before"])
+    first = await our_connection_id(client)
+    await client.client_kill_filter(_id=first)
+    assert (await runner.run(script, ["pipelined:killed"], ["after"]))[0] == b"after"
+    assert await our_connection_id(client) != first
+
+
+async def test_calls_in_flight_when_the_connection_dies_are_retried_once(client: Redis, runner: ScriptRunner) -> None:
+    script = client.register_script("redis.call('INCR', KEYS[1]); return ARGV[1]")
+    await client.delete("pipelined:in-flight")
+    await runner.run(script, ["pipelined:in-flight"], ["warm"])
+    connection = await our_connection_id(client)
+    calls = [asyncio.ensure_future(runner.run(script, ["pipelined:in-flight"], [str(i)])) for i in range(50)]
+    await client.client_kill_filter(_id=connection)
+    replies = await asyncio.gather(*calls)
+    assert replies == [str(i).encode() for i in range(50)]
+    # A call whose reply was lost may have run before the retry: at least once each, at most twice.
+    assert 51 <= int(cast("bytes", await client.get("pipelined:in-flight"))) <= 101
+
+
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """A TCP port that accepts connections and never answers."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    yield listener.getsockname()[1]
+    listener.close()
+
+
+async def test_a_server_that_never_answers_is_a_timeout(silent_server: int) -> None:
+    connection = PipelinedConnection("127.0.0.1", silent_server, timeout=0.2)
+    with pytest.raises(RedisTimeoutError, match="did not answer"):
+        await connection.call("PING")
+    connection.close()
+
+
+async def test_a_server_that_is_not_there_is_a_connection_error() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]  # closed again at once: nothing listens there
+    connection = PipelinedConnection("127.0.0.1", port)
+    with pytest.raises(RedisConnectionError, match="cannot connect"):
+        await connection.call("PING")
+
+
+async def test_the_urls_user_and_password_are_sent(redis_url: str) -> None:
+    admin = Redis.from_url(redis_url)
+    await admin.acl_setuser("pipelined-user", enabled=True, passwords=["+s3cret"], keys=["*"], commands=["+@all"])
+    try:
+        user = Redis.from_url(database(redis_url, 9).replace("redis://", "redis://pipelined-user:s3cret@"))
+        scripts = ScriptRunner.of(user)
+        assert (await scripts.run(user.register_script(ECHO), ["pipelined:user"], ["as-user"]))[0] == b"as-user"
+        scripts.close()
+        wrong = Redis.from_url(redis_url.replace("redis://", "redis://pipelined-user:wrong@"))
+        refused = ScriptRunner.of(wrong)
+        with pytest.raises(ResponseError):
+            await refused.run(wrong.register_script(ECHO), ["pipelined:user"], ["refused"])
+        refused.close()
+        await user.aclose()
+        await wrong.aclose()
+    finally:
+        await admin.acl_deluser("pipelined-user")
+        await admin.aclose()
+
+
+def test_one_connection_serves_one_event_loop_after_another(redis_url: str) -> None:
+    connection = PipelinedConnection.for_client(Redis.from_url(redis_url))
+    assert connection is not None
+
+    async def echo() -> bytes:
+        reply: bytes = await connection.call("ECHO", "here")
+        connection.close()  # its owner closes it before the loop ends (the socket goes on its next turn)
+        await asyncio.sleep(0)
+        return reply
+
+    assert asyncio.run(echo()) == b"here"
+    assert asyncio.run(echo()) == b"here"  # opened again, on the new loop
+
+
+def test_a_unix_socket_and_tls_go_through_redis_py() -> None:
+    """So does a Redis Cluster (tests/e2e/test_redis_cluster.py plays whole matches on one)."""
+    assert not ScriptRunner.of(Redis.from_url("unix:///tmp/none.sock")).pipelined
+    assert not ScriptRunner.of(Redis.from_url("rediss://127.0.0.1:1/0")).pipelined
+
+
+async def test_a_registered_script_object_is_what_the_runner_takes(client: Redis) -> None:
+    script = client.register_script(ECHO)
+    assert isinstance(script, AsyncScript)
+    fallback = ScriptRunner(client, None)  # what a cluster client gets: redis-py's own call
+    assert (await fallback.run(script, ["pipelined:fallback"], ["through redis-py"]))[0] == b"through redis-py"
