@@ -61,13 +61,20 @@ def _error(reply: ResponseError) -> ResponseError:
 
 
 class _Pipe(asyncio.Protocol):
-    """One connection: commands written in order, replies matched to them in order."""
+    """One connection: commands written in order, replies matched to them in order.
 
-    def __init__(self) -> None:
+    One timer watches the oldest command still waiting (not one per command): once it has
+    waited `timeout` seconds, every waiting command fails with TimeoutError and the
+    connection is closed, since a late reply would answer the wrong caller.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self._timeout = timeout
         self._reader = hiredis.Reader(replyError=ResponseError)
-        self._waiting: deque[asyncio.Future[Any]] = deque()
+        self._waiting: deque[tuple[float, asyncio.Future[Any]]] = deque()  # (sent at, its reply)
         self._outgoing: list[bytes] = []
         self._transport: asyncio.Transport | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
         self.lost: Exception | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -79,16 +86,24 @@ class _Pipe(asyncio.Protocol):
             if not self._waiting:  # a reply nobody asked for: the stream can no longer be trusted
                 self.close()
                 return
-            future = self._waiting.popleft()
+            _, future = self._waiting.popleft()
             if not future.done():  # its caller may have given up (cancelled)
                 future.set_result(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = RedisConnectionError(f"lost the connection to Redis: {exc or 'closed'}")
+        self._fail(RedisConnectionError(f"lost the connection to Redis: {exc or 'closed'}"))
+
+    def _fail(self, error: Exception) -> None:
+        """Fails every waiting command with `error` (the first failure is what later calls are told)."""
+        if self.lost is None:
+            self.lost = error
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         while self._waiting:
-            future = self._waiting.popleft()
+            _, future = self._waiting.popleft()
             if not future.done():
-                future.set_exception(self.lost)
+                future.set_exception(error)
 
     def send(self, args: Sequence[Arg]) -> asyncio.Future[Any]:
         """Queues one command (written at the end of this turn of the loop); its reply's future."""
@@ -99,8 +114,23 @@ class _Pipe(asyncio.Protocol):
             loop.call_soon(self._flush)
         self._outgoing.append(_command(args))
         future = loop.create_future()
-        self._waiting.append(future)
+        self._waiting.append((loop.time(), future))
+        if self._watchdog is None:
+            self._watchdog = loop.call_later(self._timeout, self._watch)
         return future
+
+    def _watch(self) -> None:
+        """Fails what waited too long; else looks again when the oldest waiting command would have."""
+        self._watchdog = None
+        if not self._waiting:
+            return
+        loop = asyncio.get_running_loop()
+        due = self._waiting[0][0] + self._timeout
+        if loop.time() >= due:
+            self._fail(RedisTimeoutError(f"Redis did not answer within {self._timeout:g} s"))
+            self.close()
+        else:
+            self._watchdog = loop.call_at(due, self._watch)
 
     def _flush(self) -> None:
         if self._transport is not None and self.lost is None:
@@ -143,7 +173,7 @@ class PipelinedConnection:
     async def call(self, *args: Arg) -> Any:
         """Runs one command; its reply, or redis-py's error for it (ConnectionError, TimeoutError, ResponseError)."""
         pipe = self._ready() or await self._connect()
-        reply = await self._wait(pipe, pipe.send(args))
+        reply = await pipe.send(args)
         if isinstance(reply, ResponseError):
             raise _error(reply)
         return reply
@@ -154,15 +184,6 @@ class PipelinedConnection:
         if pipe is not None and pipe.lost is None and self._loop is asyncio.get_running_loop():
             return pipe
         return None
-
-    async def _wait(self, pipe: _Pipe, future: asyncio.Future[Any]) -> Any:
-        try:
-            async with asyncio.timeout(self._timeout):
-                return await future
-        except TimeoutError:
-            # The reply may still come; later ones would then answer the wrong callers.
-            pipe.close()
-            raise RedisTimeoutError(f"Redis did not answer within {self._timeout:g} s") from None
 
     async def _connect(self) -> _Pipe:
         loop = asyncio.get_running_loop()
@@ -176,12 +197,12 @@ class PipelinedConnection:
             self._drop()
             try:
                 async with asyncio.timeout(self._connect_timeout):
-                    _, pipe = await loop.create_connection(_Pipe, *self._address)
+                    _, pipe = await loop.create_connection(lambda: _Pipe(self._timeout), *self._address)
             except (OSError, TimeoutError) as exc:
                 host, port = self._address
                 raise RedisConnectionError(f"cannot connect to Redis at {host}:{port}: {exc}") from exc
             for command in self._setup:
-                reply = await self._wait(pipe, pipe.send(command))
+                reply = await pipe.send(command)
                 if isinstance(reply, ResponseError):
                     pipe.close()
                     raise _error(reply)
