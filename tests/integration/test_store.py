@@ -112,6 +112,8 @@ async def test_create_writes_everything_once(store: MatchStore) -> None:
     record, _ = await store.load(match_id)
     assert record is not None
     assert (record.version, record.state, record.to_act, record.status) == (1, b"state-1", [0], "active")
+    # The snapshot the host keeps after a create, without reading it back, is the one stored.
+    assert new_match(match_id).stored() == record
     entries = await store.entries(match_id, 0)
     assert [(e.version, e.seat) for e in entries] == [(1, None)]
     assert msgspec.msgpack.decode(entries[0].events, type=list[Event]) == [Dealt(seat=0, token=7)]

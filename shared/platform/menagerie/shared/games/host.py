@@ -219,22 +219,24 @@ class GameHost:
         deadlines = self._deadlines(meta, to_act, seat_versions, [], now)
         outcome = self.engine.outcome(state)
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_CREATED
-        created = await self.store.create(
-            NewMatch(
-                match_id=match_id,
-                meta=meta,
-                state=self._encode(state),
-                seat_versions=seat_versions,
-                to_act=to_act,
-                deadlines=deadlines,
-                setup_events=events,
-                notice=self._notice(match_id, meta, 1, kind, to_act, seat_versions, outcome, now),
-                status=FINISHED if outcome else ACTIVE,
-                outcome=outcome,
-            )
+        new = NewMatch(
+            match_id=match_id,
+            meta=meta,
+            state=self._encode(state),
+            seat_versions=seat_versions,
+            to_act=to_act,
+            deadlines=deadlines,
+            setup_events=events,
+            notice=self._notice(match_id, meta, 1, kind, to_act, seat_versions, outcome, now),
+            status=FINISHED if outcome else ACTIVE,
+            outcome=outcome,
         )
-        record = await self._record(match_id)
-        if not created:
+        if await self.store.create(new):
+            # What was just written, as a read would find it (a bot's move since is not this call's to report).
+            record = new.stored()
+            self._snapshots.put(record)
+        else:
+            record = await self._record(match_id)
             existing = record.meta
             if (
                 existing.mode,

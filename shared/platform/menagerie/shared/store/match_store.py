@@ -87,6 +87,22 @@ class NewMatch:
     status: str
     outcome: Outcome | None
 
+    def stored(self) -> MatchRecord:
+        """The snapshot as create.lua stores it (version 1)."""
+        return MatchRecord(
+            match_id=self.match_id,
+            meta=self.meta,
+            version=1,
+            state=self.state,
+            seat_versions=self.seat_versions,
+            to_act=self.to_act,
+            deadlines=self.deadlines,
+            status=self.status,
+            outcome=self.outcome,
+            updated_ms=self.meta.created_ms,
+            decisions=[DecisionCount()] * len(self.meta.seats),
+        )
+
 
 @dataclass
 class Commit:
