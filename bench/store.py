@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
 
-from menagerie.shared.store.pipelined import ScriptRunner
+from menagerie.shared.store.pipelined import RedisRunner
 
 # A move's commit in miniature: one script writing one hash field of a few hundred bytes.
 SCRIPT = "redis.call('HSET', KEYS[1], 'state', ARGV[1]); return {'ok'}"
@@ -32,14 +32,14 @@ async def _cpu_per_call(callers: int, call: Callable[[int], Awaitable[object]]) 
 async def _compare(redis_url: str) -> list[tuple[int, tuple[float, float], tuple[float, float]]]:
     client = Redis.from_url(redis_url)
     script = client.register_script(SCRIPT)
-    runner = ScriptRunner.of(client)
+    runner = RedisRunner.of(client)
     rows = []
     try:
         for callers in (1, 8):
             await script(keys=["bench:store:0"], args=[STATE])  # warm both: connections open, script loaded
-            await runner.run(script, ["bench:store:0"], [STATE])
+            await runner.script(script, ["bench:store:0"], [STATE])
             through_client = await _cpu_per_call(callers, lambda i: script(keys=[f"bench:store:{i}"], args=[STATE]))
-            pipelined = await _cpu_per_call(callers, lambda i: runner.run(script, [f"bench:store:{i}"], [STATE]))
+            pipelined = await _cpu_per_call(callers, lambda i: runner.script(script, [f"bench:store:{i}"], [STATE]))
             rows.append((callers, through_client, pipelined))
     finally:
         runner.close()

@@ -14,7 +14,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from menagerie.shared.store.pipelined import CLIENT_NAME, PipelinedConnection, ScriptRunner
+from menagerie.shared.store.pipelined import CLIENT_NAME, PipelinedConnection, RedisRunner
 
 pytestmark = pytest.mark.integration
 
@@ -35,8 +35,8 @@ async def client(redis_url: str) -> AsyncIterator[Redis]:
 
 
 @pytest.fixture
-async def runner(client: Redis) -> AsyncIterator[ScriptRunner]:
-    scripts = ScriptRunner.of(client)
+async def runner(client: Redis) -> AsyncIterator[RedisRunner]:
+    scripts = RedisRunner.of(client)
     assert scripts.pipelined
     yield scripts
     scripts.close()
@@ -48,10 +48,10 @@ async def our_connection_id(client: Redis) -> str:
     return str(next(c["id"] for c in clients if c["name"] == CLIENT_NAME))
 
 
-async def test_many_calls_at_once_each_get_their_own_reply(client: Redis, runner: ScriptRunner) -> None:
+async def test_many_calls_at_once_each_get_their_own_reply(client: Redis, runner: RedisRunner) -> None:
     script = client.register_script(ECHO)
     await client.delete("pipelined:counter")
-    replies = await asyncio.gather(*(runner.run(script, ["pipelined:counter"], [f"call-{i}"]) for i in range(500)))
+    replies = await asyncio.gather(*(runner.script(script, ["pipelined:counter"], [f"call-{i}"]) for i in range(500)))
     assert [reply[0] for reply in replies] == [f"call-{i}".encode() for i in range(500)]
     # Each ran exactly once.
     assert sorted(reply[1] for reply in replies) == list(range(1, 501))
@@ -59,36 +59,36 @@ async def test_many_calls_at_once_each_get_their_own_reply(client: Redis, runner
     assert await client.get("pipelined:counter") == b"500"
 
 
-async def test_a_script_the_server_forgot_is_loaded_again(client: Redis, runner: ScriptRunner) -> None:
+async def test_a_script_the_server_forgot_is_loaded_again(client: Redis, runner: RedisRunner) -> None:
     script = client.register_script(ECHO)
-    await runner.run(script, ["pipelined:forgot"], ["first"])
+    await runner.script(script, ["pipelined:forgot"], ["first"])
     await client.script_flush()
-    reply = await runner.run(script, ["pipelined:forgot"], ["again"])
+    reply = await runner.script(script, ["pipelined:forgot"], ["again"])
     assert reply[0] == b"again"
 
 
-async def test_an_error_reply_is_raised_and_the_connection_goes_on(client: Redis, runner: ScriptRunner) -> None:
+async def test_an_error_reply_is_raised_and_the_connection_goes_on(client: Redis, runner: RedisRunner) -> None:
     with pytest.raises(ResponseError, match="REFUSED by the script"):
-        await runner.run(client.register_script(REFUSE), [], [])
-    reply = await runner.run(client.register_script(ECHO), ["pipelined:after-error"], ["fine"])
+        await runner.script(client.register_script(REFUSE), [], [])
+    reply = await runner.script(client.register_script(ECHO), ["pipelined:after-error"], ["fine"])
     assert reply[0] == b"fine"
 
 
-async def test_a_killed_connection_is_replaced_without_the_caller_noticing(client: Redis, runner: ScriptRunner) -> None:
+async def test_a_killed_connection_is_replaced_without_the_caller_noticing(client: Redis, runner: RedisRunner) -> None:
     script = client.register_script(ECHO)
-    await runner.run(script, ["pipelined:killed"], ["before"])
+    await runner.script(script, ["pipelined:killed"], ["before"])
     first = await our_connection_id(client)
     await client.client_kill_filter(_id=first)
-    assert (await runner.run(script, ["pipelined:killed"], ["after"]))[0] == b"after"
+    assert (await runner.script(script, ["pipelined:killed"], ["after"]))[0] == b"after"
     assert await our_connection_id(client) != first
 
 
-async def test_calls_in_flight_when_the_connection_dies_are_retried_once(client: Redis, runner: ScriptRunner) -> None:
+async def test_calls_in_flight_when_the_connection_dies_are_retried_once(client: Redis, runner: RedisRunner) -> None:
     script = client.register_script("redis.call('INCR', KEYS[1]); return ARGV[1]")
     await client.delete("pipelined:in-flight")
-    await runner.run(script, ["pipelined:in-flight"], ["warm"])
+    await runner.script(script, ["pipelined:in-flight"], ["warm"])
     connection = await our_connection_id(client)
-    calls = [asyncio.ensure_future(runner.run(script, ["pipelined:in-flight"], [str(i)])) for i in range(50)]
+    calls = [asyncio.ensure_future(runner.script(script, ["pipelined:in-flight"], [str(i)])) for i in range(50)]
     await client.client_kill_filter(_id=connection)
     replies = await asyncio.gather(*calls)
     assert replies == [str(i).encode() for i in range(50)]
@@ -124,13 +124,13 @@ async def test_the_urls_user_and_password_are_sent(redis_url: str) -> None:
     await admin.acl_setuser("pipelined-user", enabled=True, passwords=["+s3cret"], keys=["*"], commands=["+@all"])
     try:
         user = Redis.from_url(database(redis_url, 9).replace("redis://", "redis://pipelined-user:s3cret@"))
-        scripts = ScriptRunner.of(user)
-        assert (await scripts.run(user.register_script(ECHO), ["pipelined:user"], ["as-user"]))[0] == b"as-user"
+        scripts = RedisRunner.of(user)
+        assert (await scripts.script(user.register_script(ECHO), ["pipelined:user"], ["as-user"]))[0] == b"as-user"
         scripts.close()
         wrong = Redis.from_url(redis_url.replace("redis://", "redis://pipelined-user:wrong@"))
-        refused = ScriptRunner.of(wrong)
+        refused = RedisRunner.of(wrong)
         with pytest.raises(ResponseError):
-            await refused.run(wrong.register_script(ECHO), ["pipelined:user"], ["refused"])
+            await refused.script(wrong.register_script(ECHO), ["pipelined:user"], ["refused"])
         refused.close()
         await user.aclose()
         await wrong.aclose()
@@ -155,12 +155,42 @@ def test_one_connection_serves_one_event_loop_after_another(redis_url: str) -> N
 
 def test_a_unix_socket_and_tls_go_through_redis_py() -> None:
     """So does a Redis Cluster (tests/e2e/test_redis_cluster.py plays whole matches on one)."""
-    assert not ScriptRunner.of(Redis.from_url("unix:///tmp/none.sock")).pipelined
-    assert not ScriptRunner.of(Redis.from_url("rediss://127.0.0.1:1/0")).pipelined
+    assert not RedisRunner.of(Redis.from_url("unix:///tmp/none.sock")).pipelined
+    assert not RedisRunner.of(Redis.from_url("rediss://127.0.0.1:1/0")).pipelined
 
 
 async def test_a_registered_script_object_is_what_the_runner_takes(client: Redis) -> None:
     script = client.register_script(ECHO)
     assert isinstance(script, AsyncScript)
-    fallback = ScriptRunner(client, None)  # what a cluster client gets: redis-py's own call
-    assert (await fallback.run(script, ["pipelined:fallback"], ["through redis-py"]))[0] == b"through redis-py"
+    fallback = RedisRunner(client)  # what a cluster client gets: redis-py's own call
+    assert (await fallback.script(script, ["pipelined:fallback"], ["through redis-py"]))[0] == b"through redis-py"
+
+
+@pytest.mark.parametrize("pipelined", [True, False], ids=["pipelined", "redis-py"])
+async def test_a_batch_answers_in_order_either_way(client: Redis, pipelined: bool) -> None:
+    runner = RedisRunner.of(client) if pipelined else RedisRunner(client)
+    assert runner.pipelined is pipelined
+    await client.delete("pipelined:batch", "pipelined:batch-string")
+    await runner.batch(
+        [("HSET", "pipelined:batch", "a", 1), ("HSETNX", "pipelined:batch", "a", 2), ("EXPIRE", "pipelined:batch", 60)]
+    )
+    assert await client.hgetall("pipelined:batch") == {b"a": b"1"}  # in order: HSETNX found the field set
+    assert 0 < await client.ttl("pipelined:batch") <= 60
+    await runner.batch([])
+    with pytest.raises(ResponseError):
+        await runner.batch([("SET", "pipelined:batch-string", "x"), ("HSET", "pipelined:batch", "b"), ("PING",)])
+    assert await client.get("pipelined:batch-string") == b"x"  # not a transaction: the others ran
+    runner.close()
+
+
+async def test_a_batch_in_flight_when_the_connection_dies_is_sent_again(client: Redis, runner: RedisRunner) -> None:
+    await client.delete("pipelined:after", "pipelined:nothing")
+    await runner.batch([("PING",)])
+    first = await our_connection_id(client)
+    # BLPOP holds the batch on the server for a second: the connection dies with it in flight.
+    pending = asyncio.ensure_future(runner.batch([("BLPOP", "pipelined:nothing", 1), ("SET", "pipelined:after", "x")]))
+    await asyncio.sleep(0.3)
+    await client.client_kill_filter(_id=first)
+    await pending
+    assert await client.get("pipelined:after") == b"x"
+    assert await our_connection_id(client) != first  # sent again, on a new connection

@@ -187,6 +187,30 @@ async def test_the_final_move_sets_expiry_and_moves_the_match_to_the_finished_in
     assert match_id in [r.match_id for r in finished]
 
 
+async def test_the_results_feed_gets_the_final_notice_and_no_other(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    results = store.keys(match_id).shard.results
+
+    async def notices_of_the_match() -> list[bytes]:
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", await store.redis.xrange(results))
+        return [f[b"pb"] for _, f in entries if common_pb2.MatchEvent.FromString(f[b"pb"]).match_id == match_id]
+
+    await store.create(new_match(match_id))
+    await store.commit(await commit_for(store, match_id))
+    assert await notices_of_the_match() == []  # a new match and an ordinary move: the turn feed only
+    outcome = Outcome([SeatResult(0, "win"), SeatResult(1, "loss", rank=2)], "done")
+    final = notice(match_id, 3)
+    await store.commit(
+        await commit_for(store, match_id, key="1:k2", outcome=outcome, deadlines=[], to_act=[], notice=final)
+    )
+    assert await notices_of_the_match() == [final]
+    # A match over at its creation has its notice there at once.
+    over = uuid.uuid4().hex
+    await store.create(replace(new_match(over), outcome=outcome, status="finished", notice=notice(over, 1)))
+    entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", await store.redis.xrange(store.keys(over).shard.results))
+    assert notice(over, 1) in [f[b"pb"] for _, f in entries]
+
+
 async def test_keys_of_a_match_share_one_hash_tag(store: MatchStore) -> None:
     keys = store.keys("abc")
     tags = {k.split("{")[1].split("}")[0] for k in (keys.state, keys.events, keys.idempotency, *keys.shard)}

@@ -20,7 +20,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     assert isinstance(settings, LobbySettings)
     directory = GameDirectory(settings.endpoints(), settings.public_endpoints(), runtime.signer, settings.tls_ca_file)
     await directory.refresh()
-    store = TicketStore(runtime.redis)
+    store = TicketStore(runtime.redis, runtime.runner())
     ratings = Ratings(runtime.redis, directory)
     matchmaker = Matchmaker(store, directory, settings)
     runtime.add_loop("directory", directory.run)

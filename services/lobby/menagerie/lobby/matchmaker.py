@@ -81,7 +81,7 @@ class Matchmaker:
         book: SeatBook | None = None,
     ) -> None:
         self.store = store
-        self.book = book or SeatBook(store.redis, settings.seat_token_ttl_seconds)
+        self.book = book or SeatBook(store.redis, settings.seat_token_ttl_seconds, store.runner)
         self.directory = directory
         self.settings = settings
         self.clock = clock

@@ -27,6 +27,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from menagerie.lobby import keys
+from menagerie.shared.store.pipelined import RedisRunner
 
 TICKET = "ticket"
 TABLE = "table"
@@ -61,8 +62,9 @@ class Reservation:
 class PlayerStore:
     """Player records and their slots in Redis."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, runner: RedisRunner | None = None) -> None:
         self.redis = redis
+        self.runner = runner or RedisRunner(redis)
         self._reserve = redis.register_script((resources.files("menagerie.lobby.lua") / "reserve.lua").read_text())
 
     async def register(self, player_id: str, name: str, now_ms: int, guest_ttl_seconds: int) -> None:
@@ -80,7 +82,8 @@ class PlayerStore:
         for slot in slots:
             args += [slot.kind, slot.cap, slot.item_id]
         reply = [
-            r.decode() if isinstance(r, bytes) else str(r) for r in await self._reserve([keys.player(player_id)], args)
+            r.decode() if isinstance(r, bytes) else str(r)
+            for r in await self.runner.script(self._reserve, [keys.player(player_id)], args)
         ]
         if reply[0] != "full":
             return Reservation(reply[0])
@@ -96,12 +99,14 @@ class PlayerStore:
 
     async def played(self, players: Iterable[tuple[str, str, str]], now_ms: int) -> None:
         """Seated tickets (player id, name, ticket id): slots freed, and each player kept for good."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for player_id, name, ticket_id in players:
-                key = keys.player(player_id)
-                pipe.hdel(key, slot_field(TICKET, ticket_id))
+        commands: list[tuple[str | int, ...]] = []
+        for player_id, name, ticket_id in players:
+            key = keys.player(player_id)
+            commands += [
+                ("HDEL", key, slot_field(TICKET, ticket_id)),
                 # Recreates a record that expired while its ticket waited: a player who plays is kept.
-                pipe.hsetnx(key, "name", name)
-                pipe.hset(key, "played_ms", now_ms)
-                pipe.persist(key)
-            await pipe.execute()
+                ("HSETNX", key, "name", name),
+                ("HSET", key, "played_ms", now_ms),
+                ("PERSIST", key),
+            ]
+        await self.runner.batch(commands)

@@ -1,8 +1,10 @@
 """Ratings of competitive games (OpenSkill, Plackett–Luce), from finished matches.
 
-The lobby reads every shard's turn feed in its own consumer group; a FINISHED notice
-updates the ratings of the match's seats in one optimistic transaction, exactly once
-per match (a `rated` marker is written in the same transaction). Bots are rated too,
+The lobby reads every shard's results feed in its own consumer group: the FINISHED
+notices, which the match store writes there as well as on the turn feed, so that the
+lobby does not read every move. A FINISHED notice updates the ratings of the match's
+seats in one optimistic transaction, exactly once per match (a `rated` marker is
+written in the same transaction). Bots are rated too,
 one identity per level ("bot:random"), so a human's rating means something against
 them; several seats of one bot identity in a match count as copies of that rating
 and the identity moves by their average.
@@ -163,7 +165,7 @@ class Ratings:
         return [await self._read(self.redis, game, pid.decode()) for pid in ids]
 
     def consumer(self, shards: int) -> StreamConsumer:
-        """Reads every shard's turn feed for finished matches."""
+        """Reads every shard's results feed (finished matches only)."""
 
         async def handle(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
             notice = common_pb2.MatchEvent.FromString(fields[b"pb"])
@@ -172,7 +174,7 @@ class Ratings:
 
         return StreamConsumer(
             self.redis,
-            [shard_keys(s).turns for s in range(shards)],
+            [shard_keys(s).results for s in range(shards)],
             GROUP,
             f"lobby-{socket.gethostname()}-{os.getpid()}",
             handle,

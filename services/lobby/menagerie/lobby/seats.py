@@ -16,6 +16,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from menagerie.lobby import keys
+from menagerie.shared.store.pipelined import RedisRunner
 
 # A player's list keeps its newest entries only (a player rarely plays this many at once).
 MAX_MATCHES_PER_PLAYER = 100
@@ -58,9 +59,10 @@ _match = msgspec.msgpack.Decoder(SeatedMatch)
 class SeatBook:
     """Reads and writes the lobby's record of matches and of each player's seats."""
 
-    def __init__(self, redis: Redis, keep_seconds: int) -> None:
+    def __init__(self, redis: Redis, keep_seconds: int, runner: RedisRunner | None = None) -> None:
         self.redis = redis
         self.keep_seconds = keep_seconds
+        self.runner = runner or RedisRunner(redis)
 
     async def record(self, match: SeatedMatch) -> None:
         """Stores the match and adds it to each of its players' lists (idempotent)."""
@@ -70,15 +72,17 @@ class SeatBook:
         """record() for several matches, in one round trip."""
         if not matches:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for match in matches:
-                pipe.set(keys.seated_match(match.match_id), _encode(match), ex=self.keep_seconds)
-                for player_id in sorted({s.player_id for s in match.seats if not s.bot}):
-                    index = keys.player_matches(player_id)
-                    pipe.zadd(index, {match.match_id: match.started_ms})
-                    pipe.zremrangebyrank(index, 0, -MAX_MATCHES_PER_PLAYER - 1)
-                    pipe.expire(index, self.keep_seconds)
-            await pipe.execute()
+        commands: list[tuple[str | int | bytes, ...]] = []
+        for match in matches:
+            commands.append(("SET", keys.seated_match(match.match_id), _encode(match), "EX", self.keep_seconds))
+            for player_id in sorted({s.player_id for s in match.seats if not s.bot}):
+                index = keys.player_matches(player_id)
+                commands += [
+                    ("ZADD", index, match.started_ms, match.match_id),
+                    ("ZREMRANGEBYRANK", index, 0, -MAX_MATCHES_PER_PLAYER - 1),
+                    ("EXPIRE", index, self.keep_seconds),
+                ]
+        await self.runner.batch(commands)
 
     async def match(self, match_id: str) -> SeatedMatch | None:
         """The lobby's record of a match, or None if it did not start it (or forgot it)."""

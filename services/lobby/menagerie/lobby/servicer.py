@@ -146,7 +146,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         self.ratings = ratings
         self.signer = signer
         self.settings = settings
-        self.book = SeatBook(redis, settings.seat_token_ttl_seconds)
+        self.book = SeatBook(redis, settings.seat_token_ttl_seconds, store.runner)
 
     @staticmethod
     def _now_ms() -> int:

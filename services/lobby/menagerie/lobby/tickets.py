@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 from menagerie.lobby import keys
 from menagerie.lobby.players import RESERVATION_GRACE_MS, TABLE, TICKET, PlayerStore, Reservation, Slot, slot_field
 from menagerie.lobby.records import CLAIMED, FINAL, WAITING, Claim, Seating, Ticket, TicketSpec
+from menagerie.shared.store.pipelined import RedisRunner
 
 ENDED_TICKET_SECONDS = 24 * 3600
 OPEN = "open"
@@ -69,8 +70,10 @@ def _script(name: str) -> str:
 class TicketStore:
     """Tickets, queues, claims and tables in Redis."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, runner: RedisRunner | None = None) -> None:
         self.redis = redis
+        # Scripts and batches of the request path: pipelined when the process passes its runner.
+        self.runner = runner or RedisRunner(redis)
         self._create = redis.register_script(_script("create_ticket.lua"))
         self._end = redis.register_script(_script("end_ticket.lua"))
         self._claim = redis.register_script(_script("claim.lua"))
@@ -79,7 +82,7 @@ class TicketStore:
         self._join = redis.register_script(_script("join_table.lua"))
         self._leave = redis.register_script(_script("leave_table.lua"))
         self._expire_table = redis.register_script(_script("expire_table.lua"))
-        self.players = PlayerStore(redis)
+        self.players = PlayerStore(redis, self.runner)
 
     # ------------------------------------------------------------------ slots
 
@@ -118,16 +121,14 @@ class TicketStore:
         """Stores a waiting ticket in the queue with tag `tag`."""
         # The queue's registration (other slots) and the ticket (its queue's slot) are sent
         # at once: one round trip. The order does not matter: a pass finds the queue either way.
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.sadd(keys.QUEUES, tag)
-            pipe.hsetnx(keys.queue_meta(tag), "game", spec.game)
-            await asyncio.gather(
-                pipe.execute(),
-                self._create(
-                    keys=[keys.ticket(spec.ticket_id), keys.updates(spec.ticket_id), keys.waiting(tag)],
-                    args=[spec.ticket_id, _encode(spec), spec.created_ms],
-                ),
-            )
+        await asyncio.gather(
+            self.runner.batch([("SADD", keys.QUEUES, tag), ("HSETNX", keys.queue_meta(tag), "game", spec.game)]),
+            self.runner.script(
+                self._create,
+                [keys.ticket(spec.ticket_id), keys.updates(spec.ticket_id), keys.waiting(tag)],
+                [spec.ticket_id, _encode(spec), spec.created_ms],
+            ),
+        )
 
     async def load(self, ticket_id: str) -> Ticket | None:
         """The ticket, or None."""
@@ -146,27 +147,29 @@ class TicketStore:
         """Cancels or expires a waiting ticket and frees its player's slot; returns the status it had."""
         spec = ticket.spec
         if spec.table_id:
-            reply = await self._leave(
-                keys=[
+            reply = await self.runner.script(
+                self._leave,
+                [
                     keys.table(spec.table_id),
                     keys.waiting(keys.table_tag(spec.table_id)),
                     keys.ticket(spec.ticket_id),
                     keys.updates(spec.ticket_id),
                 ],
-                args=[spec.ticket_id, spec.player_id, spec.table_seat, ENDED_TICKET_SECONDS],
+                [spec.ticket_id, spec.player_id, spec.table_seat, ENDED_TICKET_SECONDS],
             )
             found = await self.table(spec.table_id)
             if found is not None and found[2] != OPEN:
                 # The last player left: the table closed, which frees its creator's slot.
                 await self.players.free(found[0].owner, [slot_field(TABLE, spec.table_id)])
         else:
-            reply = await self._end(
-                keys=[
+            reply = await self.runner.script(
+                self._end,
+                [
                     keys.ticket(spec.ticket_id),
                     keys.updates(spec.ticket_id),
                     keys.waiting(keys.tag_of(spec.ticket_id)),
                 ],
-                args=[spec.ticket_id, status, ENDED_TICKET_SECONDS],
+                [spec.ticket_id, status, ENDED_TICKET_SECONDS],
             )
         had = reply.decode() if isinstance(reply, bytes) else str(reply)
         if had != CLAIMED:
@@ -226,7 +229,7 @@ class TicketStore:
             tickets = [t for t in claim.seats if t]
             script_keys += [keys.claim(tag, claim.match_id), *map(keys.ticket, tickets)]
             args += [claim.match_id, _encode(claim), len(tickets), *tickets]
-        reply = cast("list[int]", await self._claim(keys=script_keys, args=args))
+        reply = cast("list[int]", await self.runner.script(self._claim, script_keys, args))
         return [bool(won) for won in reply]
 
     async def seat(
@@ -260,7 +263,7 @@ class TicketStore:
             for ticket_id, seating in seatings.items():
                 script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
                 args.append(_encode(seating))
-        await self._seat(keys=script_keys, args=args)
+        await self.runner.script(self._seat, script_keys, args)
         await self.players.played(
             (
                 (specs[t].player_id, specs[t].display_name, t)
@@ -277,14 +280,15 @@ class TicketStore:
         args: list[Any] = [claim.match_id]
         for ticket in tickets:
             args += [ticket.spec.ticket_id, ticket.spec.created_ms]
-        await self._release(
-            keys=[
+        await self.runner.script(
+            self._release,
+            [
                 keys.claims(tag),
                 keys.claim(tag, claim.match_id),
                 keys.waiting(tag),
                 *(keys.ticket(t.spec.ticket_id) for t in tickets),
             ],
-            args=args,
+            args,
         )
 
     async def pending_claims(self, tag: str, older_than_ms: int) -> list[Claim]:
@@ -335,7 +339,7 @@ class TicketStore:
             script_keys = [keys.table(spec.table_id), keys.waiting(tag), keys.claims(tag)]
             for ticket_id in waiting:
                 script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
-            reply = await self._expire_table(keys=script_keys, args=[keep_seconds, *waiting])
+            reply = await self.runner.script(self._expire_table, script_keys, [keep_seconds, *waiting])
             outcome = reply.decode() if isinstance(reply, bytes) else str(reply)
             if outcome != "changed":
                 break
@@ -354,14 +358,15 @@ class TicketStore:
         args: list[Any] = [code, player_id, ticket_id, now_ms]
         for seat, spec in specs.items():
             args += [seat, _encode(spec)]
-        reply = await self._join(
-            keys=[
+        reply = await self.runner.script(
+            self._join,
+            [
                 keys.table(table.table_id),
                 keys.waiting(keys.table_tag(table.table_id)),
                 keys.ticket(ticket_id),
                 keys.updates(ticket_id),
             ],
-            args=args,
+            args,
         )
         words = [r.decode() for r in reply]
         if words[0] == "joined":

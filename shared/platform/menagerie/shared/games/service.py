@@ -36,9 +36,12 @@ def game_registrar(binding: GameBinding) -> Register:
         settings = runtime.settings
         assert isinstance(settings, GameServiceSettings)
         store = MatchStore(
-            runtime.redis, settings.shards, settings.turn_feed_maxlen, settings.turn_feed_max_age_seconds
+            runtime.redis,
+            settings.shards,
+            settings.turn_feed_maxlen,
+            settings.turn_feed_max_age_seconds,
+            runtime.runner(),
         )
-        runtime.on_close(store.close)
         host = GameHost(binding, store, runtime.signer, settings, runtime.wakeups())
         binding.add_to_server(GameServicer(host), server)
         matches_pb2_grpc.add_MatchesServicer_to_server(MatchesServicer(host), server)

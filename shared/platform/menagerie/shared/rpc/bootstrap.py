@@ -61,6 +61,7 @@ from menagerie.shared.rpc.channels import server_credentials
 from menagerie.shared.rpc.interceptor import ServiceInterceptor
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
 from menagerie.shared.rpc.reflection import enable_reflection
+from menagerie.shared.store.pipelined import RedisRunner
 from menagerie.shared.supervision import Loop, supervise
 from menagerie.shared.tokens import TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
@@ -127,6 +128,14 @@ class Runtime:
     loops: list[tuple[str, Background]] = field(default_factory=list)
     closers: list[Closer] = field(default_factory=list)
     _wakeups: StreamWakeups | None = None
+    _runner: RedisRunner | None = None
+
+    def runner(self) -> RedisRunner:
+        """The process's runner of request-path scripts and batches, one pipelined connection (closed at shutdown)."""
+        if self._runner is None:
+            self._runner = RedisRunner.of(self.redis)
+            self.on_close(self._runner.close)
+        return self._runner
 
     def wakeups(self) -> StreamWakeups:
         """The process's one stream reader for watchers (created, supervised and closed on first use)."""

@@ -20,10 +20,11 @@ def shard_of(match_id: str, shards: int) -> int:
 class ShardKeys(NamedTuple):
     """Keys shared by every match of one shard."""
 
-    turns: str
+    turns: str  # every match's turn notices (the dispatcher reads it)
     deadlines: str
     active: str
     finished: str
+    results: str  # the FINISHED notices alone (the lobby's ratings read it: not every move)
 
 
 class MatchKeys(NamedTuple):
@@ -43,6 +44,7 @@ def shard_keys(shard: int) -> ShardKeys:
         deadlines=f"{tag}:deadlines",
         active=f"{tag}:active",
         finished=f"{tag}:finished",
+        results=f"{tag}:results",
     )
 
 

@@ -21,7 +21,7 @@ from redis.asyncio import Redis
 
 from menagerie.rules.contract import Outcome
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
-from menagerie.shared.store.pipelined import ScriptRunner
+from menagerie.shared.store.pipelined import RedisRunner
 from menagerie.shared.store.records import (
     FINISHED,
     Archive,
@@ -157,7 +157,14 @@ class CommitResult:
 class MatchStore:
     """Reads and writes matches in Redis; knows nothing of any game's rules."""
 
-    def __init__(self, redis: Redis, shards: int, feed_maxlen: int = 100_000, feed_max_age_s: int = 3600) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        shards: int,
+        feed_maxlen: int = 100_000,
+        feed_max_age_s: int = 3600,
+        runner: RedisRunner | None = None,
+    ) -> None:
         self.redis = redis
         self.shards = shards
         # A shard's turn feed is bounded twice: by length, and by age (a quiet shard's old
@@ -167,12 +174,15 @@ class MatchStore:
         self._create = redis.register_script(_script("create.lua"))
         self._submit = redis.register_script(_script("submit.lua"))
         self._compact = redis.register_script(_script("compact.lua"))
-        # The hot path's two scripts (a new match, a move) over a pipelined connection.
-        self._scripts = ScriptRunner.of(redis)
+        # The hot path's two scripts (a new match, a move) over a pipelined connection: the
+        # process's (Runtime.runner), or one of the store's own.
+        self._owns_runner = runner is None
+        self._runner = runner or RedisRunner.of(redis)
 
     def close(self) -> None:
-        """Closes the store's own connection (the Redis client is its owner's to close)."""
-        self._scripts.close()
+        """Closes the store's own connection, if it made one (the Redis client is its owner's to close)."""
+        if self._owns_runner:
+            self._runner.close()
 
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of one match."""
@@ -206,12 +216,20 @@ class MatchStore:
             new.meta.created_ms,
             new.notice,
             self.feed_maxlen,
+            1 if new.outcome is not None else 0,
             *_pairs(state),
             *_pairs(entry),
             *self._deadline_pairs(new.match_id, new.deadlines),
         ]
-        script_keys = [keys.state, keys.events, keys.shard.turns, keys.shard.deadlines, keys.shard.active]
-        return bool(await self._scripts.run(self._create, script_keys, args))
+        script_keys = [
+            keys.state,
+            keys.events,
+            keys.shard.turns,
+            keys.shard.deadlines,
+            keys.shard.active,
+            keys.shard.results,
+        ]
+        return bool(await self._runner.script(self._create, script_keys, args))
 
     async def load(
         self, match_id: str, idempotency_field: str | None = None
@@ -278,8 +296,9 @@ class MatchStore:
             keys.shard.deadlines,
             keys.shard.active,
             keys.shard.finished,
+            keys.shard.results,
         )
-        reply = await self._scripts.run(self._submit, script_keys, (_packed(args),))
+        reply = await self._runner.script(self._submit, script_keys, (_packed(args),))
         status = reply[0].decode()
         return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
 

@@ -18,7 +18,7 @@ see the same errors as from redis-py, and the interceptor answers both UNAVAILAB
 
 Only a plain TCP server is served this way (`redis://`, with its user, password and
 database). A Redis Cluster, TLS or a Unix socket goes through redis-py as before:
-`ScriptRunner.of` picks.
+`RedisRunner.of` picks.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 import hiredis
@@ -178,6 +178,26 @@ class PipelinedConnection:
             raise _error(reply)
         return reply
 
+    async def call_many(self, commands: Sequence[Sequence[Arg]]) -> list[Any]:
+        """Runs several commands, written together; their replies in order (the first error reply raised)."""
+        pipe = self._ready() or await self._connect()
+        futures = [pipe.send(command) for command in commands]
+        replies: list[Any] = []
+        try:
+            for future in futures:  # replies come in order: after the first, the rest are mostly in
+                replies.append(await future)
+        except BaseException:
+            for future in futures[len(replies) :]:
+                if future.done():
+                    future.exception()  # retrieved: asyncio would otherwise warn of a lost error
+                else:
+                    future.cancel()
+            raise
+        for reply in replies:
+            if isinstance(reply, ResponseError):
+                raise _error(reply)
+        return replies
+
     def _ready(self) -> _Pipe | None:
         """The open connection of the running loop, if there is one."""
         pipe = self._pipe
@@ -240,44 +260,63 @@ class PipelinedConnection:
         )
 
 
-class ScriptRunner:
-    """Runs registered scripts: over a pipelined connection where there is one, else through redis-py.
+class RedisRunner:
+    """Runs the request path's scripts and batches of commands: pipelined where it can, else through redis-py.
 
-    EVALSHA first; a server that does not know the script (restarted, SCRIPT FLUSH) is sent
-    it once with SCRIPT LOAD. A connection lost before the reply is tried once more on a
-    fresh one, as redis-py's client does: the store's scripts are safe to run twice (each
-    checks the match's version and the move's idempotency key before writing).
+    A script is sent as EVALSHA; a server that does not know it (restarted, SCRIPT FLUSH)
+    is sent it once with SCRIPT LOAD. A connection lost before the reply is tried once more
+    on a fresh one, as the process's redis-py client does (redis_client.connect_redis: one
+    retry for ConnectionError); a TimeoutError is not retried, since the command may have run.
+    A runner made without a connection (`RedisRunner(client)`) is redis-py's path alone.
     """
 
-    def __init__(self, client: Redis, connection: PipelinedConnection | None) -> None:
+    def __init__(self, client: Redis, connection: PipelinedConnection | None = None) -> None:
         self._client = client
         self._connection = connection
 
     @classmethod
-    def of(cls, client: Redis) -> ScriptRunner:
+    def of(cls, client: Redis) -> RedisRunner:
         """The runner for `client`'s server (pipelined when it is one plain TCP server)."""
         return cls(client, PipelinedConnection.for_client(client))
 
     @property
     def pipelined(self) -> bool:
-        """True when scripts go over the pipelined connection."""
+        """True when commands go over the pipelined connection."""
         return self._connection is not None
 
-    async def run(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Arg]) -> Any:
+    async def script(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Arg]) -> Any:
         """The script's reply for `keys` and `args`."""
         if self._connection is None:
             return await script(keys=list(keys), args=list(args))
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        for attempt in (1, 2):
-            try:
-                return await self._connection.call(*command)
-            except NoScriptError:
-                await self._client.script_load(script.script)
-                return await self._connection.call(*command)
-            except RedisConnectionError:
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        try:
+            return await self._retried(lambda connection: connection.call(*command))
+        except NoScriptError:
+            await self._client.script_load(script.script)
+            return await self._retried(lambda connection: connection.call(*command))
+
+    async def batch(self, commands: Sequence[Sequence[Arg]]) -> None:
+        """Several commands sent together, as a redis-py pipeline without MULTI; an error reply raises.
+
+        Their replies are not returned: the two paths would give them in different shapes
+        (redis-py turns some into Python values).
+        """
+        if not commands:
+            return
+        if self._connection is None:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for command in commands:
+                    pipe.execute_command(*command)
+                await pipe.execute()
+            return
+        await self._retried(lambda connection: connection.call_many(commands))
+
+    async def _retried(self, call: Callable[[PipelinedConnection], Awaitable[Any]]) -> Any:
+        assert self._connection is not None
+        try:
+            return await call(self._connection)
+        except RedisConnectionError:
+            return await call(self._connection)
 
     def close(self) -> None:
         """Closes the pipelined connection, if any."""
