@@ -6,7 +6,7 @@
 --
 -- KEYS: 1 state hash, 2 events stream, 3 idempotency hash, 4 shard turn feed,
 --       5 shard deadlines, 6 shard active index, 7 shard finished index,
---       8 shard results feed (the notice again when the match ends; bounded by length only)
+--       8 shard results feed (the notice again when the match ends; bounded as the turn feed is)
 -- ARGV[1] is one packed record ("<length>:<bytes>" per value, in this order; one
 -- argument instead of 27 is what the caller spends least on building):
 --        1 match id          2 loaded version     3 new version        4 idempotency field
@@ -72,5 +72,6 @@ if ARGV[8] ~= '0' then
   redis.call('ZADD', KEYS[7], ARGV[9], ARGV[1])
   redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. ARGV[10])
   redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[7], '*', 'pb', ARGV[6])
+  redis.call('XTRIM', KEYS[8], 'MINID', '~', ARGV[25])
 end
 return {'ok'}
