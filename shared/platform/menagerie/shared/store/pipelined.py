@@ -1,4 +1,4 @@
-"""The match store's scripts over one pipelined connection: many calls in flight on one socket.
+"""The request path's scripts and batches over one pipelined connection: many calls in flight on one socket.
 
 redis-py's asyncio client takes a connection from its pool for every command and gives it
 back after the reply, each command wrapped in a retry, a health check and a timeout. On
@@ -6,7 +6,8 @@ this project's 2-core machine that was 71 µs of the caller's CPU per EVALSHA wi
 callers at once (122 µs with one), where writing the same commands on one connection and
 reading the replies in order cost 19 µs (74 µs with one): `make bench` prints both, its
 section "The store's script call". A move is one EVALSHA, so the match store sends its
-scripts here; every other command stays with redis-py.
+scripts here, and so does the lobby (its scripts, and its batches of writes for seated
+tickets); every other command stays with redis-py. A process has one (`Runtime.runner`).
 
 How it works: Redis answers a connection's commands in the order they came, so each call
 queues a future and the replies resolve them in turn (hiredis parses them). Commands
