@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from menagerie.rules import registry
+from menagerie.rules import mcts, registry
 from menagerie.rules.bots import SEARCH_LEVELS, SearchBudget, levels, policy_for
 from menagerie.rules.contract import MatchSetup, ModeInfo
 from menagerie.rules.hidden import permute_hidden
@@ -201,3 +201,21 @@ def test_without_a_signal_a_cooperative_search_plays_greedys_choice(game: str, m
             unsignalled += 1
             assert chosen == policy.guided
     assert unsignalled > 0  # 8 random rollouts of a co-op match: at least one position without a win
+
+
+def test_a_search_too_thin_to_compare_the_actions_plays_greedys_choice() -> None:
+    """Building a Snitch Team (no evaluation yet: greedy guides the root), 20 iterations for dozens of picks."""
+    engine = registry.engine("snitch")
+    state, _ = engine.setup(MatchSetup("advanced", 2, engine.info.validate(MatchSetup("advanced", 2, {}))), 3)
+    thin = 0
+    for n in range(6):
+        to_act = engine.to_act(state)
+        seat = (to_act.must or to_act.may)[0]
+        legal = engine.legal_actions(state, seat)
+        policy = MctsPolicy("snitch", SearchBudget(seconds=60.0, iterations=20))
+        chosen = policy.choose(engine.view(state, seat), legal, seat, random.Random(n))
+        if policy.guided is not None and policy.iterations < mcts.MIN_VISITS_PER_ACTION * len(legal):
+            thin += 1
+            assert chosen == policy.guided
+        engine.perform(state, seat, chosen)
+    assert thin > 0  # the first picks of a Team are such positions

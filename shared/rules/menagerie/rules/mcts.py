@@ -26,7 +26,10 @@ the tree once the last seat of the group has chosen. Chance is never a tree node
 as a history of actions, a node holds every chance outcome the determinizations sampled.
 
 The search is anytime: it stops at the budget's wall-clock deadline (checked between
-iterations) or after its iteration count, and returns the most visited root action. Given
+iterations) or after its iteration count, and returns the most visited root action. Where
+the game's evaluation cannot tell the root's actions apart, the game's greedy level guides
+the root, and its choice decides when the search has no signal (no rollout won) or too few
+iterations to compare the actions (MIN_VISITS_PER_ACTION). Given
 the same view, legal actions, rng state and an iteration budget it returns the same action.
 It reads `time.perf_counter` for the deadline and nothing else of the outside world.
 """
@@ -55,6 +58,9 @@ PRIOR_WORLDS = 6
 PRIOR_WEIGHT = 1.0
 # The game's greedy level's own choice at the root: its edge's extra progressive bias.
 GUIDE_WEIGHT = 1.0
+# Fewer iterations than this many per root action cannot tell the actions apart (each is tried
+# once, at random, before UCB1 compares them): where greedy guides the root, its choice decides.
+MIN_VISITS_PER_ACTION = 10
 # A rollout reads the clock every this many actions.
 CLOCK_EVERY = 4
 # Per action between the root and the end of the match: a sooner win scores more.
@@ -178,6 +184,10 @@ class MctsPolicy:
         if guided is not None and not any(edge.total > 0 for edge in root.edges.values()):
             # No rollout reached a win (a co-op game played at random almost never does): the search
             # has no signal, and the most visited edge would be noise; greedy's reading decides.
+            return guided
+        if guided is not None and done < MIN_VISITS_PER_ACTION * len(legal):
+            # Too few iterations for the choices (a Snitch Team being built: each rollout plays the
+            # rest of the building): the visit counts are noise, and greedy's reading decides.
             return guided
         best = max(root.edges.items(), key=lambda item: item[1].visits)  # the first of equals: legal's order
         return best[0][1]
