@@ -242,9 +242,11 @@ def matchmaking_sections(
         )
         _latency("queue opened → seated", standing)
         lobby_cpu, game_cpu = (1000 * c / standing.tickets for c in standing.cpu_seconds)
+        # The kernel counts CPU time in 10 ms ticks: a small queue can seat within one tick.
+        own_core = f"{1000 / lobby_cpu:,.0f} tickets/s" if lobby_cpu > 0 else "below the CPU clock's resolution"
         print(
             f"    CPU per 1,000 seated: lobby {lobby_cpu * 1000:,.0f} ms, {load.game} service {game_cpu * 1000:,.0f} ms"
-            f"   (the lobby on a core of its own: {1000 / lobby_cpu:,.0f} tickets/s)"
+            f"   (the lobby on a core of its own: {own_core})"
         )
         print(
             f"  {arriving.tickets:,} arriving as fast as CreateTicket allows: seated/s"
