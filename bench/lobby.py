@@ -242,7 +242,7 @@ def matchmaking_sections(
         )
         _latency("queue opened → seated", standing)
         lobby_cpu, game_cpu = (1000 * c / standing.tickets for c in standing.cpu_seconds)
-        # The kernel counts CPU time in 10 ms ticks: a small queue can seat within one tick.
+        # cpu_seconds counts clock ticks (SC_CLK_TCK: 10 ms here): a small queue can seat within one.
         own_core = f"{1000 / lobby_cpu:,.0f} tickets/s" if lobby_cpu > 0 else "below the CPU clock's resolution"
         print(
             f"    CPU per 1,000 seated: lobby {lobby_cpu * 1000:,.0f} ms, {load.game} service {game_cpu * 1000:,.0f} ms"
