@@ -67,6 +67,22 @@ async def test_a_script_the_server_forgot_is_loaded_again(client: Redis, runner:
     assert reply[0] == b"again"
 
 
+async def test_a_forgotten_script_found_missing_by_many_calls_at_once_is_loaded_for_all(redis_url: str) -> None:
+    # A pool of two: one SCRIPT LOAD per call through it, as before, ran out of connections.
+    client = Redis.from_url(database(redis_url, 9), max_connections=2)
+    runner = RedisRunner.of(client)
+    try:
+        script = client.register_script(ECHO)
+        await client.script_flush()
+        replies = await asyncio.gather(
+            *(runner.script(script, ["pipelined:flushed"], [f"call-{i}"]) for i in range(200))
+        )
+        assert [reply[0] for reply in replies] == [f"call-{i}".encode() for i in range(200)]
+    finally:
+        runner.close()
+        await client.aclose()
+
+
 async def test_an_error_reply_is_raised_and_the_connection_goes_on(client: Redis, runner: RedisRunner) -> None:
     with pytest.raises(ResponseError, match="REFUSED by the script"):
         await runner.script(client.register_script(REFUSE), [], [])

@@ -265,15 +265,18 @@ class RedisRunner:
     """Runs the request path's scripts and batches of commands: pipelined where it can, else through redis-py.
 
     A script is sent as EVALSHA; a server that does not know it (restarted, SCRIPT FLUSH)
-    is sent it once with SCRIPT LOAD. A connection lost before the reply is tried once more
-    on a fresh one, as the process's redis-py client does (redis_client.connect_redis: one
-    retry for ConnectionError); a TimeoutError is not retried, since the command may have run.
+    is sent it once with SCRIPT LOAD over the same connection, however many calls found it
+    missing at once (a pool of one-off loads would run out of connections). A connection
+    lost before the reply is tried once more on a fresh one, as the process's redis-py
+    client does (redis_client.connect_redis: one retry for ConnectionError); a TimeoutError
+    is not retried, since the command may have run.
     A runner made without a connection (`RedisRunner(client)`) is redis-py's path alone.
     """
 
     def __init__(self, client: Redis, connection: PipelinedConnection | None = None) -> None:
         self._client = client
         self._connection = connection
+        self._loading: dict[str, asyncio.Future[Any]] = {}  # sha → its SCRIPT LOAD in flight
 
     @classmethod
     def of(cls, client: Redis) -> RedisRunner:
@@ -293,8 +296,20 @@ class RedisRunner:
         try:
             return await self._retried(lambda connection: connection.call(*command))
         except NoScriptError:
-            await self._client.script_load(script.script)
+            await self._load(script)
             return await self._retried(lambda connection: connection.call(*command))
+
+    async def _load(self, script: AsyncScript) -> None:
+        """Sends SCRIPT LOAD once for every caller that is waiting on it."""
+        loading = self._loading.get(script.sha)
+        if loading is None:
+            loading = asyncio.ensure_future(
+                self._retried(lambda connection: connection.call("SCRIPT", "LOAD", cast("str | bytes", script.script)))
+            )
+            self._loading[script.sha] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(script.sha, None))
+        # One caller cancelled must not cancel the load the others wait on.
+        await asyncio.shield(loading)
 
     async def batch(self, commands: Sequence[Sequence[Arg]]) -> None:
         """Several commands sent together, as a redis-py pipeline without MULTI; an error reply raises.
