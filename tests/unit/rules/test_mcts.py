@@ -178,15 +178,42 @@ def test_an_immediate_win_is_taken(game: str, mode: str) -> None:
         assert chosen in wins
 
 
+def judged(game: str, mode: str, seats: int) -> bool:
+    """Whether the game's evaluation judges any position of a seeded random match of `mode`."""
+    evaluate = mcts.evaluation_of(game)
+    if evaluate is None:
+        return False
+    return any(evaluate(state, seat) is not None for _, state, seat in positions(game, mode, seats, seed=5, wanted=40))
+
+
 COOPERATIVE = [
-    pytest.param(game, mode.mode, seats_of(mode), id=f"{game}-{mode.mode}")
+    (game, mode.mode, seats_of(mode))
     for game in registry.game_ids()
     for mode in registry.engine(game).info.modes
     if mode.cooperative
 ]
+UNJUDGED = [pytest.param(*mode, id=f"{mode[0]}-{mode[1]}") for mode in COOPERATIVE if not judged(*mode)]
+JUDGED = [pytest.param(*mode, id=f"{mode[0]}-{mode[1]}") for mode in COOPERATIVE if judged(*mode)]
 
 
-@pytest.mark.parametrize(("game", "mode", "seats"), COOPERATIVE)
+def test_the_cooperative_modes_with_and_without_an_evaluation() -> None:
+    assert [p.values[:2] for p in UNJUDGED] == [("beasts", "advanced")]
+    assert [p.values[:2] for p in JUDGED] == [("pursuit", "coop")]
+
+
+@pytest.mark.parametrize(("game", "mode", "seats"), JUDGED)
+def test_a_cooperative_evaluation_scores_the_search_though_no_rollout_wins(game: str, mode: str, seats: int) -> None:
+    """Rollouts stop where the evaluation judges (a Pursuit turn's start): every root edge tried gets a score."""
+    for n, (engine, state, seat) in enumerate(positions(game, mode, seats, seed=21, wanted=3)):
+        policy = policy_for(game, "mcts", SearchBudget(seconds=60.0, iterations=40))
+        assert isinstance(policy, MctsPolicy)
+        policy.choose(engine.view(state, seat), engine.legal_actions(state, seat), seat, random.Random(n))
+        assert policy.root is not None
+        tried = [edge for edge in policy.root.edges.values() if edge.visits]
+        assert tried and all(edge.total > 0 for edge in tried)
+
+
+@pytest.mark.parametrize(("game", "mode", "seats"), UNJUDGED)
 def test_without_a_signal_a_cooperative_search_plays_greedys_choice(game: str, mode: str, seats: int) -> None:
     """The greedy level's choice is the root's guide; where no rollout won, it is the decision."""
     unsignalled = 0

@@ -101,6 +101,7 @@ from menagerie.pursuit.engine.model import (
     StopRolling,
 )
 from menagerie.pursuit.engine.rules import HEALTH
+from menagerie.pursuit.evaluation import evaluate as evaluate  # the mcts level's evaluation hook
 from menagerie.rules.bots import PolicyFactory
 
 FACES = POOL_FACES  # the faces of dice to assign, in the order of Counts

@@ -184,11 +184,17 @@ def play_match(
     lineup: Sequence[str],
     policies: Mapping[str, Policy],
     times: dict[str, list[float]],
+    observe: Callable[[Any], None] | None = None,
 ) -> MatchResult:
-    """One match, seat s played by `policies[lineup[s]]`; each decision's time appended to `times[level]`."""
+    """One match, seat s played by `policies[lineup[s]]`; each decision's time appended to `times[level]`.
+
+    `observe`, if given, is shown the state after setup and after every action (it must not change it).
+    """
     state, _ = engine.setup(setup, seed)
     rngs = [random.Random(seed * 100 + seat) for seat in range(setup.seats)]
     actions = 0
+    if observe is not None:
+        observe(state)
     while (outcome := engine.outcome(state)) is None:
         to_act = engine.to_act(state)
         seat = (to_act.must or to_act.may)[0]
@@ -201,6 +207,8 @@ def play_match(
         times.setdefault(level, []).append(time.perf_counter() - started)
         engine.apply(state, seat, action)
         actions += 1
+        if observe is not None:
+            observe(state)
     return MatchResult(seed, tuple(lineup), frozenset(outcome.winners()), actions)
 
 
