@@ -23,8 +23,9 @@ from typing import Any
 
 from menagerie.arena.local import play_match
 from menagerie.rules import registry
-from menagerie.rules.bots import policy_for
+from menagerie.rules.bots import Policy, policy_for
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.fitted import fitted_chance
 from menagerie.rules.mcts import evaluation_of
 
 Sample = tuple[list[float], float]
@@ -40,8 +41,8 @@ def evaluation_module(game: str) -> Any:
     return module
 
 
-def play_and_label(game: str, setup: MatchSetup, seed: int, features: Features) -> list[Sample]:
-    """One greedy team match's judged positions, each labelled 1 if the team won it, else 0."""
+def play_and_label(engine: Any, greedy: Policy, setup: MatchSetup, seed: int, features: Features) -> list[Sample]:
+    """One match of a team all played by `greedy`: its judged positions, each labelled 1 if the team won, else 0."""
     seen: list[list[float]] = []
 
     def observe(state: Any) -> None:
@@ -49,8 +50,7 @@ def play_and_label(game: str, setup: MatchSetup, seed: int, features: Features) 
         if numbers is not None:
             seen.append(numbers)
 
-    policies = {"greedy": policy_for(game, "greedy")}
-    result = play_match(registry.engine(game), setup, seed, ["greedy"] * setup.seats, policies, {}, observe)
+    result = play_match(engine, setup, seed, ["greedy"] * setup.seats, {"greedy": greedy}, {}, observe)
     won = 1.0 if result.winners else 0.0
     return [(numbers, won) for numbers in seen]
 
@@ -72,11 +72,6 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def _chance(weights: Sequence[float], numbers: Sequence[float]) -> float:
-    z = sum(w * x for w, x in zip(weights, numbers, strict=True))
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
-
-
 def fit(samples: Sequence[Sample], l2: float, rounds: int = 25) -> list[float]:
     """Logistic regression weights by Newton's method (the bias, feature 0, is not shrunk)."""
     k = len(samples[0][0])
@@ -85,7 +80,7 @@ def fit(samples: Sequence[Sample], l2: float, rounds: int = 25) -> list[float]:
         gradient = [l2 * w if i else 0.0 for i, w in enumerate(weights)]
         hessian = [[(l2 if i == j and i else 0.0) for j in range(k)] for i in range(k)]
         for numbers, label in samples:
-            p = _chance(weights, numbers)
+            p = fitted_chance(weights, numbers)
             error, curve = p - label, p * (1 - p)
             for i in range(k):
                 xi = numbers[i]
@@ -129,9 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = info.mode(args.mode) if args.mode else info.modes[0]
     options = dict(option.split("=", 1) for option in args.option)
     setup = MatchSetup(mode.mode, args.seats, dict(info.validate(MatchSetup(mode.mode, args.seats, options))))
-    matches = [
-        play_and_label(args.game, setup, seed, module.features) for seed in range(args.seed, args.seed + args.games)
-    ]
+    engine, greedy = registry.engine(args.game), policy_for(args.game, "greedy")
+    seeds = range(args.seed, args.seed + args.games)
+    matches = [play_and_label(engine, greedy, setup, seed, module.features) for seed in seeds]
     train = [s for index, match in enumerate(matches) if index % 2 == 0 for s in match]
     test = [s for index, match in enumerate(matches) if index % 2 == 1 for s in match]
     wins = sum(1 for match in matches if match and match[0][1] == 1.0)
@@ -140,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     weights = fit(train, args.l2)
     rate = sum(label for _, label in train) / len(train)
     base_loss, base_right = log_loss(test, lambda _: rate)
-    fit_loss, fit_right = log_loss(test, lambda numbers: _chance(weights, numbers))
+    fit_loss, fit_right = log_loss(test, lambda numbers: fitted_chance(weights, numbers))
     print(f"held out: log loss {fit_loss:.4f} (constant {rate:.3f}: {base_loss:.4f})", end=", ")
     print(f"accuracy {fit_right:.1%} ({base_right:.1%})")
     for name, weight in zip(names, weights, strict=True):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 from bench.evaluation import evaluation_module, fit, log_loss, play_and_label
+from menagerie.rules import registry
+from menagerie.rules.bots import policy_for
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.fitted import fitted_chance
 
 
 def test_the_regression_recovers_the_weights_that_made_the_labels() -> None:
@@ -15,11 +17,11 @@ def test_the_regression_recovers_the_weights_that_made_the_labels() -> None:
     samples = []
     for _ in range(6000):
         numbers = [1.0, rng.uniform(-1, 1), rng.uniform(0, 2)]
-        chance = 1 / (1 + math.exp(-sum(w * x for w, x in zip(truth, numbers, strict=True))))
+        chance = fitted_chance(truth, numbers)
         samples.append((numbers, 1.0 if rng.random() < chance else 0.0))
     weights = fit(samples, l2=0.0)
     assert all(abs(w - t) < 0.2 for w, t in zip(weights, truth, strict=True)), weights
-    fitted, _ = log_loss(samples, lambda n: 1 / (1 + math.exp(-sum(w * x for w, x in zip(weights, n, strict=True)))))
+    fitted, _ = log_loss(samples, lambda n: fitted_chance(weights, n))
     rate = sum(label for _, label in samples) / len(samples)
     constant, _ = log_loss(samples, lambda _: rate)
     assert fitted < constant
@@ -27,8 +29,9 @@ def test_the_regression_recovers_the_weights_that_made_the_labels() -> None:
 
 def test_each_judged_position_of_a_match_carries_the_teams_result() -> None:
     module = evaluation_module("pursuit")
+    engine, greedy = registry.engine("pursuit"), policy_for("pursuit", "greedy")
     results = {
-        seed: play_and_label("pursuit", MatchSetup("coop", 3, {"difficulty": "normal"}), seed, module.features)
+        seed: play_and_label(engine, greedy, MatchSetup("coop", 3, {"difficulty": "normal"}), seed, module.features)
         for seed in range(4)
     }
     for samples in results.values():

@@ -16,13 +16,13 @@ team wins or loses together.
 
 from __future__ import annotations
 
-import math
 from functools import cache
 
 from menagerie.pursuit.engine import PursuitEngine
-from menagerie.pursuit.engine.data import Beast, load_data
+from menagerie.pursuit.engine.data import ACTIONS, Beast, load_data
 from menagerie.pursuit.engine.model import PursuitState, Rolling
 from menagerie.pursuit.engine.rules import HEALTH
+from menagerie.rules.fitted import fitted_chance
 
 # The names of `features`' numbers, in order (the fitter prints a weight beside each).
 FEATURES: tuple[str, ...] = (
@@ -33,11 +33,7 @@ FEATURES: tuple[str, ...] = (
     "lowest health / 10",
     "mean health / 10",
     "shields a seat",
-    "capture_3 Set a seat",
-    "capture_1 Set a seat",
-    "protect Set a seat",
-    "distract Set a seat",
-    "insight Set a seat",
+    *(f"{action} Set a seat" for action in ACTIONS),
     "Ready, not Set, a seat",
     "cards a seat",
     "beast level / 3",
@@ -45,8 +41,9 @@ FEATURES: tuple[str, ...] = (
 # Fitted by `python -m bench.evaluation --game pursuit --games 1500 --seed 0` (normal, 3 seats): on the
 # odd-seeded half held out, log loss 0.590 against 0.684 for a constant guess, 66.5% right (56.8%).
 WEIGHTS: tuple[float, ...] = (
-    -1.8979, 1.0697, -2.5535, 0.0108, -0.0377, 5.7346, 0.7474, 0.5586,
-    0.2566, 0.6809, 0.7944, -0.2332, 0.4410, 1.0760, -1.4783,
+    -1.8979, 1.0697, -2.5535, 0.0108, -0.0377, 5.7346, 0.7474,
+    0.6809, 0.2566, 0.7944, -0.2332, 0.5586,  # Set: protect, capture_1, distract, insight, capture_3
+    0.4410, 1.0760, -1.4783,
 )  # fmt: skip
 
 
@@ -77,7 +74,7 @@ def features(state: PursuitState) -> list[float] | None:
     to_win = PursuitEngine.beasts_to_win(state.difficulty)
     steps = beast.to_suitcase + beast.to_escape - state.position + sum(beasts[b].to_suitcase for b in state.beasts)
     health = [player.health for player in state.players]
-    sets = {action: 0 for action in ("capture_3", "capture_1", "protect", "distract", "insight")}
+    sets: dict[str, int] = dict.fromkeys(ACTIONS, 0)
     ready_only = 0
     for player in state.players:
         for action in player.set:
@@ -103,5 +100,4 @@ def evaluate(state: PursuitState, seat: int) -> float | None:
     numbers = features(state)
     if numbers is None:
         return None
-    z = sum(w * x for w, x in zip(WEIGHTS, numbers, strict=True))
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+    return fitted_chance(WEIGHTS, numbers)

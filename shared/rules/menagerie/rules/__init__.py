@@ -11,5 +11,6 @@ engine installs and runs (arena, notebooks, tests) without the service stack.
 - `hidden`: hidden zones declared in the state; one helper permutes them.
 - `text`: narration (who, verbs, plurals) for labels and event text.
 - `chance`: outcome distributions of dice, so bots need not re-derive them.
+- `fitted`: a fitted logistic regression's chance (fitted evaluations, bench/evaluation.py).
 - `rng`, `errors`, `registry`.
 """

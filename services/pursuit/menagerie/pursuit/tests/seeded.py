@@ -11,6 +11,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import msgspec
+
 from menagerie.pursuit.bots import PursuitGreedy
 from menagerie.pursuit.engine import Action, PursuitEngine, PursuitState
 from menagerie.pursuit.engine.model import (
@@ -35,6 +37,11 @@ NAMES = ["Ann", "Bob", "Cat", "Dan"]
 SEARCH_SEEDS = range(40)
 Policy = Callable[[random.Random, list[Action]], Action]
 Predicate = Callable[[PursuitState], bool]
+
+
+def clone(state: PursuitState) -> PursuitState:
+    """A deep copy (the engine changes a state in place)."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=PursuitState)
 
 
 def uniform(rng: random.Random, actions: list[Action]) -> Action:

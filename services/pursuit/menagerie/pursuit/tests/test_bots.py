@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-import msgspec
 import pytest
 
 from bench.arena import run_teams, wilson
@@ -35,6 +34,7 @@ from menagerie.pursuit.engine.model import (
     Rolling,
     TurnDecision,
 )
+from menagerie.pursuit.tests.seeded import clone
 from menagerie.rules.bots import RandomPolicy, policy_for
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.hidden import permute_hidden
@@ -98,10 +98,6 @@ def assigning(state: PursuitState, seat: int, faces: list[str]) -> None:
     """Seat `seat` has stopped rolling and may assign these dice."""
     deciding(state, seat, Assigning(must=[seat]))
     state.pool = [PoolDie(face, "black") for face in faces]  # type: ignore[arg-type]
-
-
-def clone(state: PursuitState) -> PursuitState:
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=PursuitState)
 
 
 # ---------------------------------------------------------------- hand-made positions

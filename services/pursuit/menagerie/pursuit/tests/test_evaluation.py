@@ -8,28 +8,24 @@ import msgspec
 
 from menagerie.pursuit.engine import PursuitEngine, PursuitState
 from menagerie.pursuit.evaluation import FEATURES, WEIGHTS, evaluate, features, settled
+from menagerie.pursuit.tests.seeded import clone
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.mcts import evaluation_of
 
 ENGINE = PursuitEngine()
 
 
-def turn_starts(seed: int, seats: int = 3) -> list[PursuitState]:
-    """Every turn's start of a seeded random match, and every position between them, in order."""
+def match_positions(seed: int, seats: int = 3) -> list[PursuitState]:
+    """Every position of a seeded random match, in order (turn starts among them)."""
     state, _ = ENGINE.setup(MatchSetup("coop", seats, {"difficulty": "normal"}), seed)
     rng = random.Random(seed)
-    seen = [copy(state)]
+    seen = [clone(state)]
     while ENGINE.outcome(state) is None:
         to_act = ENGINE.to_act(state)
         seat = (to_act.must or to_act.may)[0]
         ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
-        seen.append(copy(state))
+        seen.append(clone(state))
     return seen
-
-
-def copy(state: PursuitState) -> PursuitState:
-    """A deep copy (the engine changes a state in place)."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=PursuitState)
 
 
 def test_the_mcts_level_finds_the_evaluation_beside_the_bot_levels() -> None:
@@ -37,7 +33,7 @@ def test_the_mcts_level_finds_the_evaluation_beside_the_bot_levels() -> None:
 
 
 def test_only_a_turns_start_is_judged_and_every_seat_gets_the_teams_value() -> None:
-    positions = turn_starts(seed=3)
+    positions = match_positions(seed=3)
     judged = [state for state in positions if features(state) is not None]
     assert judged and len(judged) < len(positions)  # turn starts, not the decisions within a turn
     for state in positions:
@@ -51,14 +47,14 @@ def test_only_a_turns_start_is_judged_and_every_seat_gets_the_teams_value() -> N
 
 
 def test_the_weights_name_every_feature() -> None:
-    state = next(s for s in turn_starts(seed=5) if settled(s))
+    state = next(s for s in match_positions(seed=5) if settled(s))
     numbers = features(state)
     assert numbers is not None and len(numbers) == len(FEATURES) == len(WEIGHTS)
 
 
 def test_a_team_nearer_the_win_is_judged_likelier_to_win() -> None:
     """The fitted weights read the table the right way round: health, beasts caught, boards built."""
-    start = next(s for s in turn_starts(seed=7) if settled(s))
+    start = next(s for s in match_positions(seed=7) if settled(s))
     value = evaluate(start, 0)
     assert value is not None
 
