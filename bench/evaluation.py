@@ -1,15 +1,18 @@
-"""Fit a cooperative game's evaluation: the team's chance to win, from greedy team matches.
+"""Fit a game's evaluation: a seat's chance to win, from greedy matches.
 
-Usage: python -m bench.evaluation --game pursuit [--games N] [--seed B] [--seats S] [--option NAME=VALUE ...]
+Usage: python -m bench.evaluation --game G [--mode M] [--games N] [--seed B] [--seats S] [--option NAME=VALUE ...]
 
 The module of the game's evaluation (the `evaluate` its bot levels offer the mcts level) names
-the numbers it reads from a position: `features(state) -> list[float] | None` (None where it
-does not judge) and their names, `FEATURES`. This plays N matches with every seat at the game's `greedy` level (match g
-has seed B+g), records the features of every position it judges, labels each with whether the
-team went on to win, and fits a logistic regression on the even-seeded matches by Newton's
-method (a little L2 shrinkage, `--l2`). It prints the fit's log loss and accuracy on the
-odd-seeded matches beside a constant guess (the training win rate), then the weights, as the
-`WEIGHTS = (...)` line to paste beside `FEATURES`. Deterministic given the seeds.
+the numbers it reads from a position for a seat: `features(state, seat) -> list[float] | None`
+(None where it does not judge) and their names, `FEATURES`. This plays N matches with every
+seat at the game's `greedy` level (match g has seed B+g), records the features of every
+position it judges and labels them with the result: in a cooperative mode once per position,
+with whether the team went on to win; in a competitive one once per seat, with whether that
+seat won (½ for a draw). It fits a logistic regression on the even-seeded matches by Newton's
+method (a little L2 shrinkage, `--l2`) and prints the fit's log loss and accuracy on the
+odd-seeded matches beside a constant guess (the training win rate) and, where the module has
+one, beside its `baseline(state, seat)` (the evaluation the fit would replace); then the
+weights, as the `WEIGHTS = (...)` line to paste beside `FEATURES`. Deterministic given the seeds.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from menagerie.rules.fitted import fitted_chance
 from menagerie.rules.mcts import evaluation_of
 
 Sample = tuple[list[float], float]
-Features = Callable[[Any], list[float] | None]
+Features = Callable[[Any, int], list[float] | None]
+Baseline = Callable[[Any, int], float | None]
 
 
 def evaluation_module(game: str) -> Any:
@@ -41,18 +45,40 @@ def evaluation_module(game: str) -> Any:
     return module
 
 
-def play_and_label(engine: Any, greedy: Policy, setup: MatchSetup, seed: int, features: Features) -> list[Sample]:
-    """One match of a team all played by `greedy`: its judged positions, each labelled 1 if the team won, else 0."""
-    seen: list[list[float]] = []
+def play_and_label(
+    engine: Any,
+    greedy: Policy,
+    setup: MatchSetup,
+    seed: int,
+    features: Features,
+    cooperative: bool,
+    baseline: Baseline | None = None,
+) -> list[Sample]:
+    """One match played by `greedy` at every seat: its judged positions, each labelled with the result.
+
+    A cooperative position is read once (for seat 0: the team's) and labelled 1 if the team
+    won; a competitive one is read for every seat and labelled 1 if that seat won, ½ in a
+    draw, else 0. With `baseline`, each sample's numbers end with the baseline's value there
+    (the caller strips it off before fitting).
+    """
+    seen: list[tuple[int, list[float]]] = []
+    seats = [0] if cooperative else list(range(setup.seats))
 
     def observe(state: Any) -> None:
-        numbers = features(state)
-        if numbers is not None:
-            seen.append(numbers)
+        for seat in seats:
+            numbers = features(state, seat)
+            if numbers is None:
+                continue
+            if baseline is not None:
+                value = baseline(state, seat)
+                numbers = [*numbers, 0.5 if value is None else value]
+            seen.append((seat, numbers))
 
     result = play_match(engine, setup, seed, ["greedy"] * setup.seats, {"greedy": greedy}, {}, observe)
-    won = 1.0 if result.winners else 0.0
-    return [(numbers, won) for numbers in seen]
+    if cooperative:
+        return [(numbers, 1.0 if result.winners else 0.0) for _, numbers in seen]
+    labels = [1.0 if seat in result.winners else (0.5 if not result.winners else 0.0) for seat in range(setup.seats)]
+    return [(numbers, labels[seat]) for seat, numbers in seen]
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -114,30 +140,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mode", default=None)
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--seats", type=int, default=None, help="default: 3 in a cooperative mode, else 2")
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE, repeatable")
     parser.add_argument("--l2", type=float, default=1.0)
     args = parser.parse_args(argv)
     module = evaluation_module(args.game)
     names: tuple[str, ...] = module.FEATURES
+    baseline: Baseline | None = getattr(module, "baseline", None)
     info = registry.engine(args.game).info
     mode = info.mode(args.mode) if args.mode else info.modes[0]
+    seats = args.seats or (3 if mode.cooperative else 2)
     options = dict(option.split("=", 1) for option in args.option)
-    setup = MatchSetup(mode.mode, args.seats, dict(info.validate(MatchSetup(mode.mode, args.seats, options))))
+    setup = MatchSetup(mode.mode, seats, dict(info.validate(MatchSetup(mode.mode, seats, options))))
     engine, greedy = registry.engine(args.game), policy_for(args.game, "greedy")
     seeds = range(args.seed, args.seed + args.games)
-    matches = [play_and_label(engine, greedy, setup, seed, module.features) for seed in seeds]
-    train = [s for index, match in enumerate(matches) if index % 2 == 0 for s in match]
-    test = [s for index, match in enumerate(matches) if index % 2 == 1 for s in match]
-    wins = sum(1 for match in matches if match and match[0][1] == 1.0)
-    print(f"{args.game} {mode.mode} {setup.options}, {args.seats} seats: {args.games} greedy team matches, won {wins}")
+    matches = [
+        play_and_label(engine, greedy, setup, seed, module.features, mode.cooperative, baseline) for seed in seeds
+    ]
+    if not any(matches):
+        raise SystemExit(f"{args.game}'s evaluation judges no position of {mode.mode}")
+    width = len(names)
+    train = [(n[:width], label) for index, match in enumerate(matches) if index % 2 == 0 for n, label in match]
+    test = [(n, label) for index, match in enumerate(matches) if index % 2 == 1 for n, label in match]
+    print(f"{args.game} {mode.mode} {setup.options}, {seats} seats: {args.games} greedy matches")
     print(f"positions judged: {len(train)} to fit (even seeds), {len(test)} to test (odd seeds)")
     weights = fit(train, args.l2)
     rate = sum(label for _, label in train) / len(train)
     base_loss, base_right = log_loss(test, lambda _: rate)
-    fit_loss, fit_right = log_loss(test, lambda numbers: fitted_chance(weights, numbers))
-    print(f"held out: log loss {fit_loss:.4f} (constant {rate:.3f}: {base_loss:.4f})", end=", ")
-    print(f"accuracy {fit_right:.1%} ({base_right:.1%})")
+    fit_loss, fit_right = log_loss(test, lambda numbers: fitted_chance(weights, numbers[:width]))
+    print(f"held out: log loss {fit_loss:.4f} (constant {rate:.3f}: {base_loss:.4f}", end="")
+    if baseline is not None:
+        old_loss, old_right = log_loss(test, lambda numbers: numbers[width])
+        print(f"; baseline: {old_loss:.4f}", end="")
+    print(f"), accuracy {fit_right:.1%} ({base_right:.1%}", end="")
+    print(f"; baseline: {old_right:.1%})" if baseline is not None else ")")
     for name, weight in zip(names, weights, strict=True):
         print(f"  {name:32} {weight:+.4f}")
     print("WEIGHTS = (" + ", ".join(f"{w:.4f}" for w in weights) + ")")

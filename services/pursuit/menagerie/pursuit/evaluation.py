@@ -64,8 +64,8 @@ def settled(state: PursuitState) -> bool:
     )
 
 
-def features(state: PursuitState) -> list[float] | None:
-    """The numbers the evaluation weighs (in FEATURES' order), or None off a turn's start."""
+def features(state: PursuitState, seat: int = 0) -> list[float] | None:
+    """The numbers the evaluation weighs (in FEATURES' order; the same for every seat), or None off a turn's start."""
     if not settled(state):
         return None
     beasts = _beasts()
@@ -97,7 +97,7 @@ def features(state: PursuitState) -> list[float] | None:
 
 def evaluate(state: PursuitState, seat: int) -> float | None:
     """The team's fitted chance to win from a turn's start (the same for every seat); None elsewhere."""
-    numbers = features(state)
+    numbers = features(state, seat)
     if numbers is None:
         return None
     return fitted_chance(WEIGHTS, numbers)
