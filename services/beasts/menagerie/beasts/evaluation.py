@@ -6,7 +6,9 @@ creature, tokens some free creature needs, wild tokens, what the standee may sti
 spell cards; and whose turn it is) and weighed by a logistic
 regression fitted on greedy matches (`python -m bench.evaluation --game beasts --mode
 training`, which prints `WEIGHTS`). The parts are greedy's own (`scoring.Scorer`); only their
-weights come from the matches' results, not from a hand-made scale.
+weights come from the matches' results, not from a hand-made scale. (Against greedy the search
+wins about as often with it as with greedy's curve: see docs/bots.md; it is kept because it
+predicts the result far better, and a search mixes its values with real wins and losses.)
 
 Mode I (`capture`) keeps greedy's score on a logistic curve (`baseline`): a creature is
 captured on sight there, and its few choices are already what greedy scores. Mode III
@@ -50,7 +52,7 @@ FEATURES: tuple[str, ...] = (
 # spell cards): on the odd-seeded half held out, log loss 0.593 against 0.693 for a constant guess
 # and 1.478 for greedy's score on its curve (`baseline`); 67.2% called right (58.4% by the baseline).
 # Read from both seats with complementary results, the fit is antisymmetric: the rival's weights
-# are the seat's negated, and "my turn" is twice the bias.
+# are the seat's negated, and the bias is minus half of "my turn".
 WEIGHTS: tuple[float, ...] = (
     -0.1317, 0.2633,
     2.2092, -0.1093, 0.3303, 0.6486, 0.2429, 3.6007, 0.0000,  # mine

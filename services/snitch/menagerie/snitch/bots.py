@@ -39,7 +39,6 @@ from functools import cache
 from typing import Any
 
 from menagerie.rules.bots import PolicyFactory, RandomPolicy
-from menagerie.rules.fitted import fitted_chance
 from menagerie.snitch.data import (
     BoardData,
     DicePool,
@@ -1282,34 +1281,15 @@ class SnitchGreedy:
         return (0.0 if good else 1.0) if ignore else (1.0 if good else 0.0)
 
 
-# The `mcts` level's evaluation: a seat's chance to win, from greedy's parts of a position (the
-# race, the pitch, Snitch cards, Tempo Points and Goal tokens; `features`) weighed by a logistic
-# regression fitted on greedy matches (`python -m bench.evaluation --game snitch --mode basic`,
-# which prints WEIGHTS). `baseline` is greedy's own sum of those parts through a logistic curve.
+# The bot levels of this game (entry point group menagerie.bots).
+# The `mcts` level's evaluation: a seat's chance to win read from greedy's values of the position
+# (the race, the pitch, Snitch cards, Tempo Points and Goal tokens), through a logistic curve.
 EVALUATION_SCALE = SNITCH_CARD
 _SNITCH_ENGINE: list[SnitchEngine] = []
-_PER_SEAT = ("race: spaces to the Snitch", "race: Dice tokens held", "Snitch cards", "Tempo Points", "Goal tokens")
-# The names of `features`' numbers, in order (the fitter prints a weight beside each).
-FEATURES: tuple[str, ...] = (
-    "bias",
-    "attacking",
-    "race: greedy's gap / RACE_SCALE",
-    "pitch: greedy's value / SNITCH_CARD",
-    *(f"mine: {name}" for name in _PER_SEAT),
-    *(f"rival: {name}" for name in _PER_SEAT),
-)
-# Fitted by `python -m bench.evaluation --game snitch --mode basic --games 1500 --seed 0`: on the
-# odd-seeded half held out, log loss 0.626 against 0.693 for a constant guess and 0.639 for
-# `baseline`; 62.4% called right (62.1% by the baseline). Antisymmetric: both seats were read.
-WEIGHTS: tuple[float, ...] = (
-    0.0236, -0.0472, 1.4802, 0.3897,
-    0.1110, 0.1670, 0.5190, 0.0744, 0.5473,  # mine
-    -0.1110, -0.1670, -0.5190, -0.0744, -0.5473,  # the rival's
-)  # fmt: skip
 
 
-def _table(state: SnitchState, seat: int) -> Table | None:
-    """Greedy's reading of the seat's view, or None until both Teams are on the pitch."""
+def evaluate(state: SnitchState, seat: int) -> float | None:
+    """The seat's chance to win a position by greedy's values (None until both Teams are on the pitch)."""
     if not _SNITCH_ENGINE:
         _SNITCH_ENGINE.append(SnitchEngine())
     view = _SNITCH_ENGINE[0].view(state, seat)
@@ -1318,47 +1298,6 @@ def _table(state: SnitchState, seat: int) -> Table | None:
     table = Table(view, seat)
     if any(len(zones) < len(pitch.PITCH_LINEUP) for zones in table.layout.players):
         return None  # the Teams are not all on the pitch yet
-    return table
-
-
-def features(state: SnitchState, seat: int) -> list[float] | None:
-    """The numbers the evaluation weighs for `seat` (in FEATURES' order); None while Teams are built or at the end."""
-    table = None if state.outcome is not None else _table(state, seat)
-    if table is None:
-        return None
-    current, view = table.current_race(), table.view
-    if race.catcher(current, view.attacking) is not None:
-        return None
-    units = table.race_units(current)  # the gap's part and the held Dice tokens' part
-    held = [sum(HELD_DICE if d.token == "bonus" else -HELD_DICE for d in current.held[s]) for s in (seat, 1 - seat)]
-    gap = units - held[0] + held[1]
-
-    def per_seat(s: int, held_dice: float) -> list[float]:
-        coach = view.coaches[s]
-        return [
-            float(race.distance(current, s)),
-            held_dice,
-            float(coach.has_snitch_card),
-            float(coach.tempo),
-            float(coach.goals),
-        ]
-
-    return [
-        1.0,
-        1.0 if view.attacking == seat else 0.0,
-        gap / RACE_SCALE,
-        table.pitch_value(table.layout) / SNITCH_CARD,
-        *per_seat(seat, held[0]),
-        *per_seat(1 - seat, held[1]),
-    ]
-
-
-def baseline(state: SnitchState, seat: int) -> float | None:
-    """The seat's chance to win by greedy's values through a logistic curve (None until both Teams are on the pitch)."""
-    table = _table(state, seat)
-    if table is None:
-        return None
-    view = table.view
     value = table.race_units(table.current_race()) + table.pitch_value(table.layout)
     mine, theirs = view.coaches[seat], view.coaches[1 - seat]
     value += SNITCH_CARD * (mine.has_snitch_card - theirs.has_snitch_card)
@@ -1366,15 +1305,6 @@ def baseline(state: SnitchState, seat: int) -> float | None:
     return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
 
 
-def evaluate(state: SnitchState, seat: int) -> float | None:
-    """The seat's fitted chance to win (None until both Teams are on the pitch; greedy's curve at a catch)."""
-    numbers = features(state, seat)
-    if numbers is None:
-        return baseline(state, seat)
-    return fitted_chance(WEIGHTS, numbers)
-
-
-# The bot levels of this game (entry point group menagerie.bots).
 POLICIES: dict[str, PolicyFactory] = {"random": SnitchRandom, "greedy": SnitchGreedy}
 
 __all__ = [
