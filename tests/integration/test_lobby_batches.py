@@ -24,13 +24,24 @@ from menagerie.rules.contract import MatchSetup
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET, GameServices
+from tests.support.redis_server import database_of_its_own
 
 pytestmark = pytest.mark.integration
 
 
+# The suite's lobby service (session-wide) matches every queue it finds in its database: the
+# tickets here live in a database of their own, or it could claim them between two lines.
+LOBBY_DB = 8
+
+
 @pytest.fixture
-async def store(redis_url: str) -> AsyncIterator[TicketStore]:
-    redis = Redis.from_url(redis_url)
+def lobby_url(redis_url: str) -> str:
+    return database_of_its_own(redis_url, LOBBY_DB)
+
+
+@pytest.fixture
+async def store(lobby_url: str) -> AsyncIterator[TicketStore]:
+    redis = Redis.from_url(lobby_url)
     yield TicketStore(redis)
     await redis.aclose()
 
@@ -115,7 +126,7 @@ async def test_seating_many_matches_seats_each_ticket_only_in_the_match_that_cla
 
 
 async def test_a_queue_longer_than_a_batch_is_seated_once_each_by_two_matchmakers_at_once(
-    redis_url: str, game_services: GameServices, monkeypatch: pytest.MonkeyPatch
+    lobby_url: str, game_services: GameServices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Small batches and chunks, so that 60 tickets take several passes, chunks and claim scripts.
     monkeypatch.setattr(matchmaker, "BATCH_TICKETS", 14)
@@ -123,9 +134,9 @@ async def test_a_queue_longer_than_a_batch_is_seated_once_each_by_two_matchmaker
     monkeypatch.setattr(matchmaker, "CREATE_CONCURRENCY", 4)
     address = game_services["beasts"].address
     settings = LobbySettings.model_validate(
-        {"token_secret": TOKEN_SECRET, "redis_url": redis_url, "game_endpoints": f"beasts={address}"}
+        {"token_secret": TOKEN_SECRET, "redis_url": lobby_url, "game_endpoints": f"beasts={address}"}
     )
-    redis = Redis.from_url(redis_url)
+    redis = Redis.from_url(lobby_url)
     directory = GameDirectory({"beasts": address}, {}, TokenSigner(TOKEN_SECRET))
     try:
         await directory.refresh()

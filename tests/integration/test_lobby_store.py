@@ -14,13 +14,16 @@ from menagerie.lobby import keys
 from menagerie.lobby.players import RESERVATION_GRACE_MS, TICKET, Slot
 from menagerie.lobby.records import CLAIMED, WAITING, Claim, TicketSpec
 from menagerie.lobby.tickets import TicketStore
+from tests.support.redis_server import database_of_its_own
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 async def store(redis_url: str) -> AsyncIterator[TicketStore]:
-    redis = Redis.from_url(redis_url)
+    # A database of its own: the suite's lobby service matches every queue in its database,
+    # and could claim these tickets between two lines of a test.
+    redis = Redis.from_url(database_of_its_own(redis_url, 9))
     yield TicketStore(redis)
     await redis.aclose()
 

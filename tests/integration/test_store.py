@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from menagerie.common.v1 import common_pb2
 from menagerie.rules.contract import Outcome, SeatResult
 from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
-from tests.support.redis_server import throwaway_redis
+from tests.support.redis_server import database_of_its_own, throwaway_redis
 from tests.unit.rules.toy import Added, Dealt, Event
 
 pytestmark = pytest.mark.integration
@@ -219,7 +219,7 @@ async def test_keys_of_a_match_share_one_hash_tag(store: MatchStore) -> None:
 
 async def test_a_commit_trims_its_shard_feed_by_age_as_well_as_by_length(redis_url: str) -> None:
     """Notices older than the feed's age bound go (in whole stream nodes: at most ~100 old ones stay)."""
-    redis = Redis.from_url(redis_url.rsplit("/", 1)[0] + "/7")  # a database of its own: the feed starts empty
+    redis = Redis.from_url(database_of_its_own(redis_url, 7))  # a database of its own: the feed starts empty
     try:
         await redis.flushdb()
         store = MatchStore(redis, shards=1, feed_max_age_s=60)

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import cast
+from urllib.parse import urlsplit, urlunsplit
 
 import redis
 
@@ -29,6 +30,12 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def database_of_its_own(url: str, db: int) -> str:
+    """`url` with database `db`: keys a session-wide service (the lobby's matchmaker) never scans."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 def wait_for_redis(url: str, timeout: float = 10.0) -> None:
