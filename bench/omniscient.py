@@ -1,0 +1,98 @@
+"""How strong could a search be? The mcts level, allowed to see every hidden thing, against greedy.
+
+Usage: python -m bench.omniscient --game G [--mode M] [--games N] [--seed S] [--iterations I]
+
+A measurement, never a bot level: the product's `mcts` searches from the seat's view alone.
+Here its engine's `determinize` hands it the true state instead (every face-down token, every
+hand, every deck in its order), with only the match's Rng reseeded, so future dice and draws
+stay unknown, as they are to any player. Where even this all-seeing search wins few more
+matches against greedy than the honest one, what stands between the honest search and a
+target is luck the rules deal out, not hidden information it fails to read.
+
+2 seats, the all-seeing mcts seat rotating (match g has seed S+g, mcts in seat g mod 2), as
+`menagerie arena` plays them; prints the wins with their 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from menagerie.arena.local import play_match
+from menagerie.arena.stats import wilson
+from menagerie.rules import registry
+from menagerie.rules.bots import SearchBudget, policy_for
+from menagerie.rules.contract import MatchSetup
+from menagerie.rules.hidden import RNG_POOL, hidden_places
+from menagerie.rules.mcts import MctsPolicy
+from menagerie.rules.rng import Rng
+
+
+class AllSeeing:
+    """An engine whose `determinize` returns the true state of the match, its Rng reseeded."""
+
+    def __init__(self, engine: Any) -> None:
+        self._engine = engine
+        self._decoder = msgspec.msgpack.Decoder(engine.state_type)
+        self.state: Any = None  # the match's state, kept current by `observe`
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def observe(self, state: Any) -> None:
+        """Called by the match loop after setup and after every action."""
+        self.state = state
+
+    def determinize(self, view: Any, seat: int, seed: int) -> Any:
+        """A copy of the true state; only the future (its Rng) is unknown."""
+        copy = self._decoder.decode(msgspec.msgpack.encode(self.state))
+        for container, key in hidden_places(copy, seat).get(RNG_POOL, []):
+            setattr(container, str(key), Rng(seed, 0))
+        return copy
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Plays the all-seeing mcts against greedy and prints its wins."""
+    parser = argparse.ArgumentParser(prog="python -m bench.omniscient", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--mode", default=None)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=1_000)
+    args = parser.parse_args(argv)
+    engine = registry.engine(args.game)
+    mode = engine.info.mode(args.mode) if args.mode else engine.info.modes[0]
+    if mode.cooperative:
+        raise SystemExit("a cooperative mode has no rival to see through")
+    seats = 2
+    setup = MatchSetup(mode.mode, seats, engine.info.validate(MatchSetup(mode.mode, seats, {})))
+    seeing = AllSeeing(engine)
+    policies = {
+        "mcts": MctsPolicy(args.game, SearchBudget(seconds=3600.0, iterations=args.iterations), engine=seeing),
+        "greedy": policy_for(args.game, "greedy"),
+    }
+    times: dict[str, list[float]] = {}
+    wins = draws = actions = 0
+    for index in range(args.games):
+        lineup = ["greedy"] * seats
+        lineup[index % seats] = "mcts"
+        result = play_match(engine, setup, args.seed + index, lineup, policies, times, observe=seeing.observe)
+        mcts_seat = index % seats
+        wins += result.winners == frozenset({mcts_seat})
+        draws += len(result.winners) > 1 and mcts_seat in result.winners
+        actions += result.actions
+    low, high = wilson(wins, args.games)
+    print(
+        f"{args.game} {mode.mode}, all-seeing mcts ({args.iterations} iterations) vs greedy, "
+        f"seeds {args.seed}-{args.seed + args.games - 1}: won {wins}/{args.games} = {100 * wins / args.games:.1f}% "
+        f"({100 * low:.1f}-{100 * high:.1f}%), {draws} drawn, {actions / args.games:.1f} actions a match"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
