@@ -1,13 +1,13 @@
-"""How strong could a search be? The mcts level, allowed to see every hidden thing, against greedy.
+"""How strong could a search be? The mcts level, allowed to see every hidden thing, against greedy (or `--rival`).
 
-Usage: python -m bench.omniscient --game G [--mode M] [--games N] [--seed S] [--iterations I]
+Usage: python -m bench.omniscient --game G [--mode M] [--games N] [--seed S] [--iterations I] [--rival L]
 
 A measurement, never a bot level: the product's `mcts` searches from the seat's view alone.
 Here its engine's `determinize` hands it the true state instead (every face-down token, every
 hand, every deck in its order), with only the match's Rng reseeded, so future dice and draws
-stay unknown, as they are to any player. Where even this all-seeing search wins few more
-matches against greedy than the honest one, what stands between the honest search and a
-target is luck the rules deal out, not hidden information it fails to read.
+stay unknown, as they are to any player. It knows more than any seat can, so what it cannot
+reach the honest search cannot either (short of search noise): where even it falls short of
+a target against a level, the rules' luck, not the bot, keeps the target out of reach.
 
 2 seats, the all-seeing mcts seat rotating (match g has seed S+g, mcts in seat g mod 2), as
 `menagerie arena` plays them; prints the wins with their 95% Wilson interval.
@@ -56,13 +56,14 @@ class AllSeeing:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Plays the all-seeing mcts against greedy and prints its wins."""
+    """Plays the all-seeing mcts against the rival level and prints its wins."""
     parser = argparse.ArgumentParser(prog="python -m bench.omniscient", description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--mode", default=None)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=300)
     parser.add_argument("--iterations", type=int, default=1_000)
+    parser.add_argument("--rival", default="greedy", help="the level it plays against (default greedy)")
     args = parser.parse_args(argv)
     engine = registry.engine(args.game)
     mode = engine.info.mode(args.mode) if args.mode else engine.info.modes[0]
@@ -73,12 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeing = AllSeeing(engine)
     policies = {
         "mcts": MctsPolicy(args.game, SearchBudget(seconds=3600.0, iterations=args.iterations), engine=seeing),
-        "greedy": policy_for(args.game, "greedy"),
+        args.rival: policy_for(args.game, args.rival),
     }
     times: dict[str, list[float]] = {}
     wins = draws = actions = 0
     for index in range(args.games):
-        lineup = ["greedy"] * seats
+        lineup = [args.rival] * seats
         lineup[index % seats] = "mcts"
         result = play_match(engine, setup, args.seed + index, lineup, policies, times, observe=seeing.observe)
         mcts_seat = index % seats
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         actions += result.actions
     low, high = wilson(wins, args.games)
     print(
-        f"{args.game} {mode.mode}, all-seeing mcts ({args.iterations} iterations) vs greedy, "
+        f"{args.game} {mode.mode}, all-seeing mcts ({args.iterations} iterations) vs {args.rival}, "
         f"seeds {args.seed}-{args.seed + args.games - 1}: won {wins}/{args.games} = {100 * wins / args.games:.1f}% "
         f"({100 * low:.1f}-{100 * high:.1f}%), {draws} drawn, {actions / args.games:.1f} actions a match"
     )
