@@ -37,7 +37,8 @@ def test_it_plays_matches_against_greedy_and_reports_the_wins(capsys: pytest.Cap
     printed = capsys.readouterr().out
     assert "all-seeing mcts (50 iterations) vs greedy, seeds 300-301: won " in printed
     assert "/2 = " in printed
-    against_random = "--game beasts --mode capture --games 1 --iterations 20 --rival random".split()
+    against_random = ["--game", "beasts", "--mode", "capture", "--games", "1", "--iterations", "20"]
+    against_random += ["--rival", "random"]
     assert main(against_random) == 0
     assert "beasts capture, all-seeing mcts (20 iterations) vs random, seeds 300-300" in capsys.readouterr().out
 
