@@ -4,10 +4,12 @@ Usage: python -m bench.omniscient --game G [--mode M] [--games N] [--seed S] [--
 
 A measurement, never a bot level: the product's `mcts` searches from the seat's view alone.
 Here its engine's `determinize` hands it the true state instead (every face-down token, every
-hand, every deck in its order), with only the match's Rng reseeded, so future dice and draws
-stay unknown, as they are to any player. It knows more than any seat can, so what it cannot
-reach the honest search cannot either (short of search noise): where even it falls short of
-a target against a level, the rules' luck, not the bot, keeps the target out of reach.
+hand, every deck and bag in its order, so what the next draw brings), with only the match's
+Rng reseeded: the dice still to roll stay unknown, as they are to any player. It knows more
+than any seat can, so what it cannot reach the honest search cannot either (short of search
+noise): where even it falls short of a target against a level, the rules' luck, not the
+bot, keeps the target out of reach. Where it reaches far more than the honest search, the
+hidden things decide, and how much of that a seat could ever read is another question.
 
 2 seats, the all-seeing mcts seat rotating (match g has seed S+g, mcts in seat g mod 2), as
 `menagerie arena` plays them; prints the wins with their 95% Wilson interval.
