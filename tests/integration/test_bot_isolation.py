@@ -26,7 +26,7 @@ from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.probes import samples, wait_for
-from tests.support.redis_server import free_port, redis_binary_server
+from tests.support.redis_server import free_ports, redis_binary_server
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
@@ -73,7 +73,7 @@ def bot_pool(games: tuple[str, ...], redispatch_seconds: int, bot_deadline_secon
             for game in games
         }
         endpoints = ",".join(f"{game}={service.address}" for game, service in services.items())
-        metrics_port, worker_metrics_port = free_port(), free_port()
+        metrics_port, worker_metrics_port = free_ports(2)
         stack.enter_context(
             dispatcher_process(
                 url,

@@ -47,7 +47,7 @@ from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
 from tests.support.probes import http_get, samples, wait_for
-from tests.support.redis_server import free_port, wait_for_redis
+from tests.support.redis_server import free_port, free_ports, wait_for_redis
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
@@ -114,7 +114,7 @@ class Stack:
 def stack() -> Iterator[Stack]:
     server = RestartableRedis()
     server.start()
-    health_port, metrics_port, worker_metrics_port = free_port(), free_port(), free_port()
+    health_port, metrics_port, worker_metrics_port = free_ports(3)
     try:
         with (
             ExitStack() as processes,

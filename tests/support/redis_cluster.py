@@ -22,7 +22,7 @@ from typing import Any, cast
 import redis
 from redis.crc import key_slot
 
-from tests.support.redis_server import free_port, wait_for_redis
+from tests.support.redis_server import free_ports
 
 SLOTS = 16_384
 
@@ -82,6 +82,57 @@ def _wait_cluster_ok(ports: list[int], timeout: float) -> None:
             client.close()
 
 
+# A port chosen free may be taken before the node binds it (another test's connection got it
+# as its local port): the node then exits at once, and is started again on other ports.
+START_ATTEMPTS = 3
+
+
+def _start_node(binary: str, root: Path, timeout: float, taken: list[int]) -> tuple[int, int, subprocess.Popen[bytes]]:
+    """One cluster node answering PING: (its port, its bus port, its process)."""
+    log = ""
+    for attempt in range(START_ATTEMPTS):
+        # The bus port by default is port + 10000, which may be taken (or past 65535): each its own.
+        port, bus_port = [p for p in free_ports(2 + len(taken)) if p not in taken][:2]
+        node = root / f"{port}-{attempt}"
+        node.mkdir()
+        argv = [
+            binary,
+            "--port", str(port),
+            "--bind", "127.0.0.1",
+            "--cluster-enabled", "yes",
+            "--cluster-port", str(bus_port),
+            "--cluster-config-file", str(node / "nodes.conf"),
+            "--cluster-node-timeout", "5000",
+            "--dir", str(node),
+            "--save", "",
+            "--appendonly", "no",
+            "--logfile", str(node / "server.log"),
+        ]  # fmt: skip
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if _answers(port, process, timeout):
+            return port, bus_port, process
+        process.kill()
+        process.wait()
+        log = (node / "server.log").read_text(errors="replace")[-2000:]
+        if "Address already in use" not in log:
+            raise RuntimeError(f"cluster node {port} did not start (exit {process.returncode}): {log}")
+    raise RuntimeError(f"no cluster node started in {START_ATTEMPTS} attempts, ports taken each time: {log}")
+
+
+def _answers(port: int, process: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Whether the node on `port` answers PING before it exits or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    # Short socket timeouts: whatever else holds the port may accept and never answer.
+    with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as client:
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                client.ping()
+                return process.poll() is None  # the answer was this node's, not another server's
+            except redis.RedisError:
+                time.sleep(0.05)
+    return False
+
+
 @contextmanager
 def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCluster]:
     """Starts `masters` cluster nodes, splits the slots between them and joins them; stops them at the end."""
@@ -89,34 +140,15 @@ def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCl
     if binary is None:
         raise RuntimeError("no redis-server or valkey-server binary")
     root = Path(tempfile.mkdtemp(prefix="menagerie-cluster-"))
-    ports = [free_port() for _ in range(masters)]
-    # The bus port by default is port + 10000, which may be taken (or past 65535): each its own.
-    bus_ports = [free_port() for _ in range(masters)]
+    ports: list[int] = []
+    bus_ports: list[int] = []
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        for port, bus_port in zip(ports, bus_ports, strict=True):
-            node = root / str(port)
-            node.mkdir()
-            argv = [
-                binary,
-                "--port", str(port),
-                "--bind", "127.0.0.1",
-                "--cluster-enabled", "yes",
-                "--cluster-port", str(bus_port),
-                "--cluster-config-file", str(node / "nodes.conf"),
-                "--cluster-node-timeout", "5000",
-                "--dir", str(node),
-                "--save", "",
-                "--appendonly", "no",
-                "--logfile", str(node / "server.log"),
-            ]  # fmt: skip
-            processes.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        for port, process in zip(ports, processes, strict=True):
-            try:
-                wait_for_redis(f"redis://127.0.0.1:{port}/0", timeout)
-            except redis.ConnectionError:
-                log = (root / str(port) / "server.log").read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"cluster node {port} did not start (exit {process.poll()}): {log}") from None
+        for _ in range(masters):
+            port, bus_port, process = _start_node(binary, root, timeout, taken=ports + bus_ports)
+            ports.append(port)
+            bus_ports.append(bus_port)
+            processes.append(process)
         per_node = SLOTS // masters
         for index, port in enumerate(ports):
             first = index * per_node

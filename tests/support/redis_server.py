@@ -32,6 +32,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def free_ports(count: int) -> list[int]:
+    """`count` distinct TCP ports on loopback that nothing listens on right now.
+
+    Each is held until all are chosen: free_port() called twice may give the same port back.
+    """
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 def database_of_its_own(url: str, db: int) -> str:
     """`url` with database `db`: keys a session-wide service (the lobby's matchmaker) never scans."""
     parts = urlsplit(url)
