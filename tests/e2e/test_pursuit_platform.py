@@ -55,10 +55,10 @@ def test_a_three_seat_table_with_bots_and_a_table_of_bots_alone_play_to_the_end(
     view = pursuit.view(seating.match_id, seating.seat_token).view
     assert moves > 0
     assert len(summary.outcome.seats) == 3 and len({s.result for s in summary.outcome.seats}) == 1
-    assert {p.seat for p in view.players if p.ready} - {seating.seat}, "the bots readied actions"
-    # Turns go round the table from turn 1: by turn 3 each of the three seats has had one
-    # (an easy beast can still win that early, so no more is asked of a random match).
-    assert view.turn >= 3, "every seat, bots included, took turns"
+    # Only a board's owner readies its actions, in their own turn (RULES.md "Assigning dice"):
+    # a bot's readied board shows a bot took a turn. Not every seat need have had one: the
+    # first seat is drawn and an easy beast can end the match by turn 2 (seen in a full run).
+    assert {p.seat for p in view.players if p.ready} - {seating.seat}, "a bot took a turn and readied actions"
 
     while (bots := pursuit.summary(bots_alone.match_id, service_token)).status != common_pb2.MATCH_STATUS_FINISHED:
         assert time.monotonic() < deadline, "the bots' match did not finish"
