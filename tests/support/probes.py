@@ -21,6 +21,18 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.1)
 
 
+def settled(read: Callable[[], int], quiet: float, limit: float) -> int:
+    """`read()` once it has not changed for `quiet` seconds (AssertionError after `limit`)."""
+    deadline = time.monotonic() + limit
+    value, since = read(), time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < deadline, f"still changing after {limit} s"
+        time.sleep(0.05)
+        if (now := read()) != value:
+            value, since = now, time.monotonic()
+    return value
+
+
 def http_get(url: str) -> tuple[int, str]:
     """(status, body) of a GET; (0, "") when nothing answers."""
     try:
