@@ -4,7 +4,7 @@ Every service runs as `make run` runs it, one process each: every game's service
 lobby, the bot dispatcher and a Celery bot worker, on one Redis. The load grows in steps;
 at each step the bench tops the bot matches up to the step's count (spread over the
 games, every seat a bot of --level; a match that finishes is replaced at once) and then,
-for --seconds, measures:
+for --seconds, measures (the first step once the pool has made its first move, WARM_UP_S):
 
 - bot moves applied per second (the shards' turn feeds, read with XREAD: no load on the
   services), which is also the Celery bot turns per second, every move being a bot's;
@@ -65,6 +65,9 @@ PROBE_INTERVAL_S = 0.02
 MEMORY_SAMPLE = 50  # active matches whose bytes are read at the end of a step
 CALL_TIMEOUT_S = 10.0
 FEED_BLOCK_MS = 1_000
+# The first step waits (up to this long) for the pool's first bot move: a cold worker's start
+# (imports, channels) is not the cost of a step, and on a loaded machine it outlasted one.
+WARM_UP_S = 60.0
 
 Notice = common_pb2.MatchEvent
 FeedReply = list[tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]]
@@ -136,6 +139,11 @@ class FeedFollower:
         """The notices that arrived in [start, end)."""
         with self._lock:
             return [a for a in self.arrivals if start <= a.at < end]
+
+    def moved(self) -> bool:
+        """Whether any bot match has had a move (a notice after its first)."""
+        with self._lock:
+            return any(a.since_previous is not None for a in self.arrivals)
 
     def active(self) -> list[str]:
         """The bot matches not finished yet."""
@@ -285,7 +293,9 @@ def report(steps: list[Step], level: str, seconds: float, probe_title: str, game
     print("  " + f"{'active':>7}" + "".join(f"{kind:>12}" for kind in kinds))
     for s in steps:
         moves = s.moves_per_second * seconds
-        print("  " + f"{s.matches:>7,}" + "".join(f"{s.cpu[kind] * 1000 / moves:12.2f}" for kind in kinds))
+        # A step too short or too loaded to see a bot move has no per-move cost to print.
+        per_move = [f"{s.cpu[kind] * 1000 / moves:12.2f}" if moves else f"{'no moves':>12}" for kind in kinds]
+        print("  " + f"{s.matches:>7,}" + "".join(per_move))
     for name, values in (("p50", [s.probe.p50_ms for s in steps]), ("p99", [s.probe.p99_ms for s in steps])):
         spread = max(values) / min(values)
         print(
@@ -343,6 +353,12 @@ def main() -> None:
             for load in itertools.islice(rotation, count):
                 create_bot_match(stubs[load.game], load, args.level, next(ids), follower, auth)
 
+        top_up(steps[0])
+        warm_until = time.perf_counter() + WARM_UP_S
+        while not follower.moved():
+            if time.perf_counter() > warm_until:
+                raise SystemExit(f"the bot pool made no move in {WARM_UP_S:g} s")
+            time.sleep(0.1)
         results = []
         for target in steps:
             results.append(
