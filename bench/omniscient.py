@@ -11,8 +11,8 @@ noise): where even it falls short of a target against a level, the rules' luck, 
 bot, keeps the target out of reach. Where it reaches far more than the honest search, the
 hidden things decide, and how much of that a seat could ever read is another question.
 
-2 seats, the all-seeing mcts seat rotating (match g has seed S+g, mcts in seat g mod 2), as
-`menagerie arena` plays them; prints the wins with their 95% Wilson interval.
+2 seats, planned and counted as `menagerie arena` does (its `make_plan` and `Pairing`: match g
+has seed S+g, mcts in seat g mod 2); prints the wins with their 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from typing import Any
 
 import msgspec
 
-from menagerie.arena.local import play_match
+from menagerie.arena.local import Pairing, make_plan, play_match
 from menagerie.arena.stats import wilson
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget, policy_for
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.errors import InvalidArgument
 from menagerie.rules.hidden import RNG_POOL, hidden_places
 from menagerie.rules.mcts import MctsPolicy
 from menagerie.rules.rng import Rng
@@ -67,32 +68,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=1_000)
     parser.add_argument("--rival", default="greedy", help="the level it plays against (default greedy)")
     args = parser.parse_args(argv)
-    engine = registry.engine(args.game)
-    mode = engine.info.mode(args.mode) if args.mode else engine.info.modes[0]
-    if mode.cooperative:
+    budget = SearchBudget(seconds=3600.0, iterations=args.iterations)
+    try:
+        plan = make_plan(args.game, args.mode, ["mcts", args.rival], args.games, args.seed, seats=2, budget=budget)
+    except InvalidArgument as error:
+        raise SystemExit(str(error)) from None
+    if plan.mode.cooperative:
         raise SystemExit("a cooperative mode has no rival to see through")
-    seats = 2
-    setup = MatchSetup(mode.mode, seats, engine.info.validate(MatchSetup(mode.mode, seats, {})))
+    engine = registry.engine(plan.game)
     seeing = AllSeeing(engine)
-    policies = {
-        "mcts": MctsPolicy(args.game, SearchBudget(seconds=3600.0, iterations=args.iterations), engine=seeing),
-        args.rival: policy_for(args.game, args.rival),
-    }
-    times: dict[str, list[float]] = {}
-    wins = draws = actions = 0
-    for index in range(args.games):
-        lineup = [args.rival] * seats
-        lineup[index % seats] = "mcts"
-        result = play_match(engine, setup, args.seed + index, lineup, policies, times, observe=seeing.observe)
-        mcts_seat = index % seats
-        wins += result.winners == frozenset({mcts_seat})
-        draws += len(result.winners) > 1 and mcts_seat in result.winners
-        actions += result.actions
-    low, high = wilson(wins, args.games)
+    policies = {"mcts": MctsPolicy(plan.game, budget, engine=seeing), args.rival: policy_for(plan.game, args.rival)}
+    setup = MatchSetup(plan.mode.mode, plan.seats, plan.options)
+    pairing = Pairing("mcts", args.rival)
+    for index in range(plan.games):
+        lineup = plan.lineup(("mcts", args.rival), index)
+        pairing.results.append(play_match(engine, setup, plan.seed + index, lineup, policies, {}, seeing.observe))
+    wins = pairing.first_wins
+    low, high = wilson(wins, pairing.games)
     print(
-        f"{args.game} {mode.mode}, all-seeing mcts ({args.iterations} iterations) vs {args.rival}, "
-        f"seeds {args.seed}-{args.seed + args.games - 1}: won {wins}/{args.games} = {100 * wins / args.games:.1f}% "
-        f"({100 * low:.1f}-{100 * high:.1f}%), {draws} drawn, {actions / args.games:.1f} actions a match"
+        f"{plan.game} {plan.mode.mode}, all-seeing mcts ({args.iterations} iterations) vs {args.rival}, "
+        f"seeds {plan.seed}-{plan.seed + plan.games - 1}: won {wins}/{pairing.games} = "
+        f"{100 * wins / pairing.games:.1f}% ({100 * low:.1f}-{100 * high:.1f}%), {pairing.draws} drawn, "
+        f"{pairing.mean_actions:.1f} actions a match"
     )
     return 0
 

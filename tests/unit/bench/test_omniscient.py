@@ -29,7 +29,10 @@ def test_its_determinization_is_the_true_state_with_a_fresh_rng() -> None:
     # The honest determinization shuffles the face-down tokens: it differs beyond the Rng.
     assert [k for k in true if honest[k] != true[k]] != ["rng"]
     # The copy is the search's own: playing on it leaves the match alone.
-    assert seeing.determinize(view, 0, 123) is not state
+    copy = seeing.determinize(view, 0, 123)
+    seat = engine.to_act(copy).must[0]
+    engine.perform(copy, seat, engine.legal_actions(copy, seat)[0])
+    assert builtins(copy) != true and builtins(state) == true
 
 
 def test_it_plays_matches_against_greedy_and_reports_the_wins(capsys: pytest.CaptureFixture[str]) -> None:
