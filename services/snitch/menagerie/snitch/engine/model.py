@@ -291,6 +291,10 @@ class PlaySpectator(_Action, frozen=True, tag="play_spectator"):
     zone: str
 
 
+class NoSpectator(_Action, frozen=True, tag="no_spectator"):
+    """Place no Spectator at this moment (a Spectator window)."""
+
+
 Action = (
     PlaceBludger
     | DeployPlayer
@@ -333,6 +337,7 @@ Action = (
     | ChooseFlag
     | UseTrait
     | PlaySpectator
+    | NoSpectator
 )
 # The Pitch Actions of the Actions List, as action types (l.335–340).
 PITCH_ACTION_TYPES: dict[PitchAction, type] = {
@@ -382,7 +387,7 @@ class BlockAction(Decision, tag="block_action"):
 class FreeAction(Decision, tag="free_action"):
     """The Coach performs a free Action (`action`, or any Action when None)."""
 
-    accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover)
+    accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, PlaySpectator)
     action: PitchAction | None = None
     # Why: "hand_swap", "intrepid" or "break_tempo" (a Break's free Pass earns no Tempo).
     reason: str = "intrepid"
@@ -391,7 +396,7 @@ class FreeAction(Decision, tag="free_action"):
 class Reaction(Decision, tag="reaction"):
     """The target's Coach answers the rival's roll with one Reaction, or none."""
 
-    accepts = (React, NoReaction)
+    accepts = (React, NoReaction, PlaySpectator)
 
 
 class AimAtHoop(Decision, tag="aim_at_hoop"):
@@ -403,13 +408,13 @@ class AimAtHoop(Decision, tag="aim_at_hoop"):
 class DiceTokens(Decision, tag="dice_tokens"):
     """Before the roll, the Coach may spend Dice tokens on it."""
 
-    accepts = (SpendTokens,)
+    accepts = (SpendTokens, PlaySpectator)
 
 
 class RollWindow(Decision, tag="roll_window"):
     """After the roll, the Coach may re-roll (Intrepid Move, Goal token) or play a Swift Intrepid Move."""
 
-    accepts = (Reroll, GoalReroll, PlaySwift, KeepRoll, UseTrait)
+    accepts = (Reroll, GoalReroll, PlaySwift, KeepRoll, UseTrait, PlaySpectator)
 
 
 class LooseQuaffle(Decision, tag="loose_quaffle"):
@@ -463,7 +468,7 @@ class BludgerMove(Decision, tag="bludger_move"):
     Movement's rule (an adjacent Zone with Players, else it stays).
     """
 
-    accepts = (MoveBludger,)
+    accepts = (MoveBludger, PlaySpectator)
     bludgers: list[int] = msgspec.field(default_factory=list)
     reach: int = 0
     attack: bool = True
@@ -522,6 +527,17 @@ class SwiftWindow(Decision, tag="swift_window"):
     accepts = (PlaySwift, NoSwift)
 
 
+class SpectatorWindow(Decision, tag="spectator_window"):
+    """The Coach not deciding may place a Spectator before the rival's next `moment` (l.719 "at any time").
+
+    `moment`: "block" (an Action of the rival's Action Block), "free_action" or "bludger"
+    (the rival's Bludger Movement).
+    """
+
+    accepts = (PlaySpectator, NoSpectator)
+    moment: str = "block"
+
+
 class TeamBuilding(Decision, tag="team_building"):
     """Build Your Team (l.689–703): both Coaches form their Team in secret, each until they confirm it."""
 
@@ -560,6 +576,7 @@ SnitchDecision = (
     | SwiftWindow
     | TeamBuilding
     | FlagChoice
+    | SpectatorWindow
 )
 
 # ------------------------------------------------------------------------- flow steps
@@ -596,7 +613,12 @@ class SequenceStep(_Step, tag="sequence"):
 
 
 class ContinueBlock(_Step, tag="continue_block"):
-    """Offer the next Action of the Action Block under way, or end it."""
+    """Offer the next Action of the Action Block under way, or end it.
+
+    `offered`: the rival's Spectator window before this Action has been asked.
+    """
+
+    offered: bool = False
 
 
 class ExchangeStep(_Step, tag="exchange"):
@@ -646,6 +668,8 @@ class FreeActionStep(_Step, tag="free_action"):
     action: PitchAction | None = None
     reason: str = "intrepid"
     left: int = 1
+    # The rival's Spectator window before this free Action has been asked.
+    offered: bool = False
 
 
 class RefillRow(_Step, tag="refill_row"):
@@ -687,6 +711,14 @@ class ShiftOut(_Step, tag="shift_out"):
     """Players no longer allowed in a Scoring Area Shift out of it (l.480, l.514)."""
 
 
+class SpectatorEffect(_Step, tag="spectator_effect"):
+    """The effect of a Spectator placed while an Action was being resolved, once it is (see RULES.md)."""
+
+    seat: int
+    card: str
+    second: bool = False
+
+
 class StartMatch(_Step, tag="start_match"):
     """Both Teams are formed (l.703): Flags are chosen, the Teams are revealed, then the Setup steps begin."""
 
@@ -712,6 +744,7 @@ FlowStep = (
     | Ask
     | ShiftOut
     | StartMatch
+    | SpectatorEffect
 )
 
 # ------------------------------------------------------------------------------ events
@@ -1125,6 +1158,8 @@ class SpectatorPlayed(GameEvent, frozen=True, tag="spectator_played"):
     card: str
     zone: str
     displaced: str  # the rival Spectator removed ("" when the Zone was empty)
+    # Placed while an Action was being resolved: its effect follows once that Action is.
+    later: bool = False
 
 
 class StandCleared(GameEvent, frozen=True, tag="stand_cleared"):

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
+import msgspec
+
 from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, SeatResult
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
@@ -136,6 +138,7 @@ from menagerie.snitch.engine.model import (
     Move,
     MoveBludger,
     NoReaction,
+    NoSpectator,
     NoSwift,
     PassQuaffle,
     PickForTeam,
@@ -185,6 +188,7 @@ from menagerie.snitch.engine.model import (
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
+    SpectatorEffect,
     SpendTokens,
     StandSpot,
     StartMatch,
@@ -284,6 +288,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             LooseQuaffleStep: self._loose_quaffle_step,
             ShiftOut: self._shift_out,
             StartMatch: self._start_step,
+            SpectatorEffect: self._spectator_effect,
         }
         self.players_by_id = {p.id: p for p in self.data.players.players}
         self.spectator_cards = {c.id: c for c in load_spectators().spectators}
@@ -562,9 +567,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
 
     def _next_offer(self, state: SnitchState) -> int | None:
         """Who decides next on Intrepid Moves (l.285, l.434): from the Attacking Coach, alternating, at most 2 each."""
+        # Every Intrepid Move of the Game Sequence counts, Swift ones included, whenever played:
+        # a Swift card counts "towards the limit of 2" (l.444), also one played at the Hand Swap.
         offers = tactics.Offers(
             attacking=state.attacking,
-            plays=tuple(s for s, _ in state.intrepid_plays),
+            plays=tuple(seat for seat, coach in enumerate(state.players) for _ in coach.intrepids),
             passed=(state.players[0].declined_intrepid, state.players[1].declined_intrepid),
             last=state.offer_last,
         )
@@ -617,6 +624,8 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             return
         if not state.block_remaining or not self.block_choices(state):
             self._end_block(state, events)
+            return
+        if not step.offered and self.spectator_window(state, rival(seat), "block", ContinueBlock(offered=True)):
             return
         may_decline = state.block_optional and state.block_performed == 0
         self._ask(state, BlockAction(must=[seat], may_decline=may_decline))
@@ -946,7 +955,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         if ex.stage == "tokens":
             while ex.windows:
                 seat = ex.windows.pop(0)
-                if len(self.token_options(state, seat)) > 1:
+                if len(self.token_options(state, seat)) > 1 or self.placeable(state, seat):
                     self._ask(state, DiceTokens(must=[seat]), ExchangeStep())
                     return
             ex.stage = "roll"
@@ -1008,6 +1017,28 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             tokens = state.players[self.reacting_seat(ex)].team[ex.reactor]
         return list(tokens.bonus), list(tokens.penalty)
 
+    def roller_owner(self, state: SnitchState, ex: Exchange, side: str) -> int | None:
+        """The Coach whose Player rolls this side of the exchange (None: nobody rolls it, e.g. a Bludger's hit)."""
+        if side == "action":
+            return ex.seat if self._action_pool(state, ex) is not None else None
+        return self.reacting_seat(ex) if ex.reactor is not None else None
+
+    def token_sides(self, state: SnitchState, ex: Exchange, seat: int) -> tuple[str | None, str | None]:
+        """The side whose Bonus tokens `seat` may spend and the side whose Penalty tokens it may spend (l.454–456).
+
+        Decided by whose Player rolls, never by who made the Action: a Coach's Bludger may
+        hit one of that Coach's own Players, whose Bonus tokens are still its Coach's to spend.
+        """
+        sides = ("action", "reaction")
+        own = next((side for side in sides if self.roller_owner(state, ex, side) == seat), None)
+        other = next((side for side in sides if self.roller_owner(state, ex, side) == rival(seat)), None)
+        return own, other
+
+    def _side_pool(self, state: SnitchState, ex: Exchange, side: str | None) -> DicePool | None:
+        if side is None:
+            return None
+        return self._action_pool(state, ex) if side == "action" else self._reaction_pool(state, ex)
+
     def token_options(self, state: SnitchState, seat: int) -> list[SpendTokens]:
         """The ways `seat` may spend Dice tokens on the coming roll: its Bonus, the rival roller's Penalty (l.454–456).
 
@@ -1016,12 +1047,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         ex = state.exchange
         if ex is None:
             return [SpendTokens()]
-        own_side = "action" if seat == ex.seat else "reaction"
-        other_side = "reaction" if own_side == "action" else "action"
-        own_pool = self._action_pool(state, ex) if own_side == "action" else self._reaction_pool(state, ex)
-        other_pool = self._action_pool(state, ex) if other_side == "action" else self._reaction_pool(state, ex)
-        bonus_have = self._roller_tokens(state, ex, own_side)[0] if own_pool is not None else []
-        penalty_have = self._roller_tokens(state, ex, other_side)[1] if other_pool is not None else []
+        own_side, rival_side = self.token_sides(state, ex, seat)
+        own_pool = self._side_pool(state, ex, own_side)
+        other_pool = self._side_pool(state, ex, rival_side)
+        bonus_have = self._roller_tokens(state, ex, own_side)[0] if own_side and own_pool is not None else []
+        penalty_have = self._roller_tokens(state, ex, rival_side)[1] if rival_side and other_pool is not None else []
         out = []
         for bonus in _sub_multisets(bonus_have):
             if own_pool is not None and not _pool_allows(self.data.dice, own_pool, bonus, ()):
@@ -1138,9 +1168,10 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         return SWIFT_MOMENTS.get((ex.kind, seat == ex.seat), ())
 
     def _own_side(self, ex: Exchange, seat: int) -> str | None:
-        if seat == ex.seat and (ex.action_roll is not None):
+        """The rolled side whose Player is `seat`'s (a Bludger's hit is nobody's roll, so its target's Reaction is)."""
+        if seat == ex.seat and ex.action_roll is not None:
             return "action"
-        if ex.reaction_roll is not None and seat == self.reacting_seat(ex) and seat != ex.seat:
+        if ex.reaction_roll is not None and seat == self.reacting_seat(ex):
             return "reaction"
         return None
 
@@ -1400,18 +1431,15 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
     def _bludger_movement(self, state: SnitchState, index: int) -> None:
         """Bludger Movement (l.524–534): the Defending Coach picks and moves one, the Attacking Coach the other."""
         if index == 0 and len(state.layout.bludgers) == 2:
-            self._ask(
-                state,
-                BludgerMove(must=[self.defending(state)], bludgers=[0, 1]),
-                SequenceStep(stage="bludgers", index=1),
-            )
+            move = BludgerMove(must=[self.defending(state)], bludgers=[0, 1])
         elif index == 1 and state.moved_bludger is not None:
-            other = 1 - state.moved_bludger
-            self._ask(
-                state, BludgerMove(must=[state.attacking], bludgers=[other]), SequenceStep(stage="bludgers", index=2)
-            )
+            move = BludgerMove(must=[state.attacking], bludgers=[1 - state.moved_bludger])
         else:
             self._then(state, SequenceStep(stage="snitch"))
+            return
+        after = SequenceStep(stage="bludgers", index=index + 1)
+        if not self.spectator_window(state, rival(move.must[0]), "bludger", Ask(decision=move), after):
+            self._ask(state, move, after)
 
     def bludger_zones(self, state: SnitchState, decision: BludgerMove, bludger: int) -> tuple[str, ...]:
         """Where a Bludger may go under this decision."""
@@ -1462,6 +1490,10 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         kinds = [step.action] if step.action is not None else list(PITCH_ACTION_TYPES)
         if not any(self.can_perform(state, step.seat, k) for k in kinds):
             return
+        if not step.offered:
+            again = msgspec.structs.replace(step, offered=True)
+            if self.spectator_window(state, rival(step.seat), "free_action", again):
+                return
         rest: list[FlowStep] = (
             [FreeActionStep(seat=step.seat, action=step.action, reason=step.reason, left=step.left - 1)]
             if step.left > 1
@@ -1623,6 +1655,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             ChooseFlag: rule("Flag tokens", self._flag_options, self._do_flag),
             UseTrait: rule("Traits", self.trait_options, self._do_use_trait),
             PlaySpectator: rule("Spectators", self.spectator_options, self._do_spectator),
+            NoSpectator: rule("Spectators", self.no_spectator_options, self._do_no_spectator),
         }
 
     # --- options
@@ -1813,13 +1846,19 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         self._pop(state)
         ex = state.exchange
         assert ex is not None
-        own = "action" if seat == ex.seat else "reaction"
-        self._take_tokens(state, ex, own, bonus=action.bonus)
-        self._take_tokens(state, ex, "reaction" if own == "action" else "action", penalty=action.penalty)
-        if own == "action":
-            ex.bonus, ex.reaction_penalty = list(action.bonus), list(action.penalty)
-        else:
-            ex.reaction_bonus, ex.penalty = list(action.bonus), list(action.penalty)
+        own, other = self.token_sides(state, ex, seat)
+        if own is not None:
+            self._take_tokens(state, ex, own, bonus=action.bonus)
+            if own == "action":
+                ex.bonus = list(action.bonus)
+            else:
+                ex.reaction_bonus = list(action.bonus)
+        if other is not None:
+            self._take_tokens(state, ex, other, penalty=action.penalty)
+            if other == "action":
+                ex.penalty = list(action.penalty)
+            else:
+                ex.reaction_penalty = list(action.penalty)
         events: list[Event] = []
         if action.bonus or action.penalty:
             events.append(TokensSpent(seat=seat, bonus=list(action.bonus), penalty=list(action.penalty)))
@@ -1944,6 +1983,12 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             top.left -= 1
             if top.left <= 0 or not self.shift_options(state, top):
                 state.decisions.pop()
+        self._run(state, events)
+        return events
+
+    def _do_no_spectator(self, state: SnitchState, seat: int, action: NoSpectator) -> list[Event]:
+        self._pop(state)
+        events: list[Event] = []
         self._run(state, events)
         return events
 

@@ -1,33 +1,59 @@
-"""The Spectators optional rule in play (l.711–721): the Stand, placing a Spectator, the Hand Swap's clearing.
+"""The Spectators optional rule (l.711–721): the Stand, placing a Spectator, the Hand Swap's clearing.
 
-A Coach places a Spectator at their own Action Blocks (authored; see RULES.md "Spectators in
-play"); its effect is an Intrepid Move effect of the immediate kinds, resolved the same way.
+"A Coach can play a Spectator card at any time" (l.719). A match asks at its moments
+(authored; see RULES.md "Spectators in play"): the Coach deciding an Action of their Action
+Block, a free Action or a Bludger's move may place one first, its effect at once, and is
+asked again; the Coach deciding a Reaction, Dice tokens or a re-roll may place one while the
+Action is being resolved, its effect once the Action is resolved; the other Coach is offered
+a Spectator window before each of those Actions and Bludger moves of their rival's, and
+is asked about Dice tokens in every exchange. Every offer depends on public facts only: the
+Spectator cards and the Stand are on the table. The effect is an Intrepid Move effect of the
+immediate kinds, resolved the same way.
 """
 
 from __future__ import annotations
 
 from menagerie.snitch.engine.model import (
     Action,
+    Ask,
     BlockAction,
+    BludgerMove,
     ContinueBlock,
+    DiceTokens,
     Event,
+    ExchangeStep,
+    FlowStep,
+    FreeAction,
+    FreeActionStep,
+    NoSpectator,
     PlaySpectator,
+    Reaction,
+    RollWindow,
+    SnitchDecision,
     SnitchState,
+    SpectatorEffect,
     SpectatorPlayed,
+    SpectatorWindow,
     StandCleared,
 )
 from menagerie.snitch.engine.parts import EngineParts
+
+# Decisions at which their Coach may place a Spectator first; its effect is resolved at once.
+AT_ONCE = (BlockAction, FreeAction, BludgerMove, SpectatorWindow)
+# Decisions taken while an Action is being resolved; the effect waits until it is.
+WHILE_RESOLVING = (Reaction, DiceTokens, RollWindow)
 
 
 class SpectatorStand(EngineParts):
     """Placing Spectators on the Stand and clearing it (a part of SnitchEngine)."""
 
-    def spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
-        """Spectators `seat` may place now (l.719): at its own Action Blocks, each card once until a Hand Swap."""
-        if not state.spectators_on or not isinstance(self.top(state), BlockAction):
+    def placeable(self, state: SnitchState, seat: int) -> list[PlaySpectator]:
+        """Every Spectator `seat` could place now (l.719): each card once until a Hand Swap, never onto a friend."""
+        # From the first Game Sequence on: the effects act on a Pitch the Kick-Off has set up.
+        if not state.spectators_on or state.outcome is not None or state.sequence < 1:
             return []
         coach = state.players[seat]
-        out: list[Action] = []
+        out: list[PlaySpectator] = []
         for card_id in dict.fromkeys(coach.spectators):
             if coach.spectators_played.count(card_id) >= coach.spectators.count(card_id):
                 continue
@@ -39,21 +65,65 @@ class SpectatorStand(EngineParts):
             ]
         return out
 
+    def spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
+        """Spectators `seat` may place now: at the moments the match asks (module docstring)."""
+        top = self.top(state)
+        if not isinstance(top, AT_ONCE + WHILE_RESOLVING) or seat not in top.must:
+            return []
+        return list(self.placeable(state, seat))
+
+    def no_spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
+        """Passing a Spectator window."""
+        return [NoSpectator()] if isinstance(self.top(state), SpectatorWindow) else []
+
+    def spectator_window(self, state: SnitchState, seat: int, moment: str, *then: FlowStep) -> bool:
+        """Offers `seat` a Spectator window before its rival's `moment`, then `then`; False if it has none."""
+        if not self.placeable(state, seat):
+            return False
+        self._ask(state, SpectatorWindow(must=[seat], moment=moment), *then)
+        return True
+
     def _do_spectator(self, state: SnitchState, seat: int, action: PlaySpectator) -> list[Event]:
         """The token goes on a Zone: empty, its first effect; a rival's is removed, its second (l.719)."""
-        self._pop(state)  # the block's Action is asked again once the effect is resolved
+        top = state.decisions[-1]
         spot = next(s for s in state.stand if s.zone == action.zone)
         card = self.spectator_cards[action.card]
         displaced = spot.card if spot.seat is not None else None
         spot.seat, spot.card = seat, action.card
         state.players[seat].spectators_played.append(action.card)
+        later = isinstance(top, WHILE_RESOLVING)
         events: list[Event] = [
-            SpectatorPlayed(seat=seat, card=action.card, zone=action.zone, displaced=displaced or "")
+            SpectatorPlayed(seat=seat, card=action.card, zone=action.zone, displaced=displaced or "", later=later)
         ]
-        self._then(state, ContinueBlock())
+        if later:
+            # The decision stays; the effect waits under the exchange, for when the Action is resolved.
+            index = max(i for i, step in enumerate(state.flow) if isinstance(step, ExchangeStep))
+            state.flow.insert(index, SpectatorEffect(seat=seat, card=action.card, second=displaced is not None))
+            return events
+        self._pop(state)
+        again = self._asked_again(top)
+        if again is not None:
+            self._then(state, again)
         self._apply_effect(state, seat, 0, card.second if displaced else card.first, events)
         self._run(state, events)
         return events
+
+    @staticmethod
+    def _asked_again(decision: SnitchDecision) -> FlowStep | None:
+        """What asks the interrupted decision again once a Spectator's effect is resolved (a window is done)."""
+        if isinstance(decision, BlockAction):
+            return ContinueBlock(offered=True)
+        if isinstance(decision, FreeAction):
+            seat = decision.must[0]
+            return FreeActionStep(seat=seat, action=decision.action, reason=decision.reason, offered=True)
+        if isinstance(decision, BludgerMove):
+            return Ask(decision=decision)
+        return None
+
+    def _spectator_effect(self, state: SnitchState, step: SpectatorEffect, events: list[Event]) -> None:
+        """The effect of a Spectator placed while an Action was being resolved, now that it is."""
+        card = self.spectator_cards[step.card]
+        self._apply_effect(state, step.seat, 0, card.second if step.second else card.first, events)
 
     def _clear_stand(self, state: SnitchState, events: list[Event]) -> None:
         """A Hand Swap: every Spectator token leaves the Stand (l.721), and every Spectator card may be played again."""

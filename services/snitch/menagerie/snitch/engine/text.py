@@ -64,6 +64,7 @@ from menagerie.snitch.engine.model import (
     Move,
     MoveBludger,
     NoReaction,
+    NoSpectator,
     NoSwift,
     PassQuaffle,
     PickForTeam,
@@ -103,6 +104,7 @@ from menagerie.snitch.engine.model import (
     SnitchState,
     SnitchView,
     SpectatorPlayed,
+    SpectatorWindow,
     SpendTokens,
     StandCleared,
     Steal,
@@ -288,6 +290,8 @@ class SnitchText:
                 return ("Ignore the token where your Seeker ends", "ignore") if ignore else ("Spend the token", "spend")
             case NoSwift():
                 return "Play no Swift Intrepid Move", "no-swift"
+            case NoSpectator():
+                return "Place no Spectator now", "no-spectator"
             case PickForTeam(part=part, card=card):
                 if part == "house":
                     return f"Coach {card.title()}", f"house {card}"
@@ -499,11 +503,12 @@ class SnitchText:
                 return f"{_cap(n.whose(seat))} {name} uses its Locked Trait; a Locked token goes on the card."
             case LockedRemoved(seat=seat):
                 return f"{n.does(seat, 'remove')} all Locked tokens (the rival's Hand Swap)."
-            case SpectatorPlayed(seat=seat, card=card, zone=zone, displaced=displaced):
+            case SpectatorPlayed(seat=seat, card=card, zone=zone, displaced=displaced, later=later):
                 name = self.engine.spectator_cards[card].name
                 removed = self.engine.spectator_cards[displaced].name if displaced else ""
                 tail = f", removing {n.whose(1 - seat)} {removed}" if displaced else ""
-                return f"{n.does(seat, 'place')} {name} in the {zone.title()} Zone{tail}."
+                when = "; the effect follows once the Action is resolved" if later else ""
+                return f"{n.does(seat, 'place')} {name} in the {zone.title()} Zone{tail}{when}."
             case StandCleared():
                 return "The Hand Swap clears the Spectator Stand."
         return None
@@ -536,6 +541,7 @@ class SnitchText:
         "swift_window": "decide on a Swift Intrepid Move",
         "team_building": "build their Team in secret",
         "flag_choice": "choose a Flag colour",
+        "spectator_window": "decide whether to place a Spectator",
     }
 
     def prompt(self, view: SnitchView, n: Narrator) -> str:
@@ -578,6 +584,8 @@ class SnitchText:
                 return f"Dodge {successes}: the Seeker would end on space {landing}, on {what}"
             case BlockAction():
                 return "remaining: " + ", ".join(a.capitalize() for a in state.block_remaining)
+            case SpectatorWindow(moment=moment):
+                return SPECTATOR_MOMENTS.get(moment, moment)
         return ""
 
     def refusal(self, state: SnitchState, seat: int, action: Any) -> str:
@@ -690,7 +698,7 @@ class SnitchText:
                     return f"the Stand's Zones are the Magic Zone and the Encouragement Zone, not {zone!r} (l.715)"
                 return (
                     "a Spectator goes into a Zone its card allows, empty or held by a rival Spectator, never one "
-                    "holding a friendly Spectator (l.719); Spectators are played at your Action Blocks"
+                    "holding a friendly Spectator (l.719)"
                 )
             case PlaceRaceToken(space=space):
                 return f"space {space!r} is not a free space between the leading Seeker and the Snitch (l.616)"
@@ -699,6 +707,14 @@ class SnitchText:
     def waiting(self, state: SnitchState, seat: int, decision: Decision) -> str:
         """Why `seat` may not act: who the match waits for."""
         return f"seat {seat} has nothing to decide now; waiting for {listing([f'seat {s}' for s in decision.seats()])}"
+
+
+# The moment a Spectator window comes before (SpectatorWindow.moment).
+SPECTATOR_MOMENTS = {
+    "block": "before the rival's next Action",
+    "free_action": "before the rival's free Action",
+    "bludger": "before the rival moves a Bludger",
+}
 
 
 def spectator_text(card: Any, second: bool = False) -> str:

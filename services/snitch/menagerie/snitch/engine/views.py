@@ -51,6 +51,7 @@ from menagerie.snitch.engine.model import (
     SnitchState,
     SnitchView,
     SpectatorCardView,
+    SpectatorWindow,
     StandSpotView,
     TacticalCardView,
     TempoChoice,
@@ -237,6 +238,8 @@ def decision_view(engine: SnitchEngine, state: SnitchState) -> DecisionView | No
             return DecisionView(bludgers=list(bludgers))
         case BludgerTarget(bludger=bludger):
             return DecisionView(bludgers=[bludger])
+        case SpectatorWindow(moment=moment):
+            return DecisionView(reason=moment)
     return DecisionView()
 
 

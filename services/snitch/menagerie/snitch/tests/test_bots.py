@@ -383,9 +383,12 @@ def advance_advanced(
 
 
 def spectator_offered(state: SnitchState) -> bool:
+    """A block where its Coach may place a Spectator and has placed none yet (every Zone still open to it)."""
     top = ENGINE.top(state)
-    return isinstance(top, BlockAction) and any(
-        isinstance(a, PlaySpectator) for a in ENGINE.legal_actions(state, top.must[0])
+    return (
+        isinstance(top, BlockAction)
+        and not state.players[top.must[0]].spectators_played
+        and any(isinstance(a, PlaySpectator) for a in ENGINE.legal_actions(state, top.must[0]))
     )
 
 
@@ -399,7 +402,8 @@ def test_greedy_places_a_spectator_when_offered_displacing_a_rivals_first() -> N
     zones = {a.zone for a in ENGINE.legal_actions(state, seat) if isinstance(a, PlaySpectator)}
     zone = sorted(zones)[0]
     state.stand = [
-        StandSpot(zone=s.zone, seat=1 - seat, card="fervent_fan") if s.zone == zone else s for s in state.stand
+        StandSpot(zone=s.zone, seat=1 - seat, card="fervent_fan") if s.zone == zone else StandSpot(zone=s.zone)
+        for s in state.stand
     ]
     choice = greedy_choice(state, seat)
     assert isinstance(choice, PlaySpectator) and choice.zone == zone

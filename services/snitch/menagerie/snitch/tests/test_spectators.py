@@ -16,10 +16,12 @@ from menagerie.snitch.engine.model import (
     ChooseFlag,
     ConfirmTeam,
     FreeAction,
+    NoSpectator,
     PickForTeam,
     PlaySpectator,
     SnitchState,
     SpectatorPlayed,
+    SpectatorWindow,
     StandCleared,
     TempoGained,
 )
@@ -112,6 +114,9 @@ def test_a_rival_spectator_is_removed_and_the_second_effect_applies_never_onto_a
     assert (rival_bought, "encouragement") in offered and (FERVENT_FAN, "magic") in offered
     events = ENGINE.apply(state, second, PlaySpectator(card=FERVENT_FAN, zone="encouragement"))
     assert SpectatorPlayed(seat=second, card=FERVENT_FAN, zone="encouragement", displaced=FERVENT_FAN) in events
+    window = ENGINE.top(state)
+    assert isinstance(window, SpectatorWindow) and window.must == [first], "the rival may answer before the free Move"
+    ENGINE.apply(state, first, NoSpectator())
     assert isinstance(ENGINE.top(state), FreeAction) and ENGINE.top(state).action == "move", "its second: a free Move"  # type: ignore[union-attr]
     spot = next(s for s in state.stand if s.zone == "encouragement")
     assert (spot.seat, spot.card) == (second, FERVENT_FAN)

@@ -1123,7 +1123,9 @@ class DecisionView(_message.Message):
     left: _builtins.int
     """How many more of the same are asked (Players to deploy or Shift, tokens to place)."""
     reason: _builtins.str
-    """Why it is asked: "hand_swap", "intrepid", "break_tempo", "kick_off", "shift_out"."""
+    """Why it is asked: "hand_swap", "intrepid", "break_tempo", "kick_off", "shift_out"; for a
+    Spectator window, the rival's moment it comes before: "block", "free_action", "bludger".
+    """
     team: _builtins.int
     """The Team whose Players are Shifted."""
     action: _builtins.str
@@ -2060,6 +2062,23 @@ class PlaySpectator(_message.Message):
 Global___PlaySpectator: _TypeAlias = PlaySpectator  # noqa: Y015
 
 @_typing.final
+class NoSpectator(_message.Message):
+    """Place no Spectator at this moment (a Spectator window)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NoSpectator: _TypeAlias = NoSpectator  # noqa: Y015
+
+@_typing.final
 class Action(_message.Message):
     """One action of a seat: exactly one member set (the engine's tag)."""
 
@@ -2106,6 +2125,7 @@ class Action(_message.Message):
     CHOOSE_FLAG_FIELD_NUMBER: _builtins.int
     USE_TRAIT_FIELD_NUMBER: _builtins.int
     PLAY_SPECTATOR_FIELD_NUMBER: _builtins.int
+    NO_SPECTATOR_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def place_bludger(self) -> Global___PlaceBludger: ...
     @_builtins.property
@@ -2188,6 +2208,8 @@ class Action(_message.Message):
     def use_trait(self) -> Global___UseTrait: ...
     @_builtins.property
     def play_spectator(self) -> Global___PlaySpectator: ...
+    @_builtins.property
+    def no_spectator(self) -> Global___NoSpectator: ...
     def __init__(
         self,
         *,
@@ -2232,12 +2254,13 @@ class Action(_message.Message):
         choose_flag: Global___ChooseFlag | None = ...,
         use_trait: Global___UseTrait | None = ...,
         play_spectator: Global___PlaySpectator | None = ...,
+        no_spectator: Global___NoSpectator | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_flag", b"choose_flag", "choose_pitch_card", b"choose_pitch_card", "confirm_team", b"confirm_team", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "drop_from_team", b"drop_from_team", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "pick_for_team", b"pick_for_team", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_spectator", b"play_spectator", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player", "use_trait", b"use_trait"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_flag", b"choose_flag", "choose_pitch_card", b"choose_pitch_card", "confirm_team", b"confirm_team", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "drop_from_team", b"drop_from_team", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_spectator", b"no_spectator", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "pick_for_team", b"pick_for_team", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_spectator", b"play_spectator", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player", "use_trait", b"use_trait"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_flag", b"choose_flag", "choose_pitch_card", b"choose_pitch_card", "confirm_team", b"confirm_team", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "drop_from_team", b"drop_from_team", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "pick_for_team", b"pick_for_team", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_spectator", b"play_spectator", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player", "use_trait", b"use_trait"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "beat", b"beat", "break_tempo", b"break_tempo", "choose_flag", b"choose_flag", "choose_pitch_card", b"choose_pitch_card", "confirm_team", b"confirm_team", "decline_block", b"decline_block", "decline_intrepid", b"decline_intrepid", "deploy_player", b"deploy_player", "dodge_token", b"dodge_token", "drop_from_team", b"drop_from_team", "goal_reroll", b"goal_reroll", "keep_roll", b"keep_roll", "kind", b"kind", "move", b"move", "move_bludger", b"move_bludger", "no_reaction", b"no_reaction", "no_spectator", b"no_spectator", "no_swift", b"no_swift", "pass_quaffle", b"pass_quaffle", "pick_for_team", b"pick_for_team", "place_bludger", b"place_bludger", "place_dice_token", b"place_dice_token", "place_quaffle", b"place_quaffle", "place_race_token", b"place_race_token", "play_intrepid", b"play_intrepid", "play_spectator", b"play_spectator", "play_swift", b"play_swift", "react", b"react", "recover", b"recover", "remove_stunned", b"remove_stunned", "reroll", b"reroll", "shift_player", b"shift_player", "shoot", b"shoot", "skip_pass", b"skip_pass", "skip_remove", b"skip_remove", "skip_shift", b"skip_shift", "spend_tokens", b"spend_tokens", "steal", b"steal", "take_snitch_card", b"take_snitch_card", "take_tempo", b"take_tempo", "target_player", b"target_player", "use_trait", b"use_trait"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["place_bludger", "deploy_player", "choose_pitch_card", "play_intrepid", "decline_intrepid", "move", "pass_quaffle", "shoot", "steal", "beat", "recover", "decline_block", "react", "no_reaction", "aim", "spend_tokens", "reroll", "goal_reroll", "play_swift", "keep_roll", "place_quaffle", "shift_player", "skip_shift", "skip_pass", "take_tempo", "break_tempo", "move_bludger", "target_player", "place_dice_token", "remove_stunned", "skip_remove", "take_snitch_card", "place_race_token", "dodge_token", "no_swift", "pick_for_team", "drop_from_team", "confirm_team", "choose_flag", "use_trait", "play_spectator"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["place_bludger", "deploy_player", "choose_pitch_card", "play_intrepid", "decline_intrepid", "move", "pass_quaffle", "shoot", "steal", "beat", "recover", "decline_block", "react", "no_reaction", "aim", "spend_tokens", "reroll", "goal_reroll", "play_swift", "keep_roll", "place_quaffle", "shift_player", "skip_shift", "skip_pass", "take_tempo", "break_tempo", "move_bludger", "target_player", "place_dice_token", "remove_stunned", "skip_remove", "take_snitch_card", "place_race_token", "dodge_token", "no_swift", "pick_for_team", "drop_from_team", "confirm_team", "choose_flag", "use_trait", "play_spectator", "no_spectator"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -3632,11 +3655,14 @@ class SpectatorPlayed(_message.Message):
     CARD_FIELD_NUMBER: _builtins.int
     ZONE_FIELD_NUMBER: _builtins.int
     DISPLACED_FIELD_NUMBER: _builtins.int
+    LATER_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     card: _builtins.str
     zone: _builtins.str
     displaced: _builtins.str
     """The rival Spectator removed ("" when the Zone was empty)."""
+    later: _builtins.bool
+    """Placed while an Action was being resolved: its effect follows once that Action is."""
     def __init__(
         self,
         *,
@@ -3644,10 +3670,11 @@ class SpectatorPlayed(_message.Message):
         card: _builtins.str = ...,
         zone: _builtins.str = ...,
         displaced: _builtins.str = ...,
+        later: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "displaced", b"displaced", "seat", b"seat", "zone", b"zone"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "displaced", b"displaced", "later", b"later", "seat", b"seat", "zone", b"zone"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
