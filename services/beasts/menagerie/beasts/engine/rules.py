@@ -144,7 +144,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             EndTurn: Rule(
                 "End of turn",
                 lambda s, seat: [EndTurn()],
-                no_problem,
+                lambda s, seat, a: self._end_turn_problem(s, seat),
                 lambda s, seat, a: self._end_advanced_turn(s) if s.mode == "advanced" else self._end_turn(s),
                 not_now=lambda s, seat, d: "roll the die and move before you end your turn",
             ),

@@ -4,7 +4,7 @@ A part of BeastsEngine (a mixin): setup steps 1–7, the turn of action points (
 Fight, Collect, and the free pooled Capture), the events and Second Salemer cards, and
 the end of a round, when the location bar slides and a new Salemer appears. Every card
 effect applies without a decision; the only decisions are a character each, then each
-turn's actions. Rulebook line numbers (l.) are of beasts-board-game.txt.
+turn's actions. Line numbers (l.) are the rulebook's.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ from menagerie.beasts.engine.salem_data import (
     describe_ability,
     describe_effect,
 )
+from menagerie.rules.decisions import Refusal
 from menagerie.rules.rng import Rng
 
 if TYPE_CHECKING:
@@ -202,6 +203,17 @@ class AdvancedMagizoology:
         """Whether a Salemer token lies on the seat's space (it must fight it before anything else, l.127–129)."""
         return state.salemers[state.players[seat].position]
 
+    def must_fight(self, state: BeastsState, seat: int) -> Refusal | None:
+        """l.127–129: with actions left on a Salemer's space, fighting it is the only legal action."""
+        if state.actions_left <= 0 or not self.on_salemer(state, seat):
+            return None
+        space = state.players[seat].position
+        return Refusal("Fighting Salemers", f"you must fight the Salemer on space {space} before anything else")
+
+    def _end_turn_problem(self, state: BeastsState, seat: int) -> Refusal | None:
+        """Mode III: a turn may end with actions left, but not on a Salemer's space (l.127–129)."""
+        return self.must_fight(state, seat) if state.mode == "advanced" else None
+
     # --- Move
 
     def step_destinations(self, state: BeastsState, seat: int) -> list[int]:
@@ -214,9 +226,9 @@ class AdvancedMagizoology:
             return []
         return [Step(to) for to in self.step_destinations(state, seat)]
 
-    def _step_problem(self, state: BeastsState, seat: int, action: Step) -> str | None:
-        if self.on_salemer(state, seat):
-            return "a Salemer blocks your way: fight it before moving on (l.127)"
+    def _step_problem(self, state: BeastsState, seat: int, action: Step) -> str | Refusal | None:
+        if (fight := self.must_fight(state, seat)) is not None:
+            return fight  # "you must stop on that space and fight it; otherwise you may not continue moving"
         if state.actions_left <= 0:
             return "you have no actions left this turn"
         if action.to not in self.step_destinations(state, seat):
@@ -279,9 +291,9 @@ class AdvancedMagizoology:
     def _collect_options(self, state: BeastsState, seat: int) -> list[Collect]:
         return [Collect()] if self._collect_problem(state, seat, Collect()) is None else []
 
-    def _collect_problem(self, state: BeastsState, seat: int, action: Collect) -> str | None:
-        if self.on_salemer(state, seat):
-            return "a Salemer is on your space: fight it first (l.129)"
+    def _collect_problem(self, state: BeastsState, seat: int, action: Collect) -> str | Refusal | None:
+        if (fight := self.must_fight(state, seat)) is not None:
+            return fight
         if state.actions_left <= 0:
             return "you have no actions left this turn"
         slot = self.bar_slot(state, seat)

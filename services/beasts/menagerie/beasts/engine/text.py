@@ -233,6 +233,11 @@ class BeastsText:
         if prompt.kind == "character":
             chooser = prompt.must[0] if prompt.must else seat
             return f"{n.does(chooser, 'choose')} a character."
+        if prompt.kind == "actions" and where in view.salemers:
+            return (
+                f"{n.does(seat, 'must', 'must')} fight the Salemer on {self.space(where)} before anything else "
+                f"({plural(view.actions_left, 'action')} left)."
+            )
         if prompt.kind == "actions":
             return (
                 f"{n.does(seat, 'spend', 'spends')} {plural(view.actions_left, 'action')} from {self.space(where)}: "

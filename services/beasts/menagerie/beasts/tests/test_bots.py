@@ -319,7 +319,7 @@ def test_coop_fights_through_a_salemer_when_the_way_round_is_far_longer(seed: in
     salemers_on(state, 31)  # 30-31-32, or seven steps round by the zoo and the loop
     assert choose(state, seed) == Step(31)
     at(state, 0, 31)
-    assert ENGINE.legal_actions(state, 0) == [Fight(), EndTurn()]
+    assert ENGINE.legal_actions(state, 0) == [Fight()]
     assert choose(state, seed) == Fight()
 
 

@@ -27,9 +27,13 @@ from menagerie.beasts.engine.model import (
     TurnActions,
 )
 from menagerie.beasts.engine.rules import BeastsEngine
-from menagerie.beasts.engine.salem_data import BAR, CREATURES_GOAL, LOSS_AT, STARTING_SALEMERS, Calm
+from menagerie.beasts.engine.salem import DIE_FACES
+from menagerie.beasts.engine.salem_data import BAR, CREATURES_GOAL, FIGHT_WINS_FROM, LOSS_AT, STARTING_SALEMERS, Calm
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.decisions import Refusal
 from menagerie.rules.errors import IllegalAction
+from menagerie.rules.rng import Rng
+from menagerie.rules.text import Narrator
 
 ENGINE = BeastsEngine()
 CHARACTERS = [c.id for c in ENGINE.salem.characters]
@@ -129,10 +133,10 @@ def test_a_salemer_stops_the_move_and_must_be_fought_on_a_3_to_6() -> None:
     state.players[seat].position = 2
     state.salemers[3] = True
     ENGINE.apply(state, seat, Step(3))
-    assert [type(a) for a in legal(state, seat)] == [Fight, EndTurn]
+    assert legal(state, seat) == [Fight()]
     with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, seat, Step(4))
-    assert "fight it" in refused.value.detail
+    assert "must fight the Salemer on space 3" in refused.value.detail
     while state.salemers[3] and state.current == seat and state.outcome is None:
         events = ENGINE.apply(state, seat, Fight())
         rolled = next(e for e in events if isinstance(e, FightRolled))
@@ -146,7 +150,50 @@ def test_a_turn_that_begins_on_a_salemer_must_fight_it() -> None:
     clear_board(state)
     seat = state.current
     state.salemers[state.players[seat].position] = True
-    assert {type(a) for a in legal(state, seat)} == {Fight, EndTurn}
+    assert legal(state, seat) == [Fight()]
+
+
+def losing_rng() -> Rng:
+    """A generator whose next die roll is a 1 or a 2: a fight lost by a character without the fight ability."""
+    seed = next(n for n in range(100) if Rng(n).choice(DIE_FACES) < FIGHT_WINS_FROM)
+    return Rng(seed)
+
+
+@pytest.mark.parametrize("begins_there", [False, True])
+def test_on_a_salemer_with_actions_left_fighting_is_the_only_legal_action(begins_there: bool) -> None:
+    """Item 4, l.127: "As soon as you move onto or across a space with a Salemer token, you must stop on that
+    space and fight it"; l.129: "If your turn begins on a space with a Salemer token, you must also fight it."
+
+    Ending the turn, moving on and collecting are refused under "Fighting Salemers", naming the space; a lost
+    fight leaves the seat bound to fight again while it has actions; with none left its turn ends.
+    """
+    state = playing()
+    clear_board(state)
+    calm_events(state)
+    seat = state.current
+    state.bar = [1, 2, 3, 4, 5, 0]  # space 3's card is on the bar: without the Salemer, Collect would be legal
+    state.salemers[3] = True
+    if begins_there:
+        state.players[seat].position = 3
+    else:
+        state.players[seat].position = 2
+        ENGINE.apply(state, seat, Step(3))
+    assert state.actions_left >= 2 and legal(state, seat) == [Fight()]
+    for action in (EndTurn(), Step(4), Collect()):
+        refusal = ENGINE.refusal(state, seat, action)
+        assert refusal == Refusal("Fighting Salemers", "you must fight the Salemer on space 3 before anything else")
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, seat, action)
+    prompt = ENGINE.describe_prompt(ENGINE.view(state, None), Narrator(None, ["Ann", "Bob"]))
+    assert "must fight the Salemer on 3 New York Harbour" in prompt
+    state.actions_left = 2
+    state.rng = losing_rng()
+    ENGINE.apply(state, seat, Fight())
+    assert state.salemers[3] and state.current == seat and state.actions_left == 1
+    assert legal(state, seat) == [Fight()], "lost: the only thing to do is to try again"
+    state.rng = losing_rng()
+    ENGINE.apply(state, seat, Fight())
+    assert state.salemers[3] and state.current != seat, "no action left: the turn is over (l.135), the fight waits"
 
 
 def test_collecting_takes_the_bar_spaces_colour_and_the_card_goes_under_the_deck() -> None:
