@@ -30,7 +30,9 @@ the Galleons spent, and the cards the greedy Teams bought most and least.
 A cooperative mode (`ModeInfo.cooperative`) plays teams instead (`run_teams`): N matches
 where every seat is random and the same N matches (same seeds) where every seat is
 greedy; prints each team's win rate with a 95% Wilson interval, its mean score (the
-best seat's) and the mean match length in actions. Deterministic given the seeds.
+best seat's) and the mean match length in actions, then how its matches ended (the count
+of each outcome reason: a win, a loss by the rules, a turn or round cap). Deterministic
+given the seeds.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import itertools
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +56,7 @@ from menagerie.rules.contract import MatchSetup, ModeInfo, Outcome
 from menagerie.rules.errors import InvalidArgument
 
 TEAM_LEVELS = ("random", "greedy")
+ENDINGS_SHOWN = 4  # outcome reasons listed per team in a co-op report (the rest summed)
 ALL = "all"  # --option NAME=all: each of the option's values
 
 
@@ -216,6 +220,7 @@ class TeamResult:
     won: bool
     score: float  # the team's score: its best seat's
     actions: int  # the match length
+    reason: str = ""  # the outcome's reason: how the match ended
 
 
 @dataclass
@@ -241,6 +246,11 @@ class TeamTally:
     def mean_actions(self) -> float:
         return sum(r.actions for r in self.results) / self.games
 
+    def endings(self) -> list[tuple[str, int]]:
+        """How the matches ended: each outcome reason with its count, the most frequent first."""
+        counts = Counter(r.reason for r in self.results)
+        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
 
 def play_team_match(engine: Any, setup: MatchSetup, seed: int, policy: Policy) -> TeamResult:
     """One match where every seat plays `policy` (each seat with its own RNG).
@@ -259,7 +269,7 @@ def play_team_match(engine: Any, setup: MatchSetup, seed: int, policy: Policy) -
         engine.apply(state, seat, action)
         actions += 1
     won = bool(outcome.winners())
-    return TeamResult(won, max(s.score for s in outcome.seats), actions)
+    return TeamResult(won, max(s.score for s in outcome.seats), actions, outcome.reason)
 
 
 def run_teams(
@@ -279,7 +289,7 @@ def run_teams(
 
 
 def report_teams(tallies: dict[str, TeamTally], label: str, elapsed: float) -> str:
-    """One line per team: wins with a 95% Wilson interval, mean score and match length."""
+    """Per team: wins with a 95% Wilson interval, mean score and match length; then how its matches ended."""
     lines = [f"{label}: {next(iter(tallies.values())).games} games per team in {elapsed:.1f}s"]
     for tally in tallies.values():
         low, high = wilson(tally.wins, tally.games)
@@ -288,6 +298,13 @@ def report_teams(tallies: dict[str, TeamTally], label: str, elapsed: float) -> s
             f"  (95% Wilson {low:.1%}–{high:.1%})  score {tally.mean_score:.2f}"
             f"  length {tally.mean_actions:.1f} actions"
         )
+        # Which ending (a win, the rules' loss, a turn cap) — a cap that ends matches shows up here.
+        endings = tally.endings()
+        shown = [f"{count}× {reason}" for reason, count in endings[:ENDINGS_SHOWN]]
+        if len(endings) > ENDINGS_SHOWN:
+            rest = sum(count for _, count in endings[ENDINGS_SHOWN:])
+            shown.append(f"{rest} by {len(endings) - ENDINGS_SHOWN} other reasons")
+        lines.append(f"    ended by: {'; '.join(shown)}")
     return "\n".join(lines)
 
 

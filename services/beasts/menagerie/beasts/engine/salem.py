@@ -191,13 +191,19 @@ class AdvancedMagizoology:
     def _end_advanced_turn(self, state: BeastsState) -> list[Event]:
         events: list[Event] = [TurnEnded(seat=state.current)]
         if state.turn >= state.turn_cap:
-            return events + self._finish(state, [], f"the turn cap of {state.turn_cap} turns was reached: a draw")
+            return events + self._round_cap(state)
         state.current = (state.current + 1) % len(state.players)
         if state.current == state.first:
             events += self._end_round(state)
             if state.outcome is not None:
                 return events
         return events + self._start_advanced_turn(state)
+
+    def _round_cap(self, state: BeastsState) -> list[Event]:
+        """The safety cap (RULES.md): a team still playing after so many rounds loses, by l.157's loss."""
+        rounds = state.turn_cap // len(state.players)
+        reason = f"the Salemers exposed the wizarding world after {rounds} rounds (the round cap)"
+        return self._finish(state, [], reason, all_lose=True)
 
     def on_salemer(self, state: BeastsState, seat: int) -> bool:
         """Whether a Salemer token lies on the seat's space (it must fight it before anything else, l.127–129)."""

@@ -415,6 +415,7 @@ def test_the_arena_plays_mode_iii_teams_at_several_seat_counts(capsys: pytest.Ca
     for seats in (2, 4, 6):
         assert f"beasts advanced, {seats} seats, random team vs greedy team: 2 games per team" in out
     assert out.count("random team  wins") == 3 and out.count("greedy team  wins") == 3
+    assert out.count("    ended by: ") == 6, "how each team's matches ended (item 5: the round cap shows there)"
 
 
 def test_the_random_level_in_mode_iii_captures_when_it_can_and_never_wastes_a_turn() -> None:

@@ -45,8 +45,9 @@ ADVANCED = EngineProperties(
 @pytest.mark.property
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_property_random_co_op_matches(seats: int) -> None:
-    """Every match ends with every seat winning together or losing together (a draw only at the turn cap)."""
+    """Every match ends with every seat winning together or losing together (the round cap is a loss too)."""
     results: Counter[str] = Counter()
+    capped = 0
     captures = 0
     for n in range(property_matches()):
         log = ADVANCED.play(MatchSetup("advanced", seats), seed=23_000 + 1_000 * seats + n)
@@ -56,11 +57,12 @@ def test_property_random_co_op_matches(seats: int) -> None:
         shared = {s.result for s in outcome.seats}
         assert len(shared) == 1, f"a co-op match ends with one result for every seat: {outcome}"
         (result,) = shared
-        assert result in ("win", "loss") or "turn cap" in outcome.reason, outcome
+        assert result in ("win", "loss"), outcome
         results[result] += 1
+        capped += "round cap" in outcome.reason
         captures += sum(isinstance(e, CreatureRecaptured) for e in log.events)
     # Random play finishes almost every match by the rules (the Salem track), not by the cap.
-    assert results["draw"] <= property_matches() // 20, results
+    assert capped <= property_matches() // 20, (capped, results)
     assert results["loss"] > 0, results
     if property_matches() >= 200:
         assert captures > 0, "random teams sometimes pool resources and capture"

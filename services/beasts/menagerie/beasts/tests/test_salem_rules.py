@@ -261,6 +261,23 @@ def test_the_team_loses_on_the_7th_9th_or_11th_token_on_the_track(seats: int) ->
     assert LOSS_AT[seats] == {2: 7, 3: 9, 4: 11}[seats]
 
 
+def test_the_round_cap_is_the_rulebooks_loss_for_the_whole_team() -> None:
+    """Item 5, l.157: "you lose the game if the Salemers gather enough evidence of the existence of the
+    wizarding world and expose the No-Majs" — the rulebook's only loss, so the safety cap ends a match
+    that is still going after 60 rounds that way: every seat loses, none draws."""
+    for seats in (2, 4, 6):
+        state = playing(seats)
+        clear_board(state)
+        assert state.turn_cap == 60 * seats
+        state.turn = state.turn_cap - 1
+        while ENGINE.outcome(state) is None:
+            ENGINE.apply(state, state.current, EndTurn())
+        outcome = ENGINE.outcome(state)
+        assert outcome is not None and state.turn == state.turn_cap
+        assert [s.result for s in outcome.seats] == ["loss"] * seats
+        assert outcome.reason == "the Salemers exposed the wizarding world after 60 rounds (the round cap)"
+
+
 def test_the_thunderbird_example_newt_and_queenie_pool_their_resources() -> None:
     """l.137–139: both must stand on the creature's space; capturing costs no action; the resources go back."""
     state = playing()
