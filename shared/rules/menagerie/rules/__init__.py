@@ -5,8 +5,11 @@ engine installs and runs (arena, notebooks, tests) without the service stack.
 
 - `contract`: the engine surface (setup, to_act, legal_actions, check, apply, perform,
   view, outcome, determinize, and the engine's own words for actions and events).
-- `decisions`: the stack of pending decisions and the `RulesEngine` base that derives
-  to_act, legal_actions, check and refusals from its top.
+- `decisions`: pending decisions and the rules that list, refuse and perform actions.
+- `procedure`: what happens between decisions (automatic steps, chance nodes with their
+  outcomes, interrupts), the two stacks kept by the contract alone.
+- `engine`: the `RulesEngine` base that derives to_act, legal_actions, check and refusals
+  from the top decision and the rules.
 - `events`: typed events whose private fields are declared in the type.
 - `hidden`: hidden zones declared in the state; one helper permutes them.
 - `text`: narration (who, verbs, plurals) for labels and event text.

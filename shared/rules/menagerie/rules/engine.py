@@ -1,10 +1,12 @@
-"""The base of every engine: the contract derived from a decision stack and rules.
+"""The base of every engine: the contract derived from a decision stack, a procedure and rules.
 
 A game subclasses `RulesEngine`, keeps its pending decisions in `state.decisions`
-(top last), its seats in `state.players`, its result in `state.outcome` and its Rng
-in `state.rng`, lists one `Rule` per action type in `rulebook()` and keeps its words in
-`self.text` (a `GameText`). Everything the
-service and the bots call is then derived here, in one place:
+(top last) and, when it has automatic steps or chance nodes, its flow in `state.flow`
+(both kept by the contract: menagerie.rules.procedure), its seats in `state.players`, its
+result in `state.outcome` and its Rng in `state.rng`, lists one `Rule` per action type in
+`rulebook()` (and one handler per step in `procedure()`) and keeps its words in
+`self.text` (a `GameText`). Everything the service and the bots call is then derived
+here, in one place:
 
     refusal(state, seat, action):
         the match is over            -> "End of the game"
@@ -28,6 +30,7 @@ from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.errors import IllegalAction
 from menagerie.rules.events import GameEvent
 from menagerie.rules.hidden import permute_hidden
+from menagerie.rules.procedure import Procedure
 from menagerie.rules.rng import Rng
 from menagerie.rules.text import Narrator
 
@@ -56,7 +59,7 @@ class GameText(Protocol[V_in, A_in, E_in]):
         ...
 
 
-class RulesEngine(Generic[S, A, V, E]):
+class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
     """An engine whose to_act, legal actions and refusals come from its decision stack."""
 
     info: ClassVar[GameInfo]

@@ -307,7 +307,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
 
     def _start_turn(self, state: PursuitState) -> list[Event]:
         state.turn += 1
-        state.decisions = [Rolling(must=[state.active])]
+        self.restart(state, Rolling(must=[state.active]))
         state.rolls = 0
         state.roll_limit = 3
         state.pool = []
@@ -363,7 +363,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
     def _stop_rolling(self, state: PursuitState) -> list[Event]:
         """The dice as they lie are the pool to assign; the help window opens before assigning."""
         state.pool = [PoolDie(d.face, d.color) for d in state.dice if d.face != "reaction"]
-        state.decisions[-1] = Assigning(must=[state.active])
+        self.replace(state, Assigning(must=[state.active]))
         events: list[Event] = [RollingStopped(seat=state.active, dice=_dice(state.dice))]
         self._open(state, HelpWindow(may=self._others(state)))
         return events
@@ -383,7 +383,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         if not window.may:
             return False
         window.actor = state.active
-        state.decisions.append(window)
+        self.interrupt(state, window)
         return True
 
     def _held(self, player: Player, kind: str) -> list[int]:
@@ -447,7 +447,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         window = self.top(state)
         if not isinstance(window, WINDOWS) or not window.settled():
             return []
-        state.decisions.pop()
+        self.settle(state)
         return self._after[type(window)](state)
 
     def _play(self, state: PursuitState, seat: int, card: int) -> list[Event]:
@@ -604,10 +604,10 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
             elif activation.action == "insight":
                 events += self._draw(state, activation.seat)
         state.pool = []
-        state.decisions.pop()
+        self.settle(state)
         over = self._over_the_limit(state)
         if over:
-            state.decisions.append(DiscardDown(must=over, actor=state.active))
+            self.interrupt(state, DiscardDown(must=over, actor=state.active))
             return events
         return events + self._before_beast(state)
 
@@ -631,11 +631,12 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         player.hand.remove(action.card)
         state.discard.append(action.card)
         events: list[Event] = [CardDiscarded(seat=seat, card=self.cards[action.card])]
-        decision = state.decisions[-1]
+        decision = self.top(state)
+        assert decision is not None
         decision.must = self._over_the_limit(state)
         if decision.must:
             return events
-        state.decisions.pop()
+        self.settle(state)
         return events + self._before_beast(state)
 
     # ------------------------------------------------------------------ beast
@@ -688,7 +689,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         index = next(i for i, d in enumerate(state.beast_dice) if d.face == action.face and i not in state.ignored)
         state.ignored.append(index)
         if not self._harmful_faces(state):  # nothing left to ignore, as everyone can see
-            state.decisions.pop()
+            self.settle(state)
             return events + self._beast_resolve(state)
         return events + self._played(state, seat)
 
@@ -785,7 +786,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         result: ResultKind = "win" if won else "loss"
         seats = [SeatResult(seat, result, float(len(state.captured)), 1) for seat in range(len(state.players))]
         state.outcome = Outcome(seats=seats, reason=reason)
-        state.decisions = []
+        self.clear(state)
         return [MatchFinished(outcome=state.outcome)]
 
     # -------------------------------------------------------------------- view

@@ -77,12 +77,9 @@ class BuildYourTeam(EngineParts):
 
     def _do_confirm(self, state: SnitchState, seat: int, action: ConfirmTeam) -> list[Event]:
         self._draft(state, seat).ready = True
-        top = state.decisions[-1]
-        top.done(seat)
-        if top.settled():
-            state.decisions.pop()
+        self.decided(state, seat)
         events: list[Event] = [TeamConfirmed(seat=seat)]
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _flag_options(self, state: SnitchState, seat: int) -> list[Action]:
@@ -90,16 +87,16 @@ class BuildYourTeam(EngineParts):
         return [ChooseFlag(colour=c) for c in FLAG_COLOURS.values() if c != taken]
 
     def _do_flag(self, state: SnitchState, seat: int, action: ChooseFlag) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         state.players[seat].flag = action.colour
         events: list[Event] = [FlagChosen(seat=seat, colour=action.colour)]
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _start_step(self, state: SnitchState, step: StartMatch, events: list[Event]) -> None:
         """Both Teams are formed (l.703): each Coach picks a Flag colour (l.460), the Teams are shown, play begins."""
         if step.stage < 2:
-            self._ask(state, FlagChoice(must=[step.stage]), StartMatch(stage=step.stage + 1))
+            self.ask(state, FlagChoice(must=[step.stage]), StartMatch(stage=step.stage + 1))
             return
         for seat, coach in enumerate(state.players):
             draft = coach.draft

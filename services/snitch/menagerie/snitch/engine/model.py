@@ -19,6 +19,7 @@ from menagerie.rules.contract import Outcome, Prompt
 from menagerie.rules.decisions import Decision
 from menagerie.rules.events import GameEvent, SeenBy
 from menagerie.rules.hidden import BySeat, Hidden
+from menagerie.rules.procedure import Step as FlowStepBase
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import Colour, House
 from menagerie.snitch.data.cards import PitchAction, RacePitchAction, RollName, Step
@@ -422,6 +423,8 @@ class LooseQuaffle(Decision, tag="loose_quaffle"):
 
     accepts = (PlaceQuaffle,)
     zones: list[str] = msgspec.field(default_factory=list)
+    # The Team that lost it; the other becomes the Attacking Team (l.476).
+    lost_by: int = 0
 
 
 class BeatenBludger(Decision, tag="beaten_bludger"):
@@ -586,8 +589,8 @@ SnitchDecision = (
 # pushed on top of the ones they interrupt.
 
 
-class _Step(msgspec.Struct, tag_field="step"):
-    """Base of every flow step."""
+class _Step(FlowStepBase):
+    """Base of every flow step (menagerie.rules.procedure)."""
 
 
 class SetupRow(_Step, tag="setup_row"):
@@ -1324,6 +1327,8 @@ class Exchange(msgspec.Struct):
     late_reaction_modifier: int = 0
     swift_rerolls: list[RerollGrant] = msgspec.field(default_factory=list)
     race_step: RacePitchAction | None = None
+    # Effects of Spectators placed while the exchange was being resolved: they follow it.
+    after: list[SpectatorEffect] = msgspec.field(default_factory=list)
 
 
 class SnitchState(msgspec.Struct):

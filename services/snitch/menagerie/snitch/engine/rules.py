@@ -1,7 +1,7 @@
 """The rules of Catch the Golden Snitch (see RULES.md): the match as a decision stack over a flow of steps.
 
-A match waits for the decision on top of `state.decisions`. When none is pending, the
-top step of `state.flow` runs (`_run`): it does what the rulebook does on its own (roll,
+A match waits for the decision on top of its decision stack. When none is pending, the
+top step of its flow runs (menagerie.rules.procedure): it does what the rulebook does on its own (roll,
 resolve, draw) and pushes the decisions and further steps it needs. Interrupts — a
 Keeper's Kick-Off, a Tempo Snitch card, a Loose Quaffle — are steps pushed on top of what
 they interrupt, so play "picks up where you left off" (l.576) by itself.
@@ -23,6 +23,7 @@ import msgspec
 from menagerie.rules.contract import GameInfo, MatchSetup, ModeInfo, OptionInfo, Outcome, SeatResult
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
+from menagerie.rules.procedure import Automatic, Chance
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import (
     COLOURS,
@@ -184,7 +185,6 @@ from menagerie.snitch.engine.model import (
     SnitchCardKept,
     SnitchCardTaken,
     SnitchCaught,
-    SnitchDecision,
     SnitchRowRefilled,
     SnitchState,
     SnitchView,
@@ -269,7 +269,18 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         self.decks = decks or load_tactics()
         self.pitch = self.data.pitch
         self.text = SnitchText(self)
-        self._steps: dict[type, Callable[[SnitchState, Any, list[Event]], None]] = {
+        self.players_by_id = {p.id: p for p in self.data.players.players}
+        self.spectator_cards = {c.id: c for c in load_spectators().spectators}
+        self.catalogue = roster.Catalogue(
+            players=self.players_by_id,
+            library={h: {c.id: c for c in self.decks.library(h)} for h in HOUSES},
+            spectators=self.spectator_cards,
+        )
+        super().__init__()
+
+    def procedure(self) -> dict[type, Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]]:
+        """One handler per kind of flow step: what the rulebook does by itself between decisions."""
+        steps: dict[type, Callable[[SnitchState, Any, list[Event]], None]] = {
             SetupRow: self._refill_row,
             RefillRow: self._refill_row,
             KickOffStep: self._kick_off,
@@ -290,14 +301,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             StartMatch: self._start_step,
             SpectatorEffect: self._spectator_effect,
         }
-        self.players_by_id = {p.id: p for p in self.data.players.players}
-        self.spectator_cards = {c.id: c for c in load_spectators().spectators}
-        self.catalogue = roster.Catalogue(
-            players=self.players_by_id,
-            library={h: {c.id: c for c in self.decks.library(h)} for h in HOUSES},
-            spectators=self.spectator_cards,
-        )
-        super().__init__()
+        return {kind: Automatic(run) for kind, run in steps.items()}
 
     # ================================================================ data helpers
 
@@ -356,24 +360,9 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
 
     # ================================================================= the flow
 
-    def _run(self, state: SnitchState, events: list[Event]) -> None:
-        """Runs flow steps until a decision is pending or the match is over."""
-        while state.outcome is None and not state.decisions and state.flow:
-            step = state.flow.pop()
-            self._steps[type(step)](state, step, events)
-
-    def _ask(self, state: SnitchState, decision: SnitchDecision, *then: FlowStep) -> None:
-        """Waits for `decision`; the steps `then` run once it (and what it pushes) is settled, first listed first."""
-        state.flow.extend(reversed(then))
-        state.decisions.append(decision)
-
-    def _then(self, state: SnitchState, *steps: FlowStep) -> None:
-        """Runs `steps` next, in the order listed, before what was pending."""
-        state.flow.extend(reversed(steps))
-
     def _ask_step(self, state: SnitchState, step: Ask, events: list[Event]) -> None:
         """A decision that waits its turn behind other steps."""
-        state.decisions.append(step.decision)
+        self.interrupt(state, step.decision)
 
     # ================================================================== setup
 
@@ -398,7 +387,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             state.funding = int(options["funding"])
             state.spectators_on = options["spectators"] == "on"
             state.players = [Coach(house="gryffindor", team=[], draft=roster.Draft()) for _ in (0, 1)]
-            self._ask(state, TeamBuilding(must=[0, 1]), StartMatch())
+            self.ask(state, TeamBuilding(must=[0, 1]), StartMatch())
             return state, events
         houses: list[House] = [options["house_0"], options["house_1"]]  # type: ignore[list-item]
         for house in houses:
@@ -440,8 +429,8 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         if state.spectators_on:
             state.stand = [StandSpot(zone=z) for z in STAND_ZONES]
         # Step 5's row (Golden Snitch cards with the Attacking Team), then the Kick-Off.
-        self._then(state, SetupRow(seat=attacking), KickOffStep())
-        self._run(state, events)
+        self.then(state, SetupRow(seat=attacking), KickOffStep())
+        self.advance(state, events)
 
     # =============================================================== step handlers
 
@@ -458,7 +447,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         events.extend(SnitchCardDrawn(card=c, reshuffled=reshuffled and i == 0) for i, c in enumerate(drawn))
         if refill.golden is not None:
             events.append(GoldenSnitchRevealed(seat=step.seat, card=refill.golden))
-            self._then(state, RefillRow(seat=step.seat))
+            self.then(state, RefillRow(seat=step.seat))
             self._race_step(state, step.seat, race.golden_glimpse(refill.golden), events)
             return
         events.append(SnitchRowRefilled(row=list(state.snitch_row)))
@@ -467,7 +456,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         """The Kick-Off (l.255–273): Bludgers attacking first, then the 2/1/1/2 deployment moves."""
         if step.stage < 2:
             seat = state.attacking if step.stage == 0 else self.defending(state)
-            self._ask(state, KickOffBludger(must=[seat]), KickOffStep(stage=step.stage + 1))
+            self.ask(state, KickOffBludger(must=[seat]), KickOffStep(stage=step.stage + 1))
             return
         if step.stage < 2 + len(pitch.KICK_OFF_MOVES):
             is_attacking, count = pitch.KICK_OFF_MOVES[step.stage - 2]
@@ -475,12 +464,12 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             movable = {d.player for d in self._deploy_options(state, seat)}
             left = min(count, len(movable))
             if left:
-                self._ask(state, Deployment(must=[seat], left=left), KickOffStep(stage=step.stage + 1))
+                self.ask(state, Deployment(must=[seat], left=left), KickOffStep(stage=step.stage + 1))
             else:
-                self._then(state, KickOffStep(stage=step.stage + 1))
+                self.then(state, KickOffStep(stage=step.stage + 1))
             return
         state.deployed = []
-        self._then(state, SequenceStep(stage="hand_swap"))
+        self.then(state, SequenceStep(stage="hand_swap"))
 
     def _sequence(self, state: SnitchState, step: SequenceStep, events: list[Event]) -> None:
         """The Game Sequence (l.279–297, l.526–552), one stage at a time."""
@@ -493,30 +482,30 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             events.append(SequenceStarted(sequence=state.sequence, attacking=state.attacking))
             self._hand_swap(state, events)
         elif stage == "pitch_cards":
-            self._ask(state, PitchCards(must=[0, 1]), SequenceStep(stage="reveal"))
+            self.ask(state, PitchCards(must=[0, 1]), SequenceStep(stage="reveal"))
         elif stage == "reveal":
             for coach in state.players:
                 coach.pitch_revealed = True
             cards = [c.pitch_card or 0 for c in state.players]
             events.append(PitchCardsRevealed(cards=cards, sequence=state.sequence))
             state.offer_last = None
-            self._then(state, SequenceStep(stage="intrepid"))
+            self.then(state, SequenceStep(stage="intrepid"))
         elif stage == "intrepid":
             seat = self._next_offer(state)
             if seat is None:
-                self._then(state, SequenceStep(stage="resolve"))
+                self.then(state, SequenceStep(stage="resolve"))
             else:
-                self._ask(state, IntrepidOffer(must=[seat]), SequenceStep(stage="intrepid"))
+                self.ask(state, IntrepidOffer(must=[seat]), SequenceStep(stage="intrepid"))
         elif stage == "resolve":
             order = tactics.resolve_order([(s, c) for s, c in state.intrepid_plays])
-            self._then(state, *(IntrepidEffect(seat=s, card=c) for s, c in order), SequenceStep(stage="blocks"))
+            self.then(state, *(IntrepidEffect(seat=s, card=c) for s, c in order), SequenceStep(stage="blocks"))
         elif stage == "blocks":
             self._block_turn(state, step.index, events)
         elif stage == "bludgers":
             self._bludger_movement(state, step.index)
         elif stage == "snitch":
             first = state.last_block_seat if state.last_block_seat is not None else state.attacking
-            self._then(state, TakeSnitch(seat=first), TakeSnitch(seat=rival(first)), SequenceStep(stage="end"))
+            self.then(state, TakeSnitch(seat=first), TakeSnitch(seat=rival(first)), SequenceStep(stage="end"))
         elif stage == "end":
             self._end_sequence(state, events)
 
@@ -540,9 +529,9 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 )
                 events.append(CardsDrawn(seat=seat, count=len(drawn), cards=drawn, hand_swap=True))
         if swap.rival is not None:
-            self._then(state, HandSwapBonus(seat=swap.rival), *after)
+            self.then(state, HandSwapBonus(seat=swap.rival), *after)
         else:
-            self._then(state, *after)
+            self.then(state, *after)
 
     def _hand_swap_bonus(self, state: SnitchState, step: HandSwapBonus, events: list[Event]) -> None:
         """The rival of a lone Hand Swap: a Stunned token off, a free Action, then 1 Tempo Point (l.466–468)."""
@@ -553,17 +542,17 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 events.append(LockedRemoved(seat=step.seat, players=sorted(coach.locked)))
                 coach.locked = []
             if any(p.stunned for p in state.players[step.seat].team):
-                self._ask(state, HandSwapRecovery(must=[step.seat]), nxt)
+                self.ask(state, HandSwapRecovery(must=[step.seat]), nxt)
             else:
-                self._then(state, nxt)
+                self.then(state, nxt)
         elif step.stage == 1:
-            self._then(
+            self.then(
                 state,
                 FreeActionStep(seat=step.seat, action=None, reason="hand_swap"),
                 HandSwapBonus(seat=step.seat, stage=2),
             )
         else:
-            self._then(state, GainTempo(seat=step.seat))
+            self.then(state, GainTempo(seat=step.seat))
 
     def _next_offer(self, state: SnitchState) -> int | None:
         """Who decides next on Intrepid Moves (l.285, l.434): from the Attacking Coach, alternating, at most 2 each."""
@@ -589,7 +578,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         state.intrepid_plays, state.block_turns, state.last_block_seat = [], [], None
         state.moved_bludger = None
         events.append(SequenceEnded(sequence=state.sequence))
-        self._then(state, SequenceStep(stage="hand_swap"))
+        self.then(state, SequenceStep(stage="hand_swap"))
 
     # ------------------------------------------------------------------ Action Blocks
 
@@ -600,7 +589,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             turns = tactics.block_turns(state.attacking, (counts[0], counts[1]))
             state.block_turns = [[t.seat, t.index, int(t.optional)] for t in turns]
         if index >= len(state.block_turns):
-            self._then(state, SequenceStep(stage="bludgers"))
+            self.then(state, SequenceStep(stage="bludgers"))
             return
         seat, block, optional = state.block_turns[index]
         card = self.card(state, seat, state.players[seat].pitch_card or 1)
@@ -608,7 +597,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         state.block_remaining, state.block_performed = list(card.blocks[block]), 0
         state.players[seat].next_block = block + 1
         events.append(BlockStarted(seat=seat, index=block, actions=list(card.blocks[block])))
-        self._then(state, ContinueBlock(), SequenceStep(stage="blocks", index=index + 1))
+        self.then(state, ContinueBlock(), SequenceStep(stage="blocks", index=index + 1))
 
     def block_choices(self, state: SnitchState) -> list[PitchAction]:
         """The Actions of the block under way its Coach may perform next: any remaining one possible (l.315)."""
@@ -628,7 +617,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         if not step.offered and self.spectator_window(state, rival(seat), "block", ContinueBlock(offered=True)):
             return
         may_decline = state.block_optional and state.block_performed == 0
-        self._ask(state, BlockAction(must=[seat], may_decline=may_decline))
+        self.ask(state, BlockAction(must=[seat], may_decline=may_decline))
 
     def _end_block(self, state: SnitchState, events: list[Event], declined: bool = False) -> None:
         """The block is over; what is left is skipped (none possible, a Loose Quaffle l.476, a Goal l.496)."""
@@ -719,7 +708,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
     def _perform_pitch(self, state: SnitchState, seat: int, action: Action) -> list[Event]:
         """Performs a Move, Pass, Shoot, Steal, Beat or Recover from a block, a free Action or a Kick-Off."""
         events: list[Event] = []
-        top = state.decisions.pop()
+        top = self.settle(state)
         kind = next(k for k, t in PITCH_ACTION_TYPES.items() if isinstance(action, t))
         player = PlayerRef(seat, getattr(action, "player", 0))
         if isinstance(top, KickOffPass):
@@ -728,16 +717,16 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 ActionDeclared(seat=seat, action="pass", player=0, target_team=seat, target=action.target, free=True)
             )
             self._give_quaffle(state, PlayerRef(seat, action.target), "kick_off_pass", events)
-            self._run(state, events)
+            self.advance(state, events)
             return events
         free = isinstance(top, FreeAction)
         no_tempo = isinstance(top, FreeAction) and top.reason == "break_tempo"
         if isinstance(top, BlockAction):
             state.block_remaining.remove(kind)
             state.block_performed += 1
-            self._then(state, ContinueBlock())
+            self.then(state, ContinueBlock())
         holder = state.layout.holder
-        state.flow.append(AfterAction(holder_before=[holder.team, holder.index] if holder else []))
+        self.then(state, AfterAction(holder_before=[holder.team, holder.index] if holder else []))
         target_team = rival(seat) if isinstance(action, Beat) else seat if isinstance(action, PassQuaffle) else None
         target = getattr(action, "target", None)
         events.append(
@@ -794,7 +783,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                         free=free,
                     ),
                 )
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _place_player(self, state: SnitchState, player: PlayerRef, zone: str, how: str, events: list[Event]) -> None:
@@ -827,7 +816,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         state.layout = state.layout.with_quaffle(player)
         events.append(QuaffleCaught(team=player.team, player=player.index, how=how))
         self._set_attacking(state, player.team, events)
-        self._then(state, ShiftOut())
+        self.then(state, ShiftOut())
 
     def _lose_quaffle(self, state: SnitchState, chooser: int, zones: Sequence[str], events: list[Event]) -> None:
         """The holder loses the Quaffle, Loose where `chooser` says; a Chaser in a Scoring Area Shifts out (l.480)."""
@@ -835,7 +824,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         assert holder is not None
         # Until its Zone is chosen the Quaffle lies where it was lost; it is no one's.
         state.layout = state.layout.with_quaffle(state.layout.zone_of(holder))
-        self._then(state, ShiftOut(), LooseQuaffleStep(chooser=chooser, zones=list(zones), lost_by=holder.team))
+        self.then(state, ShiftOut(), LooseQuaffleStep(chooser=chooser, zones=list(zones), lost_by=holder.team))
 
     def _stun(self, state: SnitchState, player: PlayerRef, delta: int, events: list[Event]) -> None:
         """A Stunned token on (or off) a Player card, at most 3 (l.544)."""
@@ -850,14 +839,14 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             return
         if step.holder_before == [holder.team, holder.index]:
             return  # the Keeper already held it: the Kick-Off was for that Possession
-        self._then(state, KeeperKickOff(team=holder.team))
+        self.then(state, KeeperKickOff(team=holder.team))
 
     def _keeper_kick_off(self, state: SnitchState, step: KeeperKickOff, events: list[Event]) -> None:
         """The Keeper's Kick-Off (l.512–522): shift-out, one optional Shift each (attacking first), a free sure Pass."""
         team = step.team
         if step.stage == 0:
             events.append(KickOffStarted(team=team))
-            self._then(state, ShiftOut(), KeeperKickOff(team=team, stage=1))
+            self.then(state, ShiftOut(), KeeperKickOff(team=team, stage=1))
         elif step.stage in (1, 2):
             seat = team if step.stage == 1 else rival(team)
             decision = ShiftPlayers(must=[seat], team=seat, left=1, no_scoring=True, optional=True, reason="kick_off")
@@ -865,7 +854,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         else:
             keeper = PlayerRef(team, 0)
             if state.layout.holder == keeper and pitch.pass_targets(self.pitch, state.layout, keeper):
-                self._ask(state, KickOffPass(must=[team]))
+                self.ask(state, KickOffPass(must=[team]))
 
     def _shift_out(self, state: SnitchState, step: ShiftOut, events: list[Event]) -> None:
         """Players no longer allowed in a Scoring Area Shift to an adjacent Zone outside it (l.480, l.514)."""
@@ -879,16 +868,16 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                     only=[player.index],
                     reason="shift_out",
                 )
-                self._ask(state, decision)
+                self.ask(state, decision)
                 return  # one at a time; the next ShiftOut looks again
         return
 
     def _ask_shift(self, state: SnitchState, decision: ShiftPlayers, *then: FlowStep) -> None:
         """Asks for Shifts if any is possible; else goes straight on."""
         if self.shift_options(state, decision):
-            self._ask(state, decision, *then)
+            self.ask(state, decision, *then)
         else:
-            self._then(state, *then)
+            self.then(state, *then)
 
     def shift_options(self, state: SnitchState, decision: ShiftPlayers) -> list[ShiftPlayer]:
         """The Shifts a Shift decision allows."""
@@ -910,7 +899,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
 
     def _start_exchange(self, state: SnitchState, exchange: Exchange) -> None:
         state.exchange = exchange
-        self._then(state, ExchangeStep())
+        self.then(state, ExchangeStep())
 
     def reaction_options(self, state: SnitchState, ex: Exchange) -> list[React]:
         """The Reactions that may answer the exchange's roll (l.398–412): one at most (l.400)."""
@@ -944,19 +933,19 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         if ex.stage == "reaction":
             ex.stage = "aim"
             if ex.kind != "race" and self.reaction_options(state, ex):
-                self._ask(state, Reaction(must=[self.reacting_seat(ex)]), ExchangeStep())
+                self.ask(state, Reaction(must=[self.reacting_seat(ex)]), ExchangeStep())
                 return
         if ex.stage == "aim":
             ex.stage = "tokens"
             ex.windows = [s for s in self.resolution_order(state, ex)]
             if ex.kind == "shoot" and self._keeper_in_area(state, ex):
-                self._ask(state, AimAtHoop(must=[0, 1]), ExchangeStep())
+                self.ask(state, AimAtHoop(must=[0, 1]), ExchangeStep())
                 return
         if ex.stage == "tokens":
             while ex.windows:
                 seat = ex.windows.pop(0)
                 if len(self.token_options(state, seat)) > 1 or self.placeable(state, seat):
-                    self._ask(state, DiceTokens(must=[seat]), ExchangeStep())
+                    self.ask(state, DiceTokens(must=[seat]), ExchangeStep())
                     return
             ex.stage = "roll"
         if ex.stage == "roll":
@@ -967,7 +956,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             while ex.windows:
                 seat = ex.windows.pop(0)
                 if self._window_open(state, ex, seat):
-                    self._ask(state, RollWindow(must=[seat]), ExchangeStep())
+                    self.ask(state, RollWindow(must=[seat]), ExchangeStep())
                     return
             ex.stage = "resolve"
         if ex.stage == "resolve":
@@ -1290,10 +1279,12 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         """The exchange's outcome and its consequences (l.356–386, l.494, l.536).
 
         Consequences are steps run in this order: who must leave a Scoring Area, where a
-        Loose Quaffle goes, where a beaten Bludger goes, then the Tempo Point (or its Break).
+        Loose Quaffle goes, where a beaten Bludger goes, then the Tempo Point (or its Break);
+        then the effects of Spectators placed while it was being resolved (pushed first).
         """
         result = self.result(state, ex)
         state.exchange = None
+        self.then(state, *ex.after)
         events.append(
             ExchangeResolved(
                 roll=self.roll_name(ex),
@@ -1338,7 +1329,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             target = PlayerRef(rival(ex.seat), ex.target)
             zones = pitch.beaten_bludger_zones(self.pitch, layout.zone_of(target))
             # l.382: "Whether or not this Action is successful, your rival places the beaten Bludger".
-            self._then(state, Ask(decision=BeatenBludger(must=[rival(ex.seat)], bludger=ex.bludger, zones=list(zones))))
+            self.then(state, Ask(decision=BeatenBludger(must=[rival(ex.seat)], bludger=ex.bludger, zones=list(zones))))
             if result.success:
                 self._hit(state, target, ex.seat, events)
 
@@ -1365,7 +1356,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             state.layout = state.layout.with_quaffle(keeper)
             events.append(QuaffleCaught(team=defender, player=0, how="goal"))
             self._set_attacking(state, defender, events)
-            self._then(state, TakeSnitch(seat=seat))
+            self.then(state, TakeSnitch(seat=seat))
             return
         if state.layout.zone_of(keeper) == area:
             self._give_quaffle(state, keeper, "save", events)
@@ -1386,11 +1377,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         if extra:
             steps.append(GainTempo(seat=ex.seat, points=extra))
         if tactics.can_break_tempo(kind, True, True, ex.no_tempo):
-            self._then(state, Ask(decision=TempoChoice(must=[ex.seat], action=kind)), *steps)
+            self.then(state, Ask(decision=TempoChoice(must=[ex.seat], action=kind)), *steps)
             return
         if tactics.earns_tempo(kind, True, True, ex.no_tempo):
             steps.insert(0, GainTempo(seat=ex.seat))
-        self._then(state, *steps)
+        self.then(state, *steps)
 
     def _effect(self, state: SnitchState, seat: int, card_id: int) -> Any:
         move = self.card(state, seat, card_id).intrepid
@@ -1404,16 +1395,15 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         events.append(TempoGained(seat=step.seat, points=gain.points, spent=bool(gain.snitch_cards)))
         rest: list[FlowStep] = [GainTempo(seat=step.seat, points=step.points - 1)] if step.points > 1 else []
         if gain.snitch_cards:
-            self._then(state, TakeSnitch(seat=step.seat), *rest)
+            self.then(state, TakeSnitch(seat=step.seat), *rest)
         else:
-            self._then(state, *rest)
+            self.then(state, *rest)
 
     def _loose_quaffle_step(self, state: SnitchState, step: LooseQuaffleStep, events: list[Event]) -> None:
         if len(step.zones) == 1:
             self._place_loose(state, step.chooser, step.zones[0], step.lost_by, events)
             return
-        state.flow.append(step)  # kept under the decision: its performer reads `lost_by` there
-        state.decisions.append(LooseQuaffle(must=[step.chooser], zones=list(step.zones)))
+        self.ask(state, LooseQuaffle(must=[step.chooser], zones=list(step.zones), lost_by=step.lost_by))
 
     def _place_loose(self, state: SnitchState, chooser: int, zone: str, lost_by: int, events: list[Event]) -> None:
         """The Quaffle lies Loose; the other Team attacks (l.476); the block ends; Swift moments follow."""
@@ -1424,7 +1414,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         self._end_block(state, events)
         for seat in (state.attacking, rival(state.attacking))[::-1]:
             if self._may_play_swift(state, seat):
-                state.decisions.append(SwiftWindow(must=[seat]))
+                self.interrupt(state, SwiftWindow(must=[seat]))
 
     # ------------------------------------------------------------------ Bludger Movement
 
@@ -1435,11 +1425,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         elif index == 1 and state.moved_bludger is not None:
             move = BludgerMove(must=[state.attacking], bludgers=[1 - state.moved_bludger])
         else:
-            self._then(state, SequenceStep(stage="snitch"))
+            self.then(state, SequenceStep(stage="snitch"))
             return
         after = SequenceStep(stage="bludgers", index=index + 1)
         if not self.spectator_window(state, rival(move.must[0]), "bludger", Ask(decision=move), after):
-            self._ask(state, move, after)
+            self.ask(state, move, after)
 
     def bludger_zones(self, state: SnitchState, decision: BludgerMove, bludger: int) -> tuple[str, ...]:
         """Where a Bludger may go under this decision."""
@@ -1467,20 +1457,20 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             team = seat if effect.whose == "friendly" else rival(seat)
             self._ask_shift(state, ShiftPlayers(must=[seat], team=team, left=effect.players, role=effect.role))
         elif isinstance(effect, FreeActionEffect):
-            self._then(state, FreeActionStep(seat=seat, action=effect.action, left=effect.count))
+            self.then(state, FreeActionStep(seat=seat, action=effect.action, left=effect.count))
         elif isinstance(effect, DiceTokensEffect):
-            self._ask(
+            self.ask(
                 state, DiceTokenPlacement(must=[seat], token=effect.token, colour=effect.colour, left=effect.count)
             )
         elif isinstance(effect, ModifyRoll | RerollEffect) or (isinstance(effect, Tempo) and effect.on is not None):
             state.players[seat].effects.append(LastingEffect(card=card_id))
         elif isinstance(effect, Tempo):
-            self._then(state, GainTempo(seat=seat))
+            self.then(state, GainTempo(seat=seat))
         elif isinstance(effect, Bludger):
             decision = BludgerMove(
                 must=[seat], bludgers=[0, 1], reach=effect.zones, attack=effect.attack, rival_only=True
             )
-            self._ask(state, decision)
+            self.ask(state, decision)
         elif isinstance(effect, Upwind):
             self.store_race(state, race.new_turn(self.race_of(state)))
             self._ask_race_token(state, seat, "upwind", None, effect.tokens)
@@ -1499,14 +1489,14 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             if step.left > 1
             else []
         )
-        self._ask(state, FreeAction(must=[step.seat], action=step.action, reason=step.reason), *rest)
+        self.ask(state, FreeAction(must=[step.seat], action=step.action, reason=step.reason), *rest)
 
     # ------------------------------------------------------------------ the Snitch race
 
     def _take_snitch(self, state: SnitchState, step: TakeSnitch, events: list[Event]) -> None:
         """A Snitch card from the row (l.656), if the row has one."""
         if race.snitch_choices(self.race_of(state), step.seat):
-            self._ask(state, SnitchCardChoice(must=[step.seat]))
+            self.ask(state, SnitchCardChoice(must=[step.seat]))
 
     def _race_step(self, state: SnitchState, seat: int, step: Step, events: list[Event]) -> None:
         """One step of an Impulse (or a Golden Snitch card's Glimpse) for `seat`."""
@@ -1539,7 +1529,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
     def _apply_race(self, state: SnitchState, seat: int, name: str, successes: int, events: list[Event]) -> None:
         current = self.race_of(state)
         if name == "dodge" and race.may_ignore(current, seat, successes):
-            self._ask(state, DodgeChoice(must=[seat], successes=successes))
+            self.ask(state, DodgeChoice(must=[seat], successes=successes))
             return
         if name == "accelerate":
             current = race.accelerate(current, seat, successes)
@@ -1574,18 +1564,19 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 for s in (0, 1)
             ]
         state.outcome = Outcome(seats=seats, reason=reason)
-        state.decisions, state.flow, state.exchange = [], [], None
+        self.clear(state)
+        state.exchange = None
         events.append(MatchFinished(outcome=state.outcome))
 
     def _impulse(self, state: SnitchState, step: ImpulseStep, events: list[Event]) -> None:
         if step.index + 1 < len(step.steps):
-            self._then(state, ImpulseStep(seat=step.seat, steps=step.steps, index=step.index + 1))
+            self.then(state, ImpulseStep(seat=step.seat, steps=step.steps, index=step.index + 1))
         self._race_step(state, step.seat, step.steps[step.index], events)
 
     def _ask_race_token(self, state: SnitchState, seat: int, token: str, colour: Colour | None, left: int) -> None:
         spaces = race.token_spaces(self.race_of(state), seat)
         if spaces:
-            self._ask(state, RaceTokenPlacement(must=[seat], token=token, colour=colour, left=left))
+            self.ask(state, RaceTokenPlacement(must=[seat], token=token, colour=colour, left=left))
 
     # ================================================================= the rules
 
@@ -1753,45 +1744,39 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
 
     # --- performs
 
-    def _pop(self, state: SnitchState) -> Any:
-        return state.decisions.pop()
-
     def _do_place_bludger(self, state: SnitchState, seat: int, action: PlaceBludger) -> list[Event]:
         events: list[Event] = []
-        top = self._pop(state)
+        top = self.settle(state)
         bludger = top.bludger if isinstance(top, BeatenBludger) else len(state.layout.bludgers)
         state.layout = state.layout.with_bludger(bludger, action.zone)
         events.append(BludgerPlaced(seat=seat, bludger=bludger, zone=action.zone))
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_deploy(self, state: SnitchState, seat: int, action: DeployPlayer) -> list[Event]:
         events: list[Event] = []
-        top = state.decisions[-1]
+        top = self.top(state)
         assert isinstance(top, Deployment)
         player = PlayerRef(seat, action.player)
         state.deployed.append([seat, action.player])
         self._place_player(state, player, action.zone, "deploy", events)
         top.left -= 1
         if top.left <= 0 or not self._deploy_options(state, seat):
-            state.decisions.pop()
-        self._run(state, events)
+            self.settle(state)
+        self.advance(state, events)
         return events
 
     def _do_pitch_card(self, state: SnitchState, seat: int, action: ChoosePitchCard) -> list[Event]:
         coach = state.players[seat]
         coach.hand.remove(action.card)
         coach.pitch_card = action.card
-        top = state.decisions[-1]
-        top.done(seat)
-        if top.settled():
-            state.decisions.pop()
+        self.decided(state, seat)
         events: list[Event] = [PitchCardChosen(seat=seat, card=action.card)]
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_intrepid(self, state: SnitchState, seat: int, action: PlayIntrepid | DeclineIntrepid) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         coach = state.players[seat]
         state.offer_last = seat
         events: list[Event]
@@ -1803,18 +1788,18 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         else:
             coach.declined_intrepid = True
             events = [IntrepidDeclined(seat=seat)]
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_decline_block(self, state: SnitchState, seat: int, action: DeclineBlock) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         events: list[Event] = []
         self._end_block(state, events, declined=True)
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_react(self, state: SnitchState, seat: int, action: React | NoReaction) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         ex = state.exchange
         assert ex is not None
         if isinstance(action, React):
@@ -1822,16 +1807,13 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             events: list[Event] = [ReactionDeclared(seat=seat, reaction=action.reaction, player=action.player)]
         else:
             events = [ReactionDeclared(seat=seat)]
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_aim(self, state: SnitchState, seat: int, action: Aim) -> list[Event]:
         state.players[seat].aim = action.number
-        top = state.decisions[-1]
-        top.done(seat)
         events: list[Event] = [AimChosen(seat=seat, number=action.number)]
-        if top.settled():
-            state.decisions.pop()
+        if self.decided(state, seat):
             ex = state.exchange
             assert ex is not None
             shooter, keeper = state.players[ex.seat].aim or 1, state.players[rival(ex.seat)].aim or 1
@@ -1839,11 +1821,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             events.append(HoopsAimed(shooter=shooter, keeper=keeper, bonus=ex.aim_bonus))
             for coach in state.players:
                 coach.aim = None
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_spend_tokens(self, state: SnitchState, seat: int, action: SpendTokens) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         ex = state.exchange
         assert ex is not None
         own, other = self.token_sides(state, ex, seat)
@@ -1862,7 +1844,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         events: list[Event] = []
         if action.bonus or action.penalty:
             events.append(TokensSpent(seat=seat, bonus=list(action.bonus), penalty=list(action.penalty)))
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _take_tokens(
@@ -1889,7 +1871,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         assert ex is not None
         events: list[Event] = []
         if isinstance(action, KeepRoll):
-            self._pop(state)
+            self.settle(state)
         elif isinstance(action, GoalReroll):
             side = self._own_side(ex, seat)
             assert side is not None
@@ -1919,7 +1901,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             else:
                 ex.swift_rerolls = [g for g in ex.swift_rerolls if not (g.seat == seat and g.side == action.side)]
             events.append(DiceRerolled(seat=seat, side=action.side, dice=list(action.dice), roll=new))
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     @staticmethod
@@ -1930,11 +1912,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             ex.reaction_roll = roll
 
     def _do_swift(self, state: SnitchState, seat: int, action: PlaySwift | NoSwift) -> list[Event]:
-        top = state.decisions[-1]
+        top = self.top(state)
         events: list[Event] = []
         if isinstance(action, NoSwift):
-            self._pop(state)
-            self._run(state, events)
+            self.settle(state)
+            self.advance(state, events)
             return events
         coach = state.players[seat]
         coach.hand.remove(action.card)
@@ -1942,7 +1924,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         events.append(IntrepidPlayed(seat=seat, card=action.card, swift=True))
         effect = self._effect(state, seat, action.card)
         if isinstance(top, SwiftWindow):
-            self._pop(state)
+            self.settle(state)
             self._apply_effect(state, seat, action.card, effect, events)
         else:
             ex = state.exchange
@@ -1958,62 +1940,61 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 side = self._side_of(ex, seat, effect.roll, effect.whose)
                 if side is not None:
                     ex.swift_rerolls.append(RerollGrant(seat=seat, side=side, dice=effect.dice))  # type: ignore[arg-type]
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_place_quaffle(self, state: SnitchState, seat: int, action: PlaceQuaffle) -> list[Event]:
-        self._pop(state)
-        step = state.flow.pop()
-        assert isinstance(step, LooseQuaffleStep)
+        decision = self.settle(state)
+        assert isinstance(decision, LooseQuaffle)
         events: list[Event] = []
-        self._place_loose(state, seat, action.zone, step.lost_by, events)
-        self._run(state, events)
+        self._place_loose(state, seat, action.zone, decision.lost_by, events)
+        self.advance(state, events)
         return events
 
     def _do_shift(self, state: SnitchState, seat: int, action: ShiftPlayer | SkipShift) -> list[Event]:
-        top = state.decisions[-1]
+        top = self.top(state)
         assert isinstance(top, ShiftPlayers)
         events: list[Event] = []
         if isinstance(action, SkipShift):
-            state.decisions.pop()
+            self.settle(state)
         else:
             player = PlayerRef(action.team, action.player)
             self._place_player(state, player, action.zone, "shift", events)
             top.shifted.append(action.player)
             top.left -= 1
             if top.left <= 0 or not self.shift_options(state, top):
-                state.decisions.pop()
-        self._run(state, events)
+                self.settle(state)
+        self.advance(state, events)
         return events
 
     def _do_no_spectator(self, state: SnitchState, seat: int, action: NoSpectator) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         events: list[Event] = []
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_skip_pass(self, state: SnitchState, seat: int, action: SkipPass) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         events: list[Event] = []
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_tempo(self, state: SnitchState, seat: int, action: TakeTempo | BreakTempo) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         events: list[Event] = []
         if isinstance(action, TakeTempo):
-            self._then(state, GainTempo(seat=seat))
+            self.then(state, GainTempo(seat=seat))
         else:
             events.append(TempoBroken(seat=seat, option=action.option))
             if action.option == "free_pass":
-                self._ask(state, FreeAction(must=[seat], action="pass", reason="break_tempo"))
+                self.ask(state, FreeAction(must=[seat], action="pass", reason="break_tempo"))
             else:
-                self._ask(state, ShiftPlayers(must=[seat], team=seat, left=1, reason="break_tempo"))
-        self._run(state, events)
+                self.ask(state, ShiftPlayers(must=[seat], team=seat, left=1, reason="break_tempo"))
+        self.advance(state, events)
         return events
 
     def _do_move_bludger(self, state: SnitchState, seat: int, action: MoveBludger) -> list[Event]:
-        top = self._pop(state)
+        top = self.settle(state)
         assert isinstance(top, BludgerMove)
         state.layout = state.layout.with_bludger(action.bludger, action.zone)
         if top.reach == 0:
@@ -2022,12 +2003,12 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         if top.attack:
             decision = BludgerTarget(must=[seat], bludger=action.bludger, rival_only=top.rival_only)
             if self.bludger_targets(state, decision, seat):
-                self._ask(state, decision)
-        self._run(state, events)
+                self.ask(state, decision)
+        self.advance(state, events)
         return events
 
     def _do_target(self, state: SnitchState, seat: int, action: TargetPlayer) -> list[Event]:
-        top = self._pop(state)
+        top = self.settle(state)
         assert isinstance(top, BludgerTarget)
         events: list[Event] = [BludgerAimed(seat=seat, bludger=top.bludger, team=action.team, player=action.player)]
         state.last_actor = seat
@@ -2042,11 +2023,11 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 fixed=rolls.BLUDGER_HIT,
             ),
         )
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_dice_token(self, state: SnitchState, seat: int, action: PlaceDiceToken) -> list[Event]:
-        top = state.decisions[-1]
+        top = self.top(state)
         assert isinstance(top, DiceTokenPlacement)
         tokens = state.players[action.team].team[action.player]
         (tokens.bonus if top.token == "bonus" else tokens.penalty).append(top.colour)
@@ -2055,20 +2036,20 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         ]
         top.left -= 1
         if top.left <= 0:
-            state.decisions.pop()
-        self._run(state, events)
+            self.settle(state)
+        self.advance(state, events)
         return events
 
     def _do_remove_stunned(self, state: SnitchState, seat: int, action: RemoveStunned | SkipRemove) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         events: list[Event] = []
         if isinstance(action, RemoveStunned):
             self._stun(state, PlayerRef(seat, action.player), -1, events)
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_take_snitch_card(self, state: SnitchState, seat: int, action: TakeSnitchCard) -> list[Event]:
-        self._pop(state)
+        self.settle(state)
         held = state.players[seat].snitch_in_play
         current, play = race.take_snitch_card(self.race_of(state), seat, race.SnitchChoice(action.card, action.option))
         self.store_race(state, current)
@@ -2083,14 +2064,14 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
                 level=play.level,
             )
         ]
-        self._then(
+        self.then(
             state, *([ImpulseStep(seat=seat, steps=list(play.steps))] if play.steps else []), RefillRow(seat=seat)
         )
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def _do_race_token(self, state: SnitchState, seat: int, action: PlaceRaceToken) -> list[Event]:
-        top = state.decisions[-1]
+        top = self.top(state)
         assert isinstance(top, RaceTokenPlacement)
         step: UpwindToken | RaceDiceToken = (
             UpwindToken() if top.token == "upwind" else RaceDiceToken(token=top.token, colour=top.colour or "orange")  # type: ignore[arg-type]
@@ -2099,12 +2080,12 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
         events: list[Event] = [RaceTokenPlaced(seat=seat, token=top.token, space=action.space, colour=top.colour)]
         top.left -= 1
         if top.left <= 0 or not race.token_spaces(self.race_of(state), seat):
-            state.decisions.pop()
-        self._run(state, events)
+            self.settle(state)
+        self.advance(state, events)
         return events
 
     def _do_dodge(self, state: SnitchState, seat: int, action: DodgeToken) -> list[Event]:
-        top = self._pop(state)
+        top = self.settle(state)
         assert isinstance(top, DodgeChoice)
         self.store_race(state, race.dodge(self.race_of(state), seat, top.successes, action.ignore))
         events: list[Event] = [
@@ -2113,7 +2094,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             )
         ]
         self._check_catch(state, events)
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     # ------------------------------------------------------------------ Traits
@@ -2137,7 +2118,7 @@ class SnitchEngine(BuildYourTeam, SpectatorStand, Determinization, RulesEngine[S
             self._set_roll(ex, side, new)
             events.append(DiceRerolled(seat=seat, side=side, dice=list(action.dice), roll=new))
         state.players[seat].locked.append(index)
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     def view(self, state: SnitchState, seat: int | None) -> SnitchView:

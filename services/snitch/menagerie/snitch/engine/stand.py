@@ -13,6 +13,7 @@ immediate kinds, resolved the same way.
 
 from __future__ import annotations
 
+from menagerie.rules.decisions import Decision
 from menagerie.snitch.engine.model import (
     Action,
     Ask,
@@ -21,7 +22,6 @@ from menagerie.snitch.engine.model import (
     ContinueBlock,
     DiceTokens,
     Event,
-    ExchangeStep,
     FlowStep,
     FreeAction,
     FreeActionStep,
@@ -29,7 +29,6 @@ from menagerie.snitch.engine.model import (
     PlaySpectator,
     Reaction,
     RollWindow,
-    SnitchDecision,
     SnitchState,
     SpectatorEffect,
     SpectatorPlayed,
@@ -80,12 +79,13 @@ class SpectatorStand(EngineParts):
         """Offers `seat` a Spectator window before its rival's `moment`, then `then`; False if it has none."""
         if not self.placeable(state, seat):
             return False
-        self._ask(state, SpectatorWindow(must=[seat], moment=moment), *then)
+        self.ask(state, SpectatorWindow(must=[seat], moment=moment), *then)
         return True
 
     def _do_spectator(self, state: SnitchState, seat: int, action: PlaySpectator) -> list[Event]:
         """The token goes on a Zone: empty, its first effect; a rival's is removed, its second (l.719)."""
-        top = state.decisions[-1]
+        top = self.top(state)
+        assert top is not None
         spot = next(s for s in state.stand if s.zone == action.zone)
         card = self.spectator_cards[action.card]
         displaced = spot.card if spot.seat is not None else None
@@ -96,20 +96,20 @@ class SpectatorStand(EngineParts):
             SpectatorPlayed(seat=seat, card=action.card, zone=action.zone, displaced=displaced or "", later=later)
         ]
         if later:
-            # The decision stays; the effect waits under the exchange, for when the Action is resolved.
-            index = max(i for i, step in enumerate(state.flow) if isinstance(step, ExchangeStep))
-            state.flow.insert(index, SpectatorEffect(seat=seat, card=action.card, second=displaced is not None))
+            # The decision stays; the effect waits for the Action being resolved (`_resolve` runs it after).
+            assert state.exchange is not None
+            state.exchange.after.append(SpectatorEffect(seat=seat, card=action.card, second=displaced is not None))
             return events
-        self._pop(state)
+        self.settle(state)
         again = self._asked_again(top)
         if again is not None:
-            self._then(state, again)
+            self.then(state, again)
         self._apply_effect(state, seat, 0, card.second if displaced else card.first, events)
-        self._run(state, events)
+        self.advance(state, events)
         return events
 
     @staticmethod
-    def _asked_again(decision: SnitchDecision) -> FlowStep | None:
+    def _asked_again(decision: Decision) -> FlowStep | None:
         """What asks the interrupted decision again once a Spectator's effect is resolved (a window is done)."""
         if isinstance(decision, BlockAction):
             return ContinueBlock(offered=True)

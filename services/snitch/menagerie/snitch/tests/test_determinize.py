@@ -109,7 +109,7 @@ def test_the_rivals_goal_hoop_card_is_drawn() -> None:
     state.exchange = Exchange(kind="shoot", seat=seat, actor=3)
     state.decisions.clear()
     state.flow.append(ExchangeStep())
-    ENGINE._run(state, [])
+    ENGINE.advance(state, [])
     if isinstance(ENGINE.top(state), Reaction):
         ENGINE.apply(state, 1 - seat, NoReaction())
     assert isinstance(ENGINE.top(state), AimAtHoop)

@@ -185,7 +185,7 @@ def test_shooting_at_a_guarded_hoop_aims_first_and_different_numbers_add_a_succe
     state.exchange = Exchange(kind="shoot", seat=seat, actor=3)
     state.decisions.clear()
     state.flow.append(_exchange_step())
-    ENGINE._run(state, [])
+    ENGINE.advance(state, [])
     if isinstance(top(state), Reaction):  # the Keeper's Catch is offered first (l.412)
         ENGINE.apply(state, 1 - seat, legal(state, 1 - seat)[-1])
     assert isinstance(top(state), AimAtHoop) and ENGINE.to_act(state).must == (0, 1)
@@ -245,7 +245,7 @@ def test_more_than_three_tempo_points_take_a_snitch_card() -> None:
     state.players[0].tempo = 3
     state.decisions.clear()
     state.flow.append(GainTempo(seat=0))
-    ENGINE._run(state, [])
+    ENGINE.advance(state, [])
     assert state.players[0].tempo == 0
     assert isinstance(top(state), SnitchCardChoice) and top(state).must == [0]
 
@@ -282,7 +282,7 @@ def test_a_lone_hand_swap_gives_the_rival_a_free_action_and_a_tempo_point() -> N
     coach = state.players[0]
     coach.discard, coach.hand = coach.discard + coach.hand, []
     state.flow = [SequenceStep(stage="hand_swap")]
-    ENGINE._run(state, [])
+    ENGINE.advance(state, [])
     assert len(state.players[0].hand) == 5
     assert isinstance(top(state), FreeAction) and top(state).must == [1]
     tempo = state.players[1].tempo
@@ -322,7 +322,7 @@ def run_exchange(state: SnitchState, exchange: Exchange) -> list[Any]:
     events: list[Any] = []
     state.exchange = exchange
     state.flow.append(ExchangeStep())
-    ENGINE._run(state, events)
+    ENGINE.advance(state, events)
     return events
 
 
@@ -603,7 +603,7 @@ def test_each_coach_takes_a_snitch_card_at_the_end_starting_with_the_last_to_pla
         state.decisions.clear()
         state.last_block_seat = last
         state.flow = [SequenceStep(stage="snitch")]
-        ENGINE._run(state, [])
+        ENGINE.advance(state, [])
         assert isinstance(top(state), SnitchCardChoice) and top(state).must == [last]
         ENGINE.apply(state, last, next(a for a in legal(state, last) if a.option == "keep"))
         while top(state).must == [last]:  # the rest of this Coach's card (none when kept)

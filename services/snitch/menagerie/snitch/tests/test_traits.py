@@ -103,7 +103,7 @@ def run(
     events: list[Any] = []
     state.exchange = exchange
     state.flow.append(ExchangeStep())
-    ENGINE._run(state, events)
+    ENGINE.advance(state, events)
     for _ in range(200):
         if until() or ENGINE.top(state) is None:
             break
@@ -238,6 +238,6 @@ def test_the_rivals_hand_swap_removes_all_locked_tokens() -> None:
     state.players[0].locked = [0, 6]
     events: list[Any] = []
     state.flow.append(HandSwapBonus(seat=0))
-    ENGINE._run(state, events)
+    ENGINE.advance(state, events)
     assert state.players[0].locked == []
     assert any(isinstance(e, LockedRemoved) and e.players == [0, 6] for e in events)

@@ -170,7 +170,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
 
     def _decide(self, state: ZooState, decision: ZooDecision) -> None:
         """The next phase replaces the one everyone has decided."""
-        state.decisions = [decision]
+        self.restart(state, decision)
 
     def _decided(self, state: ZooState, seat: int) -> bool:
         """`seat` has decided this phase; True once everyone has."""
@@ -547,7 +547,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         if everyone:
             reason = f"everyone ties with {best[0]} points and {best[1]} animals"
         state.outcome = Outcome(seats=results, reason=reason)
-        state.decisions = []
+        self.clear(state)
         return [MatchFinished(outcome=state.outcome)]
 
     # -------------------------------------------------------------------- view
