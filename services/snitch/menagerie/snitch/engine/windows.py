@@ -1,0 +1,241 @@
+"""The window after a roll (l.173–179, l.229, l.504): re-rolls, Goal tokens, Locked Traits and Swift moments."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+
+from menagerie.snitch.data.cards import (
+    Reroll as RerollEffect,
+)
+from menagerie.snitch.engine import rolls, traits
+from menagerie.snitch.engine.model import (
+    Action,
+    DiceRerolled,
+    Event,
+    Exchange,
+    GoalReroll,
+    GoalTokenFlipped,
+    KeepRoll,
+    PlaySwift,
+    Reroll,
+    SnitchState,
+    TraitUsed,
+    UseTrait,
+)
+from menagerie.snitch.engine.parts import EngineParts
+from menagerie.snitch.engine.rolls import Roll
+
+ROLLED: tuple[str, ...] = ("pass", "shoot", "steal", "beat")
+# The Swift moments a roll of each kind offers, by whose side the Coach is on (l.440).
+SWIFT_MOMENTS: dict[tuple[str, bool], tuple[str, ...]] = {
+    ("steal", True): ("own_steal",),
+    ("steal", False): ("rival_steal",),
+    ("shoot", True): ("own_shoot",),
+    ("shoot", False): ("rival_shoot",),
+    ("beat", False): ("rival_beat",),
+}
+
+
+class RollWindows(EngineParts):
+    """The window after a roll (a part of SnitchEngine)."""
+
+    def _window_open(self, state: SnitchState, ex: Exchange, seat: int) -> bool:
+        """Whether `seat` is asked after the roll: a Goal token, a re-roll in play, a Swift moment (public facts)."""
+        if self._goal_reroll_dice(state, ex, seat) or self._reroll_grants(state, ex, seat):
+            return True
+        if self._trait_use(state, ex, seat) is not None:
+            return True
+        return bool(self._swift_moments(ex, seat)) and self._may_play_swift(state, seat)
+
+    def _swift_moments(self, ex: Exchange, seat: int) -> tuple[str, ...]:
+        if ex.kind not in ROLLED:
+            return ()
+        return SWIFT_MOMENTS.get((ex.kind, seat == ex.seat), ())
+
+    def _own_side(self, ex: Exchange, seat: int) -> str | None:
+        """The rolled side whose Player is `seat`'s (a Bludger's hit is nobody's roll, so its target's Reaction is)."""
+        if seat == ex.seat and ex.action_roll is not None:
+            return "action"
+        if ex.reaction_roll is not None and seat == self.reacting_seat(ex):
+            return "reaction"
+        return None
+
+    def _goal_reroll_dice(self, state: SnitchState, ex: Exchange, seat: int) -> list[int]:
+        """The dice of its own Player's roll `seat` may re-roll by flipping a Goal token (l.504)."""
+        if state.players[seat].goals <= 0:
+            return []
+        side = self._own_side(ex, seat)
+        roll = ex.action_roll if side == "action" else ex.reaction_roll if side == "reaction" else None
+        if roll is None or not rolls.can_use_goal_token(roll, seat):
+            return []
+        return list(rolls.rerollable(roll, seat))
+
+    def _trait_use(self, state: SnitchState, ex: Exchange, seat: int) -> tuple[int, str, str, int] | None:
+        """The Locked Trait `seat`'s roller may use on its own roll: (lineup index, side, "add"/"reroll", amount)."""
+        side = self._own_side(ex, seat)
+        if side is None:
+            return None
+        index = ex.actor if side == "action" else ex.reactor
+        if side == "reaction" and index is None:
+            return None
+        roll = (ex.race_step if ex.kind == "race" else ex.kind) if side == "action" else ex.reaction
+        lineup_index = 6 if index is None else index
+        if lineup_index in state.players[seat].locked:
+            return None
+        use = traits.locked_use(self.trait(state, seat, index), roll or "")
+        if use is None:
+            return None
+        if use[0] == "reroll":
+            rolled = self._roll_of(ex, side)
+            if rolled is None or not rolls.rerollable(rolled, seat):
+                return None
+        return lineup_index, side, use[0], use[1]
+
+    def trait_options(self, state: SnitchState, seat: int) -> list[UseTrait]:
+        """The ways `seat` may use its roller's Locked Trait now (an addition, or a re-roll of some dice)."""
+        ex = state.exchange
+        use = self._trait_use(state, ex, seat) if ex is not None else None
+        if ex is None or use is None:
+            return []
+        _, side, what, amount = use
+        if what == "add":
+            return [UseTrait()]
+        rolled = self._roll_of(ex, side)
+        assert rolled is not None
+        free = rolls.rerollable(rolled, seat)
+        return [UseTrait(dice=chosen) for n in range(1, min(amount, len(free)) + 1) for chosen in combinations(free, n)]
+
+    def _reroll_grants(self, state: SnitchState, ex: Exchange, seat: int) -> list[tuple[int | None, str, int]]:
+        """The re-rolls `seat` may use on this roll: (card of a lasting effect or None for a Swift one, side, dice)."""
+        grants: list[tuple[int | None, str, int]] = []
+        for lasting in state.players[seat].effects:
+            move = self.card(state, seat, lasting.card).intrepid
+            if lasting.used or move is None or not isinstance(move.effect, RerollEffect):
+                continue
+            side = self._side_of(ex, seat, move.effect.roll, move.effect.whose)
+            if side is not None:
+                grants.append((lasting.card, side, move.effect.dice))
+        grants += [(None, g.side, g.dice) for g in ex.swift_rerolls if g.seat == seat]
+        usable = []
+        for grant in grants:
+            roll = self._roll_of(ex, grant[1])
+            if roll is not None and rolls.rerollable(roll, seat):
+                usable.append(grant)
+        return usable
+
+    def _side_of(self, ex: Exchange, seat: int, roll: str, whose: str) -> str | None:
+        """Which side of the exchange is `whose` (friendly/rival, for `seat`) roll named `roll`, if any."""
+        if ex.kind in ROLLED and ex.kind == roll:
+            actor_friendly = ex.seat == seat
+            if (whose == "friendly") == actor_friendly:
+                return "action"
+        if ex.reaction is not None and ex.reaction == roll:
+            reactor_friendly = self.reacting_seat(ex) == seat
+            if (whose == "friendly") == reactor_friendly:
+                return "reaction"
+        return None
+
+    @staticmethod
+    def _roll_of(ex: Exchange, side: str) -> Roll | None:
+        return ex.action_roll if side == "action" else ex.reaction_roll
+
+    def window_options(self, state: SnitchState, seat: int) -> list[Action]:
+        """Everything `seat` may do in its window after the roll."""
+        ex = state.exchange
+        if ex is None:
+            return []
+        out: list[Action] = [KeepRoll()]
+        out += [GoalReroll(die=d) for d in self._goal_reroll_dice(state, ex, seat)]
+        for _, side, dice in self._reroll_grants(state, ex, seat):
+            roll = self._roll_of(ex, side)
+            assert roll is not None
+            free = rolls.rerollable(roll, seat)
+            for n in range(1, min(dice, len(free)) + 1):
+                for chosen in combinations(free, n):
+                    candidate = Reroll(side=side, dice=tuple(chosen))  # type: ignore[arg-type]
+                    if candidate not in out:
+                        out.append(candidate)
+        out += self._swift_cards(state, seat, self._swift_moments(ex, seat))
+        out += self.trait_options(state, seat)
+        return out
+
+    def _swift_cards(self, state: SnitchState, seat: int, moments: Sequence[str]) -> list[Action]:
+        if not moments or not self._may_play_swift(state, seat):
+            return []
+        out: list[Action] = []
+        for card_id in state.players[seat].hand:
+            move = self.card(state, seat, card_id).intrepid
+            if move is not None and move.swift in moments:
+                out.append(PlaySwift(card=card_id))
+        return out
+
+    def _window_of(self, kind: type) -> Callable[[SnitchState, int], list[Action]]:
+        return lambda state, seat: [a for a in self.window_options(state, seat) if isinstance(a, kind)]
+
+    def _do_window(self, state: SnitchState, seat: int, action: Reroll | GoalReroll | KeepRoll) -> list[Event]:
+        ex = state.exchange
+        assert ex is not None
+        events: list[Event] = []
+        if isinstance(action, KeepRoll):
+            self.settle(state)
+        elif isinstance(action, GoalReroll):
+            side = self._own_side(ex, seat)
+            assert side is not None
+            roll = self._roll_of(ex, side)
+            assert roll is not None
+            new = rolls.goal_token_reroll(state.rng, self.data.dice, roll, seat, action.die)
+            self._set_roll(ex, side, new)
+            coach = state.players[seat]
+            coach.goals -= 1
+            coach.celebrated += 1
+            events += [
+                GoalTokenFlipped(seat=seat, left=coach.goals),
+                DiceRerolled(seat=seat, side=side, dice=[action.die], roll=new, goal_token=True),
+            ]
+        else:
+            grant = next(
+                g for g in self._reroll_grants(state, ex, seat) if g[1] == action.side and g[2] >= len(action.dice)
+            )
+            roll = self._roll_of(ex, action.side)
+            assert roll is not None
+            new = rolls.reroll(state.rng, self.data.dice, roll, seat, action.dice, limit=grant[2])
+            self._set_roll(ex, action.side, new)
+            if grant[0] is not None:
+                for lasting in state.players[seat].effects:
+                    if lasting.card == grant[0]:
+                        lasting.used = True
+            else:
+                ex.swift_rerolls = [g for g in ex.swift_rerolls if not (g.seat == seat and g.side == action.side)]
+            events.append(DiceRerolled(seat=seat, side=action.side, dice=list(action.dice), roll=new))
+        self.advance(state, events)
+        return events
+
+    @staticmethod
+    def _set_roll(ex: Exchange, side: str, roll: Roll) -> None:
+        if side == "action":
+            ex.action_roll = roll
+        else:
+            ex.reaction_roll = roll
+
+    def _do_use_trait(self, state: SnitchState, seat: int, action: UseTrait) -> list[Event]:
+        """A Locked Trait (l.229): add to the roll, or re-roll some of its dice; then the Locked token goes on."""
+        ex = state.exchange
+        use = self._trait_use(state, ex, seat) if ex is not None else None
+        assert ex is not None and use is not None
+        index, side, what, amount = use
+        events: list[Event] = [TraitUsed(seat=seat, player=index, dice=list(action.dice))]
+        if what == "add":
+            if side == "action":
+                ex.late_modifier += amount
+            else:
+                ex.late_reaction_modifier += amount
+        else:
+            rolled = self._roll_of(ex, side)
+            assert rolled is not None
+            new = rolls.reroll(state.rng, self.data.dice, rolled, seat, action.dice, limit=amount)
+            self._set_roll(ex, side, new)
+            events.append(DiceRerolled(seat=seat, side=side, dice=list(action.dice), roll=new))
+        state.players[seat].locked.append(index)
+        self.advance(state, events)
+        return events
