@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from menagerie.rules.decisions import Decision
     from menagerie.rules.procedure import Step
     from menagerie.snitch.data import BoardData, Colour, DicePool, Pitch, PlayerCard, SpectatorCard
-    from menagerie.snitch.data.cards import PitchAction, TacticalCard
-    from menagerie.snitch.data.cards import Step as RaceStep, TacticalDecks
+    from menagerie.snitch.data.cards import PitchAction, TacticalCard, TacticalDecks
+    from menagerie.snitch.data.cards import Step as RaceStep
     from menagerie.snitch.engine import race, roster
     from menagerie.snitch.engine.model import (
         Action,
