@@ -196,6 +196,7 @@ def _entries(raw: dict[str, Any], key: str, kind: type[Any]) -> tuple[Any, ...]:
 def salem_from(raw: dict[str, Any], board: Board) -> SalemData:
     """Validate mode III's data (`salem_raw()`'s shape) against the board; DataError on any fault."""
     from menagerie.beasts.engine.salem_data import (
+        DIFFICULTIES,
         LOSS_AT,
         STARTING_SALEMERS,
         Character,
@@ -229,6 +230,9 @@ def salem_from(raw: dict[str, Any], board: Board) -> SalemData:
         card_ids = [c.id for c in cards]
         if len(card_ids) != count or len(set(card_ids)) != count:
             raise DataError(f"{file}: exactly {count} cards with distinct ids, not {card_ids}")
+    for difficulty in DIFFICULTIES:
+        if len([e for e in events if e.copies.of(difficulty)]) < 2:
+            raise DataError(f"events.toml: the {difficulty} deck needs at least two different cards")
     if track.spaces < max(LOSS_AT.values()):
         raise DataError(f"salem.toml: [track] needs {max(LOSS_AT.values())} spaces (the largest loss threshold)")
     # At least setup's Salemers plus a full track; anything beyond is for new Salemers on the board.

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from menagerie.beasts.engine.data import Board, Colour, SpellId
+from menagerie.beasts.engine.salem_data import Difficulty
 from menagerie.rules.contract import Outcome, Prompt
 from menagerie.rules.decisions import Decision
 from menagerie.rules.events import GameEvent, SeenBy
@@ -430,6 +431,7 @@ class BeastsState(msgspec.Struct):
     round: int = 0
     first: int = 0
     outcome: Outcome | None = None
+    difficulty: Difficulty = "standard"  # mode III's table option (engine/salem_data.py)
 
 
 # -------------------------------------------------------------------------------- view

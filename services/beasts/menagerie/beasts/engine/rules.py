@@ -62,7 +62,7 @@ from menagerie.beasts.engine.model import (
     WingardiumLeviosa,
 )
 from menagerie.beasts.engine.salem import AdvancedMagizoology
-from menagerie.beasts.engine.salem_data import CREATURES_GOAL, SalemData
+from menagerie.beasts.engine.salem_data import CREATURES_GOAL, DEFAULT_DIFFICULTY, DIFFICULTIES, Difficulty, SalemData
 from menagerie.beasts.engine.text import BeastsText
 from menagerie.rules.contract import (
     GameInfo,
@@ -101,7 +101,20 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
                 options=(OptionInfo("spell_cards", "Play with the Spell Card Variant", ("false", "true"), "false"),),
             ),
             ModeInfo(
-                "advanced", "Mode III: Advanced Magizoology (co-op against the Second Salemers)", 2, 6, cooperative=True
+                "advanced",
+                "Mode III: Advanced Magizoology (co-op against the Second Salemers)",
+                2,
+                6,
+                options=(
+                    OptionInfo(
+                        "difficulty",
+                        "How hard the Second Salemers press: gentle (a careful team usually wins), standard"
+                        " (about an even match) or hard (the Salemers usually win)",
+                        DIFFICULTIES,
+                        DEFAULT_DIFFICULTY,
+                    ),
+                ),
+                cooperative=True,
             ),
         ),
     )
@@ -177,7 +190,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         options = self.info.validate(setup)
         rng = Rng(seed)
         if setup.mode == "advanced":
-            return self._setup_mode_iii(setup, rng)
+            return self._setup_mode_iii(setup, rng, cast("Difficulty", options["difficulty"]))
         tokens = self.data.all_tokens()
         rng.shuffle(tokens)
         board = self.data.board
@@ -211,7 +224,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         events += self._start_turn(state)
         return state, events
 
-    def _setup_mode_iii(self, setup: MatchSetup, rng: Rng) -> tuple[BeastsState, list[Event]]:
+    def _setup_mode_iii(self, setup: MatchSetup, rng: Rng, difficulty: Difficulty) -> tuple[BeastsState, list[Event]]:
         """Mode III: standees on the start space, a random first seat, then setup steps 2–7 (engine/salem.py)."""
         board = self.data.board
         players = [Player(position=board.start_space, resources=dict.fromkeys(COLOURS, 0)) for _ in range(setup.seats)]
@@ -229,6 +242,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             turn=0,
             turn_cap=ROUND_CAP * setup.seats,
             first=first,
+            difficulty=difficulty,
         )
         events: list[Event] = [MatchStarted(first_seat=first, supply_size=0)]
         return state, events + self._setup_advanced(state, rng)

@@ -104,7 +104,7 @@ class AdvancedMagizoology:
         rng.shuffle(state.second_deck)
         state.location_deck = [c.id for c in salem.locations]
         rng.shuffle(state.location_deck)
-        state.event_deck = salem.event_deck()
+        state.event_deck = salem.event_deck(state.difficulty)
         rng.shuffle(state.event_deck)
         state.pool = {colour: count for colour, count in self.data.resources.items()}
         state.salemer_supply = salem.track.salemer_tokens
@@ -479,7 +479,7 @@ class AdvancedMagizoology:
         if state.track >= LOSS_AT[seats]:
             reason = f"the {LOSS_AT[seats]}th Salemer token reached the Salem track: the No-Majs are exposed"
             return events + self._finish(state, [], reason, all_lose=True)
-        if state.track in self.salem.track.orange and state.second_deck:
+        if state.track in self.salem.track.orange.of(state.difficulty) and state.second_deck:
             card = state.second_deck.pop()
             state.second_revealed.append(card)
             effect = self.salem.second_salemer(card).effect
@@ -528,7 +528,7 @@ class AdvancedMagizoology:
             "second_revealed": list(state.second_revealed),
             "track": state.track,
             "track_spaces": self.salem.track.spaces,
-            "orange": list(self.salem.track.orange),
+            "orange": list(self.salem.track.orange.of(state.difficulty)),
             "loss_at": LOSS_AT[len(state.players)],
             "pool": self.pool_view(state),
             "actions_left": state.actions_left,
@@ -574,6 +574,7 @@ class AdvancedMagizoology:
         }
         decision = kinds.get(view.prompt.kind)
         pool = view.pool or ResourceCounts()
+        difficulty = self.salem.track.difficulty_of(view.orange)  # the boxes on the table tell it
         return BeastsState(
             mode="advanced",
             spell_cards=False,
@@ -595,7 +596,7 @@ class AdvancedMagizoology:
             turn=view.turn,
             turn_cap=view.turn_cap,
             location_deck=[c.id for c in self.salem.locations if c.id not in on_bar],
-            event_deck=self.salem.event_deck(),
+            event_deck=self.salem.event_deck(difficulty),
             second_deck=[c.id for c in self.salem.second_salemers if c.id not in view.second_revealed],
             second_revealed=list(view.second_revealed),
             bar=[*view.bar, 0],
@@ -608,4 +609,5 @@ class AdvancedMagizoology:
             round=view.round,
             first=view.first_seat,
             outcome=view.outcome,
+            difficulty=difficulty,
         )

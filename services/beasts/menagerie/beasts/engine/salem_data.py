@@ -9,6 +9,7 @@ Every effect applies without a decision, so drawing a card never asks anyone any
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 import msgspec
@@ -67,6 +68,43 @@ class LocationCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise DataError(f"location {self.id}: a name is required")
 
 
+# ---------------------------------------------------------------- difficulties
+
+# The table option `difficulty` (RULES.md, "Mode III: difficulty"): the event deck's mix and the
+# Salem track's orange boxes differ; the rulebook's numbers (goals, Salemers at setup, the loss
+# thresholds, a fight won on 3–6) are the same at every difficulty.
+Difficulty = Literal["gentle", "standard", "hard"]
+DIFFICULTIES: tuple[Difficulty, ...] = ("gentle", "standard", "hard")
+DEFAULT_DIFFICULTY: Difficulty = "standard"
+
+Count = Annotated[int, msgspec.Meta(ge=0, le=4)]
+
+
+class Copies(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An event card's copies in the deck of each difficulty (0: not in that difficulty's deck)."""
+
+    gentle: Count
+    standard: Count
+    hard: Count
+
+    def of(self, difficulty: Difficulty) -> int:
+        """The copies at this difficulty."""
+        return int(getattr(self, difficulty))
+
+
+class OrangeBoxes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The Salem track's orange boxes (1-based spaces) at each difficulty."""
+
+    gentle: tuple[int, ...]
+    standard: tuple[int, ...]
+    hard: tuple[int, ...]
+
+    def of(self, difficulty: Difficulty) -> tuple[int, ...]:
+        """The boxes at this difficulty."""
+        boxes: tuple[int, ...] = getattr(self, difficulty)
+        return boxes
+
+
 # --------------------------------------------------------------------- effects
 
 
@@ -118,11 +156,13 @@ class EventCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: int
     name: str
     effect: Effect
-    copies: Annotated[int, msgspec.Meta(ge=1, le=4)] = 1
+    copies: Copies
 
     def __post_init__(self) -> None:
         if self.id < 1 or not self.name.strip():
             raise DataError(f"event {self.id}: ids count from 1 and a name is required")
+        if not any(self.copies.of(d) for d in DIFFICULTIES):
+            raise DataError(f"event {self.id}: a card in no difficulty's deck is not a card of the game")
 
 
 class SecondSalemerCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -145,19 +185,29 @@ class SalemTrack(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The Salem track: its spaces, the orange boxes, and the Salemer token supply."""
 
     spaces: int
-    orange: tuple[int, ...]  # 1-based track spaces that reveal a Second Salemer card
+    orange: OrangeBoxes  # per difficulty, the 1-based track spaces that reveal a Second Salemer card
     salemer_tokens: int
 
     def __post_init__(self) -> None:
         if self.spaces < 1 or self.salemer_tokens < 1:
             raise DataError("track: spaces and salemer_tokens are positive")
-        if list(self.orange) != sorted(set(self.orange)):
-            raise DataError(f"track: orange boxes {list(self.orange)} must be distinct and ascending")
-        # The last space always ends the game (its token is the largest loss threshold), so a
-        # box there could never be applied; boxes on smaller thresholds are allowed but pointless
-        # for the player count that loses on them (the authored boxes avoid 7, 9 and 11).
-        if any(not 1 <= box < self.spaces for box in self.orange):
-            raise DataError(f"track: orange boxes {list(self.orange)} must lie within 1..{self.spaces - 1}")
+        for difficulty in DIFFICULTIES:
+            boxes = list(self.orange.of(difficulty))
+            if boxes != sorted(set(boxes)):
+                raise DataError(f"track: {difficulty} orange boxes {boxes} must be distinct and ascending")
+            # The last space always ends the game (its token is the largest loss threshold), so a
+            # box there could never be applied; boxes on smaller thresholds are allowed but pointless
+            # for the player count that loses on them.
+            if any(not 1 <= box < self.spaces for box in boxes):
+                raise DataError(f"track: {difficulty} orange boxes {boxes} must lie within 1..{self.spaces - 1}")
+        # The view carries no table option: the track's boxes, which are on the table, tell the
+        # difficulty (and with it the event deck's contents, which determinization deals).
+        if len({self.orange.of(d) for d in DIFFICULTIES}) != len(DIFFICULTIES):
+            raise DataError("track: each difficulty needs its own orange boxes (a view tells the difficulty by them)")
+
+    def difficulty_of(self, orange: Sequence[int]) -> Difficulty:
+        """The difficulty whose orange boxes these are (a view's `orange`)."""
+        return next((d for d in DIFFICULTIES if self.orange.of(d) == tuple(orange)), DEFAULT_DIFFICULTY)
 
 
 BarColour = Literal["wild", "blue", "green", "yellow", "red"]
@@ -191,9 +241,9 @@ class SalemData(msgspec.Struct, frozen=True):
         """The Second Salemer card with this id."""
         return next(c for c in self.second_salemers if c.id == card_id)
 
-    def event_deck(self) -> list[int]:
-        """Every event card of the deck, by id (copies repeated)."""
-        return [e.id for e in self.events for _ in range(e.copies)]
+    def event_deck(self, difficulty: Difficulty = DEFAULT_DIFFICULTY) -> list[int]:
+        """Every event card of the difficulty's deck, by id (copies repeated)."""
+        return [e.id for e in self.events for _ in range(e.copies.of(difficulty))]
 
 
 def describe_effect(effect: Effect) -> str:

@@ -409,13 +409,17 @@ def test_greedy_team_beats_random_team_in_mode_iii(seats: int) -> None:
 
 
 def test_the_arena_plays_mode_iii_teams_at_several_seat_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    """`python -m bench.arena --game beasts --mode advanced --seats 2,4,6` (as `make arena` runs it)."""
-    assert arena_main(["--game", "beasts", "--mode", "advanced", "--seats", "2,4,6", "--games", "2"]) == 0
+    """`python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --option difficulty=all` (as
+    `make arena` runs it): each difficulty at each seat count."""
+    argv = ["--game", "beasts", "--mode", "advanced", "--seats", "2,4,6", "--option", "difficulty=all", "--games", "2"]
+    assert arena_main(argv) == 0
     out = capsys.readouterr().out
     for seats in (2, 4, 6):
-        assert f"beasts advanced, {seats} seats, random team vs greedy team: 2 games per team" in out
-    assert out.count("random team  wins") == 3 and out.count("greedy team  wins") == 3
-    assert out.count("    ended by: ") == 6, "how each team's matches ended (item 5: the round cap shows there)"
+        for difficulty in ("gentle", "standard", "hard"):
+            label = f"beasts advanced difficulty={difficulty}, {seats} seats, random team vs greedy team"
+            assert f"{label}: 2 games per team" in out
+    assert out.count("random team  wins") == 9 and out.count("greedy team  wins") == 9
+    assert out.count("    ended by: ") == 18, "how each team's matches ended (item 5: the round cap shows there)"
 
 
 def test_the_random_level_in_mode_iii_captures_when_it_can_and_never_wastes_a_turn() -> None:

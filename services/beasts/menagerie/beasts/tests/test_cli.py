@@ -12,11 +12,13 @@ import io
 import random
 import re
 
+import msgspec
 from rich.console import Console
 
 from menagerie.beasts.bots import BeastsGreedy
 from menagerie.beasts.cli import BeastsUI
 from menagerie.beasts.engine import BeastsEngine, BeastsState, BeastsView
+from menagerie.beasts.engine.data import load_salem
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.cli.games import GAMES
 from menagerie.rules.contract import MatchSetup
@@ -52,10 +54,10 @@ ADVANCED_NAMES = {0: "Ann", 1: "Bob", 2: "Cat", 3: "Dan"}
 WIDTHS = (80, 160)
 
 
-def draw(state: BeastsState, viewer: int | None, width: int) -> str:
+def draw(state: BeastsState, viewer: int | None, width: int, engine: BeastsEngine = ENGINE) -> str:
     """What the viewer's terminal shows, the view as GetView/Watch would bring it."""
     console = Console(record=True, width=width, file=io.StringIO())
-    console.print(UI.draw(codec.to_message(beasts_pb2.View, ENGINE.view(state, viewer)), ADVANCED_NAMES))
+    console.print(UI.draw(codec.to_message(beasts_pb2.View, engine.view(state, viewer)), ADVANCED_NAMES))
     return console.export_text()
 
 
@@ -117,23 +119,29 @@ def test_the_renderer_draws_a_seeded_mode_iii_match_from_the_view_alone() -> Non
 
 def test_the_mode_iii_screen_shows_actions_left_captures_and_orange_boxes() -> None:
     """A greedy team of two plays to its win: the captured creatures, who captured them,
-    the actions left of the seat to play, and only the orange boxes before the loss."""
-    state, _ = ENGINE.setup(MatchSetup("advanced", 2, {}), 5)
-    greedy = BeastsGreedy(ENGINE)
+    the actions left of the seat to play, and only the orange boxes before the loss (the track given a
+    box past the 2-player loss for this test: the shipped boxes all lie before it)."""
+    salem = load_salem()
+    boxes = msgspec.structs.replace(salem.track.orange, standard=(3, 6, 8))
+    engine = BeastsEngine(
+        salem=msgspec.structs.replace(salem, track=msgspec.structs.replace(salem.track, orange=boxes))
+    )
+    state, _ = engine.setup(MatchSetup("advanced", 2, {}), 5)
+    greedy = BeastsGreedy(engine)
     rng = random.Random(5)
     seen_actions = False
-    while ENGINE.outcome(state) is None:
-        seat = ENGINE.to_act(state).must[0]
-        view = ENGINE.view(state, seat)
+    while engine.outcome(state) is None:
+        seat = engine.to_act(state).must[0]
+        view = engine.view(state, seat)
         if view.actions_left and not seen_actions:
-            text = draw(state, seat, 80)
+            text = draw(state, seat, 80, engine)
             total = view.players[seat].actions
             assert f"{view.actions_left} of {total}" in text and f"({view.actions_left} action" in text
             seen_actions = True
-        ENGINE.apply(state, seat, greedy.choose(view, ENGINE.legal_actions(state, seat), seat, rng))
-    view = ENGINE.view(state, None)
+        engine.apply(state, seat, greedy.choose(view, engine.legal_actions(state, seat), seat, rng))
+    view = engine.view(state, None)
     assert view.team_captured == view.creatures_to_win == 2
-    text = draw(state, None, 80)
+    text = draw(state, None, 80, engine)
     assert text.count("captured by") == 2 and "the team has 2 of 2" in text
     assert view.loss_at == 7 and "orange boxes 3 6\n" in text  # box 8 lies past the loss at 7
     assert seen_actions

@@ -28,10 +28,21 @@ from menagerie.beasts.engine.model import (
 )
 from menagerie.beasts.engine.rules import BeastsEngine
 from menagerie.beasts.engine.salem import DIE_FACES
-from menagerie.beasts.engine.salem_data import BAR, CREATURES_GOAL, FIGHT_WINS_FROM, LOSS_AT, STARTING_SALEMERS, Calm
+from menagerie.beasts.engine.salem_data import (
+    BAR,
+    CREATURES_GOAL,
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    FIGHT_WINS_FROM,
+    LOSS_AT,
+    STARTING_SALEMERS,
+    Calm,
+    Difficulty,
+    Lose,
+)
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.decisions import Refusal
-from menagerie.rules.errors import IllegalAction
+from menagerie.rules.errors import IllegalAction, InvalidArgument
 from menagerie.rules.rng import Rng
 from menagerie.rules.text import Narrator
 
@@ -45,14 +56,16 @@ def legal(state: BeastsState, seat: int) -> list[Any]:
     return list(ENGINE.legal_actions(state, seat))
 
 
-def new_match(seats: int = 2, seed: int = 1) -> BeastsState:
-    state, _ = ENGINE.setup(MatchSetup("advanced", seats), seed)
+def new_match(seats: int = 2, seed: int = 1, difficulty: Difficulty = DEFAULT_DIFFICULTY) -> BeastsState:
+    state, _ = ENGINE.setup(MatchSetup("advanced", seats, {"difficulty": difficulty}), seed)
     return state
 
 
-def playing(seats: int = 2, seed: int = 1, characters: list[str] | None = None) -> BeastsState:
+def playing(
+    seats: int = 2, seed: int = 1, characters: list[str] | None = None, difficulty: Difficulty = DEFAULT_DIFFICULTY
+) -> BeastsState:
     """Characters chosen (the plain one for the first seat unless given), the first turn under way."""
-    state = new_match(seats, seed)
+    state = new_match(seats, seed, difficulty)
     chosen = characters or [PLAIN, *[c for c in CHARACTERS if c != PLAIN][: seats - 1]]
     for offset in range(seats):
         seat = (state.first + offset) % seats
@@ -242,7 +255,9 @@ def test_a_taken_location_sends_the_salemer_to_the_track_and_orange_boxes_reveal
     calm_events(state)
     state.tokens[5] = "niffler"
     state.face_up[5] = True
-    orange = ENGINE.salem.track.orange[0]
+    orange = ENGINE.salem.track.orange.of(state.difficulty)[0]
+    # A card that puts no token on the track, so that the track stops at the box.
+    state.second_deck = [next(c.id for c in ENGINE.salem.second_salemers if isinstance(c.effect, Lose))]
     state.track = orange - 1
     events = ENGINE._place_salemer(state, 5)
     assert state.track == orange and not state.salemers[5]
@@ -323,3 +338,95 @@ def test_a_view_shows_the_table_and_hides_the_decks_order() -> None:
     assert view.location_deck_size == len(state.location_deck) and view.loss_at == 7
     twin = ENGINE.state_from_view(view, 0)
     assert ENGINE.view(twin, 0).bar == view.bar and ENGINE.view(twin, 0).salemers == view.salemers
+
+
+# ------------------------------------------------------------------ difficulty (issue item 6)
+
+
+def rng_rolling(face: int) -> Rng:
+    """A generator whose next die roll is `face`."""
+    return Rng(next(n for n in range(1_000) if Rng(n).choice(DIE_FACES) == face))
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_the_rulebooks_numbers_hold_at_every_difficulty(difficulty: Difficulty, seats: int) -> None:
+    """Item 6: a difficulty changes only authored cards and boxes, never the rulebook's numbers:
+    l.97 "With 2 players you must capture 2 creatures; with 3 players you must capture 3 creatures; and
+    with 4, 5 or 6 players you must capture 4 creatures"; l.113 "Reveal 10 location cards with 2 or 3
+    players, or 12 location cards with 4, 5 or 6 players. Place a Salemer token on each"; l.159–161 "You
+    lose as soon as you place the 7th / 9th / 11th Salemer token on the track"; l.127 "If you roll a 3, 4,
+    5 or 6, you defeat the Salemer" (a character without the fight ability)."""
+    goal, salemers, loss = {2: (2, 10, 7), 3: (3, 10, 9)}.get(seats, (4, 12, 11))
+    state = new_match(seats, difficulty=difficulty)
+    assert state.difficulty == difficulty
+    assert len([t for t in state.tokens if t is not None]) == goal and sum(state.salemers) == salemers
+    view = ENGINE.view(state, None)
+    assert (view.creatures_to_win, view.loss_at) == (goal, loss)
+    # The loss: the token before the threshold is not yet one (no Second Salemer card left to add more).
+    state = playing(seats, difficulty=difficulty)
+    state.second_deck = []
+    state.track = loss - 2
+    state.salemers[5] = True
+    ENGINE._place_salemer(state, 5)
+    assert state.track == loss - 1 and ENGINE.outcome(state) is None
+    ENGINE._place_salemer(state, 5)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and [s.result for s in outcome.seats] == ["loss"] * seats
+    # The fight: a plain character wins on 3, 4, 5 or 6 and on nothing else.
+    won = []
+    for face in DIE_FACES:
+        state = playing(seats, difficulty=difficulty)
+        clear_board(state)
+        calm_events(state)
+        seat = state.current
+        assert ENGINE.character(state, seat).ability is None
+        state.salemers[state.players[seat].position] = True
+        state.rng = rng_rolling(face)
+        rolled = next(e for e in ENGINE.apply(state, seat, Fight()) if isinstance(e, FightRolled))
+        assert rolled.value == face
+        won.append(rolled.won)
+    assert won == [False, False, True, True, True, True]
+
+
+def test_the_difficulty_is_a_table_option_and_the_view_tells_it() -> None:
+    """Item 6: the rulebook leaves the cards to us (l.107 "Shuffle the event cards", l.165 "reveal a Second
+    Salemer card" — no card is printed); the option `difficulty` chooses the authored event deck and orange
+    boxes. The view shows the boxes, which tell the difficulty, so a state built from a view deals that deck."""
+    (advanced,) = [m for m in ENGINE.info.modes if m.mode == "advanced"]
+    (option,) = advanced.options
+    assert (option.name, option.allowed_values, option.default_value) == (
+        "difficulty",
+        ("gentle", "standard", "hard"),
+        "standard",
+    )
+    assert "gentle" in option.description and "hard" in option.description
+    assert new_match().difficulty == "standard"
+    decks = set()
+    for difficulty in DIFFICULTIES:
+        state = playing(difficulty=difficulty)
+        view = ENGINE.view(state, 0)
+        assert view.orange == list(ENGINE.salem.track.orange.of(difficulty))
+        twin = ENGINE.state_from_view(view, 0)
+        assert twin.difficulty == difficulty
+        assert sorted(twin.event_deck) == sorted(ENGINE.salem.event_deck(difficulty)) == sorted(state.event_deck)
+        decks.add(tuple(sorted(state.event_deck)))
+    assert len(decks) == 3, "each difficulty has its own event deck"
+    with pytest.raises(InvalidArgument):
+        ENGINE.setup(MatchSetup("advanced", 2, {"difficulty": "nightmare"}), 1)
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_an_orange_box_of_the_difficulty_reveals_a_second_salemer_card(difficulty: Difficulty) -> None:
+    """l.165: "Whenever you reach an orange box on the Salem track, you must reveal a Second Salemer card and
+    apply its effect immediately" — at the boxes of the table's difficulty, and only there."""
+    boxes = ENGINE.salem.track.orange.of(difficulty)
+    revealed_at = []
+    for space in range(1, LOSS_AT[6]):
+        state = playing(6, difficulty=difficulty)
+        clear_board(state)
+        state.track = space - 1
+        state.salemers[5] = True
+        if any(isinstance(e, SecondSalemerRevealed) for e in ENGINE._place_salemer(state, 5)):
+            revealed_at.append(space)
+    assert tuple(revealed_at) == boxes

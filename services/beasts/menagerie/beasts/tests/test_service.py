@@ -60,7 +60,7 @@ def test_describe_game_lists_modes_and_seats(beasts: GameClient) -> None:
     assert [o.name for o in modes["training"].options] == ["spell_cards"]
     assert (modes["advanced"].min_seats, modes["advanced"].max_seats) == (2, 6)
     assert modes["advanced"].cooperative and not modes["training"].cooperative
-    assert not modes["advanced"].options
+    assert [o.name for o in modes["advanced"].options] == ["difficulty"]
 
 
 def test_concurrent_submits_at_one_version_apply_exactly_once(beasts: GameClient, service_token: str) -> None:
