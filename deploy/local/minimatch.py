@@ -54,6 +54,7 @@ from menagerie.lobby.main import register as register_lobby
 from menagerie.rules.registry import game_ids
 from menagerie.shared.games.binding import binding
 from menagerie.shared.games.service import game_registrar
+from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.rpc.bootstrap import ProcessSettings, Register, serve
 from menagerie.shared.settings import BotSettings, GameServiceSettings, LobbySettings
 
@@ -177,12 +178,9 @@ class Minimatch:
             "MENAGERIE_LOG_LEVEL": "info",  # Celery says " ready." at info
         }
         with self.worker_log.open("wb") as sink:
-            self.worker = subprocess.Popen(
-                [sys.executable, "-m", "menagerie.bots.worker"],
-                env=env,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # stopped with everything it started
+            # A group of its own, stopped whole; and tied to this process: SIGKILL when it dies, however it dies.
+            self.worker = spawn(
+                [sys.executable, "-m", "menagerie.bots.worker"], env=env, stdout=sink, stderr=subprocess.STDOUT
             )
         deadline = time.monotonic() + self.startup_timeout
         while WORKER_READY not in self.worker_log.read_text(errors="replace"):
@@ -196,15 +194,11 @@ class Minimatch:
 
     def _stop_worker(self) -> None:
         worker, self.worker = self.worker, None
-        if worker is None or worker.poll() is not None:
+        if worker is None:
             return
-        os.killpg(worker.pid, signal.SIGTERM)  # warm shutdown: running turns finish
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-        if worker.returncode == 0:
+        exited = worker.poll() is not None
+        stop_group(worker, signal.SIGTERM, 30)  # warm shutdown: running turns finish (and nothing it forked stays)
+        if worker.returncode == 0 and not exited:
             self.worker_log.unlink(missing_ok=True)  # kept when something went wrong
 
     # --- life ----------------------------------------------------------------------------

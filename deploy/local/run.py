@@ -22,6 +22,10 @@ again after a backoff (0.5 s doubling to 10 s, back to 0.5 s once it has run 30 
 one line naming the process and its exit status. One that exits before it is ready is
 started again at once, up to START_ATTEMPTS starts, before `make run` gives up.
 
+Nothing it starts outlives it: when run.py dies, however it dies (SIGKILL included), the
+kernel sends each of its processes SIGKILL and the embedded server SIGTERM (the parent-death
+signal, menagerie.shared.lifetime); a bot worker's pool processes go with their worker.
+
 The gateway (services/gateway) serves the web app and the Connect API for browsers on
 its own HTTP port, --web-port (MENAGERIE_WEB_PORT, default 8080): `web  http://…` is
 printed once it answers /healthz. `make run` builds the web app first (`make web`).
@@ -48,7 +52,8 @@ from pathlib import Path
 from types import FrameType
 
 from menagerie.rules.registry import game_ids
-from menagerie.shared.embedded_redis import EmbeddedRedis, die_with_parent
+from menagerie.shared.embedded_redis import EmbeddedRedis
+from menagerie.shared.lifetime import spawn
 from menagerie.shared.redis_client import is_cluster_url
 from menagerie.shared.rpc.health import wait_until_serving
 
@@ -288,7 +293,7 @@ class Platform:
         argv = [sys.executable, "-m", GATEWAY.module]
 
         def launch() -> subprocess.Popen[bytes]:
-            return subprocess.Popen(die_with_parent(argv), env=gateway_env)
+            return spawn(argv, own_group=False, env=gateway_env)  # tied to this process: see _launch
 
         child = Child(GATEWAY.name, launch, launch())
         url = f"http://{self.host}:{self.web_port}"
@@ -317,8 +322,12 @@ class Platform:
             argv = [sys.executable, "-m", service.module, *service.args]
 
             def launch(argv: list[str] = argv, service_env: dict[str, str] = service_env) -> subprocess.Popen[bytes]:
-                # Tied to this process (Linux, setpriv): if it is killed outright, they stop rather than hold the ports.
-                return subprocess.Popen(die_with_parent(argv), env=service_env)
+                # Tied to this process: if it dies, however it dies, each gets SIGKILL rather than hold its port.
+                # Not SIGTERM's drain: nobody is left to wait for it, a service's drain takes up to its grace (5 s)
+                # and the worker's warm shutdown up to a turn's time limit; a process killed outright loses no
+                # acknowledged move (the store's promise), and the bot pool's processes go with their worker.
+                # In the runner's own group (own_group=False): Ctrl-C in the terminal reaches every process.
+                return spawn(argv, own_group=False, env=service_env)
 
             started.append(Child(service.name, launch, launch()))
         for service, child in zip(services, started, strict=True):

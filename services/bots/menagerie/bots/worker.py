@@ -61,6 +61,7 @@ from menagerie.bots.celery_app import PLAY_TURN, make_app, worker_queues  # noqa
 from menagerie.bots.marks import Access, Marks  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
 from menagerie.shared.bots import DEFAULT_BOT_BUDGET_SECONDS  # noqa: E402
+from menagerie.shared.lifetime import tie_to_parent  # noqa: E402
 from menagerie.shared.redis_client import connect_sync_redis  # noqa: E402
 from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
 from menagerie.shared.rpc.channels import open_channel  # noqa: E402
@@ -102,6 +103,19 @@ def _forget_inherited_clients(**_: Any) -> None:
     """A forked child must not use its parent's channels or Redis connections."""
     _channels.clear()
     _marks.clear()
+
+
+# The worker's main process, as its forked pool processes inherit it.
+_MAIN_PID = os.getpid()
+
+
+@worker_process_init.connect
+def _die_with_the_worker(**_: Any) -> None:
+    """A pool process dies with the worker's main process, one killed while it was being forked too."""
+    # Celery sets the pool's parent-death signal (SIGKILL) but does not check that the parent was
+    # still there when it did; tie_to_parent does. A child started afresh (not forked) has its own _MAIN_PID.
+    if os.getpid() != _MAIN_PID:
+        tie_to_parent(_MAIN_PID)
 
 
 _player = TurnPlayer(

@@ -14,8 +14,11 @@ Two modes:
   (even the server, with SIGKILL) loses no write it was told succeeded, since the
   written pages are the kernel's; a power loss can cost up to the last second.
   The directory is locked (flock on `menagerie.lock`, held by the server process as
-  well) so two servers never append to one file, and the server gets SIGTERM when the
-  process that started it dies, rather than live on as an orphan holding the data.
+  well) so two servers never append to one file.
+
+Either way the server gets SIGTERM when the process that started it dies, however it
+died (menagerie.shared.lifetime), rather than live on as an orphan holding its port and
+its data: Valkey's SIGTERM is a quick, clean shutdown (the append-only file flushed).
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import redis
+
+from menagerie.shared.lifetime import spawn, stop_group
 
 LOCK_FILE = "menagerie.lock"
 LOG_FILE = "valkey.log"
@@ -49,18 +53,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def die_with_parent(argv: list[str], sig: signal.Signals = signal.SIGTERM) -> list[str]:
-    """`argv` run through `setpriv --pdeathsig`: the child gets `sig` when its parent dies (Linux; else `argv`)."""
-    # Not a preexec_fn calling prctl: a preexec_fn makes subprocess fork() rather than vfork(),
-    # which runs gRPC's fork handlers in the child, and from grpcio 1.80 those abort it now and
-    # then (epoll_wait EBADF once close_fds has closed gRPC's epoll fd; grpc#43055) in any
-    # process that has used a channel, as `make run` has by the time it starts the gateway.
-    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
-    if setpriv is None:
-        return argv
-    return [setpriv, "--pdeathsig", sig.name.removeprefix("SIG"), "--", *argv]
 
 
 class DataDirInUse(RuntimeError):
@@ -141,14 +133,8 @@ class EmbeddedRedis:
             pass_fds = (self._take_lock(),)
             self._dir = str(self.data_dir)
         argv = [_binary(), "--port", str(self.port), "--bind", "127.0.0.1", *self._options()]
-        if self.persistent:
-            argv = die_with_parent(argv)
-        self._process = subprocess.Popen(
-            argv,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            pass_fds=pass_fds,
+        self._process = spawn(
+            argv, sig=signal.SIGTERM, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=pass_fds
         )
         url = f"redis://127.0.0.1:{self.port}/0"
         client = redis.Redis.from_url(url)
@@ -182,13 +168,8 @@ class EmbeddedRedis:
 
     def stop(self) -> None:
         """Stops the server (SIGTERM: a persistent one flushes its AOF); a throwaway one's files are deleted."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(30 if self.persistent else 10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+        if self._process is not None:
+            stop_group(self._process, signal.SIGTERM, 30 if self.persistent else 10)
         if self.data_dir is None:
             shutil.rmtree(self._dir, ignore_errors=True)
         elif self._lock is not None:
