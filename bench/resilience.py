@@ -23,6 +23,7 @@ import grpc
 from bench.service import Auth, GameLoad, Plan, new_match, play_move, submit_load
 from bench.stats import Latencies
 from menagerie.common.v1 import matches_pb2_grpc
+from menagerie.shared.lifetime import child_env, die_with_parent
 from menagerie.shared.tokens import TokenSigner
 from tests.support.crowd import first_messages, new_matches, spectator_streams
 
@@ -106,16 +107,10 @@ async def flood_rounds(
     report = ""
     for _ in range(rounds):
         calm += await probe(address, service_token, load, plans, phase)
+        argv = [sys.executable, "-m", "bench.flood", address, load.binding.info.game, flooded.match_id, token]
+        # Tied to this process (SIGKILL when it dies), as every process the bench starts.
         flooder = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bench.flood",
-            address,
-            load.binding.info.game,
-            flooded.match_id,
-            token,
-            str(phase + 1.0),
-            stdout=asyncio.subprocess.PIPE,
+            *die_with_parent([*argv, str(phase + 1.0)]), stdout=asyncio.subprocess.PIPE, env=child_env()
         )
         await asyncio.sleep(0.5)  # the flood is running before the probe starts
         stormy += await probe(address, service_token, load, plans, phase)

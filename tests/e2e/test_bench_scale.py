@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from menagerie.shared.lifetime import die_with_parent
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_small_bench_scale_run_prints_every_step_and_section() -> None:
     argv = [sys.executable, "-m", "bench.scale", "--steps", "2,4", "--seconds", "2", "--tickets", "20"]
     done = subprocess.run(
-        [*argv, "--game", "beasts"], cwd=ROOT, capture_output=True, text=True, timeout=240, check=False
+        die_with_parent([*argv, "--game", "beasts"]), cwd=ROOT, capture_output=True, text=True, timeout=240, check=False
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     out = done.stdout

@@ -17,6 +17,7 @@ import pexpect
 import pytest
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.lifetime import die_with_parent
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
@@ -35,7 +36,9 @@ CHOOSE = r"Choose \[[^\]]*\](?: \(\d+ s left\))?: "
 def spawn(*args: str, home: str = "") -> pexpect.spawn[str]:
     """`menagerie *args` in a pseudo-terminal; its kept player in `home` (a fresh directory by default)."""
     env = {**os.environ, "COLUMNS": "160", "TERM": "dumb", "MENAGERIE_HOME": home or tempfile.mkdtemp()}
-    return pexpect.spawn(MENAGERIE, list(args), encoding="utf-8", timeout=60, dimensions=(50, 160), env=env)
+    # Tied to this process (SIGKILL when it dies), besides the SIGHUP its terminal's end would bring.
+    command, *argv = die_with_parent([MENAGERIE, *args])
+    return pexpect.spawn(command, argv, encoding="utf-8", timeout=60, dimensions=(50, 160), env=env)
 
 
 def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None:

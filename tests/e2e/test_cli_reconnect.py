@@ -27,13 +27,14 @@ import pytest
 from pexpect.popen_spawn import PopenSpawn
 
 from menagerie.shared.games.binding import binding
+from menagerie.shared.lifetime import die_with_parent, spawn, stop_group
 from menagerie.shared.rpc.health import wait_until_serving
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, Match, bearer
 from tests.support.minimatch import other_database
 from tests.support.redis_server import free_port
-from tests.support.services import GAME_MODULE, service_env, stop_process
+from tests.support.services import GAME_MODULE, service_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.faults]
 
@@ -59,7 +60,7 @@ class Restartable:
     def start(self) -> None:
         """Starts the process and waits until it serves."""
         with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(self.command, env=self.env, stdout=sink, stderr=subprocess.STDOUT)
+            self.process = spawn(self.command, env=self.env, stdout=sink, stderr=subprocess.STDOUT)
         try:
             wait_until_serving(self.address, self.process, STARTUP_SECONDS)
         except (RuntimeError, TimeoutError) as exc:
@@ -68,8 +69,7 @@ class Restartable:
     def kill(self) -> None:
         """SIGKILL: the process dies as a crashed container would, without draining."""
         assert self.process is not None
-        self.process.kill()
-        self.process.wait()
+        stop_group(self.process, signal.SIGKILL)
 
     def pause(self) -> None:
         """SIGSTOP: the process keeps its port (the kernel still accepts connections) but answers nothing."""
@@ -78,9 +78,10 @@ class Restartable:
 
     def stop(self) -> None:
         """Stops it however it is (paused, running, dead)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            stop_process(self.process)
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGCONT)
+            stop_group(self.process, signal.SIGTERM, 20)
 
 
 @contextmanager
@@ -132,7 +133,8 @@ def menagerie(*args: str, **env: str) -> Iterator[tuple[PopenSpawn[str], io.Stri
         "MENAGERIE_HOME": tempfile.mkdtemp(),  # the player it keeps, away from the user's own
         **env,
     }
-    child = PopenSpawn([MENAGERIE, *args], encoding="utf-8", timeout=60, env=environment)
+    # Tied to this process: it gets SIGKILL when the test process dies, however it dies.
+    child = PopenSpawn(die_with_parent([MENAGERIE, *args]), encoding="utf-8", timeout=60, env=environment)
     transcript = io.StringIO()
     child.logfile_read = transcript
     try:

@@ -38,6 +38,7 @@ from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for
 from menagerie.bots.dispatcher import GROUP, Dispatcher
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.embedded_redis import _binary as embedded_binary
+from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.redis_client import connect_redis
 from menagerie.shared.rpc.health import wait_until_serving
 from menagerie.shared.settings import BotSettings
@@ -69,16 +70,15 @@ class RestartableRedis:
     def start(self) -> None:
         """Starts the server (no persistence: a restart loses everything) and waits until it answers."""
         args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        self.process = subprocess.Popen(
+        self.process = spawn(
             [self.binary, *args, "--dir", self.workdir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         wait_for_redis(self.url)
 
     def stop(self) -> None:
         """Kills the server (SIGKILL: an outage, not a maintenance)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
+        if self.process is not None:
+            stop_group(self.process, signal.SIGKILL, 10)
         self.process = None
 
     def client(self) -> redis.Redis:

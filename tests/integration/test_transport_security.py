@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ import trustme
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.embedded_redis import _binary as embedded_binary
+from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.rpc.channels import open_channel
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
@@ -124,7 +126,7 @@ def redis_with_users(acl_file: Path, passwords: dict[str, str]) -> tuple[subproc
     port = free_port()
     binary = shutil.which("redis-server") or embedded_binary()
     args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)]
-    process = subprocess.Popen(
+    process = spawn(
         [binary, *args, "--aclfile", str(folder / "users.acl")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     return process, f"127.0.0.1:{port}", folder
@@ -197,8 +199,7 @@ def test_each_service_reaches_redis_as_its_own_user() -> None:
                 finally:
                     client.close()
     finally:
-        process.kill()
-        process.wait(10)
+        stop_group(process, signal.SIGKILL, 10)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -4,20 +4,29 @@ Game services come from the registry, never by name: `game_services` maps every
 installed game to its service process (each started on first use, shared by the
 session), a test that takes `game_service` runs once per installed game, and
 `game_client("zoo")` opens a client of one of them.
+
+Nothing the suite starts outlives it (issue 34; menagerie.shared.lifetime): the processes
+are started tied to the test process that starts them (SIGKILL when it dies, however it
+dies), each test worker is tied to the pytest process that started it, and every process
+started from here carries this process's owner mark, so that the session guard
+(`process_guard`) kills whatever an earlier run that was killed outright left behind.
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 import signal
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
+from typing import Any
 
 import grpc
 import pytest
 
 from menagerie.lobby.v1 import lobby_pb2_grpc
 from menagerie.rules.registry import game_ids
+from menagerie.shared.lifetime import OWNER_ENV, kill_started_groups, owner_id, reap_orphans, tie_to_parent
 from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import GameClient
 from tests.support.redis_server import throwaway_redis
@@ -29,15 +38,49 @@ GameClients = Callable[[str], GameClient]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Child processes must hear Ctrl-C even when the suite itself was started in the background.
+    """Child processes hear Ctrl-C and carry this process's owner mark; a test worker dies with its pytest.
 
-    A shell starts a background command (`make test &` in a script) with SIGINT ignored, every
-    child inherits that, and a Python child started so never raises KeyboardInterrupt: the
-    tests that stop a command with SIGINT as a user's Ctrl-C would wait for it in vain. With
-    a handler here instead, children start with the default disposition (exec resets handlers).
+    Ctrl-C even when the suite itself was started in the background: a shell starts a
+    background command (`make test &` in a script) with SIGINT ignored, every child inherits
+    that, and a Python child started so never raises KeyboardInterrupt: the tests that stop a
+    command with SIGINT as a user's Ctrl-C would wait for it in vain. With a handler here
+    instead, children start with the default disposition (exec resets handlers).
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Every process started from here, by any means (subprocess, pexpect, Playwright's driver),
+    # carries this process's mark: the session guard of a later run finds what it left.
+    os.environ[OWNER_ENV] = owner_id()
+    controller = getattr(config, "workerinput", {}).get(CONTROLLER)
+    if controller is not None:
+        # A test worker (pytest-xdist) dies with the pytest process that started it, and so
+        # (each level tied to the one above) does everything the worker started.
+        tie_to_parent(int(controller))
+
+
+# The key of the controller's pid in a test worker's `workerinput`.
+CONTROLLER = "menagerie_controller_pid"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Tells each test worker (pytest-xdist) which process started it, for tie_to_parent."""
+    node.workerinput[CONTROLLER] = os.getpid()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def process_guard() -> Iterator[None]:
+    """Kills what an earlier run left (its owner died) before the session, and what is left of this one after it."""
+    reap_orphans()
+    yield
+    kill_started_groups()  # every fixture stops its own; this is for one whose teardown never ran
+    reap_orphans()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Last, in the process that started the test workers: what a worker that died left behind."""
+    if not hasattr(session.config, "workerinput"):
+        reap_orphans()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -45,14 +88,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """How `make test` spreads the suite over its workers (`--dist loadgroup`).
 
     A module's tests stay together on one worker, so its module fixtures (service processes)
-    are built once; but each long seeded run (marked `property`) is a group of its own, and
-    those groups go first: run one after another behind their module, a game's property runs
-    alone took longer than the rest of the suite. (Runs before xdist reads the groups.)
+    are built once; but each long seeded run (marked `property`) and each other long test
+    (marked `long`) is a group of its own, and those groups go first: run one after another
+    behind their module, a game's property runs alone took longer than the rest of the suite.
+    (Runs before xdist reads the groups.)
     """
+
+    def long_run(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(name) is not None for name in ("property", "long"))
+
     for item in items:
-        long_run = item.get_closest_marker("property") is not None
-        item.add_marker(pytest.mark.xdist_group(item.nodeid if long_run else item.nodeid.split("::")[0]))
-    items.sort(key=lambda item: item.get_closest_marker("property") is None)
+        item.add_marker(pytest.mark.xdist_group(item.nodeid if long_run(item) else item.nodeid.split("::")[0]))
+    items.sort(key=lambda item: not long_run(item))
 
 
 @pytest.fixture(scope="session")

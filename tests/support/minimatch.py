@@ -27,9 +27,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from menagerie.shared.lifetime import spawn, stop_group
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import stop_group, wait_for_line
+from tests.support.services import wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "local" / "minimatch.py"
@@ -65,14 +66,8 @@ def minimatch_process(redis_url: str, secret: str, timeout: float = 60.0) -> Ite
     log = Path(tempfile.mkstemp(prefix="minimatch-", suffix=".log")[1])
     env = {**os.environ, "REDIS_URL": redis_url, "MENAGERIE_TOKEN_SECRET": secret, "MENAGERIE_LOG_LEVEL": "warning"}
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, str(SCRIPT)],
-            env=env,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-            start_new_session=True,  # its worker goes with it
-        )
+        # A group of its own, stopped whole, and tied to this process (SIGKILL when it dies; its worker is tied to it).
+        process = spawn([sys.executable, str(SCRIPT)], env=env, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT)
     platform = RunningMinimatch(process, log)
     try:
         wait_for_line(process, log, READY, timeout)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deploy.games import load
-from tests.support.services import stop_group, wait_for_line
+from menagerie.shared.lifetime import spawn, stop_group
+from tests.support.services import wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "The platform is up"
@@ -209,13 +210,13 @@ def local_platform(
     env["MENAGERIE_WEB_PORT"] = str(free_port_block(1))
     env.update({"MENAGERIE_LOG_LEVEL": "warning", **extra_env})
     with log.open("wb") as sink:
-        process = subprocess.Popen(
+        # Its own process group, as a terminal gives it; and tied to this process, as make ties it (the Makefile).
+        process = spawn(
             [sys.executable, str(ROOT / "deploy" / "local" / "run.py"), "--base-port", str(base), *args],
             env=env,
             stdout=sink,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
-            start_new_session=True,  # its own process group, as a terminal gives it
         )
     platform = RunningPlatform(process, base, log, env)
     try:

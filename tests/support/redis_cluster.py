@@ -10,6 +10,7 @@ Menagerie component turns into redis-py's cluster client.
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -22,6 +23,7 @@ from typing import Any, cast
 import redis
 from redis.crc import key_slot
 
+from menagerie.shared.lifetime import spawn, stop_group
 from tests.support.redis_server import free_ports
 
 SLOTS = 16_384
@@ -108,11 +110,10 @@ def _start_node(binary: str, root: Path, timeout: float, taken: list[int]) -> tu
             "--appendonly", "no",
             "--logfile", str(node / "server.log"),
         ]  # fmt: skip
-        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = spawn(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if _answers(port, process, timeout):
             return port, bus_port, process
-        process.kill()
-        process.wait()
+        stop_group(process, signal.SIGKILL)
         log = (node / "server.log").read_text(errors="replace")[-2000:]
         if "Address already in use" not in log:
             raise RuntimeError(f"cluster node {port} did not start (exit {process.returncode}): {log}")
@@ -164,9 +165,5 @@ def redis_cluster(masters: int = 3, timeout: float = 20.0) -> Iterator[RunningCl
         for process in processes:
             process.terminate()
         for process in processes:
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_group(process, signal.SIGTERM, 10)
         shutil.rmtree(root, ignore_errors=True)

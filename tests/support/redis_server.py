@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -23,6 +24,7 @@ import redis
 
 from menagerie.shared.embedded_redis import EmbeddedRedis
 from menagerie.shared.embedded_redis import _binary as embedded_binary
+from menagerie.shared.lifetime import spawn, stop_group
 
 
 def free_port() -> int:
@@ -108,7 +110,7 @@ def redis_binary_server(binary: str) -> Iterator[str]:
     """A redis-server process on a free port, without persistence."""
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="menagerie-redis-")
-    process = subprocess.Popen(
+    process = spawn(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", workdir],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -118,8 +120,7 @@ def redis_binary_server(binary: str) -> Iterator[str]:
         wait_for_redis(url)
         yield url
     finally:
-        process.terminate()
-        process.wait(10)
+        stop_group(process, signal.SIGTERM, 10)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -165,14 +166,13 @@ class RestartableRedis:
         """Starts the server and waits until it answers."""
         persistence = ["--appendonly", "yes", "--appendfsync", "everysec"] if self.aof else ["--appendonly", "no"]
         args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *persistence, "--dir", self.workdir]
-        self.process = subprocess.Popen([self.binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = spawn([self.binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_redis(self.url)
 
     def kill(self) -> None:
         """Kills the server (SIGKILL: an outage, not a maintenance)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
+        if self.process is not None:
+            stop_group(self.process, signal.SIGKILL, 10)
         self.process = None
 
     def remove(self) -> None:

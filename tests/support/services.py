@@ -1,4 +1,9 @@
-"""Real service processes for the tests, started the way operators start them."""
+"""Real service processes for the tests, started the way operators start them.
+
+Each is started with menagerie.shared.lifetime.spawn: at the head of a process group of its
+own (stopped whole), and tied to the test process, so that it gets SIGKILL the moment the
+test process dies, however it dies (a test worker killed, an interrupted `make test`).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.rpc.health import wait_until_serving
 from tests.support.redis_server import free_port
 
@@ -53,9 +59,7 @@ def service_process(
     log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
     env = service_env(redis_url, secret, MENAGERIE_PORT=str(port), **extra_env)
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", module, *argv], env=env, stdout=sink, stderr=subprocess.STDOUT
-        )
+        process = spawn([sys.executable, "-m", module, *argv], env=env, stdout=sink, stderr=subprocess.STDOUT)
     service = ServiceProcess(module, f"127.0.0.1:{port}", process, log, argv)
     try:
         try:
@@ -65,7 +69,7 @@ def service_process(
             raise RuntimeError(f"{exc}; its log:\n{service.output()[-3000:]}") from None
         yield service
     finally:
-        stop_process(process)
+        stop_group(process, signal.SIGTERM, 20)
 
 
 # `python -m menagerie.shared.games GAME` is the console script `menagerie-game GAME`.
@@ -93,9 +97,7 @@ def worker_process(
     log = Path(tempfile.mkstemp(prefix=f"{module.split('.')[-1]}-", suffix=".log")[1])
     env = service_env(redis_url, secret, **{"MENAGERIE_LOG_LEVEL": "info", **extra_env})
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", module], env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
-        )
+        process = spawn([sys.executable, "-m", module], env=env, stdout=sink, stderr=subprocess.STDOUT)
     service = ServiceProcess(module, "", process, log)
     try:
         wait_for_line(process, log, ready, timeout)
@@ -123,17 +125,6 @@ def wait_for_line(process: subprocess.Popen[bytes], log: Path, text: str, timeou
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"{process.args!r} did not start; its log:\n{log.read_text(errors='replace')[-3000:]}")
         time.sleep(0.1)
-
-
-def stop_group(process: subprocess.Popen[bytes], sig: signal.Signals, timeout: float) -> None:
-    """Signals the process's whole group; SIGKILL if it has not exited in `timeout` seconds."""
-    if process.poll() is None:
-        os.killpg(process.pid, sig)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 20.0) -> int:

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from deploy.local.run import BACKOFF_FIRST, BACKOFF_MAX, STABLE_AFTER, START_ATTEMPTS, Child, exit_status
+from menagerie.shared.lifetime import die_with_parent
 
 
 def exiting(code: int) -> subprocess.Popen[bytes]:
@@ -78,7 +79,7 @@ def test_a_process_that_dies_while_starting_is_started_again(capsys: pytest.Capt
     def launch() -> subprocess.Popen[bytes]:
         # The first start aborts (as the gateway did, SIGABRT); the second stays up.
         argv = ["-c", "import os; os.abort()"] if not launches else ["-c", "import time; time.sleep(60)"]
-        launches.append(subprocess.Popen([sys.executable, *argv]))
+        launches.append(subprocess.Popen(die_with_parent([sys.executable, *argv])))  # gone with this process
         return launches[-1]
 
     child = Child("gateway", launch, launch())

@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from menagerie.shared.lifetime import die_with_parent, spawn, stop_group
 from tests.support.minimatch import RunningMinimatch
 from tests.support.platform import free_port_block
-from tests.support.services import stop_group
 
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -69,7 +69,9 @@ def install_chromium() -> str | None:
 def web_app() -> Path:
     """The built web app: `make web` (a no-op when the build is fresh)."""
     with one_worker_at_a_time():
-        done = subprocess.run(["make", "-s", "web"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+        # Tied (SIGTERM: make stops its recipe, whose npm is tied to it in turn; the Makefile) to this process.
+        argv = die_with_parent(["make", "-s", "web"], signal.SIGTERM)
+        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, f"make web failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert (DIST / "index.html").is_file()
     return DIST
@@ -107,13 +109,8 @@ def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGatew
         "MENAGERIE_LOG_LEVEL": "info",
     }
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "menagerie.gateway"],
-            env=env,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-            start_new_session=True,
+        process = spawn(
+            [sys.executable, "-m", "menagerie.gateway"], env=env, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT
         )
     url = f"http://127.0.0.1:{port}"
     running = RunningGateway(process, url, log)

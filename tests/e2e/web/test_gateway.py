@@ -22,6 +22,7 @@ from menagerie.common.v1 import matches_pb2
 from menagerie.common.v1.matches_connect import MatchesClientSync
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.lobby.v1.lobby_connect import LobbyClientSync
+from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.zoo.v1 import zoo_pb2
 from menagerie.zoo.v1.zoo_connect import ZooClientSync
 from tests.support.game_client import GameClient
@@ -107,7 +108,7 @@ def test_the_gateway_serves_the_app_answers_health_and_ends_open_streams_on_sigt
         "MENAGERIE_GRACE_SECONDS": "120",
     }
     env.pop("MENAGERIE_GAME_ENDPOINTS", None)
-    process = subprocess.Popen(
+    process = spawn(
         [sys.executable, "-m", "menagerie.gateway"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     url = f"http://127.0.0.1:{port}"
@@ -152,9 +153,7 @@ def test_the_gateway_serves_the_app_answers_health_and_ends_open_streams_on_sigt
                 lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id), metadata=tuple(headers.items()), timeout=10
             )
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        stop_group(process, signal.SIGKILL, 10)
     assert process.stdout is not None
     with process.stdout:
         output = process.stdout.read().decode()
