@@ -1,5 +1,10 @@
 # Menagerie — `make help` lists the targets.
-SHELL := /bin/bash
+# Nothing outlives make (issue 34): each recipe's shell, and each long command in it, is tied
+# to the process that started it with setpriv's parent-death signal (Linux; plain elsewhere),
+# so that make stopped or killed, however (SIGTERM, Ctrl-C, SIGKILL), takes them with it.
+# make's SIGTERM ends the shell but not what the shell started; SIGKILL ends neither.
+TIED := $(shell command -v setpriv >/dev/null 2>&1 && echo setpriv --pdeathsig TERM --)
+SHELL := $(TIED) /bin/bash
 .DEFAULT_GOAL := help
 
 PYTHON ?= python3
@@ -32,7 +37,7 @@ protos: $(STAMP) $(WEB_DEPS) ## Regenerate the Python and TypeScript code of pro
 # and the next attempt starts from a clean node_modules.
 $(WEB_DEPS): $(WEB)/package-lock.json
 	cd $(WEB) && for attempt in 1 2 3; do \
-		npm ci --no-audit --no-fund && break; \
+		$(TIED) npm ci --no-audit --no-fund && break; \
 		test $$attempt -lt 3 || exit 1; echo "npm ci failed (attempt $$attempt of 3); retrying" >&2; sleep 5; \
 	done
 	touch $@
@@ -41,12 +46,12 @@ web-protos: $(STAMP) $(WEB_DEPS) ## Regenerate only the TypeScript code of proto
 	$(WEB)/scripts/generate.sh
 
 $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
-	cd $(WEB) && npm run build
+	cd $(WEB) && $(TIED) npm run build
 
 web: $(WEB)/dist/index.html ## Build the web app (clients/web/dist) when missing or stale: npm ci from the lockfile, vite build
 
 screenshots: $(STAMP) web ## Play each game in a browser (Debian's chromium) and save its board to docs/screenshots/<game>.png
-	MENAGERIE_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/web/test_play.py tests/e2e/web/test_boards.py -p no:randomly
+	MENAGERIE_SCREENSHOTS=docs/screenshots $(TIED) $(BIN)/pytest tests/e2e/web/test_play.py tests/e2e/web/test_boards.py -p no:randomly
 
 deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.yaml from deploy/games.toml (committed; a test fails when stale)
 	$(BIN)/python deploy/generate.py
@@ -62,7 +67,7 @@ lint: $(STAMP) ## ruff, mypy, and the import rules of pyproject.toml (engines pu
 	$(BIN)/lint-imports
 
 golden: $(STAMP) ## Rewrite tests/golden/: a seeded match of every game and mode in the engines' words (a test fails when stale)
-	$(BIN)/python -m tests.support.golden
+	$(TIED) $(BIN)/python -m tests.support.golden
 
 format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
@@ -76,37 +81,37 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 # its report once the tests/ half is done, so the two do not interleave.
 SERVICES_LOG := $(VENV)/services-tests.log
 test: lint ## Lint, then the whole test suite (unit, integration, e2e): tests/ and services/ side by side
-	@$(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder services > $(SERVICES_LOG) 2>&1 & games=$$!; \
-	$(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder tests; platform=$$?; \
+	@$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 services > $(SERVICES_LOG) 2>&1 & games=$$!; \
+	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 tests; platform=$$?; \
 	wait $$games; games_code=$$?; \
 	echo "--- services/ (the games' own tests) ---"; cat $(SERVICES_LOG); \
 	echo "tests/: exit $$platform; services/: exit $$games_code"; \
 	test $$platform -eq 0 -a $$games_code -eq 0
 
 chaos: $(STAMP) ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)
-	$(BIN)/pytest -m 'faults or chaos' tests
-	$(BIN)/python -m bench --only resilience --game beasts
+	$(TIED) $(BIN)/pytest -m 'faults or chaos' tests
+	$(TIED) $(BIN)/python -m bench --only resilience --game beasts
 
 soak: $(STAMP) ## Long seeded property runs of every engine
-	MENAGERIE_PROPERTY_MATCHES=5000 $(BIN)/pytest services -m property
+	MENAGERIE_PROPERTY_MATCHES=5000 $(TIED) $(BIN)/pytest services -m property
 
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
-	$(BIN)/python -m bench
+	$(TIED) $(BIN)/python -m bench $(ARGS)
 
 bench-scale: $(STAMP) ## The whole platform under 10, 100 and 1,000 concurrent bot matches: moves/s, latency, memory, CPU, matchmaking
-	$(BIN)/python -m bench.scale $(ARGS)
+	$(TIED) $(BIN)/python -m bench.scale $(ARGS)
 
 # Then Fantastic Beasts' co-op mode III at 2, 4 and 6 seats (random team against greedy team;
 # `--game all` plays it at 3), and a short balance report of Catch the Golden Snitch's Build
 # Your Team: greedy against greedy over three Fundings with Spectators (win rates by House and
 # Funding, the cards bought).
 arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games, beasts advanced at 2/4/6 seats); a snitch Build Your Team report
-	$(BIN)/python -m bench.arena --game all --games 1000
-	$(BIN)/python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --games 1000
-	$(BIN)/python -m bench.arena --game snitch --mode advanced --opponent greedy --games 200 \
+	$(TIED) $(BIN)/python -m bench.arena --game all --games 1000
+	$(TIED) $(BIN)/python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --games 1000
+	$(TIED) $(BIN)/python -m bench.arena --game snitch --mode advanced --opponent greedy --games 200 \
 		--funding-sweep 0,5,10 --option spectators=on
 
 run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
-	$(BIN)/python deploy/local/run.py $(ARGS)
+	$(TIED) $(BIN)/python deploy/local/run.py $(ARGS)
 
 .PHONY: help install protos web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-scale arena run
