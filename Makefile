@@ -101,13 +101,13 @@ bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 bench-scale: $(STAMP) ## The whole platform under 10, 100 and 1,000 concurrent bot matches: moves/s, latency, memory, CPU, matchmaking
 	$(TIED) $(BIN)/python -m bench.scale $(ARGS)
 
-# Then Fantastic Beasts' co-op mode III at 2, 4 and 6 seats (random team against greedy team;
-# `--game all` plays it at 3), and a short balance report of Catch the Golden Snitch's Build
-# Your Team: greedy against greedy over three Fundings with Spectators (win rates by House and
-# Funding, the cards bought).
-arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games, beasts advanced at 2/4/6 seats); a snitch Build Your Team report
+# Then Fantastic Beasts' co-op mode III at 2, 4 and 6 seats, each at difficulty gentle, standard
+# and hard (random team against greedy team; `--game all` plays it at 3), and a short balance
+# report of Catch the Golden Snitch's Build Your Team: greedy against greedy over three Fundings
+# with Spectators (win rates by House and Funding, the cards bought).
+arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games, beasts advanced at 2/4/6 seats at each difficulty); a snitch Build Your Team report
 	$(TIED) $(BIN)/python -m bench.arena --game all --games 1000
-	$(TIED) $(BIN)/python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --games 1000
+	$(TIED) $(BIN)/python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --option difficulty=all --games 1000
 	$(TIED) $(BIN)/python -m bench.arena --game snitch --mode advanced --opponent greedy --games 200 \
 		--funding-sweep 0,5,10 --option spectators=on
 
