@@ -1290,11 +1290,11 @@ _SNITCH_ENGINE: list[SnitchEngine] = []
 
 def evaluate(state: SnitchState, seat: int) -> float | None:
     """The seat's chance to win a position by greedy's values (None until both Teams are on the pitch)."""
+    if not all(coach.lineup for coach in state.players):
+        return None  # the Teams are still being built (the view would say so, at the cost of building it)
     if not _SNITCH_ENGINE:
         _SNITCH_ENGINE.append(SnitchEngine())
     view = _SNITCH_ENGINE[0].view(state, seat)
-    if view.draft is not None and not all(c.team_confirmed for c in view.coaches):
-        return None
     table = Table(view, seat)
     if any(len(zones) < len(pitch.PITCH_LINEUP) for zones in table.layout.players):
         return None  # the Teams are not all on the pitch yet

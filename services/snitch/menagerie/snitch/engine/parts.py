@@ -26,12 +26,12 @@ only, so at run time nothing here shadows the engine's own methods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from menagerie.rules.contract import GameInfo
+    from menagerie.rules.contract import GameInfo, Prompt
     from menagerie.rules.decisions import Decision
     from menagerie.rules.procedure import Step
     from menagerie.snitch.data import BoardData, Colour, DicePool, Pitch, PlayerCard, SpectatorCard
@@ -51,6 +51,12 @@ if TYPE_CHECKING:
     from menagerie.snitch.engine.pitch import PlayerRef
 
 
+class _Words(Protocol):
+    """What a part asks of the engine's words (text.py, which itself reads the parts)."""
+
+    def detail(self, state: SnitchState, seat: int | None) -> str: ...
+
+
 class EngineParts:
     """The engine as its parts see it (declared for type checking; SnitchEngine provides it all)."""
 
@@ -63,7 +69,13 @@ class EngineParts:
         spectator_cards: dict[str, SpectatorCard]
         players_by_id: dict[str, PlayerCard]
 
+        text: _Words
+
         def top(self, state: Any) -> Decision | None: ...
+        def prompt(self, state: SnitchState) -> Prompt: ...
+        def lineup(self, state: SnitchState, seat: int) -> tuple[Any, ...]: ...
+        def modifiers(self, state: SnitchState, ex: Exchange) -> tuple[int, int]: ...
+        def roll_name(self, ex: Exchange) -> str: ...
         def advance(self, state: SnitchState, events: list[Event]) -> None: ...
         def ask(self, state: SnitchState, decision: Decision, *then: Step) -> None: ...
         def then(self, state: SnitchState, *steps: Step) -> None: ...

@@ -14,7 +14,7 @@ Team's shape and the Funding (l.693), with no look-ahead.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -124,6 +124,32 @@ def _names(catalogue: Catalogue, draft: Draft) -> Counter[str]:
     return Counter(n for c in cards if (n := unique_name(c.name)) is not None)
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What the checks of a pick read of a draft, worked out once (options checks every card against them)."""
+
+    house: House
+    players: list[str]
+    tactics: list[int]
+    spectators: list[str]
+    positions: Counter[str]
+    names: Counter[str]
+    spent: int
+
+    @classmethod
+    def of(cls, catalogue: Catalogue, draft: Draft, house: House) -> _Facts:
+        players = draft.players
+        return cls(
+            house=house,
+            players=players,
+            tactics=draft.tactics,
+            spectators=draft.spectators,
+            positions=Counter(catalogue.players[p].position for p in players),
+            names=_names(catalogue, draft),
+            spent=cost(catalogue, draft),
+        )
+
+
 def add_problem(catalogue: Catalogue, draft: Draft, limits: Limits, part: Part, card: str) -> str | None:
     """Why adding `card` to the draft is refused (the rule and its line), or None when it may be added."""
     if draft.ready:
@@ -134,56 +160,73 @@ def add_problem(catalogue: Catalogue, draft: Draft, limits: Limits, part: Part, 
         return None if card in HOUSES else f"there is no House {card!r}"
     if draft.house is None:
         return "choose your House first: its Tactical library and its Players' affiliations depend on it"
-    house = draft.house
-    price: int
-    if part == "player":
-        player = catalogue.players.get(card)
-        if player is None:
-            return f"there is no Player card {card!r}"
-        if house not in player.affiliation:
-            return f"{player.name} cannot join {house.title()} (l.701: only the Teams listed may purchase it)"
-        taken = sum(1 for p in draft.players if catalogue.players[p].position == player.position)
-        if taken >= TEAM[player.position]:
-            return f"the Team already has {TEAM[player.position]} {player.position}(s) (l.698)"
-        if draft.players.count(card) >= player.copies:
-            return f"no more {player.name} miniatures (l.221: not more than one of the same model)"
-        price = player.cost
-    elif part == "tactic":
-        if not card.isdigit() or int(card) not in catalogue.library[house]:
-            return f"{house.title()}'s Tactical library has no card {card}"
-        if int(card) in draft.tactics:
-            return "that Tactical card is already in the deck"
-        if len(draft.tactics) >= DECK_SIZE:
-            return f"the Tactical deck must always contain {DECK_SIZE} cards (l.697)"
-        price = catalogue.library[house][int(card)].cost
-    else:
-        if not limits.spectators:
-            return "this table plays without the Spectators optional rule"
-        spectator = catalogue.spectators.get(card)
-        if spectator is None:
-            return f"there is no Spectator card {card!r}"
-        if card == FERVENT_FAN:
-            return "every Coach receives a Fervent Fan at no cost; it is not bought (l.699)"
-        if len(draft.spectators) >= BOUGHT_SPECTATORS:
-            return f"at most {BOUGHT_SPECTATORS} Spectators may be purchased (l.699)"
-        if house not in spectator.affiliation:
-            return f"{spectator.name} cannot join {house.title()} (l.701: only the Teams listed may purchase it)"
-        if draft.spectators.count(card) >= spectator.copies:
-            return f"no more {spectator.name} cards"
-        price = spectator.cost
-    named = (
-        catalogue.players[card].name
-        if part == "player"
-        else catalogue.spectators[card].name
-        if part == "spectator"
-        else ""
-    )
-    if (name := unique_name(named)) is not None and _names(catalogue, draft)[name]:
-        return f"{name} ✷ is already in the Team (l.707: only one of them, as a Player or as a Spectator)"
-    spent = cost(catalogue, draft)
-    if spent + price > limits.funding:
-        return f"{price} more Galleons would exceed the Funding of {limits.funding} ({spent} spent; l.693)"
+    return _card_problem(catalogue, _Facts.of(catalogue, draft, draft.house), limits, part, card)
+
+
+def _card_problem(catalogue: Catalogue, facts: _Facts, limits: Limits, part: Part, card: str) -> str | None:
+    """Why a Player, Tactical card or Spectator may not join a draft whose House is chosen."""
+    check = {"player": _player_problem, "tactic": _tactic_problem, "spectator": _spectator_problem}[part]
+    problem, price, name = check(catalogue, facts, limits, card)
+    if problem is not None:
+        return problem
+    if (unique := unique_name(name)) is not None and facts.names[unique]:
+        return f"{unique} ✷ is already in the Team (l.707: only one of them, as a Player or as a Spectator)"
+    if facts.spent + price > limits.funding:
+        return f"{price} more Galleons would exceed the Funding of {limits.funding} ({facts.spent} spent; l.693)"
     return None
+
+
+def _not_affiliated(name: str, house: House) -> str:
+    return f"{name} cannot join {house.title()} (l.701: only the Teams listed may purchase it)"
+
+
+# A part's own checks: (why refused or None, its price, its name for the ✷ rule).
+_Check = tuple[str | None, int, str]
+
+
+def _player_problem(catalogue: Catalogue, facts: _Facts, limits: Limits, card: str) -> _Check:
+    player = catalogue.players.get(card)
+    if player is None:
+        return f"there is no Player card {card!r}", 0, ""
+    if facts.house not in player.affiliation:
+        return _not_affiliated(player.name, facts.house), 0, ""
+    if facts.positions[player.position] >= TEAM[player.position]:
+        return f"the Team already has {TEAM[player.position]} {player.position}(s) (l.698)", 0, ""
+    if facts.players.count(card) >= player.copies:
+        return f"no more {player.name} miniatures (l.221: not more than one of the same model)", 0, ""
+    return None, player.cost, player.name
+
+
+def _tactic_problem(catalogue: Catalogue, facts: _Facts, limits: Limits, card: str) -> _Check:
+    library = catalogue.library[facts.house]
+    if not card.isdigit() or int(card) not in library:
+        return f"{facts.house.title()}'s Tactical library has no card {card}", 0, ""
+    if int(card) in facts.tactics:
+        return "that Tactical card is already in the deck", 0, ""
+    if len(facts.tactics) >= DECK_SIZE:
+        return f"the Tactical deck must always contain {DECK_SIZE} cards (l.697)", 0, ""
+    return None, library[int(card)].cost, ""
+
+
+def _spectator_problem(catalogue: Catalogue, facts: _Facts, limits: Limits, card: str) -> _Check:
+    if not limits.spectators:
+        return "this table plays without the Spectators optional rule", 0, ""
+    spectator = catalogue.spectators.get(card)
+    if spectator is None:
+        return f"there is no Spectator card {card!r}", 0, ""
+    if card == FERVENT_FAN:
+        return "every Coach receives a Fervent Fan at no cost; it is not bought (l.699)", 0, ""
+    if len(facts.spectators) >= BOUGHT_SPECTATORS:
+        return f"at most {BOUGHT_SPECTATORS} Spectators may be purchased (l.699)", 0, ""
+    if facts.house not in spectator.affiliation:
+        return (
+            f"{spectator.name} cannot join {facts.house.title()} (l.701: only the Teams listed may purchase it)",
+            0,
+            "",
+        )
+    if facts.spectators.count(card) >= spectator.copies:
+        return f"no more {spectator.name} cards", 0, ""
+    return None, spectator.cost, spectator.name
 
 
 def drop_problem(draft: Draft, part: Part, card: str) -> str | None:
@@ -224,16 +267,18 @@ def complete_problem(catalogue: Catalogue, draft: Draft, limits: Limits) -> str 
 
 
 def options(catalogue: Catalogue, draft: Draft, limits: Limits) -> list[tuple[Part, str]]:
-    """Every card that may be added now (exactly what `add_problem` accepts)."""
-    candidates: Iterable[tuple[Part, str]]
-    if draft.house is None:
-        candidates = [("house", h) for h in HOUSES]
-    else:
-        candidates = [("player", p) for p in catalogue.players]
-        candidates += [("tactic", str(t)) for t in catalogue.library[draft.house]]
-        if limits.spectators:
-            candidates += [("spectator", s) for s in catalogue.spectators]
-    return [(part, card) for part, card in candidates if add_problem(catalogue, draft, limits, part, card) is None]
+    """Every card that may be added now (exactly what `add_problem` accepts: the same checks)."""
+    if draft.ready:
+        return []
+    house = draft.house
+    if house is None:
+        return [("house", h) for h in HOUSES]
+    candidates: list[tuple[Part, str]] = [("player", p) for p in catalogue.players]
+    candidates += [("tactic", str(t)) for t in catalogue.library[house]]
+    if limits.spectators:
+        candidates += [("spectator", s) for s in catalogue.spectators]
+    facts = _Facts.of(catalogue, draft, house)
+    return [(part, card) for part, card in candidates if _card_problem(catalogue, facts, limits, part, card) is None]
 
 
 def last_pick(draft: Draft) -> tuple[Part, str] | None:

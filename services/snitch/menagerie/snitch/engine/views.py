@@ -59,7 +59,7 @@ from menagerie.snitch.engine.model import (
 )
 
 if TYPE_CHECKING:
-    from menagerie.snitch.engine.rules import SnitchEngine
+    from menagerie.snitch.engine.parts import EngineParts as SnitchEngine
 
 
 def pool_view(name: str, pool: DicePool) -> DicePoolView:
@@ -243,15 +243,12 @@ def decision_view(engine: SnitchEngine, state: SnitchState) -> DecisionView | No
     return DecisionView()
 
 
-def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> SnitchView:
-    """Exactly what `seat` (None: a spectator) may know."""
+def player_views(engine: SnitchEngine, state: SnitchState) -> list[PlayerView]:
+    """Every Pitch Player where it is, with its tokens (none until both Teams are formed)."""
     layout = state.layout
-    the_pitch = engine.pitch
+    disadvantages = {z.id: pitch.zone_disadvantage(layout, z.id) for z in engine.pitch.zones}
     players = []
-    disadvantages = {z.id: pitch.zone_disadvantage(layout, z.id) for z in the_pitch.zones}
-    # Until both Teams are formed (Build Your Team) nothing is on the Pitch.
-    started = bool(state.players[0].lineup)
-    for team in (0, 1) if started else ():
+    for team in (0, 1) if state.players[0].lineup else ():
         lineup = engine.lineup(state, team)
         for ref in layout.team_players(team):
             tokens = state.players[team].team[ref.index]
@@ -269,8 +266,14 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
                     disadvantage=disadvantages[layout.zone_of(ref)][team],
                 )
             )
+    return players
+
+
+def zone_views(engine: SnitchEngine, state: SnitchState) -> list[ZoneView]:
+    """Every Zone of the Pitch, with the balls in it and whose area it is."""
+    layout, the_pitch = state.layout, engine.pitch
     halves = [pitch.own_half(the_pitch, layout, t) for t in (0, 1)]
-    zones = [
+    return [
         ZoneView(
             id=z.id,
             name=z.name,
@@ -285,40 +288,51 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         )
         for z in the_pitch.zones
     ]
-    coaches = []
+
+
+def coach_view(engine: SnitchEngine, state: SnitchState, team: int) -> CoachView:
+    """One Coach's public side: Team cards, card counts, played cards, tokens and Spectators."""
+    coach = state.players[team]
+    started = bool(state.players[0].lineup)
+    return CoachView(
+        seat=team,
+        house=coach.house if started else "",
+        cards=[player_card_view(engine, p) for p in coach.lineup],
+        hand_size=len(coach.hand),
+        deck_size=len(coach.deck),
+        discard=list(coach.discard),
+        pitch_card=coach.pitch_card if coach.pitch_revealed else None,
+        pitch_card_chosen=coach.pitch_card is not None,
+        intrepids=list(coach.intrepids),
+        declined_intrepid=coach.declined_intrepid,
+        tempo=coach.tempo,
+        goals=coach.goals,
+        celebrated=coach.celebrated,
+        has_snitch_card=coach.snitch_in_play is not None,
+        aim_chosen=coach.aim is not None,
+        next_block=coach.next_block,
+        team_confirmed=started or (coach.draft is not None and coach.draft.ready),
+        locked=sorted(coach.locked),
+        flag=coach.flag,
+        spectators=[spectator_card_view(engine, c) for c in coach.spectators],
+        spectators_played=list(coach.spectators_played),
+    )
+
+
+def shown_cards(engine: SnitchEngine, state: SnitchState, seat: int | None) -> list[TacticalCardView]:
+    """The Tactical cards `seat` may see: Pitch Actions cards revealed (or its own), Intrepid Moves, discards."""
     shown: list[TacticalCardView] = []
     for team, coach in enumerate(state.players):
         seen_card = coach.pitch_card if (coach.pitch_revealed or team == seat) else None
-        coaches.append(
-            CoachView(
-                seat=team,
-                house=coach.house if started else "",
-                cards=[player_card_view(engine, p) for p in coach.lineup],
-                hand_size=len(coach.hand),
-                deck_size=len(coach.deck),
-                discard=list(coach.discard),
-                pitch_card=coach.pitch_card if coach.pitch_revealed else None,
-                pitch_card_chosen=coach.pitch_card is not None,
-                intrepids=list(coach.intrepids),
-                declined_intrepid=coach.declined_intrepid,
-                tempo=coach.tempo,
-                goals=coach.goals,
-                celebrated=coach.celebrated,
-                has_snitch_card=coach.snitch_in_play is not None,
-                aim_chosen=coach.aim is not None,
-                next_block=coach.next_block,
-                team_confirmed=started or (coach.draft is not None and coach.draft.ready),
-                locked=sorted(coach.locked),
-                flag=coach.flag,
-                spectators=[spectator_card_view(engine, c) for c in coach.spectators],
-                spectators_played=list(coach.spectators_played),
-            )
-        )
         visible = ([seen_card] if seen_card is not None else []) + list(coach.intrepids) + list(coach.discard)
         shown.extend(tactical_card_view(engine, state, team, c) for c in dict.fromkeys(visible))
-    mine = state.players[seat] if seat is not None else None
+    return shown
+
+
+def race_view(engine: SnitchEngine, state: SnitchState) -> RaceView:
+    """The Snitch race as everyone sees it: the pieces, the tokens, the face-up row."""
     current = engine.race_of(state)
-    race_view = RaceView(
+    return RaceView(
         spaces=engine.data.track.spaces,
         seekers=list(state.seekers),
         snitch=state.snitch,
@@ -331,43 +345,53 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         ahead=race.ahead(current),
         lagged=race.lagged(current),
     )
+
+
+def exchange_view(engine: SnitchEngine, state: SnitchState) -> ExchangeView | None:
+    """The roll under way, with its modifiers as they stand."""
     ex = state.exchange
-    exchange = None
-    if ex is not None:
-        action_mod, reaction_mod = engine.modifiers(state, ex)
-        exchange = ExchangeView(
-            kind=engine.roll_name(ex),
-            seat=ex.seat,
-            stage=ex.stage,
-            actor=ex.actor,
-            target_team=ex.target_team,
-            target=ex.target,
-            reactor=ex.reactor,
-            reaction=ex.reaction,
-            action_roll=ex.action_roll,
-            reaction_roll=ex.reaction_roll,
-            fixed=ex.fixed,
-            aim_bonus=ex.aim_bonus,
-            action_modifier=action_mod,
-            reaction_modifier=reaction_mod,
-        )
+    if ex is None:
+        return None
+    action_mod, reaction_mod = engine.modifiers(state, ex)
+    return ExchangeView(
+        kind=engine.roll_name(ex),
+        seat=ex.seat,
+        stage=ex.stage,
+        actor=ex.actor,
+        target_team=ex.target_team,
+        target=ex.target,
+        reactor=ex.reactor,
+        reaction=ex.reaction,
+        action_roll=ex.action_roll,
+        reaction_roll=ex.reaction_roll,
+        fixed=ex.fixed,
+        aim_bonus=ex.aim_bonus,
+        action_modifier=action_mod,
+        reaction_modifier=reaction_mod,
+    )
+
+
+def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> SnitchView:
+    """Exactly what `seat` (None: a spectator) may know."""
+    layout = state.layout
+    mine = state.players[seat] if seat is not None else None
     view = SnitchView(
         mode=state.mode,
         viewer=seat,
         sequence=state.sequence,
         attacking=state.attacking,
-        coaches=coaches,
-        players=players,
-        zones=zones,
+        coaches=[coach_view(engine, state, team) for team in (0, 1)],
+        players=player_views(engine, state),
+        zones=zone_views(engine, state),
         quaffle_zone=layout.quaffle_zone,
         quaffle_loose=layout.holder is None,
-        race=race_view,
+        race=race_view(engine, state),
         hand=[tactical_card_view(engine, state, seat, c) for c in mine.hand] if mine and seat is not None else [],
         my_pitch_card=mine.pitch_card if mine else None,
         my_aim=mine.aim if mine else None,
         my_snitch_card=snitch_card_view(mine.snitch_in_play) if mine and mine.snitch_in_play is not None else None,
-        cards=shown,
-        exchange=exchange,
+        cards=shown_cards(engine, state, seat),
+        exchange=exchange_view(engine, state),
         block_seat=state.block_seat,
         block_index=state.block_index,
         block_remaining=list(state.block_remaining),
