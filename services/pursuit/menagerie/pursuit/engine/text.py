@@ -322,6 +322,14 @@ class PursuitText:
 
     def event(self, event: Event, n: Narrator) -> str | None:
         """One sentence for an event as the reader sees it."""
+        for words in (self._turn_event, self._card_event, self._beast_event):
+            text = words(event, n)
+            if text is not None:
+                return text
+        raise AssertionError(f"no words for {type(event).__name__}")
+
+    def _turn_event(self, event: Event, n: Narrator) -> str | None:
+        """The players' turns: rolling, assigning, the actions on the boards."""
         if isinstance(event, MatchStarted):
             beasts = ", ".join(self.beast_name(b) for b in event.beasts)
             return f"The chase begins: {beasts}. {n.does(event.first_seat, 'roll')} first."
@@ -350,6 +358,10 @@ class PursuitText:
             return f"{n.who(event.seat)} activated {name} on {board} with {article(event.face)} die."
         if isinstance(event, AssignEnded):
             return f"{n.who(event.seat)} finished assigning: the activated actions take effect."
+        return None
+
+    def _card_event(self, event: Event, n: Narrator) -> str | None:
+        """Shields and insight cards."""
         if isinstance(event, ShieldGained):
             return f"{n.who(event.seat)} gained a shield (now {event.shields})."
         if isinstance(event, ShieldLost):
@@ -364,6 +376,10 @@ class PursuitText:
             return f"The discard pile was shuffled into a new deck of {plural(event.size, 'card')}."
         if isinstance(event, DeckEmpty):
             return f"No insight card left for {n.who(event.seat, start=False)} to draw."
+        return None
+
+    def _beast_event(self, event: Event, n: Narrator) -> str | None:
+        """The beast's turn, the players' health and the end of the chase."""
         if isinstance(event, BeastAboutToRoll):
             return f"The {self.beast_name(event.beast)} is about to roll: Muffliato may still be played."
         if isinstance(event, BeastRolled):
@@ -384,8 +400,9 @@ class PursuitText:
             return f"Next beast: the {self.beast_name(event.beast)}."
         if isinstance(event, PlayerHurt):
             return f"{n.does(event.seat, 'were', 'was')} hurt: health {event.health}, shields {event.shields}."
-        assert isinstance(event, MatchFinished)
-        return f"Game over — {self._result(event.outcome.seats[0].result)}: {event.outcome.reason}."
+        if isinstance(event, MatchFinished):
+            return f"Game over — {self._result(event.outcome.seats[0].result)}: {event.outcome.reason}."
+        return None
 
     def _moved(self, event: BeastMoved) -> str:
         name = self.beast_name(event.beast)

@@ -647,14 +647,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         seat has not seen where they lie (the pile's top: one with the enclosure side it
         shows); the others' unrevealed secret goals and the box take the unseen goals.
         """
-        known = {c.id for c in (*view.hand, *view.picks, *view.discards)}
-        if view.kept is not None:
-            known.add(view.kept.id)
-        for player_zoo in view.zoos:
-            for placed in player_zoo.row:
-                known.add(placed.card.id)
-                known.update(a.id for a in (*placed.top.animals, *placed.bottom.animals))
-        unknown = [c.id for c in self.data.cards if c.id not in known]
+        unknown = [c.id for c in self.data.cards if c.id not in _seen_cards(view)]
         pile: list[int] = []
         if view.draw_pile_top is not None:
             top = next(c for c in unknown if self.cards[c].enclosures == view.draw_pile_top)
@@ -662,57 +655,14 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             pile = [top]
         shown = {g.id for z in view.zoos for g in z.secret_goals}
         unseen_goals = [g.id for g in self.data.secret_goals if g.id not in shown]
-        revealed = any(z.secret_goals for z in view.zoos if z.seat != seat)
-        players = []
-        for z in view.zoos:
-            own = z.seat == seat
-            if own:
-                hand, picks = [c.id for c in view.hand], [c.id for c in view.picks]
-                kept = view.kept.id if view.kept is not None else None
-            else:
-                hand = [unknown.pop() for _ in range(z.hand_size)]
-                picks = [unknown.pop() for _ in range(z.picked)]
-                kept = unknown.pop() if z.keeps_a_card else None
-            goals = [g.id for g in z.secret_goals]
-            if view.mode == "advanced" and not goals:
-                goals = [unseen_goals.pop() for _ in range(SECRET_GOALS_EACH)]
-            players.append(
-                Player(
-                    values={"dangerous": z.values.dangerous, "cute": z.values.cute, "rare": z.values.rare},
-                    side=z.side,
-                    row=[
-                        Placed(
-                            p.position,
-                            p.card.id,
-                            Enclosure(p.top.type, [a.id for a in p.top.animals], p.top.large),
-                            Enclosure(p.bottom.type, [a.id for a in p.bottom.animals], p.bottom.large),
-                        )
-                        for p in z.row
-                    ],
-                    hand=hand,
-                    picks=picks,
-                    kept=kept,
-                    passed=[c.id for c in view.passed] if own else [],
-                    secret_goals=goals,
-                    goals_revealed=revealed,
-                    secret_goal_choices=list(z.secret_goal_choices),
-                    scored_secret_goal=z.scored_secret_goal,
-                )
-            )
-        decision = DECISIONS.get(view.prompt.kind)
-        decisions: list[ZooDecision] = []
-        if decision is Rewards:
-            assert view.reward_goal is not None
-            decisions = [Rewards(must=list(view.prompt.must), goal=view.reward_goal)]
-        elif decision is not None:
-            decisions = [decision(must=list(view.prompt.must))]
+        players = [self._player_from_view(view, seat, z, unknown, unseen_goals) for z in view.zoos]
         return ZooState(
             mode=view.mode,
             rng=Rng(0),
             rounds=view.rounds,
             players=players,
             draw_pile=unknown[: view.draw_pile_size - len(pile)] + pile,
-            decisions=decisions,
+            decisions=_decisions_from_view(view),
             round=view.round,
             pick=view.pick,
             discards=[c.id for c in view.discards],
@@ -723,7 +673,65 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             outcome=view.outcome,
         )
 
+    def _player_from_view(
+        self, view: ZooView, seat: int, z: PlayerZoo, unknown: list[int], unseen_goals: list[int]
+    ) -> Player:
+        """One player's part of a state from `seat`'s view: the unseen cards and goals are taken from the lists."""
+        own = z.seat == seat
+        if own:
+            hand, picks = [c.id for c in view.hand], [c.id for c in view.picks]
+            kept = view.kept.id if view.kept is not None else None
+        else:
+            hand = [unknown.pop() for _ in range(z.hand_size)]
+            picks = [unknown.pop() for _ in range(z.picked)]
+            kept = unknown.pop() if z.keeps_a_card else None
+        goals = [g.id for g in z.secret_goals]
+        if view.mode == "advanced" and not goals:
+            goals = [unseen_goals.pop() for _ in range(SECRET_GOALS_EACH)]
+        return Player(
+            values={"dangerous": z.values.dangerous, "cute": z.values.cute, "rare": z.values.rare},
+            side=z.side,
+            row=[
+                Placed(
+                    p.position,
+                    p.card.id,
+                    Enclosure(p.top.type, [a.id for a in p.top.animals], p.top.large),
+                    Enclosure(p.bottom.type, [a.id for a in p.bottom.animals], p.bottom.large),
+                )
+                for p in z.row
+            ],
+            hand=hand,
+            picks=picks,
+            kept=kept,
+            passed=[c.id for c in view.passed] if own else [],
+            secret_goals=goals,
+            goals_revealed=any(other.secret_goals for other in view.zoos if other.seat != seat),
+            secret_goal_choices=list(z.secret_goal_choices),
+            scored_secret_goal=z.scored_secret_goal,
+        )
+
     # ------------------------------------------------------------------ words
+
+
+def _seen_cards(view: ZooView) -> set[int]:
+    """Every card `view` shows: the own hand, picks and kept card, the discards, every zoo's row."""
+    known = {c.id for c in (*view.hand, *view.picks, *view.discards)}
+    if view.kept is not None:
+        known.add(view.kept.id)
+    for player_zoo in view.zoos:
+        for placed in player_zoo.row:
+            known.add(placed.card.id)
+            known.update(a.id for a in (*placed.top.animals, *placed.bottom.animals))
+    return known
+
+
+def _decisions_from_view(view: ZooView) -> list[ZooDecision]:
+    """The pending decision the prompt shows."""
+    decision = DECISIONS.get(view.prompt.kind)
+    if decision is Rewards:
+        assert view.reward_goal is not None
+        return [Rewards(must=list(view.prompt.must), goal=view.reward_goal)]
+    return [decision(must=list(view.prompt.must))] if decision is not None else []
 
 
 def _strictly_most(measures: list[int], seat: int) -> bool:

@@ -288,6 +288,14 @@ class ZooText:
 
     def event(self, event: Event, n: Narrator) -> str | None:
         """One sentence for an event, or None where there is nothing worth reading."""
+        if isinstance(event, DRAFTING_EVENTS):
+            return self._drafting_event(event, n)
+        if isinstance(event, CONSTRUCTION_EVENTS):
+            return self._construction_event(event, n)
+        return self._goal_event(event, n)
+
+    def _drafting_event(self, event: Event, n: Narrator) -> str | None:
+        """Goals dealt, rounds and the drafting of cards."""
         if isinstance(event, SecretGoalsDealt):
             if not event.goals:
                 return None  # someone else's goals: nothing to see
@@ -310,6 +318,10 @@ class ZooText:
             if not event.cards:
                 return None  # only the hand in front of the reader is news
             return f"{n.does(event.seat, 'now hold', 'now holds')}: {', '.join(card_name(c) for c in event.cards)}."
+        return None
+
+    def _construction_event(self, event: Event, n: Narrator) -> str | None:
+        """Building enclosures and placing animals."""
         if isinstance(event, ConstructionStarted):
             return f"— Round {event.round}: construction — play your cards as enclosures or animals."
         if isinstance(event, EnclosureBuilt):
@@ -327,6 +339,10 @@ class ZooText:
         if isinstance(event, ConstructionFinished):
             gone = f", discarding {', '.join(card_name(c) for c in event.discarded)}" if event.discarded else ""
             return f"{n.who(event.seat)} finished building{gone}."
+        return None
+
+    def _goal_event(self, event: Event, n: Narrator) -> str | None:
+        """Open and secret goals, and the end of the match."""
         if isinstance(event, GoalMet):
             several = len(event.seats) > 1
             choice = "each chooses one of its two rewards" if several else "one of its two rewards to choose"
@@ -345,7 +361,8 @@ class ZooText:
                 f"{n.who(event.seat)} scored the secret goal {self.secret_title(event.goal)}: "
                 f"{gain_words(event.gain)}, now {values_words(event.values)}."
             )
-        assert isinstance(event, MatchFinished)
+        if not isinstance(event, MatchFinished):
+            return None
         results = "; ".join(
             f"{n.who(s.seat, start=False)} {RESULT_WORDS[s.result]} with {s.score:g}"
             for s in sorted(event.outcome.seats, key=lambda s: s.rank)
@@ -375,6 +392,11 @@ class ZooText:
         if prompt.kind == "secret_goals":
             return f"Waiting for {waiting} to choose which secret goal scores."
         return ""
+
+
+# The events of each phase (the rest are the goals' and the end's).
+DRAFTING_EVENTS = (SecretGoalsDealt, OpenGoalsRevealed, RoundStarted, CardsDealt, CardPicked, HandsPassed, HandReceived)
+CONSTRUCTION_EVENTS = (ConstructionStarted, EnclosureBuilt, AnimalPlaced, CardKept, ConstructionFinished)
 
 
 def _own_zoo(view: ZooView) -> PlayerZoo | None:
