@@ -1,17 +1,15 @@
 """Tactical play, in one place: the engine runs a Game Sequence's card steps with these.
 
-- a Coach's Tactical cards (`Cards`: deck, hand, the cards played this Game Sequence,
-  discard pile — card ids): a shuffled deck and the opening hand (`new_cards`,
-  `opening_hand`), drawing with the discard pile reshuffled (`draw`), playing a card
-  (`play`) and discarding the played cards at the end of the Game Sequence (`end_sequence`);
-- the Hand Swap (`hand_swappers`, `hand_swap`): who draws five, and what the rival gains,
-  returned as a `HandSwap` value the engine applies;
+- a Coach's Tactical cards (`Cards`: deck, hand, discard pile — card ids): a shuffled deck
+  and the opening hand (`new_cards`, `opening_hand`), drawing with the discard pile
+  reshuffled (`draw`), whether a Swift Intrepid Move may be played (`can_play_swift`);
+- the Hand Swap (`hand_swappers`, `hand_swap`): who draws five, and which rival (if any)
+  gains, returned as a `HandSwap` value the engine applies;
 - the Game Sequence's card steps: who offers the next Intrepid Move (`Offers`,
-  `next_offer`, `offer`), the order they resolve in (`resolve_order`), the turns of the
-  Action Blocks (`block_turns`) and the Actions of a block (`Block`, `block_choices`,
-  `perform`, `end_block`);
-- Tempo: the point an Action earns (`earns_tempo`), Breaking the Tempo (`can_break_tempo`,
-  `BREAK_OPTIONS`) and gaining points, with a Snitch card above 3 (`gain_tempo`).
+  `next_offer`), the order they resolve in (`resolve_order`) and the turns of the Action
+  Blocks (`block_turns`);
+- Tempo: the point an Action earns (`earns_tempo`), Breaking the Tempo (`can_break_tempo`)
+  and gaining points, with a Snitch card above 3 (`gain_tempo`).
 
 Pure: small frozen values in, new values out; randomness only through the Rng passed in.
 Seats are 0 and 1. Rulebook line numbers (l.) are of `catch-the-golden-snitch.txt`; every
@@ -21,20 +19,17 @@ reading is recorded in RULES.md, "Tactical play".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 import msgspec
 
 from menagerie.rules.rng import Rng
-from menagerie.snitch.data.cards import TEMPO_ACTIONS, PitchAction, TacticalCard
+from menagerie.snitch.data.cards import TEMPO_ACTIONS, PitchAction
 
 Seat = int  # 0 or 1: the two Coaches
 
 HAND_SIZE = 5  # l.245 "draw the top five cards from this deck"; l.464 "they must draw 5 cards"
 MAX_INTREPID = 2  # l.434 "a single Coach may not play more than two in a Game Sequence"
 MAX_TEMPO = 3  # l.565 "Any time you accumulate more than 3 Tempo Points"
-BreakOption = Literal["free_pass", "shift"]
-BREAK_OPTIONS: tuple[BreakOption, ...] = ("free_pass", "shift")  # l.573–574
 
 
 class TacticsError(ValueError):
@@ -45,11 +40,10 @@ class TacticsError(ValueError):
 
 
 class Cards(msgspec.Struct, frozen=True):
-    """One Coach's Tactical cards (ids): deck (top first), hand, played this Game Sequence (in order), discard."""
+    """One Coach's Tactical cards (ids): deck (top first), hand, discard."""
 
     deck: tuple[int, ...] = ()
     hand: tuple[int, ...] = ()
-    played: tuple[int, ...] = ()  # the Pitch Actions card first, then the Intrepid Moves (l.285)
     discard: tuple[int, ...] = ()
 
 
@@ -86,20 +80,6 @@ def draw(cards: Cards, n: int, rng: Rng) -> Cards:
     return msgspec.structs.replace(cards, deck=deck, hand=cards.hand + taken, discard=discard)
 
 
-def play(cards: Cards, card_id: int) -> Cards:
-    """Play a card from the hand face-down or face-up in front of the Coach (l.283, l.285)."""
-    if card_id not in cards.hand:
-        raise TacticsError(f"card {card_id} is not in the hand")
-    hand = list(cards.hand)
-    hand.remove(card_id)
-    return msgspec.structs.replace(cards, hand=tuple(hand), played=(*cards.played, card_id))
-
-
-def end_sequence(cards: Cards) -> Cards:
-    """End of Game Sequence: the used Tactical cards go face-up on the discard pile (l.552)."""
-    return msgspec.structs.replace(cards, played=(), discard=cards.discard + cards.played)
-
-
 def can_play_swift(cards: Cards, played_intrepid: int) -> bool:
     """Whether a Swift Intrepid Move may be played now: under the limit of 2, not the last card in hand (l.442–446)."""
     return played_intrepid < MAX_INTREPID and len(cards.hand) > 1
@@ -109,22 +89,17 @@ def can_play_swift(cards: Cards, played_intrepid: int) -> bool:
 
 
 class HandSwap(msgspec.Struct, frozen=True):
-    """What a Hand Swap does: the Coaches who drew five, and what the rival (if exactly one swapped) gains.
+    """What a Hand Swap does: the Coaches who drew five, and the rival who gains (if exactly one swapped).
 
-    The rival, in this order: may remove 1 Stunned token from one of their Players and
-    removes all Locked tokens from their Team's cards (l.468, "immediately"); performs one
-    free Action with one of their Players (l.466); then gains 1 Tempo Point (l.466, "As
-    soon as this Action is resolved"). Spectator tokens leave the Stand whenever a Hand
-    Swap happens (l.721).
+    The rival, in this order (the engine's HandSwapBonus): may remove 1 Stunned token from
+    one of their Players and removes all Locked tokens from their Team's cards (l.468,
+    "immediately"); performs one free Action with one of their Players (l.466); then gains
+    1 Tempo Point (l.466, "As soon as this Action is resolved"). Spectator tokens leave the
+    Stand whenever a Hand Swap happens (l.721).
     """
 
     swappers: tuple[Seat, ...]
     rival: Seat | None = None
-    free_actions: int = 0
-    tempo: int = 0
-    stunned_removed: int = 0  # at most, "you may" (l.468)
-    locked_removed: bool = False  # all of them (l.468)
-    spectators_cleared: bool = False
 
 
 def hand_swappers(hands: tuple[Cards, Cards]) -> tuple[Seat, ...]:
@@ -142,16 +117,8 @@ def hand_swap(hands: tuple[Cards, Cards], rng: Rng) -> tuple[tuple[Cards, Cards]
     if len(swappers) != 1:
         # l.466 "If both Coaches perform a Hand Swap in the same Game Sequence, nothing will
         # happen": both draw, neither gains anything. No swap at all is no Hand Swap.
-        return new, HandSwap(swappers=swappers, spectators_cleared=bool(swappers))
-    return new, HandSwap(
-        swappers=swappers,
-        rival=1 - swappers[0],
-        free_actions=1,
-        tempo=1,
-        stunned_removed=1,
-        locked_removed=True,
-        spectators_cleared=True,
-    )
+        return new, HandSwap(swappers=swappers)
+    return new, HandSwap(swappers=swappers, rival=1 - swappers[0])
 
 
 # ------------------------------------------------------------------------- Intrepid Moves
@@ -178,16 +145,6 @@ def next_offer(offers: Offers, hand_sizes: tuple[int, int]) -> Seat | None:
     last = offers.last
     order = (offers.attacking, 1 - offers.attacking) if last is None else (1 - last, last)
     return next((seat for seat in order if _may_offer(offers, seat, hand_sizes)), None)
-
-
-def offer(offers: Offers, seat: Seat, plays: bool) -> Offers:
-    """Record a Coach's decision: play one Intrepid Move ("one at a time", l.434) or decline for good."""
-    if plays:
-        if offers.passed[seat] or offers.plays.count(seat) >= MAX_INTREPID:
-            raise TacticsError(f"seat {seat} may not play another Intrepid Move")
-        return msgspec.structs.replace(offers, plays=(*offers.plays, seat), last=seat)
-    passed = (True, offers.passed[1]) if seat == 0 else (offers.passed[0], True)
-    return msgspec.structs.replace(offers, passed=passed, last=seat)
 
 
 def resolve_order(plays: Sequence[tuple[Seat, int]]) -> tuple[tuple[Seat, int], ...]:
@@ -237,53 +194,6 @@ def block_turns(first: Seat, block_counts: tuple[int, int]) -> tuple[BlockTurn, 
             if index < block_counts[seat]:
                 turns.append(BlockTurn(seat=seat, index=index, optional=not (seat == first and index == 0)))
     return tuple(turns)
-
-
-class Block(msgspec.Struct, frozen=True):
-    """An Action Block under way: the Actions still to perform, performed and skipped, and whether it is over."""
-
-    remaining: tuple[PitchAction, ...]
-    performed: tuple[PitchAction, ...] = ()
-    skipped: tuple[PitchAction, ...] = ()
-    over: bool = False
-
-
-def start_block(card: TacticalCard, index: int) -> Block:
-    """The Actions of the `index`-th Action Block of a Pitch Actions card (l.315)."""
-    return Block(remaining=card.blocks[index])
-
-
-def block_choices(block: Block, performable: frozenset[PitchAction]) -> tuple[PitchAction, ...]:
-    """The remaining Actions the Coach may perform next, in printed order; none left performable ends the block.
-
-    l.315 orders the blocks, not the Actions inside one ("Actions in the same block may be
-    performed consecutively"), so the Coach picks any remaining one; "You must perform all
-    the Actions listed", so the Coach must pick one while any can be performed.
-    `performable` is the engine's set of Action kinds some Player can legally perform now.
-    """
-    if block.over:
-        return ()
-    return tuple(dict.fromkeys(a for a in block.remaining if a in performable))
-
-
-def perform(block: Block, action: PitchAction) -> Block:
-    """Record one Action of the block as performed (whatever its roll: a failed Action is performed)."""
-    if block.over or action not in block.remaining:
-        raise TacticsError(f"{action} is not left in this Action Block")
-    remaining = list(block.remaining)
-    remaining.remove(action)
-    performed = (*block.performed, action)
-    return msgspec.structs.replace(block, remaining=tuple(remaining), performed=performed, over=not remaining)
-
-
-def end_block(block: Block) -> Block:
-    """End the block now: when no remaining Action can be performed, or the Quaffle went Loose (l.476).
-
-    Its remaining Actions are skipped ("the Action Block immediately ends, even if there
-    were Actions still to be resolved", l.476; RULES.md: an Action no Player can perform
-    is passed over).
-    """
-    return msgspec.structs.replace(block, remaining=(), skipped=block.skipped + block.remaining, over=True)
 
 
 # ----------------------------------------------------------------------------------- Tempo

@@ -16,6 +16,7 @@ import pytest
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction
 from menagerie.rules.events import project
+from menagerie.snitch.data.cards import PitchAction
 from menagerie.snitch.engine.model import (
     Aim,
     AimAtHoop,
@@ -609,3 +610,107 @@ def test_each_coach_takes_a_snitch_card_at_the_end_starting_with_the_last_to_pla
         while top(state).must == [last]:  # the rest of this Coach's card (none when kept)
             answer(state, lambda actions: actions[0])
         assert isinstance(top(state), SnitchCardChoice) and top(state).must == [1 - last]
+
+
+# ------------------------------------------------------------------ Tactical play in the engine
+
+
+def intrepid_offers(plays: list[bool]) -> tuple[SnitchState, list[int]]:
+    """From step 3 with four plain Intrepid Moves in each hand: each asked Coach plays one (True) or declines."""
+    from menagerie.snitch.engine.model import DeclineIntrepid, PlayIntrepid
+
+    state = advance_until(new_match(5), lambda s: isinstance(top(s), IntrepidOffer))
+    for coach in state.players:
+        coach.hand = [c.id for c in ENGINE.decks.deck(coach.house) if c.intrepid and c.intrepid.swift is None][:4]
+    asked = []
+    for play in plays:
+        assert isinstance(top(state), IntrepidOffer)
+        seat = top(state).must[0]
+        asked.append(seat)
+        choice = next(a for a in legal(state, seat) if isinstance(a, PlayIntrepid)) if play else DeclineIntrepid()
+        ENGINE.apply(state, seat, choice)
+    return state, asked
+
+
+def test_intrepid_offers_alternate_from_the_attacker_up_to_two_each() -> None:
+    """l.285: "Starting with the Attacking Team and then alternating ... Each Coach may play up to two"."""
+    state, asked = intrepid_offers([True, True, True, True])
+    a, d = state.attacking, 1 - state.attacking
+    assert asked == [a, d, a, d] and [seat for seat, _ in state.intrepid_plays] == [a, d, a, d]
+    assert not isinstance(top(state), IntrepidOffer), "both at the limit of two (l.434)"
+
+
+def test_a_coach_who_declines_intrepid_moves_is_done_and_the_other_goes_on_alone() -> None:
+    """l.434: both Coaches "must declare whether they want to play Intrepid Moves during that Game Sequence"."""
+    state, asked = intrepid_offers([False, True, True])
+    a, d = state.attacking, 1 - state.attacking
+    assert asked == [a, d, d] and [seat for seat, _ in state.intrepid_plays] == [d, d]
+    assert not isinstance(top(state), IntrepidOffer)
+    state, asked = intrepid_offers([True, False, True])
+    assert asked == [a, d, a] and [seat for seat, _ in state.intrepid_plays] == [a, a]
+    assert not isinstance(top(state), IntrepidOffer)
+
+
+def test_a_block_starts_with_the_actions_printed_on_its_card() -> None:
+    """l.315: "Action Blocks must be resolved in the order in which they appear on the Tactical card"."""
+    state = advance_until(new_match(2), lambda s: isinstance(top(s), BlockAction))
+    seat = state.block_seat
+    assert seat is not None and state.block_index == 0 and state.block_performed == 0
+    card = ENGINE.card(state, seat, state.players[seat].pitch_card or 1)
+    assert state.block_remaining == list(card.blocks[0])
+
+
+def block_position(remaining: list[PitchAction]) -> SnitchState:
+    """Seat 0 attacks, its Chaser 3 holds the Quaffle beside Chaser 4, and its block has `remaining` left."""
+    from menagerie.snitch.engine.model import ContinueBlock
+
+    state = exchange_position()
+    zone = "west_centre"
+    holder = PlayerRef(0, 3)
+    state.layout = state.layout.moved(holder, zone).moved(PlayerRef(0, 4), zone).with_quaffle(holder)
+    state.attacking = 0
+    state.block_seat, state.block_index, state.block_optional = 0, 0, False
+    state.block_remaining, state.block_performed = list(remaining), 0
+    state.flow.append(ContinueBlock())
+    ENGINE.advance(state, [])
+    return state
+
+
+def test_every_performable_action_of_a_block_must_be_performed_in_any_order() -> None:
+    """l.315: "You must perform all the Actions listed in an Action Block" — in any order within it."""
+    from menagerie.snitch.engine.model import Move
+
+    state = block_position(["shoot", "move", "pass"])
+    assert ENGINE.block_choices(state) == ["move", "pass"], "no Shoot outside the Scoring Area; the Coach picks"
+    assert DeclineBlock() not in legal(state, 0)
+    ENGINE.apply(state, 0, next(a for a in legal(state, 0) if isinstance(a, Move) and a.player == 5))
+    assert isinstance(top(state), BlockAction) and state.block_remaining == ["shoot", "pass"]
+    assert ENGINE.block_choices(state) == ["pass"]
+
+
+def test_an_action_no_player_can_perform_is_skipped_and_ends_the_block() -> None:
+    """RULES.md "Actions of a block": an Action no Player can perform (a Steal while Attacking, l.374) is skipped."""
+    from menagerie.snitch.engine.model import BlockEnded, Move
+
+    state = block_position(["steal", "move"])
+    assert ENGINE.block_choices(state) == ["move"]
+    events = ENGINE.apply(state, 0, next(a for a in legal(state, 0) if isinstance(a, Move) and a.player == 5))
+    ended = next(e for e in events if isinstance(e, BlockEnded))
+    assert (ended.seat, ended.skipped, ended.declined) == (0, ["steal"], False)
+    assert state.block_seat is None and state.last_block_seat == 0
+
+
+def test_played_cards_go_to_the_discard_pile_at_the_end_of_the_game_sequence() -> None:
+    """l.552: "each Coach discards all their used Tactical cards in a separate face-up pile"."""
+    from menagerie.snitch.engine.model import SequenceStep
+
+    state = advance_until(new_match(4), lambda s: isinstance(top(s), PitchCards))
+    state.decisions.clear()
+    before = state.players[0]
+    hand, discard = list(before.hand), list(before.discard)
+    before.pitch_card, before.intrepids, before.hand = hand[0], hand[1:3], hand[3:]
+    state.flow = [SequenceStep(stage="end")]
+    ENGINE.advance(state, [])
+    coach = state.players[0]
+    assert coach.discard == [*discard, *hand[:3]], "the Pitch Actions card, then the Intrepid Moves"
+    assert coach.pitch_card is None and coach.intrepids == [] and coach.hand == hand[3:]
