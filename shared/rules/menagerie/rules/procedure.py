@@ -147,6 +147,11 @@ class Procedure(Generic[S, E]):
         if steps:
             _flow(state).extend(reversed(steps))
 
+    def pending(self, state: S) -> tuple[list[Decision], list[Step]]:
+        """Copies of both stacks, bottom first (to record the procedure, never to change it)."""
+        flow = _flow(state, required=False)
+        return list(_decisions(state)), list(flow or ())
+
     def pending_step(self, state: S) -> Step | None:
         """The step that runs next once no decision is pending (None: the flow is empty)."""
         flow = _flow(state, required=False)

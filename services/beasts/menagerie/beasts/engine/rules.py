@@ -13,7 +13,7 @@ from typing import Any, ClassVar, cast
 
 from menagerie.beasts.engine.board import Routes
 from menagerie.beasts.engine.costs import cost_of, deficit, pay, resources_of
-from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, SpellId, load_data, load_salem
+from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, SpellId, load_data
 from menagerie.beasts.engine.model import (
     SPELL_ACTIONS,
     Accio,
@@ -62,7 +62,14 @@ from menagerie.beasts.engine.model import (
     WingardiumLeviosa,
 )
 from menagerie.beasts.engine.salem import AdvancedMagizoology
-from menagerie.beasts.engine.salem_data import CREATURES_GOAL, DEFAULT_DIFFICULTY, DIFFICULTIES, Difficulty, SalemData
+from menagerie.beasts.engine.salem_data import (
+    CREATURES_GOAL,
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    Difficulty,
+    SalemData,
+    load_salem,
+)
 from menagerie.beasts.engine.text import BeastsText
 from menagerie.rules.contract import (
     GameInfo,
@@ -252,7 +259,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
     def _decide(self, state: BeastsState, decision: TurnDecision) -> None:
         """The seat to play's next decision replaces the one it has just made."""
         decision.must = [state.current]
-        state.decisions = [decision]
+        self.restart(state, decision)
 
     def _roll_not_now(self, state: BeastsState, seat: int, decision: Decision) -> str:
         return "you have already rolled the die this turn"
@@ -456,7 +463,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             rank = 1 + sum(other > key for other in keys)
             results.append(SeatResult(seat=seat, result=result, score=float(counts[seat]), rank=rank))
         state.outcome = Outcome(seats=results, reason=reason)
-        state.decisions = []
+        self.clear(state)
         return [MatchFinished(outcome=state.outcome)]
 
     # ----------------------------------------------------------------- spells
@@ -657,22 +664,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         """A state consistent with `view`: unseen tokens and spells dealt in catalogue order."""
         if view.mode == "advanced":
             return self.advanced_state_from_view(view)
-        unknown = self.data.all_tokens()
-        seen: list[str] = []
-        for token in view.tokens:
-            if token.state == "creature" and token.creature:
-                seen.append(token.creature)
-            elif token.state == "resource" and token.colour:
-                seen.append(token.colour)
-        for player in view.players:
-            seen += player.captured
-            seen += [c for c in COLOURS for _ in range(getattr(player.resources, c))]
-        seen += [c for c in COLOURS for _ in range(getattr(view.set_aside, c))]
-        for known in seen:
-            unknown.remove(known)
-        hidden = [t.space for t in view.tokens if t.state == "hidden"]
-        if len(unknown) != len(hidden) + view.supply_size:
-            raise ValueError("the view's token counts do not add up")
+        unknown = self._unseen_tokens(view)
         tokens: list[str | None] = [None] * len(self.data.board.spaces)
         face_up = [False] * len(tokens)
         for t in view.tokens:
@@ -681,16 +673,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             elif t.state != "empty":
                 tokens[t.space] = t.creature or t.colour
                 face_up[t.space] = True
-        hands: list[list[str]] = [list(p.spells) for p in view.players]
-        deck: list[str] = []
-        if view.spell_cards:
-            unseen = self.data.spell_deck()
-            for spell in [*view.players[seat].spells, *view.spell_discard]:
-                unseen.remove(spell)
-            for i, p in enumerate(view.players):
-                if i != seat:
-                    hands[i] = [unseen.pop() for _ in range(p.spell_count)]
-            deck = unseen
+        hands, deck = self._spells_from_view(view, seat)
         kinds: dict[str, type[RollDie] | type[ChooseStop] | type[AfterStop]] = {
             "roll": RollDie,
             "move": ChooseStop,
@@ -725,6 +708,39 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             set_aside=[c for c in COLOURS for _ in range(getattr(view.set_aside, c))],
             outcome=view.outcome,
         )
+
+    def _unseen_tokens(self, view: BeastsView) -> list[str]:
+        """The tokens `view` does not show (face down on the board or in the supply), in catalogue order."""
+        unknown = self.data.all_tokens()
+        seen: list[str] = []
+        for token in view.tokens:
+            if token.state == "creature" and token.creature:
+                seen.append(token.creature)
+            elif token.state == "resource" and token.colour:
+                seen.append(token.colour)
+        for player in view.players:
+            seen += player.captured
+            seen += [c for c in COLOURS for _ in range(getattr(player.resources, c))]
+        seen += [c for c in COLOURS for _ in range(getattr(view.set_aside, c))]
+        for known in seen:
+            unknown.remove(known)
+        hidden = [t.space for t in view.tokens if t.state == "hidden"]
+        if len(unknown) != len(hidden) + view.supply_size:
+            raise ValueError("the view's token counts do not add up")
+        return unknown
+
+    def _spells_from_view(self, view: BeastsView, seat: int) -> tuple[list[list[str]], list[str]]:
+        """Every seat's hand of spells and the deck: the others' hands and the deck dealt from the unseen cards."""
+        hands: list[list[str]] = [list(p.spells) for p in view.players]
+        if not view.spell_cards:
+            return hands, []
+        unseen = self.data.spell_deck()
+        for spell in [*view.players[seat].spells, *view.spell_discard]:
+            unseen.remove(spell)
+        for i, p in enumerate(view.players):
+            if i != seat:
+                hands[i] = [unseen.pop() for _ in range(p.spell_count)]
+        return hands, unseen
 
     # ------------------------------------------------------------------ words
 

@@ -90,6 +90,7 @@ class AdvancedMagizoology:
         cost_tuples: dict[str, tuple[int, int, int, int]]
 
         def top(self, state: Any) -> Decision | None: ...
+        def restart(self, state: BeastsState, *decisions: Decision) -> None: ...
         def _finish(
             self, state: BeastsState, winners: list[int], reason: str, all_lose: bool = False
         ) -> list[Event]: ...
@@ -130,7 +131,7 @@ class AdvancedMagizoology:
         # Step 7: five cards on the bar, left to right.
         state.bar = [state.location_deck.pop() for _ in BAR] + [0]
         events.append(BarRefilled(bar=state.bar[: len(BAR)]))
-        state.decisions = [CharacterChoice(must=[state.current])]
+        self.restart(state, CharacterChoice(must=[state.current]))
         return events
 
     def place_creatures(self, state: BeastsState, creatures: list[str], cards: list[int]) -> list[Event]:
@@ -158,7 +159,7 @@ class AdvancedMagizoology:
         events: list[Event] = [CharacterChosen(seat=seat, character=action.character)]
         following = (seat + 1) % len(state.players)
         if following != state.first:
-            state.decisions = [CharacterChoice(must=[following])]
+            self.restart(state, CharacterChoice(must=[following]))
             return events
         state.current = state.first
         return events + self._start_advanced_turn(state)
@@ -173,7 +174,7 @@ class AdvancedMagizoology:
         state.turn += 1
         state.actions_left = self.character(state, state.current).actions
         state.collect_bonus_used = False
-        state.decisions = [TurnActions(must=[state.current])]
+        self.restart(state, TurnActions(must=[state.current]))
         return [TurnStarted(seat=state.current, turn=state.turn)]
 
     def _spend(self, state: BeastsState) -> list[Event]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from functools import cache
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-from menagerie.beasts.engine.data import Colour, DataError
+from menagerie.beasts.engine.data import Board, Colour, DataError, load_data, read_data_file
 
 # ------------------------------------------------------------------ characters
 
@@ -278,3 +279,87 @@ def describe_ability(ability: Ability | None) -> str:
     if isinstance(ability, CollectAbility):
         return "Once per turn, collecting a resource takes a second token of the same colour."
     return ""
+
+
+# ------------------------------------------------------------------- mode III
+
+SALEM_FILES: dict[str, str] = {
+    "characters": "characters.toml",
+    "locations": "locations.toml",
+    "events": "events.toml",
+    "second_salemers": "salem.toml",
+}
+SALEM_CHARACTERS = 6  # the box's character cards (one per player, up to 6)
+SALEM_EVENTS = 20  # distinct event cards (with copies, more)
+SALEM_SECOND_SALEMERS = 6
+
+
+def salem_raw() -> dict[str, Any]:
+    """Mode III's files as read: characters, locations, events, second_salemers (lists) and track."""
+    salem = read_data_file("salem.toml")
+    return {
+        "characters": read_data_file("characters.toml")["characters"],
+        "locations": read_data_file("locations.toml")["locations"],
+        "events": read_data_file("events.toml")["events"],
+        "second_salemers": salem["second_salemers"],
+        "track": salem["track"],
+    }
+
+
+def _entries(raw: dict[str, Any], key: str, kind: type[Any]) -> tuple[Any, ...]:
+    """Convert one file's list entry by entry, so an error names the file and the entry."""
+    file = SALEM_FILES[key]
+    entries = raw.get(key)
+    if not isinstance(entries, list):
+        raise DataError(f"{file}: a list of [[{key}]] entries is required")
+    out = []
+    for number, entry in enumerate(entries, 1):
+        label = entry.get("id") if isinstance(entry, dict) else None
+        try:
+            out.append(msgspec.convert(entry, kind))
+        except msgspec.ValidationError as exc:
+            raise DataError(f"{file}: [[{key}]] entry {number} (id {label!r}): {exc}") from exc
+    return tuple(out)
+
+
+def salem_from(raw: dict[str, Any], board: Board) -> SalemData:
+    """Validate mode III's data (`salem_raw()`'s shape) against the board; DataError on any fault."""
+    characters: tuple[Character, ...] = _entries(raw, "characters", Character)
+    locations: tuple[LocationCard, ...] = _entries(raw, "locations", LocationCard)
+    events: tuple[EventCard, ...] = _entries(raw, "events", EventCard)
+    second: tuple[SecondSalemerCard, ...] = _entries(raw, "second_salemers", SecondSalemerCard)
+    try:
+        track = msgspec.convert(raw.get("track"), SalemTrack)
+    except msgspec.ValidationError as exc:
+        raise DataError(f"salem.toml: [track]: {exc}") from exc
+
+    ids = [c.id for c in characters]
+    if len(ids) != SALEM_CHARACTERS or len(set(ids)) != SALEM_CHARACTERS:
+        raise DataError(f"characters.toml: exactly {SALEM_CHARACTERS} characters with distinct ids, not {ids}")
+    names = {s.id: s.name for s in board.spaces if s.id != board.start_space}
+    numbers = [loc.id for loc in locations]
+    if numbers != sorted(names):
+        raise DataError(f"locations.toml: one card per board space {min(names)}..{max(names)}, in order")
+    for loc in locations:
+        if loc.name != names[loc.id]:
+            raise DataError(f"locations.toml: location {loc.id} is {loc.name!r}, the board says {names[loc.id]!r}")
+    for file, cards, count in (("events.toml", events, SALEM_EVENTS), ("salem.toml", second, SALEM_SECOND_SALEMERS)):
+        card_ids = [c.id for c in cards]
+        if len(card_ids) != count or len(set(card_ids)) != count:
+            raise DataError(f"{file}: exactly {count} cards with distinct ids, not {card_ids}")
+    for difficulty in DIFFICULTIES:
+        if len([e for e in events if e.copies.of(difficulty)]) < 2:
+            raise DataError(f"events.toml: the {difficulty} deck needs at least two different cards")
+    if track.spaces < max(LOSS_AT.values()):
+        raise DataError(f"salem.toml: [track] needs {max(LOSS_AT.values())} spaces (the largest loss threshold)")
+    # At least setup's Salemers plus a full track; anything beyond is for new Salemers on the board.
+    need = max(STARTING_SALEMERS.values()) + max(LOSS_AT.values())
+    if track.salemer_tokens < need:
+        raise DataError(f"salem.toml: [track] salemer_tokens must be at least {need} (setup plus a full track)")
+    return SalemData(characters, locations, events, second, track)
+
+
+@cache
+def load_salem() -> SalemData:
+    """Mode III's validated data (read once per process): characters, location cards, events, Salem track."""
+    return salem_from(salem_raw(), load_data().board)

@@ -65,6 +65,23 @@ COLOUR_NAMES = {
 RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
 
 
+# Mode III's events (Advanced Magizoology); the others are a turn's of modes I and II, and the spells'.
+ADVANCED_EVENTS = (
+    CharacterChosen,
+    CreaturePlaced,
+    SalemerPlaced,
+    BarRefilled,
+    FightRolled,
+    EventRevealed,
+    ResourceReturned,
+    ActionsChanged,
+    SecondSalemerRevealed,
+    BarCleared,
+    CreatureRecaptured,
+    RoundEnded,
+)
+
+
 class BeastsText:
     """Labels, event text and prompt text for one data set."""
 
@@ -89,6 +106,10 @@ class BeastsText:
 
     def action(self, view: BeastsView, action: Action, n: Narrator) -> Label:
         """How one of the reader's legal actions reads, and its code."""
+        return self._spell_label(action, n) or self._turn_label(view, action)
+
+    def _turn_label(self, view: BeastsView, action: Action) -> Label:
+        """A turn's own actions: rolling, moving, capturing, ending; mode III's character, steps, fights."""
         me = view.viewer if view.viewer is not None else -1
         position = next((p.position for p in view.players if p.seat == me), 0)
         if isinstance(action, Roll):
@@ -115,6 +136,10 @@ class BeastsText:
             slot = view.bar.index(position) if position in view.bar else 0
             colour = view.bar_colours[slot] if slot < len(view.bar_colours) else "wild"
             return Label(f"Collect a {COLOUR_NAMES.get(colour, colour)} resource here", "col")
+        raise AssertionError(f"no label for {type(action).__name__}")
+
+    def _spell_label(self, action: Action, n: Narrator) -> Label | None:
+        """Casting a spell (the Spell Card Variant); None for any other action."""
         if isinstance(action, FelixFelicis):
             return Label("Cast Felix Felicis: roll again", "ff")
         if isinstance(action, WingardiumLeviosa):
@@ -126,8 +151,9 @@ class BeastsText:
         if isinstance(action, Expelliarmus):
             text = f"Cast Expelliarmus: take {COLOUR_NAMES[action.colour]} from {n.who(action.target_seat, False)}"
             return Label(text, f"ex{action.target_seat}{action.colour[0]}")
-        assert isinstance(action, Portkey)
-        return Label(f"Cast Portkey to {self.space(action.space)}", f"pk{action.space}")
+        if isinstance(action, Portkey):
+            return Label(f"Cast Portkey to {self.space(action.space)}", f"pk{action.space}")
+        return None
 
     @staticmethod
     def _token_word(state: str, creature: str | None, colour: str | None) -> str:
@@ -143,6 +169,14 @@ class BeastsText:
 
     def event(self, event: Event, n: Narrator) -> str | None:
         """One sentence for an event, or None where there is nothing worth reading."""
+        if isinstance(event, ADVANCED_EVENTS):
+            return self._advanced_event(event, n)
+        if isinstance(event, SpellDrawn | SpellCast):
+            return self._spell_event(event, n)
+        return self._turn_event(event, n)
+
+    def _turn_event(self, event: Event, n: Narrator) -> str | None:
+        """A turn of modes I and II: rolling, moving, revealing, capturing and collecting; the end."""
         if isinstance(event, MatchStarted):
             return f"The match begins; {n.does(event.first_seat, 'start', start=False)}."
         if isinstance(event, TurnStarted):
@@ -166,17 +200,27 @@ class BeastsText:
             return f"The supply is empty: {self.space(event.space)} stays empty."
         if isinstance(event, SupplyShuffled):
             return f"{plural(event.returned, 'token')} went back into the supply, which was shuffled."
+        if isinstance(event, MatchFinished):
+            ranked = sorted(event.outcome.seats, key=lambda s: s.rank)
+            results = ", ".join(f"{n.who(s.seat)} {RESULT_WORDS[s.result]}" for s in ranked)
+            return f"Game over — {event.outcome.reason}. {results}."
+        return None  # token_placed, turn_ended: nothing a player needs to read
+
+    def _spell_event(self, event: SpellDrawn | SpellCast, n: Narrator) -> str:
+        """A spell drawn or cast (the Spell Card Variant)."""
         if isinstance(event, SpellDrawn):
             if event.spell is not None:
                 return f"{n.who(event.seat)} drew {self.spells[event.spell]}."
             return f"{n.who(event.seat)} drew a spell."
-        if isinstance(event, SpellCast):
-            target = ""
-            if event.space is not None:
-                target = f" on {self.space(event.space)}"
-            if event.target_seat is not None and event.colour is not None:
-                target = f": {COLOUR_NAMES[event.colour]} from {n.who(event.target_seat, start=False)}"
-            return f"{n.who(event.seat)} cast {self.spells[event.spell]}{target}."
+        target = ""
+        if event.space is not None:
+            target = f" on {self.space(event.space)}"
+        if event.target_seat is not None and event.colour is not None:
+            target = f": {COLOUR_NAMES[event.colour]} from {n.who(event.target_seat, start=False)}"
+        return f"{n.who(event.seat)} cast {self.spells[event.spell]}{target}."
+
+    def _advanced_event(self, event: Event, n: Narrator) -> str | None:
+        """Mode III: characters, Salemers, fights, events, the location bar and the Salem track."""
         if isinstance(event, CharacterChosen):
             return f"{n.who(event.seat)} plays {self.characters.get(event.character, event.character)}."
         if isinstance(event, CreaturePlaced):
@@ -210,11 +254,7 @@ class BeastsText:
             return f"{who} captured the {self.creature(event.creature)} together!"
         if isinstance(event, RoundEnded):
             return f"End of round {event.round}: the location bar slides and a new Salemer appears."
-        if isinstance(event, MatchFinished):
-            ranked = sorted(event.outcome.seats, key=lambda s: s.rank)
-            results = ", ".join(f"{n.who(s.seat)} {RESULT_WORDS[s.result]}" for s in ranked)
-            return f"Game over — {event.outcome.reason}. {results}."
-        return None  # token_placed, turn_ended: nothing a player needs to read
+        return None
 
     # ----------------------------------------------------------------- prompt
 

@@ -18,7 +18,7 @@ from rich.console import Console
 from menagerie.beasts.bots import BeastsGreedy
 from menagerie.beasts.cli import BeastsUI
 from menagerie.beasts.engine import BeastsEngine, BeastsState, BeastsView
-from menagerie.beasts.engine.data import load_salem
+from menagerie.beasts.engine.salem_data import load_salem
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.cli.games import GAMES
 from menagerie.rules.contract import MatchSetup

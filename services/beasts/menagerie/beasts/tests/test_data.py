@@ -8,15 +8,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from menagerie.beasts.engine.data import GameData, _read, load_data
+from menagerie.beasts.engine.data import GameData, load_data, read_data_file
 
 
 def raw() -> dict[str, Any]:
     return {
-        "board": _read("board.toml"),
-        "creatures": _read("creatures.toml")["creatures"],
-        "resources": _read("tokens.toml")["resources"],
-        "spells": _read("spells.toml")["spells"],
+        "board": read_data_file("board.toml"),
+        "creatures": read_data_file("creatures.toml")["creatures"],
+        "resources": read_data_file("tokens.toml")["resources"],
+        "spells": read_data_file("spells.toml")["spells"],
     }
 
 

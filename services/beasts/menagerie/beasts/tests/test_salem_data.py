@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from menagerie.beasts.engine.data import DataError, load_data, load_salem, salem_from, salem_raw
+from menagerie.beasts.engine.data import DataError, load_data
 from menagerie.beasts.engine.salem_data import (
     DIFFICULTIES,
     LOSS_AT,
@@ -20,6 +20,9 @@ from menagerie.beasts.engine.salem_data import (
     Effect,
     FightAbility,
     Lose,
+    load_salem,
+    salem_from,
+    salem_raw,
 )
 
 

@@ -135,12 +135,13 @@ def draft_view(engine: SnitchEngine, state: SnitchState, seat: int) -> DraftView
 _PROCEDURE = msgspec.json.Encoder()
 
 
-def procedure(state: SnitchState) -> str:
+def procedure(engine: SnitchEngine, state: SnitchState) -> str:
     """The public rest of the state (`Procedure`) as JSON: what `SnitchEngine.state_from_view` rebuilds from."""
+    decisions, flow = engine.pending(state)
     return _PROCEDURE.encode(
         Procedure(
-            decisions=state.decisions,
-            flow=state.flow,
+            decisions=decisions,  # type: ignore[arg-type]
+            flow=flow,  # type: ignore[arg-type]
             exchange=state.exchange,
             block_performed=state.block_performed,
             block_optional=state.block_optional,
@@ -404,6 +405,6 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         stand=[StandSpotView(zone=s.zone, seat=s.seat, card=s.card) for s in state.stand],
         draft=draft_view(engine, state, seat) if seat is not None else None,
         my_deck=sorted(mine.deck) if mine else [],
-        procedure=procedure(state),
+        procedure=procedure(engine, state),
     )
     return view
