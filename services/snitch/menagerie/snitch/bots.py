@@ -495,7 +495,7 @@ class Table:
         )
 
     def hit_chance(self, layout: Layout, action: DicePool | int, modifier: int, target: PlayerRef) -> float:
-        """P(a Beat or a Bludger's hit lands): the target's Coach answers with its best Reaction (rolls.ANSWERS)."""
+        """P(a Beat or a Bludger's hit lands): the target's Coach answers with its best Reaction (l.406–410)."""
         best = _chance(action, None, modifier, 0)
         for reactor, name in [(target, "manoeuvre")] + [(b, "defense") for b in pitch.defense_beaters(layout, target)]:
             pool = self.reaction_pool(reactor.team, reactor.index, name)

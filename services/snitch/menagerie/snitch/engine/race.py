@@ -7,9 +7,8 @@
   may go (`token_spaces`), whether an Obstruct may be performed (`can_obstruct`), the
   Slipstreaming card's Obstruct 1;
 - each race Action given its Successes (`accelerate`, `dodge`, `glimpse`, `obstruct`,
-  `resolve_step`), the Successes of a fixed or a rolled Action (`race_successes`), the
-  Seeker's dice with spent dice tokens (`race_pool`), and a race roll, rolled
-  (`roll_race_successes`) or stated exactly (`race_roll_chances`);
+  `resolve_step`), the dice tokens a Seeker spends on a roll (`spend_held`), and the exact
+  chances of a race roll (`race_roll_chances`; the engine rolls it as an exchange);
 - taking a Snitch card: the legal choices (`snitch_choices`), the Impulse a combination
   gives (`combined_level`), taking it (`take_snitch_card`), refilling the face-up row with
   its reshuffle and Golden Snitch cards (`refill_row`);
@@ -40,7 +39,6 @@ from menagerie.snitch.data.cards import (
     GoldenSnitchCard,
     Impulse,
     Obstruct,
-    RaceAction,
     RaceDiceToken,
     SlipstreamingCard,
     SnitchCard,
@@ -50,7 +48,7 @@ from menagerie.snitch.data.cards import (
     UpwindToken,
     load_snitch_deck,
 )
-from menagerie.snitch.engine.rolls import RollError, count, count_outcomes, roll_pool, with_dice_tokens
+from menagerie.snitch.engine.rolls import count_outcomes
 
 Seat = int  # 0 or 1: the two Coaches
 Level = Literal["rushed", "fast", "perfect"]
@@ -270,17 +268,6 @@ def _land(race: Race, seat: Seat, ignore: bool = False) -> Race:
 # ------------------------------------------------------------------- race Actions
 
 
-def race_successes(action: RaceAction, rolled: int | None = None) -> int:
-    """The Successes an Action applies: its fixed number (no roll, l.590), or the roll ± its modifier (l.588)."""
-    if action.successes is not None:
-        if rolled is not None:
-            raise RaceError(f"{action.name} {action.successes} takes no roll")
-        return action.successes
-    if rolled is None:
-        raise RaceError(f"{action.name} needs a roll")
-    return max(0, rolled + action.modifier)  # a roll cannot fall below no Successes
-
-
 def landing(race: Race, seat: Seat, successes: int) -> int:
     """Where an advance of `successes` spaces ends: never past the Golden Snitch (reaching it catches it)."""
     return min(race.snitch, race.seekers[seat] + successes)
@@ -360,29 +347,6 @@ def resolve_step(
 # ------------------------------------------------------------------ the race roll
 
 
-def race_pool(
-    race: Race,
-    seat: Seat,
-    dice: Dice,
-    pool: DicePool,
-    bonus: Sequence[Colour] = (),
-    penalty: Sequence[Colour] = (),
-) -> DicePool:
-    """A Seeker's dice: the card's pool, plus spent Bonus tokens, minus Penalty tokens the rival spends (l.454–456).
-
-    The tokens must be on the Seeker's card; the dice arithmetic is the actions' own
-    (rolls.with_dice_tokens), so a race roll and a pitch roll count tokens alike.
-    """
-    have = Counter(race.held[seat])
-    spend = Counter([HeldDice("bonus", c) for c in bonus] + [HeldDice("penalty", c) for c in penalty])
-    if missing := spend - have:
-        raise RaceError(f"seat {seat}'s Seeker does not hold {sorted(missing.elements())}")
-    try:
-        return with_dice_tokens(dice, pool, bonus, penalty)
-    except RollError as error:
-        raise RaceError(str(error)) from error
-
-
 def spend_held(race: Race, seat: Seat, bonus: Sequence[Colour] = (), penalty: Sequence[Colour] = ()) -> Race:
     """The race once the dice tokens used on a roll are discarded from the Seeker's card."""
     left = Counter(race.held[seat])
@@ -391,11 +355,6 @@ def spend_held(race: Race, seat: Seat, bonus: Sequence[Colour] = (), penalty: Se
         raise RaceError(f"seat {seat}'s Seeker does not hold those tokens")
     held = tuple(sorted(left.elements()))
     return msgspec.structs.replace(race, held=(held, race.held[1]) if seat == 0 else (race.held[0], held))
-
-
-def roll_race_successes(rng: Rng, dice: Dice, pool: DicePool, seat: Seat) -> int:
-    """A Seeker's race roll: the Successes the pool's dice show (before the card's modifier), rolled as an action's."""
-    return count(dice, roll_pool(rng, dice, pool, "action", seat))
 
 
 def race_roll_chances(dice: Dice, pool: DicePool, modifier: int = 0) -> Distribution[int]:

@@ -10,8 +10,7 @@
 - rerolls (`rerollable`, `reroll`, `goal_token_reroll`, `resolution_order`): each die
   remembers which Coaches rerolled it;
 - exact chances (`count_outcomes`, `net_outcomes`, `success_chance`, `aim_outcomes`),
-  built on menagerie.rules.chance;
-- the arithmetic of a result for event text (`describe`).
+  built on menagerie.rules.chance.
 
 Line numbers (l.) are of the rulebook, catch-the-golden-snitch.txt; RULES.md "Rolls" records
 every reading made here.
@@ -38,15 +37,6 @@ RollOf = RollName | RacePitchAction
 
 MAX_STUNNED = 3  # l.544 "to a maximum of 3 – the effect is cumulative"
 NO_DISADVANTAGE, DISADVANTAGE, SEVERE_DISADVANTAGE = 0, 1, 2  # l.419–420: deduct 1, deduct 2
-# The Reactions that may answer each rolled Action (l.402–412; a Pass has none) and a
-# Bludger's hit (l.406, l.408, l.532). At most one of them answers (l.400).
-ANSWERS: dict[str, tuple[RollName, ...]] = {
-    "pass": (),
-    "shoot": ("catch",),
-    "steal": ("steal_reaction",),
-    "beat": ("manoeuvre", "defense"),
-    "bludger": ("manoeuvre", "defense"),
-}
 BLUDGER_HIT = 1  # l.536 "resolved as if a Player had rolled a Success on the dice"
 
 
@@ -137,12 +127,6 @@ def roll_pool(rng: Rng, dice: Dice, pool: DicePool, kind: RollKind, seat: int) -
 def count(dice: Dice, roll: Roll) -> int:
     """The Successes (Action) or Opportunities (Reaction) a roll shows, before modifiers."""
     return sum(value(dice, die.face, roll.kind) for die in roll.dice)
-
-
-def pool_of(roll: Roll) -> DicePool:
-    """The dice a roll rolled, by colour."""
-    colours = [die.colour for die in roll.dice]
-    return DicePool(orange=colours.count("orange"), purple=colours.count("purple"), black=colours.count("black"))
 
 
 # --------------------------------------------------------------------- dice tokens
@@ -364,25 +348,3 @@ def aim_outcomes(hoops: Hoops) -> Distribution[int]:
             bonus = aim_bonus(hoops, shooter, keeper)
             merged[bonus] = merged.get(bonus, Fraction(0)) + Fraction(1, size)
     return sorted(merged.items())
-
-
-# ---------------------------------------------------------------------------- text
-
-
-def _amount(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def describe(result: Result) -> str:
-    """The arithmetic of a result, e.g. "2 Successes − 1 Opportunity = 1: success" (the engine's text adds who)."""
-    text = _amount(result.successes, "Success", "Successes")
-    if result.action_modifier:
-        text += f" {'+' if result.action_modifier > 0 else '−'} {abs(result.action_modifier)}"
-    if result.reacted:
-        cancelled = _amount(result.cancelled, "Opportunity", "Opportunities")
-        if result.reaction_modifier:
-            sign = "+" if result.reaction_modifier > 0 else "−"
-            cancelled += f" ({result.opportunities} rolled {sign} {abs(result.reaction_modifier)})"
-        text += f" − {cancelled}"
-    net = f"−{-result.net}" if result.net < 0 else str(result.net)
-    return f"{text} = {net}: {'success' if result.success else 'fail'}"

@@ -714,3 +714,59 @@ def test_played_cards_go_to_the_discard_pile_at_the_end_of_the_game_sequence() -
     coach = state.players[0]
     assert coach.discard == [*discard, *hand[:3]], "the Pitch Actions card, then the Intrepid Moves"
     assert coach.pitch_card is None and coach.intrepids == [] and coach.hand == hand[3:]
+
+
+def test_a_race_action_applies_fixed_successes_unrolled_and_a_roll_with_its_modifier() -> None:
+    """l.590: Success symbols alone are applied without a roll; l.588: a (+)/(-) modifier adds to or takes from the
+    roll (never below no Success)."""
+    from menagerie.snitch.data.cards import Accelerate
+    from menagerie.snitch.engine.model import ImpulseStep, RaceMoved
+
+    for seed in range(6):
+        state = advance_until(new_match(seed), lambda s: isinstance(top(s), PitchCards))
+        state.decisions.clear()
+        state.flow = [ImpulseStep(seat=0, steps=[Accelerate(successes=2)])]
+        events: list[Any] = []
+        ENGINE.advance(state, events)
+        moved = [e for e in events if isinstance(e, RaceMoved)]
+        assert [(m.step, m.successes) for m in moved] == [("accelerate", 2)]
+        assert not any(type(e).__name__ == "DiceRolled" for e in events)
+
+        state.decisions.clear()
+        state.flow = [ImpulseStep(seat=0, steps=[Accelerate(modifier=-1)])]
+        events = []
+        ENGINE.advance(state, events)
+        while state.exchange is not None:
+            events += answer(
+                state, lambda actions: next((a for a in actions if type(a).__name__ == "KeepRoll"), actions[0])
+            )
+        rolled = next(e for e in events if type(e).__name__ == "DiceRolled")
+        moved = [e for e in events if isinstance(e, RaceMoved)]
+        assert [(m.step, m.successes) for m in moved] == [("accelerate", max(0, rolled.successes - 1))]
+
+
+def test_which_reactions_answer_which_roll() -> None:
+    """l.400–412: Shoot — the Keeper's Catch; Steal — the Steal Reaction; Beat and a moving Bludger (l.532) —
+    Manoeuvre or a Beater's Defense; Pass — none (l.356 names no Reaction). One Reaction at most (l.400)."""
+    state = exchange_position()
+    zone = "west_centre"
+    area = ENGINE.pitch.half(state.layout.halves[1]).scoring_area
+    state.layout = (
+        state.layout.moved(PlayerRef(0, 3), zone)
+        .moved(PlayerRef(0, 4), zone)
+        .moved(PlayerRef(1, 3), zone)
+        .moved(PlayerRef(1, 1), zone)
+        .moved(PlayerRef(1, 0), area)
+    )
+
+    def answers(exchange: Exchange) -> set[tuple[int, str]]:
+        return {(r.player, r.reaction) for r in ENGINE.reaction_options(state, exchange)}
+
+    assert answers(Exchange(kind="pass", seat=0, actor=3, target_team=0, target=4)) == set()
+    assert answers(Exchange(kind="steal", seat=0, actor=4, target_team=1, target=3)) == {(3, "steal_reaction")}
+    hit = {(3, "manoeuvre"), (1, "defense")}
+    assert answers(Exchange(kind="beat", seat=0, actor=1, target_team=1, target=3, bludger=0)) == hit
+    assert answers(Exchange(kind="bludger", seat=0, target_team=1, target=3, bludger=0)) == hit
+    assert answers(Exchange(kind="shoot", seat=0, actor=3)) == {(0, "catch")}
+    state.layout = state.layout.moved(PlayerRef(1, 0), "east_centre")
+    assert answers(Exchange(kind="shoot", seat=0, actor=3)) == set(), "no Keeper inside, no Catch (l.412)"
