@@ -1,19 +1,17 @@
 """Where players, balls and Bludgers may go, in one place: the engine moves with these, the bots plan with them.
 
 - where things are (`Layout`: each Pitch Player's Zone, the Quaffle held or Loose, the
-  Bludgers), the Setup positions (`setup_layout`) and a check of a layout
-  (`layout_problems`);
+  Bludgers) and the Setup positions (`setup_layout`);
 - Zones within N moves (`zones_within`), who may be inside a Scoring Area (`may_be_in`);
 - Disadvantage (`disadvantage`, `pass_disadvantage`);
 - the Actions' targets: Move and Shift (`move_destinations`, `shift_destinations`), Pass
   (`pass_targets`), Shoot (`may_shoot`), Steal (`stealers`), Beat (`beaters`,
-  `beat_targets`, `beaten_bludger_zones`), Recover (`recover_candidates`), picking up a
-  Loose Quaffle (`picks_up`);
+  `beat_targets`, `beaten_bludger_zones`), picking up a Loose Quaffle (`picks_up`);
 - losing the Quaffle: where it may go Loose (`loose_quaffle_zones`), who must Shift out
   of a Scoring Area and where (`must_shift_out`, `shift_out_zones`), when a Keeper's
   Kick-Off starts (`keeper_kick_off`);
 - the Kick-Off: Bludger placement (`bludger_placements`) and the 2/1/1/2 deployment
-  moves (`KICK_OFF_MOVES`, `deployment_options`, `deployment_problem`);
+  moves (`KICK_OFF_MOVES`, `deployment_options`);
 - the Bludger Movement (`bludger_destinations`, `bludger_targets`, `defense_beaters`).
 
 Rulebook line numbers (l.) are of `catch-the-golden-snitch.txt`; RULES.md ("Movement and
@@ -23,7 +21,7 @@ in the lineup's Pitch Players (`PITCH_LINEUP`). Seekers are never on the Pitch (
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
@@ -308,11 +306,6 @@ def beaten_bludger_zones(pitch: Pitch, target_zone: str) -> tuple[str, ...]:
     return _ordered(pitch, (target_zone, *adjacent(pitch, target_zone)))
 
 
-def recover_candidates(layout: Layout, team: int, stunned: Mapping[PlayerRef, int]) -> tuple[PlayerRef, ...]:
-    """A Team's Players who may Recover: those with a Stunned token, each removing its own (l.388, l.546)."""
-    return tuple(p for p in layout.team_players(team) if stunned.get(p, 0) > 0)
-
-
 def picks_up(layout: Layout, player: PlayerRef) -> bool:
     """Whether a Player in the same Zone as the Loose Quaffle may pick it up during its Action, a Shift too (l.478)."""
     return isinstance(layout.quaffle, str) and layout.quaffle == layout.zone_of(player)
@@ -389,32 +382,6 @@ def deployment_options(pitch: Pitch, layout: Layout, team: int, moved: frozenset
     )
 
 
-def deployment_problem(
-    pitch: Pitch,
-    layout: Layout,
-    team: int,
-    count: int,
-    moved: frozenset[PlayerRef],
-    moves: tuple[Deploy, ...],
-) -> str | None:
-    """Why a Kick-Off deployment step (`count` Players of `team`, KICK_OFF_MOVES) is refused, or None if legal."""
-    if len(moves) != count:
-        return f"move exactly {count} Player{'s' if count > 1 else ''} (l.261-267)"
-    if len({m.player for m in moves}) != len(moves):
-        return "each Player is moved once (l.269)"
-    for move in moves:
-        if move.player.team != team:
-            return "a Coach moves their own Players"
-        if move.player in moved:
-            return "no Player may be moved more than once (l.269)"
-        if Deploy(move.player, move.to) not in deployment_options(pitch, layout, team, moved):
-            return f"{move.to} is not a Zone adjacent to this Player's Deployment Zone that it may enter (l.261)"
-        # Applied one after another, so a later move sees the earlier ones.
-        layout = layout.moved(move.player, move.to)
-        moved = moved | {move.player}
-    return None
-
-
 # --------------------------------------------------------------- Bludger Movement
 
 
@@ -434,36 +401,3 @@ def defense_beaters(layout: Layout, target: PlayerRef) -> tuple[PlayerRef, ...]:
     """The Beaters who may Defend a Player from a Bludger: its Team's in its Zone, itself too (l.408-410, l.532)."""
     zone = layout.zone_of(target)
     return tuple(p for p in layout.team_players(target.team) if p.position == "beater" and layout.zone_of(p) == zone)
-
-
-# ------------------------------------------------------------------------- checks
-
-
-def layout_problems(pitch: Pitch, layout: Layout) -> tuple[str, ...]:
-    """What is wrong with a layout (unknown Zones, a Player where it may not be, a Quaffle Loose in a Scoring Area)."""
-    problems: list[str] = []
-    known = {z.id for z in pitch.zones}
-    halves = {h.id for h in pitch.halves}
-    if set(layout.halves) != halves:
-        problems.append(f"the Teams' halves {layout.halves} are not the two halves {sorted(halves)}")
-        return tuple(problems)
-    for team in (0, 1):
-        if len(layout.players[team]) != len(PITCH_LINEUP):
-            problems.append(f"team {team} has {len(layout.players[team])} Pitch Players, not {len(PITCH_LINEUP)}")
-            return tuple(problems)
-    for player in layout.all_players():
-        zone = layout.zone_of(player)
-        if zone not in known:
-            problems.append(f"{player}: unknown zone {zone}")
-        elif not may_be_in(pitch, layout, player, zone):
-            problems.append(f"{player}: a {player.position} may not be in {zone} (l.123)")
-    if isinstance(layout.quaffle, PlayerRef):
-        if layout.quaffle not in layout.all_players():
-            problems.append(f"the Quaffle is held by an unknown Player {layout.quaffle}")
-    elif layout.quaffle not in known:
-        problems.append(f"the Quaffle is Loose in an unknown zone {layout.quaffle}")
-    elif layout.quaffle in pitch.scoring_areas:
-        problems.append("a Loose Quaffle is never in a Scoring Area (l.476)")
-    if len(layout.bludgers) > 2 or not set(layout.bludgers) <= known:
-        problems.append(f"bludgers {layout.bludgers}: at most two, in known zones")
-    return tuple(problems)

@@ -660,7 +660,7 @@ def test_a_block_starts_with_the_actions_printed_on_its_card() -> None:
     assert state.block_remaining == list(card.blocks[0])
 
 
-def block_position(remaining: list[PitchAction]) -> SnitchState:
+def block_position(remaining: list[PitchAction], stunned: dict[PlayerRef, int] | None = None) -> SnitchState:
     """Seat 0 attacks, its Chaser 3 holds the Quaffle beside Chaser 4, and its block has `remaining` left."""
     from menagerie.snitch.engine.model import ContinueBlock
 
@@ -671,6 +671,8 @@ def block_position(remaining: list[PitchAction]) -> SnitchState:
     state.attacking = 0
     state.block_seat, state.block_index, state.block_optional = 0, 0, False
     state.block_remaining, state.block_performed = list(remaining), 0
+    for player, tokens in (stunned or {}).items():
+        state.players[player.team].team[player.index].stunned = tokens
     state.flow.append(ContinueBlock())
     ENGINE.advance(state, [])
     return state
@@ -770,3 +772,11 @@ def test_which_reactions_answer_which_roll() -> None:
     assert answers(Exchange(kind="shoot", seat=0, actor=3)) == {(0, "catch")}
     state.layout = state.layout.moved(PlayerRef(1, 0), "east_centre")
     assert answers(Exchange(kind="shoot", seat=0, actor=3)) == set(), "no Keeper inside, no Catch (l.412)"
+
+
+def test_recover_removes_a_stunned_token_from_one_of_ones_own_players() -> None:
+    """l.388 "Remove a Stunned token from the Player card of one of your Players"; l.546 the Player Recovers."""
+    state = block_position(["recover"], stunned={PlayerRef(0, 1): 1, PlayerRef(1, 3): 2})
+    assert [a for a in legal(state, 0) if isinstance(a, Recover)] == [Recover(player=1)]
+    ENGINE.apply(state, 0, Recover(player=1))
+    assert state.players[0].team[1].stunned == 0 and state.players[1].team[3].stunned == 2

@@ -1,4 +1,8 @@
-"""Where players, balls and Bludgers may go (engine/pitch.py), rule by rule, with the rulebook line each follows."""
+"""Where players, balls and Bludgers may go (engine/pitch.py), rule by rule, with the rulebook line each follows.
+
+`layout_problems` is this module's oracle: what the rules say a layout may never show, checked
+on the layouts the functions under test produce.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import random
 import msgspec
 import pytest
 
-from menagerie.snitch.data import load_data
+from menagerie.snitch.data import Pitch, load_data
 from menagerie.snitch.engine.pitch import (
     KICK_OFF_MOVES,
     PITCH_LINEUP,
@@ -22,10 +26,8 @@ from menagerie.snitch.engine.pitch import (
     bludger_targets,
     defense_beaters,
     deployment_options,
-    deployment_problem,
     disadvantage,
     keeper_kick_off,
-    layout_problems,
     loose_quaffle_zones,
     may_be_in,
     may_shoot,
@@ -34,7 +36,6 @@ from menagerie.snitch.engine.pitch import (
     pass_disadvantage,
     pass_targets,
     picks_up,
-    recover_candidates,
     setup_layout,
     shift_destinations,
     shift_out_zones,
@@ -50,6 +51,36 @@ KEEPER, BEATER, BEATER_2, CHASER, CHASER_2, CHASER_3 = range(6)
 G = {i: PlayerRef(0, i) for i in range(6)}
 S = {i: PlayerRef(1, i) for i in range(6)}
 START = setup_layout(PITCH, HALVES, G[CHASER])
+
+
+def layout_problems(pitch: Pitch, layout: Layout) -> tuple[str, ...]:
+    """What is wrong with a layout (unknown Zones, a Player where it may not be, a Quaffle Loose in a Scoring Area)."""
+    problems: list[str] = []
+    known = {z.id for z in pitch.zones}
+    halves = {h.id for h in pitch.halves}
+    if set(layout.halves) != halves:
+        problems.append(f"the Teams' halves {layout.halves} are not the two halves {sorted(halves)}")
+        return tuple(problems)
+    for team in (0, 1):
+        if len(layout.players[team]) != len(PITCH_LINEUP):
+            problems.append(f"team {team} has {len(layout.players[team])} Pitch Players, not {len(PITCH_LINEUP)}")
+            return tuple(problems)
+    for player in layout.all_players():
+        zone = layout.zone_of(player)
+        if zone not in known:
+            problems.append(f"{player}: unknown zone {zone}")
+        elif not may_be_in(pitch, layout, player, zone):
+            problems.append(f"{player}: a {player.position} may not be in {zone} (l.123)")
+    if isinstance(layout.quaffle, PlayerRef):
+        if layout.quaffle not in layout.all_players():
+            problems.append(f"the Quaffle is held by an unknown Player {layout.quaffle}")
+    elif layout.quaffle not in known:
+        problems.append(f"the Quaffle is Loose in an unknown zone {layout.quaffle}")
+    elif layout.quaffle in pitch.scoring_areas:
+        problems.append("a Loose Quaffle is never in a Scoring Area (l.476)")
+    if len(layout.bludgers) > 2 or not set(layout.bludgers) <= known:
+        problems.append(f"bludgers {layout.bludgers}: at most two, in known zones")
+    return tuple(problems)
 
 
 def placed(
@@ -268,13 +299,6 @@ def test_beaten_bludger_goes_to_the_target_zone_or_one_adjacent() -> None:
     assert "west_scoring_area" in zones  # l.123 limits Players, not Bludgers
 
 
-def test_recover_removes_a_stunned_token_of_ones_own() -> None:
-    """l.388 "Remove a Stunned token from the Player card of one of your Players"; l.546 the Player Recovers."""
-    stunned = {G[BEATER]: 1, G[CHASER]: 0, S[CHASER]: 2}
-    assert recover_candidates(START, 0, stunned) == (G[BEATER],)
-    assert recover_candidates(START, 1, stunned) == (S[CHASER],)
-
-
 def test_pick_up_a_loose_quaffle_in_ones_zone() -> None:
     """l.478 "Any Player in the same Zone as a Loose Quaffle during one of their Actions (including a Shift)"."""
     layout = START.with_quaffle("west_centre").moved(S[BEATER], "west_centre")
@@ -391,26 +415,25 @@ def test_a_full_deployment() -> None:
         (1, (Deploy(S[BEATER], "west_deployment"), Deploy(S[CHASER_2], "south_midfield"))),
     ]
     for (attacking, count), (team, moves) in zip(KICK_OFF_MOVES, steps, strict=True):
-        assert attacking == (team == 0)
-        assert deployment_problem(PITCH, layout, team, count, moved, moves) is None
-        for move in moves:
+        assert attacking == (team == 0) and len(moves) == count
+        for move in moves:  # one at a time, as the engine asks them (its Deployment decision)
+            assert move in deployment_options(PITCH, layout, team, moved)
             layout = layout.moved(move.player, move.to)
-        moved |= {m.player for m in moves}
+            moved |= {move.player}
     assert layout.quaffle_zone == "north_midfield"  # l.271: the Quaffle went with its Chaser
     assert layout_problems(PITCH, layout) == ()
 
 
 def test_deployment_refusals() -> None:
-    """l.261 two Players "in their Deployment Zone ... to an adjacent Zone"; l.269 "no Player may be moved more than
-    once, by any means"."""
+    """l.261 Players "in their Deployment Zone ... to an adjacent Zone"; l.269 "no Player may be moved more than
+    once, by any means" (the engine offers only `deployment_options`; the 2/1/1/2 count: test_engine)."""
     ok = Deploy(G[CHASER], "west_centre")
-    assert deployment_problem(PITCH, START, 0, 2, frozenset(), (ok,)) is not None  # too few
-    assert deployment_problem(PITCH, START, 0, 2, frozenset(), (ok, ok)) is not None  # one Player twice
-    assert deployment_problem(PITCH, START, 0, 1, frozenset({G[CHASER]}), (ok,)) is not None  # moved before
-    assert deployment_problem(PITCH, START, 0, 1, frozenset(), (Deploy(G[KEEPER], "west_centre"),)) is not None
-    assert deployment_problem(PITCH, START, 0, 1, frozenset(), (Deploy(G[CHASER], "east_centre"),)) is not None
-    assert deployment_problem(PITCH, START, 0, 1, frozenset(), (Deploy(S[CHASER], "east_centre"),)) is not None
-    assert deployment_problem(PITCH, START, 0, 1, frozenset(), (ok,)) is None
+    assert ok in deployment_options(PITCH, START, 0, frozenset())
+    assert ok not in deployment_options(PITCH, START, 0, frozenset({G[CHASER]}))  # moved before
+    assert ok not in deployment_options(PITCH, START.moved(G[CHASER], "west_centre"), 0, frozenset())  # left home
+    assert Deploy(G[KEEPER], "west_centre") not in deployment_options(PITCH, START, 0, frozenset())
+    assert Deploy(G[CHASER], "east_centre") not in deployment_options(PITCH, START, 0, frozenset())  # not adjacent
+    assert Deploy(S[CHASER], "east_centre") not in deployment_options(PITCH, START, 0, frozenset())  # a rival
 
 
 def test_deployment_options() -> None:
