@@ -9,8 +9,8 @@ invariants, with a `DataError` naming the file and the entry. Pure: it reads pac
 The helpers `DataError`, `read_toml` and `convert` are shared with the package's other
 loaders (the tactical decks and the Snitch race deck). The Player cards are the 28 basic
 cards of the box and the unique Players (✷) with their Traits (`Trait`, `describe_trait`);
-the Spectator cards load apart (`load_spectators()`, `describe_spectator`), their effects
-taken from the Intrepid Move vocabulary of `cards.py`.
+the Spectator cards load apart (`load_spectators()`), their effects taken from the Intrepid
+Move vocabulary of `cards.py` (and worded by its `describe_effect`).
 """
 
 from __future__ import annotations
@@ -245,10 +245,6 @@ class Pitch(Record, frozen=True):
         """How many Zones apart two Zones are (0 for the same Zone, 1 for adjacent ones)."""
         return _reachable(self, a)[b]
 
-    def zone_index(self) -> dict[str, Zone]:
-        """The Zones by id."""
-        return _zone_index(self)
-
     @property
     def orange_zones(self) -> frozenset[str]:
         """The Zones in both halves."""
@@ -393,7 +389,6 @@ TraitRoll = Literal[
     "defense",
     "catch",
 ]
-TRAIT_ROLLS: tuple[TraitRoll, ...] = get_args(TraitRoll)
 REACTION_ROLLS: frozenset[str] = frozenset({"steal_reaction", "manoeuvre", "defense", "catch"})
 # l.556–561: the Actions that earn a Tempo Point when performed successfully.
 TempoOn = Literal["pass", "shoot", "steal", "beat"]
@@ -455,7 +450,6 @@ class ToughTrait(Record, tag="tough", tag_field="kind", frozen=True):
 
 
 Trait = RollBonusTrait | RerollTrait | TempoTrait | SteadyTrait | ToughTrait
-TRAIT_KINDS: tuple[type, ...] = get_args(Trait)
 
 _ROLL_WORDS: dict[str, str] = {
     "pass": "Pass",
@@ -685,7 +679,6 @@ from menagerie.snitch.data.cards import (  # noqa: E402
     Shift,
     Tempo,
     Upwind,
-    describe_effect,
 )
 
 StandZone = Literal["magic", "encouragement"]  # l.715 "the Magic Zone and the Encouragement Zone"
@@ -758,11 +751,6 @@ class Spectators(Record, frozen=True):
                 raise DataError(f"spectators: {house} may buy {BOUGHT_SPECTATORS} Spectators (l.699), it has fewer")
 
     @property
-    def fervent_fan(self) -> SpectatorCard:
-        """The free Spectator every Coach receives."""
-        return self.card(FERVENT_FAN)
-
-    @property
     def bought(self) -> tuple[SpectatorCard, ...]:
         """The Spectators that cost Galleons, in file order."""
         return tuple(c for c in self.spectators if c.id != FERVENT_FAN)
@@ -773,19 +761,6 @@ class Spectators(Record, frozen=True):
             if card.id == card_id:
                 return card
         raise KeyError(card_id)
-
-
-def _zone_words(zones: tuple[StandZone, ...]) -> str:
-    return " or ".join(f"the {zone.capitalize()} Zone" for zone in sorted(zones, key=STAND_ZONES.index))
-
-
-def describe_spectator(card: SpectatorCard) -> str:
-    """The Spectator card's rules text: where it goes, its first effect and its second (l.719)."""
-    second = describe_effect(card.second)
-    return (
-        f"Place in {_zone_words(card.zones)}. Empty Zone: {describe_effect(card.first)} "
-        f"On a rival Spectator: remove it, then {second[:1].lower()}{second[1:]}"
-    )
 
 
 def parse_spectators(raw: dict[str, Any]) -> Spectators:

@@ -31,14 +31,12 @@ TEMPO_ACTIONS: tuple[TempoAction, ...] = get_args(TempoAction)
 # A roll an effect may change: the Actions that roll dice, and the four Reactions
 # ("Steal", "Manoeuvre", "Defense", "Catch"; the Steal Reaction is `steal_reaction`).
 RollName = Literal["pass", "shoot", "steal", "beat", "steal_reaction", "manoeuvre", "defense", "catch"]
-ROLLS: tuple[RollName, ...] = get_args(RollName)
 Whose = Literal["friendly", "rival"]
 DiceToken = Literal["bonus", "penalty"]
 Role = Literal["chaser", "beater", "keeper"]  # Seekers never take part in Pitch effects
 
 # When a Swift Intrepid Move (the lightning symbol) may be played from the hand.
 Trigger = Literal["rival_steal", "rival_beat", "rival_shoot", "own_steal", "own_shoot", "loose_quaffle"]
-TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 # The rolls a Swift Intrepid Move on a roll trigger may change, as (whose roll, which roll):
 # the Action that triggered it and the Reaction that answers it.
 TRIGGER_ROLLS: dict[Trigger, frozenset[tuple[Whose, RollName]]] = {
@@ -144,7 +142,6 @@ class Upwind(msgspec.Struct, tag="upwind", tag_field="kind", frozen=True, forbid
 
 
 Effect = Shift | FreeAction | DiceTokens | ModifyRoll | Reroll | Tempo | Bludger | Upwind
-EFFECT_KINDS: tuple[type, ...] = get_args(Effect)
 
 
 class IntrepidMove(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -260,7 +257,6 @@ class RaceDiceToken(msgspec.Struct, tag="dice_token", tag_field="kind", frozen=T
 
 RaceAction = Accelerate | Dodge | Glimpse | Obstruct
 Step = Accelerate | Dodge | Glimpse | Obstruct | UpwindToken | RaceDiceToken
-STEP_KINDS: tuple[type, ...] = get_args(Step)
 Impulse = tuple[Step, ...]
 
 
@@ -289,11 +285,6 @@ class SnitchCard(msgspec.Struct, tag="snitch", tag_field="kind", frozen=True, fo
             raise DataError("fast_types are two Types other than the card's own")
         for name, impulse in (("Rushed", self.rushed), ("Fast", self.fast), ("Perfect", self.perfect)):
             _check_impulse(name, impulse)
-
-    @property
-    def rushed_type(self) -> SnitchType:
-        """The one Type that matches neither the card's Type nor its Fast Types."""
-        return next(t for t in SNITCH_TYPES if t != self.type and t not in self.fast_types)
 
 
 class SlipstreamingCard(msgspec.Struct, tag="slipstreaming", tag_field="kind", frozen=True, forbid_unknown_fields=True):

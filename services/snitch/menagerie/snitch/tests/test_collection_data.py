@@ -27,7 +27,6 @@ from menagerie.snitch.data import (
     TempoTrait,
     ToughTrait,
     Trait,
-    describe_spectator,
     describe_trait,
     load_data,
     load_spectators,
@@ -47,6 +46,8 @@ from menagerie.snitch.data.cards import (
     describe_effect,
     effect_worth,
 )
+from menagerie.snitch.engine.rules import SnitchEngine
+from menagerie.snitch.engine.views import spectator_card_view
 
 PLAYERS = load_data().players
 UNIQUE = [p for p in PLAYERS.players if p.cost > 0]
@@ -246,7 +247,7 @@ ENCOURAGEMENT_KINDS = {"tempo", "shift", "free_action"}
 
 def test_the_fervent_fan_is_free_for_every_coach() -> None:
     """l.699, l.717: 'each Coach receives a Fervent Fan card at no cost'."""
-    fan = SPECTATORS.fervent_fan
+    fan = SPECTATORS.card("fervent_fan")
     assert (fan.id, fan.name, fan.cost, fan.copies) == ("fervent_fan", "Fervent Fan", 0, 2)
     assert set(fan.affiliation) == set(HOUSES) and set(fan.zones) == {"magic", "encouragement"}
     assert (kind(fan.first), kind(fan.second)) == ("tempo", "free_action")
@@ -309,13 +310,17 @@ def test_the_second_effect_pays_for_displacing_a_rival() -> None:
 
 
 def test_spectator_text() -> None:
-    texts = {c.id: describe_spectator(c) for c in SPECTATORS.spectators}
-    assert texts["fervent_fan"] == (
-        "Place in the Magic Zone or the Encouragement Zone. Empty Zone: Gain 1 Tempo Point. "
-        "On a rival Spectator: remove it, then perform a free Move Action."
-    )
-    assert texts["lee_jordan"].startswith("Place in the Encouragement Zone. Empty Zone: Gain 1 Tempo Point.")
-    assert all(t.startswith("Place in the ") and "On a rival Spectator: remove it, then " in t for t in texts.values())
+    """A Spectator card as the engine shows it (views.py): its Stand Zones, its first and its second effect (l.719)."""
+    engine = SnitchEngine()
+    fan = spectator_card_view(engine, "fervent_fan")
+    assert (fan.name, fan.cost, fan.zones) == ("Fervent Fan", 0, ["magic", "encouragement"])
+    assert (fan.first, fan.second) == ("Gain 1 Tempo Point.", "Perform a free Move Action.")
+    lee = spectator_card_view(engine, "lee_jordan")
+    assert (lee.zones, lee.first) == (["encouragement"], "Gain 1 Tempo Point.")
+    for card in SPECTATORS.spectators:
+        view = spectator_card_view(engine, card.id)
+        assert (view.first, view.second) == (describe_effect(card.first), describe_effect(card.second)), card.id
+        assert view.first != view.second and view.zones == list(card.zones), card.id
 
 
 def test_load_spectators_is_cached() -> None:
