@@ -241,7 +241,6 @@ TRAIT = {"roll_bonus": 2.0, "locked_bonus": 0.8, "reroll": 0.4, "tempo": 1.5, "s
 SPECTATOR_PLAYS = 1.5  # a bought Spectator's effects, counted this many times
 HOUSE_MARGIN = 0.01  # Houses whose planned Team is worth within 1% of the best are as good (the rng picks one)
 TRAIT_COST = 1.0  # a Locked Trait used now is gone until the rival's Hand Swap (units)
-SPECTATOR_PLAY = 1.0  # a Spectator placed at the start of a block (units per Action of effect)
 
 
 def trait_worth(card: PlayerCard) -> float:
