@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from menagerie.rules.text import Narrator, article, humanize, listing, plural, third_person_of
+from menagerie.rules.text import Narrator, article, listing, plural, third_person_of
 
 
 def test_the_reader_is_you_and_others_are_named() -> None:
@@ -23,4 +23,3 @@ def test_words() -> None:
     assert plural(1, "die") == "1 die" and plural(3, "black die") == "3 black dice" and plural(2, "space") == "2 spaces"
     assert article("insight") == "an insight" and article("capture") == "a capture"
     assert listing(["a"]) == "a" and listing(["a", "b", "c"]) == "a, b and c"
-    assert humanize("capture_3") == "Capture 3"

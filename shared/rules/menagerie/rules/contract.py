@@ -200,9 +200,3 @@ class Engine(Protocol):
     def describe_prompt(self, view: Any, narrator: Narrator) -> str:
         """One sentence for the view's prompt: what is being decided, by whom."""
         ...
-
-
-def clone(state: Any, decoder: msgspec.msgpack.Decoder[Any] | None = None) -> Any:
-    """A deep copy of a state made of msgspec structs."""
-    decoder = decoder or msgspec.msgpack.Decoder(type(state))
-    return decoder.decode(msgspec.msgpack.encode(state))

@@ -128,8 +128,3 @@ def next_view_versions(
     """
     changed = seats_affected(events, len(versions)) | {actor} | (set(to_act_before) ^ set(to_act_after))
     return [version if s in changed else v for s, v in enumerate(versions)]
-
-
-def event_kinds(union: Any) -> dict[str, type[GameEvent]]:
-    """Kind name -> event type, for a game's event union."""
-    return {t.kind_name(): t for t in typing.get_args(union)}

@@ -80,8 +80,3 @@ def listing(words: Sequence[str], conjunction: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
-
-
-def humanize(identifier: str) -> str:
-    """ "capture_3" -> "Capture 3"."""
-    return identifier.replace("_", " ").capitalize()
