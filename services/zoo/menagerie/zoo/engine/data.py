@@ -24,7 +24,6 @@ ValueName = Literal["dangerous", "cute", "rare"]
 Size = Literal["small", "large"]
 
 HABITATS: tuple[Habitat, ...] = ("forest", "mountain", "desert", "water")
-ENCLOSURE_TYPES: tuple[EnclosureType, ...] = ("forest", "mountain", "desert", "water", "mystic")
 VALUES: tuple[ValueName, ...] = ("dangerous", "cute", "rare")
 CARD_COUNT = 106
 SECRET_GOAL_COUNT = 14

@@ -5,14 +5,13 @@ from __future__ import annotations
 import copy
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
 
 from menagerie.zoo.engine.data import (
     CARD_COUNT,
-    ENCLOSURE_TYPES,
     HABITATS,
     OPEN_GOAL_COUNT,
     SECRET_GOAL_COUNT,
@@ -21,6 +20,7 @@ from menagerie.zoo.engine.data import (
     ChooseOne,
     Count,
     Effect,
+    EnclosureType,
     Exchange,
     Gain,
     IfCountAtLeast,
@@ -184,7 +184,7 @@ def test_positive_gains_are_balanced_over_the_three_values() -> None:
 def test_enclosure_types_are_balanced_and_mystic_is_rarer() -> None:
     types = enclosure_types()
     assert sum(types.values()) == 2 * CARD_COUNT
-    assert set(types) == set(ENCLOSURE_TYPES)
+    assert set(types) == set(get_args(EnclosureType))
     for habitat in HABITATS:
         assert 44 <= types[habitat] <= 52, f"{habitat}: 44-52 enclosures, got {types[habitat]}"
     share = types["mystic"] / (2 * CARD_COUNT)
