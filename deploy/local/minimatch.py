@@ -234,7 +234,7 @@ class Minimatch:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+        self, _kind: type[BaseException] | None, _value: BaseException | None, _traceback: TracebackType | None
     ) -> None:
         self.stop()
 
@@ -255,7 +255,7 @@ def _main() -> int:
     secret = os.environ.get("MENAGERIE_TOKEN_SECRET") or secrets.token_hex(32)
     stopped = threading.Event()
 
-    def request_stop(signum: int, frame: FrameType | None) -> None:
+    def request_stop(_signum: int, _frame: FrameType | None) -> None:
         stopped.set()
 
     signal.signal(signal.SIGINT, request_stop)

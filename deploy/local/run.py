@@ -427,7 +427,7 @@ def main() -> int:
         print(f"could not start the platform: {exc}", file=sys.stderr)
         return 1
 
-    def request_stop(signum: int, frame: FrameType | None) -> None:
+    def request_stop(_signum: int, _frame: FrameType | None) -> None:
         platform.stopping = True
 
     signal.signal(signal.SIGINT, request_stop)

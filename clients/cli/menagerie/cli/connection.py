@@ -153,7 +153,7 @@ def _cancel_open_calls() -> None:
         call.cancel()
 
 
-def on_interrupt(signum: int, frame: object) -> None:
+def on_interrupt(_signum: int, _frame: object) -> None:
     """SIGINT: raise KeyboardInterrupt as usual, and make sure a stream waiting in gRPC hears it too."""
     _interrupted.set()
     threading.Thread(target=_cancel_open_calls, daemon=True).start()
