@@ -1,10 +1,15 @@
-"""Consumer groups on real Redis streams: ack, crash recovery, reclaim, dead letters."""
+"""Consumer groups on real Redis streams: ack, crash recovery, reclaim, dead letters.
+
+A consumer reads as it does in production, through `run` (`run_until` stops it once what
+the test waits for has happened); reclaiming, draining and removing stale consumers are
+called directly where a test needs them at a given moment.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import cast
 
 import pytest
@@ -28,6 +33,33 @@ def names() -> tuple[list[str], str]:
     return [f"test:{{{tag}}}:a", f"test:{{{tag}}}:b"], f"test:{{{tag}}}:dead"
 
 
+async def run_until(consumer: StreamConsumer, done: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Runs the consumer (`run`, its production loop) until `done()` holds, then stops it."""
+    stop = asyncio.Event()
+    task = asyncio.create_task(consumer.run(stop))
+    try:
+        async with asyncio.timeout(10):
+            while not await done():
+                if task.done():
+                    await task  # the loop ended: raise its error
+                    raise AssertionError(f"the consumer stopped before {what}")
+                await asyncio.sleep(0.01)  # Redis is the peer: nothing to wait on in this process
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 5)
+
+
+def counted(items: list[bytes] | list[str], n: int) -> Callable[[], Awaitable[bool]]:
+    """A `done` for run_until: `items` has reached `n` entries."""
+
+    async def done() -> bool:
+        return len(items) >= n
+
+    return done
+
+
 async def test_entries_are_handled_once_and_acknowledged(client: Redis) -> None:
     streams, dead = names()
     seen: list[bytes] = []
@@ -39,11 +71,13 @@ async def test_entries_are_handled_once_and_acknowledged(client: Redis) -> None:
     await consumer.ensure_groups()
     for n in range(5):
         await client.xadd(streams[n % 2], {"n": n})
-    assert await consumer.read_new() == 5
+    await run_until(consumer, counted(seen, 5), "five entries")
     assert sorted(seen) == [b"0", b"1", b"2", b"3", b"4"]
     for stream in streams:
         assert (await client.xpending(stream, "g"))["pending"] == 0
-    assert await consumer.read_new() == 0
+    await client.xadd(streams[0], {"n": 5})  # a run again reads only what is new
+    await run_until(consumer, counted(seen, 6), "the sixth entry")
+    assert sorted(seen) == [b"0", b"1", b"2", b"3", b"4", b"5"]
 
 
 async def test_a_failed_entry_stays_pending_and_is_retried_by_a_restarted_consumer(client: Redis) -> None:
@@ -58,8 +92,8 @@ async def test_a_failed_entry_stays_pending_and_is_retried_by_a_restarted_consum
     consumer = StreamConsumer(client, streams, "g", "c1", flaky, dead_letter=dead, block_ms=50)
     await consumer.ensure_groups()
     await client.xadd(streams[0], {"n": 1})
-    await consumer.read_new()
-    assert consumer.stats.failed == 1
+    await run_until(consumer, counted(attempts, 1), "the first attempt")
+    assert len(attempts) == 1, "a failed entry is not retried at once"
     assert (await client.xpending(streams[0], "g"))["pending"] == 1
     restarted = StreamConsumer(client, streams, "g", "c1", flaky, dead_letter=dead, block_ms=50)
     assert await restarted.drain_own_pending() == 1
@@ -70,7 +104,10 @@ async def test_a_failed_entry_stays_pending_and_is_retried_by_a_restarted_consum
 async def test_idle_entries_of_a_dead_consumer_are_reclaimed_then_dead_lettered(client: Redis) -> None:
     streams, dead = names()
 
+    crashed: list[bytes] = []
+
     async def crash(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        crashed.append(fields[b"n"])
         raise RuntimeError("always fails")
 
     handled: list[bytes] = []
@@ -81,7 +118,7 @@ async def test_idle_entries_of_a_dead_consumer_are_reclaimed_then_dead_lettered(
     first = StreamConsumer(client, streams, "g", "gone", crash, dead_letter=dead, block_ms=50)
     await first.ensure_groups()
     await client.xadd(streams[1], {"n": "x"})
-    await first.read_new()  # delivered to "gone", never acknowledged
+    await run_until(first, counted(crashed, 1), "the delivery to 'gone'")  # never acknowledged
     survivor = StreamConsumer(client, streams, "g", "alive", works, dead_letter=dead, claim_idle_ms=20, block_ms=50)
     await asyncio.sleep(0.05)
     assert await survivor.reclaim_idle() == 1
@@ -92,11 +129,10 @@ async def test_idle_entries_of_a_dead_consumer_are_reclaimed_then_dead_lettered(
     poisoned = StreamConsumer(
         client, streams, "g", "p", crash, dead_letter=dead, claim_idle_ms=10, block_ms=50, max_deliveries=3
     )
-    await poisoned.read_new()
+    await run_until(poisoned, counted(crashed, 2), "the poison's first delivery")
     for _ in range(4):
         await asyncio.sleep(0.02)
         await poisoned.reclaim_idle()
-    assert poisoned.stats.dead_lettered == 1
     letters = cast("StreamEntries", await client.xrange(dead))
     assert len(letters) == 1
     assert letters[0][1][b"n"] == b"poison"
@@ -119,16 +155,20 @@ async def test_run_stops_when_asked(client: Redis) -> None:
     await asyncio.wait_for(got.wait(), 5)
     stop.set()
     await asyncio.wait_for(task, 5)
-    assert consumer.stats.handled == 1
+    assert (await client.xpending(streams[0], "g"))["pending"] == 0, "handled and acknowledged"
 
 
 async def test_stale_consumers_are_removed_once_they_hold_nothing(client: Redis) -> None:
     streams, dead = names()
 
+    handled: list[bytes] = []
+    crashed: list[bytes] = []
+
     async def handler(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
-        pass
+        handled.append(fields[b"n"])
 
     async def crash(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
+        crashed.append(fields[b"n"])
         raise RuntimeError("dies holding its entry")
 
     async def consumers(stream: str) -> dict[str, int]:
@@ -139,10 +179,10 @@ async def test_stale_consumers_are_removed_once_they_hold_nothing(client: Redis)
     done = StreamConsumer(client, streams, "g", "done", handler, dead_letter=dead, block_ms=10)
     await done.ensure_groups()
     await client.xadd(streams[0], {"n": 1})
-    assert await done.read_new() == 1
+    await run_until(done, counted(handled, 1), "the entry 'done' handles")
     holding = StreamConsumer(client, streams, "g", "holding", crash, dead_letter=dead, block_ms=10)
     await client.xadd(streams[0], {"n": 2})
-    assert await holding.read_new() == 1
+    await run_until(holding, counted(crashed, 1), "the entry 'holding' dies with")
     assert await consumers(streams[0]) == {"done": 0, "holding": 1}
 
     patient = StreamConsumer(client, streams, "g", "live", handler, dead_letter=dead, stale_consumer_ms=60_000)
@@ -151,13 +191,15 @@ async def test_stale_consumers_are_removed_once_they_hold_nothing(client: Redis)
         client, streams, "g", "live", handler, dead_letter=dead, block_ms=10, claim_idle_ms=20, stale_consumer_ms=20
     )
     await asyncio.sleep(0.05)  # let the dead consumers' idle time pass the (tiny) threshold
-    assert await live.remove_stale_consumers() == ["done"]
+    # Each ran, so each read both streams (its own pending entries first, stream by stream) and is
+    # known on both: "done" goes from both, "holding" only from the stream where it holds nothing.
+    assert sorted(await live.remove_stale_consumers()) == ["done", "done", "holding"]
     assert await consumers(streams[0]) == {"holding": 1}, "a consumer with pending entries keeps them"
+    assert await consumers(streams[1]) == {}
 
     assert await live.reclaim_idle() == 1  # XAUTOCLAIM moves the entry to the live consumer
     assert await live.remove_stale_consumers() == ["holding"]
     assert await consumers(streams[0]) == {"live": 0}, "the live consumer (which claimed) stays"
-    assert live.stats.consumers_removed == 2
 
 
 async def test_run_removes_stale_consumers_as_it_goes(client: Redis) -> None:
@@ -166,24 +208,20 @@ async def test_run_removes_stale_consumers_as_it_goes(client: Redis) -> None:
     async def handler(stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
         pass
 
+    async def names_left() -> list[set[bytes]]:
+        """The consumers of the group on each stream."""
+        return [{cast("bytes", row["name"]) for row in await client.xinfo_consumers(s, "g")} for s in streams]
+
+    async def gone_registered() -> bool:
+        return all(b"gone" in names for names in await names_left())
+
+    async def gone_removed() -> bool:
+        return not any(b"gone" in names for names in await names_left())
+
     gone = StreamConsumer(client, streams, "g", "gone", handler, dead_letter=dead, block_ms=10)
     await gone.ensure_groups()
-    await gone.read_new()  # registers "gone" on both streams, then it never reads again
-    stop = asyncio.Event()
+    # Its first reads register "gone" on both streams; then it never reads again.
+    await run_until(gone, gone_registered, "'gone' to read both streams")
     live = StreamConsumer(client, streams, "g", "live", handler, dead_letter=dead, block_ms=10, stale_consumer_ms=50)
-    task = asyncio.create_task(live.run(stop))
-
-    async def names_left() -> set[bytes]:
-        rows = [row for s in streams for row in await client.xinfo_consumers(s, "g")]
-        return {cast("bytes", row["name"]) for row in rows}
-
-    try:
-        async with asyncio.timeout(10):
-            while True:
-                if b"gone" not in await names_left():
-                    break
-                await asyncio.sleep(0.02)  # Redis is the peer: nothing to wait on in this process
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 5)
-    assert await names_left() == {b"live"}
+    await run_until(live, gone_removed, "'gone' to be removed")
+    assert await names_left() == [{b"live"}, {b"live"}]

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 import structlog
@@ -49,17 +48,6 @@ log = structlog.get_logger(__name__)
 # Errors that say a peer is unreachable, not that an entry is bad (builtin ConnectionError
 # and TimeoutError cover sockets, and a handler may raise them for its own peers).
 TRANSIENT: tuple[type[BaseException], ...] = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError)
-
-
-@dataclass
-class ConsumerStats:
-    """What a consumer has done so far (for tests and metrics)."""
-
-    handled: int = 0
-    failed: int = 0
-    reclaimed: int = 0
-    dead_lettered: int = 0
-    consumers_removed: int = 0
 
 
 # Removes the group's consumers (other than ARGV[2]) idle at least ARGV[3] ms with nothing
@@ -110,7 +98,6 @@ class StreamConsumer:
         self.block_ms = block_ms
         self.batch = batch
         self.stale_consumer_ms = stale_consumer_ms
-        self.stats = ConsumerStats()
         self._groups_seen = False
 
     async def ensure_groups(self, start_id: str = "$") -> None:
@@ -165,11 +152,6 @@ class StreamConsumer:
                 next_cleanup = time.monotonic() + self.stale_consumer_ms / 4000
             await self._read(streams)
 
-    async def read_new(self) -> int:
-        """Reads and handles one batch of new entries of every slot group (at once); returns how many."""
-        counts = await asyncio.gather(*(self._read(streams) for streams in self.slot_groups()))
-        return sum(counts)
-
     async def _read(self, streams: list[str]) -> int:
         replies = await self.redis.xreadgroup(
             self.group, self.consumer, dict.fromkeys(streams, ">"), count=self.batch, block=self.block_ms
@@ -215,7 +197,6 @@ class StreamConsumer:
                     deliveries = await self._deliveries(stream, [i for i, _ in claimed])
                     for entry_id, fields in claimed:
                         eid = entry_id.decode()
-                        self.stats.reclaimed += 1
                         if deliveries.get(eid, 1) > self.max_deliveries:
                             await self._dead_letter(stream, eid, fields, deliveries[eid])
                         else:
@@ -235,7 +216,6 @@ class StreamConsumer:
             )
             removed += [name.decode() for name in names]
         if removed:
-            self.stats.consumers_removed += len(removed)
             log.info("removed stale stream consumers", group=self.group, consumers=sorted(set(removed)))
         return removed
 
@@ -252,7 +232,6 @@ class StreamConsumer:
         }
         await self.redis.xadd(self.dead_letter, record, maxlen=10_000, approximate=True)
         await self.redis.xack(stream, self.group, entry_id)
-        self.stats.dead_lettered += 1
         log.warning("dead-lettered stream entry", stream=stream, entry=entry_id, deliveries=deliveries)
 
     async def _handle(self, stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
@@ -262,8 +241,6 @@ class StreamConsumer:
             raise  # not the entry's fault: the run ends and the entry is handled again on restart
         except Exception:
             # Left pending on purpose: reclaim_idle retries it, then dead-letters it.
-            self.stats.failed += 1
             log.exception("stream handler failed", stream=stream, entry=entry_id)
             return
         await self.redis.xack(stream, self.group, entry_id)
-        self.stats.handled += 1
