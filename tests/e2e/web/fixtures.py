@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright._impl._driver import compute_driver_executable
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from menagerie.shared.lifetime import die_with_parent, spawn, stop_group
+from menagerie.shared.lifetime import die_with_parent, spawn, stop_group, tied_script
 from tests.support.minimatch import RunningMinimatch
 from tests.support.platform import free_port_block
 
@@ -134,12 +135,25 @@ def browser() -> Iterator[Browser]:
         problem = install_chromium()
     if problem is not None:
         pytest.skip(f"browser tests need Debian's chromium: {problem}")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with tempfile.TemporaryDirectory(prefix="menagerie-browser-") as folder, pytest.MonkeyPatch.context() as patch:
+        # Playwright's driver (node) and the browser it starts, each tied to its parent (SIGKILL when it dies,
+        # however it dies): without that, they end only once they notice their pipes closed, a second or two.
+        node, _cli = compute_driver_executable()
+        patch.setenv("PLAYWRIGHT_NODEJS_PATH", tied_executable(Path(folder) / "node", node))
+        chromium = tied_executable(Path(folder) / "chromium", str(CHROMIUM))
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            try:
+                yield launched
+            finally:
+                launched.close()
+
+
+def tied_executable(path: Path, target: str) -> str:
+    """Writes at `path` a script that runs `target` tied to the process that starts it; returns its path."""
+    path.write_text(tied_script(target))
+    path.chmod(0o755)
+    return str(path)
 
 
 @pytest.fixture

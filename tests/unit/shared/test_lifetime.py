@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,7 @@ from menagerie.shared.lifetime import (
     reap_orphans,
     spawn,
     stop_group,
+    tied_script,
 )
 
 GONE_SECONDS = 5.0
@@ -89,6 +91,18 @@ def test_a_child_started_from_a_passing_thread_outlives_the_thread_not_the_proce
     )
     with parent_of(code) as (parent, children):
         assert children[0] > 0, "the child died with the thread that asked for it"
+        parent.kill()
+        assert wait_gone(children) == []
+
+
+def test_a_tied_script_ties_what_another_program_starts(tmp_path: Path) -> None:
+    # As Playwright's driver starts the browser: a plain start of the script, which ties the target to its starter.
+    script = tmp_path / "sleeper"
+    script.write_text(tied_script("sleep"))
+    script.chmod(0o755)
+    code = f"p = subprocess.Popen([{str(script)!r}, '60'])\ntime.sleep(0.5)\nprint(p.pid, flush=True)"
+    with parent_of(code) as (parent, children):
+        assert alive(children[0]) and "sleep 60" in Path(f"/proc/{children[0]}/cmdline").read_text().replace("\0", " ")
         parent.kill()
         assert wait_gone(children) == []
 

@@ -27,6 +27,7 @@ import contextlib
 import ctypes
 import os
 import queue
+import shlex
 import shutil
 import signal
 import subprocess
@@ -87,6 +88,20 @@ def die_with_parent(argv: Sequence[str], sig: signal.Signals = signal.SIGKILL) -
         return list(argv)
     name = sig.name.removeprefix("SIG")
     return [setpriv, "--pdeathsig", name, "--", "/bin/sh", "-c", _CHECK_PARENT, "menagerie", str(os.getpid()), *argv]
+
+
+def tied_script(target: str, sig: signal.Signals = signal.SIGKILL) -> str:
+    """A /bin/sh script that runs `target` with its arguments, tied to whichever process starts the script.
+
+    For a program that another program starts (Playwright's driver starts the browser): the
+    script goes where that program expects the executable.
+    """
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    if setpriv is None:
+        return f'#!/bin/sh\nexec {shlex.quote(target)} "$@"\n'
+    tie = f"{setpriv} --pdeathsig {sig.name.removeprefix('SIG')} -- /bin/sh -c {shlex.quote(_CHECK_PARENT)}"
+    # "$PPID" here is the starting process's pid: the check after the tie compares the child's parent with it.
+    return f'#!/bin/sh\nexec {tie} menagerie "$PPID" {shlex.quote(target)} "$@"\n'
 
 
 def tie_to_parent(parent: int, sig: signal.Signals = signal.SIGKILL) -> bool:
