@@ -16,6 +16,7 @@ from menagerie.rules.contract import Outcome, Prompt
 from menagerie.rules.decisions import Decision
 from menagerie.rules.events import GameEvent, SeenBy
 from menagerie.rules.hidden import BySeat, Hidden
+from menagerie.rules.procedure import Step as FlowStep
 from menagerie.rules.rng import Rng
 
 Mode = Literal["capture", "training", "advanced"]
@@ -139,6 +140,13 @@ class TurnActions(Decision, tag="actions"):
 
 
 TurnDecision = RollDie | ChooseStop | AfterStop | CharacterChoice | TurnActions
+
+
+class DieRoll(FlowStep, tag="die_roll"):
+    """A chance node: the die is rolled for `seat`'s move, a Felix Felicis re-roll, or a fight (mode III)."""
+
+    seat: int
+    purpose: Literal["move", "felix", "fight"] = "move"
 
 
 # ------------------------------------------------------------------------------ events
@@ -432,6 +440,8 @@ class BeastsState(msgspec.Struct):
     first: int = 0
     outcome: Outcome | None = None
     difficulty: Difficulty = "standard"  # mode III's table option (engine/salem_data.py)
+    # The steps to run once no decision is pending (the die's chance nodes; menagerie.rules.procedure).
+    flow: list[DieRoll] = []
 
 
 # -------------------------------------------------------------------------------- view

@@ -27,6 +27,7 @@ from menagerie.beasts.engine.model import (
     Collect,
     CreatureCaptured,
     CreatureCard,
+    DieRoll,
     DieRolled,
     EndTurn,
     Event,
@@ -71,6 +72,7 @@ from menagerie.beasts.engine.salem_data import (
     load_salem,
 )
 from menagerie.beasts.engine.text import BeastsText
+from menagerie.rules.chance import Distribution, die_outcomes
 from menagerie.rules.contract import (
     GameInfo,
     MatchSetup,
@@ -82,6 +84,7 @@ from menagerie.rules.contract import (
 )
 from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.engine import RulesEngine
+from menagerie.rules.procedure import Automatic, Chance
 from menagerie.rules.rng import Rng
 
 SPELLS_PER_TURN = 3
@@ -265,9 +268,36 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         return "you have already rolled the die this turn"
 
     def _roll(self, state: BeastsState, seat: int, action: Roll) -> list[Event]:
-        state.roll = state.rng.choice(DIE_FACES)
+        return self._roll_die(state, DieRoll(seat=seat))
+
+    def _roll_die(self, state: BeastsState, roll: DieRoll) -> list[Event]:
+        """The pending decision is taken; the die (a chance node) decides what is asked next."""
+        self.settle(state)
+        self.then(state, roll)
+        events: list[Event] = []
+        self.advance(state, events)
+        return events
+
+    def procedure(self) -> dict[type, Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]]:
+        """The die is the game's one chance node; nothing else happens between decisions."""
+        return {DieRoll: Chance(self._die_faces, self._draw_die, self._die_rolled)}
+
+    @staticmethod
+    def _die_faces(state: BeastsState, roll: DieRoll) -> Distribution[int]:
+        return die_outcomes(DIE_FACES)
+
+    @staticmethod
+    def _draw_die(state: BeastsState, roll: DieRoll) -> int:
+        return state.rng.choice(DIE_FACES)
+
+    def _die_rolled(self, state: BeastsState, roll: DieRoll, value: int, events: list[Event]) -> None:
+        """The die shows `value`: the steps to move (asked again after Felix Felicis), or a fight's result."""
+        if roll.purpose == "fight":
+            events += self._fought(state, roll.seat, value)
+            return
+        state.roll = value
+        events.append(DieRolled(seat=roll.seat, value=value))
         self._decide(state, ChooseStop())
-        return [DieRolled(seat=seat, value=state.roll)]
 
     def _move_options(self, state: BeastsState, seat: int) -> list[Move]:
         """Exactly the legal stops: every space within the steps, by the routes `_move_problem` measures with."""
@@ -556,8 +586,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         cast_event = SpellCast(seat=seat, spell=spell)
         events: list[Event] = []
         if isinstance(action, FelixFelicis):
-            state.roll = state.rng.choice(DIE_FACES)
-            events.append(DieRolled(seat=seat, value=state.roll))
+            events += self._roll_die(state, DieRoll(seat=seat, purpose="felix"))
         elif isinstance(action, WingardiumLeviosa):
             state.bonus += 2
         elif isinstance(action, Revelio):

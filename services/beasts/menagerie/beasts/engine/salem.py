@@ -27,6 +27,7 @@ from menagerie.beasts.engine.model import (
     Collect,
     CreaturePlaced,
     CreatureRecaptured,
+    DieRoll,
     EndTurn,
     Event,
     EventRevealed,
@@ -91,6 +92,7 @@ class AdvancedMagizoology:
 
         def top(self, state: Any) -> Decision | None: ...
         def restart(self, state: BeastsState, *decisions: Decision) -> None: ...
+        def _roll_die(self, state: BeastsState, roll: DieRoll) -> list[Event]: ...
         def _finish(
             self, state: BeastsState, winners: list[int], reason: str, all_lose: bool = False
         ) -> list[Event]: ...
@@ -274,8 +276,13 @@ class AdvancedMagizoology:
         return None
 
     def _fight(self, state: BeastsState, seat: int, action: Fight) -> list[Event]:
+        """A fight costs an action and rolls the die (a chance node; `_fought` applies what it shows)."""
+        return self._roll_die(state, DieRoll(seat=seat, purpose="fight"))
+
+    def _fought(self, state: BeastsState, seat: int, value: int) -> list[Event]:
+        """The fight's die shows `value`: 3–6 (2–6 with the fight ability) defeats the Salemer (l.127)."""
+        self.restart(state, TurnActions(must=[seat]))  # the turn goes on unless this fight ends it
         space = state.players[seat].position
-        value = state.rng.choice(DIE_FACES)
         won = value >= self.wins_from(state, seat)
         events: list[Event] = [FightRolled(seat=seat, space=space, value=value, won=won)]
         state.actions_left -= 1  # the action is spent before its event, which may take actions away

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -21,6 +22,7 @@ from menagerie.beasts.engine.model import (
 from menagerie.beasts.tests.scenarios import ENGINE, all_tokens, give, new_match, place, rolled, stopped
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction, InvalidArgument
+from menagerie.rules.procedure import Step, choosing_outcomes
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -335,3 +337,25 @@ def test_apply_refuses_without_changing_anything() -> None:
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 0, Move(24))
     assert msgspec.msgpack.encode(state) == before
+
+
+# ------------------------------------------------------------------------------ the die, a chance node
+
+
+def test_the_die_is_a_chance_node_with_six_equal_faces_that_a_search_may_choose() -> None:
+    """ "On your turn, roll the die and move your standee forward" (mode I): a d6 (RULES.md "Turn order")."""
+    seen: list[tuple[Step, dict[int, Fraction]]] = []
+
+    def six(node: Step, outcomes: list[tuple[int, Fraction]]) -> int:
+        seen.append((node, dict(outcomes)))
+        return 6
+
+    state = new_match()
+    seat = ENGINE.to_act(state).must[0]
+    counter = state.rng.counter
+    with choosing_outcomes(six):
+        events = ENGINE.apply(state, seat, Roll())
+    assert [e.kind for e in events] == ["die_rolled"] and state.roll == 6
+    assert seen[0][1] == {face: Fraction(1, 6) for face in range(1, 7)}
+    assert state.rng.counter == counter, "a chosen outcome draws nothing from the match's Rng"
+    assert ENGINE.prompt(state).kind == "move"
