@@ -87,7 +87,11 @@ class Marks:
         self._release = self.client.register_script(_RELEASE)
 
     def start(self, game: str, match_id: str, seat: int, view_version: int) -> tuple[str | None, Access]:
-        """`begin` and `access` in one round trip: (the decision's token as `begin` gives it, the game's access)."""
+        """Marks the decision as in progress and reads the game's access, in one round trip.
+
+        The decision's token ("" if Redis failed, None if another task holds it) and whether
+        this task may call `game`'s service now (OPEN, PROBE or CLOSED; OPEN when unsure).
+        """
         token = uuid.uuid4().hex
         try:
             with self.client.pipeline(transaction=False) as pipe:
@@ -101,16 +105,6 @@ class Marks:
             return None, Access.OPEN
         return token, self._probe(game) if marked else Access.OPEN
 
-    def begin(self, match_id: str, seat: int, view_version: int) -> str | None:
-        """Marks the decision as in progress; its token, "" if Redis failed, None if another task holds it."""
-        token = uuid.uuid4().hex
-        try:
-            taken = self.client.set(running_key(match_id, seat, view_version), token, nx=True, ex=self.running_seconds)
-        except redis.RedisError as exc:
-            log.warning("could not mark a decision in progress", match=match_id, seat=seat, error=str(exc))
-            return ""
-        return token if taken else None
-
     def end(self, match_id: str, seat: int, view_version: int, token: str) -> None:
         """Removes the decision's mark if it is still this task's."""
         if not token:
@@ -120,16 +114,6 @@ class Marks:
         except redis.RedisError as exc:
             # It expires by itself; until then the dispatcher only waits longer.
             log.warning("could not clear a decision's mark", match=match_id, seat=seat, error=str(exc))
-
-    def access(self, game: str) -> Access:
-        """May this task call `game`'s service now?"""
-        try:
-            if not self.client.exists(unresponsive_key(game)):
-                return Access.OPEN
-        except redis.RedisError as exc:
-            log.warning("could not read a game's mark", game=game, error=str(exc))
-            return Access.OPEN
-        return self._probe(game)
 
     def _probe(self, game: str) -> Access:
         """For a game marked unresponsive: PROBE if this task takes the probe, else CLOSED."""
