@@ -92,7 +92,7 @@ def _duration(seconds: int) -> str:
     return f"{seconds} s"
 
 
-def ticket_message(ticket: Ticket, waited_ms: int | None = None) -> lobby_pb2.Ticket:
+def ticket_message(ticket: Ticket) -> lobby_pb2.Ticket:
     """The protobuf form of a ticket (seating included: only owners ever receive it)."""
     spec = ticket.spec
     message = lobby_pb2.Ticket(
