@@ -72,7 +72,6 @@ class Result(msgspec.Struct, frozen=True):
     action_modifier: int = 0
     opportunities: int = 0
     reaction_modifier: int = 0
-    reacted: bool = False
 
     @property
     def cancelled(self) -> int:
@@ -210,7 +209,7 @@ def resolve(
     if reaction is not None and reaction.kind != "reaction":
         raise RollError("the second roll is a Reaction roll")
     opportunities = count(dice, reaction) if reaction is not None else 0
-    return Result(successes, action_modifier, opportunities, reaction_modifier, reaction is not None)
+    return Result(successes, action_modifier, opportunities, reaction_modifier)
 
 
 # ------------------------------------------------------------------------ rerolls
