@@ -2,9 +2,9 @@
 
 Three layers, since each alone leaves a gap:
 
-- The parent-death signal (Linux: PR_SET_PDEATHSIG, set by `setpriv` between fork and exec):
-  the kernel signals the child the moment its parent dies, however it died, SIGKILL
-  included. It reaches that one child only, so every level sets it for its own children
+- The parent-death signal (Linux: PR_SET_PDEATHSIG, set by `setpriv` in the child before it
+  execs the program): the kernel signals the child the moment its parent dies, however it
+  died, SIGKILL included. It reaches that one child only, so every level sets it for its own children
   (the services of `make run`, minimatch's worker, the Celery pool's processes, Redis…).
   It fires when the *thread* that forked the child ends, so spawn() forks from the main
   thread or from one thread that lives as long as the process. A child whose parent died
@@ -130,10 +130,12 @@ _spawner: queue.SimpleQueue[Job] | None = None
 
 
 def _forget_after_fork() -> None:
-    # A forked child (the Celery pool's) started none of these, and has no spawner thread.
-    global _spawner
+    # A forked child (the Celery pool's) started none of these, has no spawner thread, and
+    # may have been forked while another thread held the lock.
+    global _spawner, _groups_lock
     _groups.clear()
     _spawner = None
+    _groups_lock = threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
