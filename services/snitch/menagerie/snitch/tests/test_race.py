@@ -1,6 +1,6 @@
 """The Snitch race rules (engine/race.py), each test quoting the rulebook line it holds the code to.
 
-Line numbers (l.) are of ../shared/rules/catch-the-golden-snitch.txt; the readings are in
+Line numbers (l.) are of the rulebook, catch-the-golden-snitch.txt; the readings are in
 RULES.md, "Race rules". Races are built by hand on the authored 20-space track, seat 0 and
 seat 1 being the two Coaches.
 """

@@ -1,6 +1,6 @@
 """The tactical play rules (engine/tactics.py), each test quoting the rulebook line it holds the code to.
 
-Line numbers (l.) are of ../shared/rules/catch-the-golden-snitch.txt; the readings are in
+Line numbers (l.) are of the rulebook, catch-the-golden-snitch.txt; the readings are in
 RULES.md, "Tactical play". Seat 0 and seat 1 are the two Coaches. What the engine keeps in
 its state rather than here (the cards played this Game Sequence, the Intrepid Move offers
 made, the Actions of a block under way) is tested through the engine, in test_engine.py.
