@@ -28,7 +28,6 @@ from menagerie.beasts.engine.model import (
     CreaturePlaced,
     CreatureRecaptured,
     DieRoll,
-    EndTurn,
     Event,
     EventRevealed,
     Fight,
@@ -406,9 +405,6 @@ class AdvancedMagizoology:
     def team_captured(state: BeastsState) -> int:
         """Creatures the team has captured."""
         return sum(len(p.captured) for p in state.players)
-
-    def _end_turn_advanced(self, state: BeastsState, seat: int, action: EndTurn) -> list[Event]:
-        return self._end_advanced_turn(state)
 
     # ------------------------------------------------------------------ cards
 
