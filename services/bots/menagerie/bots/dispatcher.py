@@ -1,6 +1,6 @@
 """The dispatcher (`menagerie-dispatcher`): turns feeds and deadlines into bot tasks.
 
-It does three things (DESIGN.md "Bots"):
+It does three things (docs/architecture.md "How a move flows"):
 1. reads every shard's turn feed (consumer group "dispatcher") and enqueues a task for
    each bot seat that must act, at the view version it must act on;
 2. scans the shards' deadlines: a human seat whose turn timer ran out gets a bot

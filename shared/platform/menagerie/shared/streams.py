@@ -1,4 +1,4 @@
-"""Reading Redis streams with consumer groups, the way DESIGN.md asks.
+"""Reading Redis streams with consumer groups (docs/architecture.md "Streams and consumer groups").
 
 A consumer first takes back its own pending entries (delivered before a crash, never
 acknowledged), then reads new ones; it acknowledges an entry only after its handler

@@ -1,4 +1,4 @@
-"""The engine contract every game implements (see DESIGN.md, "The engine contract").
+"""The engine contract every game implements (see docs/architecture.md, "The engine contract").
 
 An engine is pure: no I/O, no clock, no global randomness. Its state carries its own
 `Rng`, so `setup(config, seed)` followed by the same actions always gives the same

@@ -124,7 +124,7 @@ def next_view_versions(
 
     A seat's view version moves when the action concerns it: the actor itself, the seats
     its events affect, and the seats that start or stop having to act. Others keep
-    theirs, so their own decisions made meanwhile still land (DESIGN.md "Concurrency").
+    theirs, so their own decisions made meanwhile still land (docs/architecture.md "Versions and concurrency").
     """
     changed = seats_affected(events, len(versions)) | {actor} | (set(to_act_before) ^ set(to_act_after))
     return [version if s in changed else v for s, v in enumerate(versions)]

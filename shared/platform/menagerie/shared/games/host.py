@@ -1,10 +1,11 @@
 """The generic life of a match: create, view, list legal actions, submit, watch.
 
-This is where DESIGN.md's concurrency rules live. A submit follows the order of
-checks — token and seat, idempotency key, the action's shape, the view version, the
-rules — then commits through the store's one Lua script. When another move landed in
-between, the host reloads and tries again, as long as that move did not concern the
-caller (its view version is unchanged); otherwise the caller gets ABORTED.
+This is where the platform's concurrency rules live (docs/architecture.md "Versions and concurrency").
+A submit follows the order of checks — token and seat, idempotency key, the action's
+shape, the view version, the rules — then commits through the store's one Lua script.
+When another move landed in between, the host reloads and tries again, as long as that
+move did not concern the caller (its view version is unchanged); otherwise the caller
+gets ABORTED.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
     def _prepare(
         self, raw: bytes, deserialize: Callable[[bytes], Any], context: Context, call: _Call
     ) -> tuple[Any, str | None]:
-        """Decode first, then the token (DESIGN.md's order of checks), then the call rate: (request, caller)."""
+        """Decode, then the token, then the call rate (docs/architecture.md "Errors and the order of checks")."""
         try:
             request = deserialize(raw)
         except Exception:

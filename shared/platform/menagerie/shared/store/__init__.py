@@ -1,4 +1,4 @@
-"""The Redis match store (DESIGN.md "Storage and the event bus")."""
+"""The Redis match store (docs/architecture.md "Storage")."""
 
 from menagerie.shared.store.match_store import Commit, CommitResult, MatchStore, NewMatch, read_archive
 from menagerie.shared.store.records import (

@@ -1,4 +1,4 @@
-"""Redis key layout (DESIGN.md "Storage"): every key of a shard shares one hash tag.
+"""Redis key layout (docs/architecture.md "Match keys"): every key of a shard shares one hash tag.
 
 A match lives in shard k = crc32(match id) mod N, so the one Lua script of a move
 touches a single Redis Cluster slot.

@@ -1,4 +1,4 @@
--- Compacts a finished match (DESIGN.md "Storage"): its event stream and idempotency
+-- Compacts a finished match (docs/architecture.md "Lua scripts"): its event stream and idempotency
 -- answers, packed and compressed by the caller into one record, become the state hash's
 -- 'archive' field; the stream keeps only its last entry (what a parked watcher's reader
 -- still finds after the id it waits from) and the idempotency hash goes.

@@ -1,4 +1,4 @@
--- One accepted move, atomically (DESIGN.md "Storage"): the idempotency check, the
+-- One accepted move, atomically (docs/architecture.md "Lua scripts"): the idempotency check, the
 -- version check, the new state, the entry on the match's event stream, the recorded
 -- answer, the turn notice on the shard's feed and the deadlines of the seats to act.
 --
