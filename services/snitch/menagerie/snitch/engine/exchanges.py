@@ -7,13 +7,16 @@ l.414–424 and l.540–548, Dice tokens l.452–456, Aim at the Hoop l.486–49
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
 from typing import Any
 
+from menagerie.rules.chance import Distribution, combine, dice_outcomes
 from menagerie.snitch.data import (
     COLOURS,
     Colour,
     DicePool,
+    Symbol,
 )
 from menagerie.snitch.engine import pitch, race, rolls, traits
 from menagerie.snitch.engine.model import (
@@ -36,6 +39,7 @@ from menagerie.snitch.engine.model import (
     React,
     Reaction,
     ReactionDeclared,
+    RollDice,
     RollWindow,
     SnitchState,
     SpendTokens,
@@ -44,7 +48,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.parts import EngineParts
 from menagerie.snitch.engine.pitch import PlayerRef, rival
-from menagerie.snitch.engine.rolls import Roll
+from menagerie.snitch.engine.rolls import Roll, RolledDie, RollKind
 
 
 class Exchanges(EngineParts):
@@ -102,9 +106,10 @@ class Exchanges(EngineParts):
                     return
             ex.stage = "roll"
         if ex.stage == "roll":
-            self._roll(state, ex, events)
             ex.stage = "windows"
             ex.windows = [s for s in self.resolution_order(state, ex)]
+            self.then(state, RollDice(), ExchangeStep())  # the dice are a chance node of their own
+            return
         if ex.stage == "windows":
             while ex.windows:
                 seat = ex.windows.pop(0)
@@ -204,17 +209,51 @@ class Exchanges(EngineParts):
                 out.append(SpendTokens(bonus=tuple(bonus), penalty=tuple(penalty)))
         return out
 
-    def _roll(self, state: SnitchState, ex: Exchange, events: list[Event]) -> None:
-        """Rolls the Action's and the Reaction's dice, with the Dice tokens spent on them (l.167–169)."""
+    def rolled_pools(self, state: SnitchState, ex: Exchange) -> tuple[DicePool | None, DicePool | None]:
+        """The Action's and the Reaction's dice as rolled: the Player cards' pools with the Dice tokens spent."""
         dice = self.data.dice
         pool = self._action_pool(state, ex)
         if pool is not None:
             pool = rolls.with_dice_tokens(dice, pool, ex.bonus, ex.penalty)
-            ex.action_roll = rolls.roll_pool(state.rng, dice, pool, "action", ex.seat)
-        reaction_pool = self._reaction_pool(state, ex)
-        if reaction_pool is not None:
-            reaction_pool = rolls.with_dice_tokens(dice, reaction_pool, ex.reaction_bonus, ex.reaction_penalty)
-            ex.reaction_roll = rolls.roll_pool(state.rng, dice, reaction_pool, "reaction", self.reacting_seat(ex))
+        reaction = self._reaction_pool(state, ex)
+        if reaction is not None:
+            reaction = rolls.with_dice_tokens(dice, reaction, ex.reaction_bonus, ex.reaction_penalty)
+        return pool, reaction
+
+    def _dice_faces(self, state: SnitchState, step: RollDice) -> Distribution[tuple[Symbol, ...]]:
+        """Every way the exchange's dice may fall (faces in rolling order, equal dice as one), with its chance."""
+        ex = state.exchange
+        assert ex is not None
+        outcome: Distribution[tuple[Symbol, ...]] = [((), Fraction(1))]
+        for pool in self.rolled_pools(state, ex):
+            for colour in COLOURS if pool is not None else ():
+                count = pool.by_colour()[colour] if pool is not None else 0
+                if count:
+                    outcome = combine(outcome, dice_outcomes(rolls.faces(self.data.dice, colour), count))
+        return outcome
+
+    def _draw_dice(self, state: SnitchState, step: RollDice) -> tuple[Symbol, ...]:
+        """The dice rolled with the match's Rng: the Action's (orange, purple, black), then the Reaction's."""
+        ex = state.exchange
+        assert ex is not None
+        return tuple(
+            rolls.roll_die(state.rng, self.data.dice, colour)
+            for pool in self.rolled_pools(state, ex)
+            if pool is not None
+            for colour in COLOURS
+            for _ in range(pool.by_colour()[colour])
+        )
+
+    def _dice_rolled(self, state: SnitchState, step: RollDice, faces: tuple[Symbol, ...], events: list[Event]) -> None:
+        """The dice show `faces`: the Action's and the Reaction's rolls, and what they count (l.163–171)."""
+        ex = state.exchange
+        assert ex is not None
+        pool, reaction = self.rolled_pools(state, ex)
+        left = iter(faces)
+        if pool is not None:
+            ex.action_roll = _fallen("action", ex.seat, pool, left)
+        if reaction is not None:
+            ex.reaction_roll = _fallen("reaction", self.reacting_seat(ex), reaction, left)
         result = self.result(state, ex)
         events.append(
             DiceRolled(
@@ -451,3 +490,9 @@ def _pool_allows(dice: Any, pool: DicePool, bonus: Sequence[Colour], penalty: Se
     except rolls.RollError:
         return False
     return True
+
+
+def _fallen(kind: RollKind, seat: int, pool: DicePool, faces: Iterator[Symbol]) -> Roll:
+    """A pool's dice (orange, purple, black) showing the next faces of `faces`."""
+    rolled = tuple(RolledDie(colour, next(faces)) for colour in COLOURS for _ in range(pool.by_colour()[colour]))
+    return Roll(kind, seat, rolled)

@@ -714,6 +714,10 @@ class ShiftOut(_Step, tag="shift_out"):
     """Players no longer allowed in a Scoring Area Shift out of it (l.480, l.514)."""
 
 
+class RollDice(_Step, tag="roll_dice"):
+    """A chance node: the exchange's Action and Reaction dice are rolled, with the Dice tokens spent (l.167–169)."""
+
+
 class SpectatorEffect(_Step, tag="spectator_effect"):
     """The effect of a Spectator placed while an Action was being resolved, once it is (see RULES.md)."""
 
@@ -748,6 +752,7 @@ FlowStep = (
     | ShiftOut
     | StartMatch
     | SpectatorEffect
+    | RollDice
 )
 
 # ------------------------------------------------------------------------------ events

@@ -89,6 +89,7 @@ from menagerie.snitch.engine.model import (
     RefillRow,
     RemoveStunned,
     Reroll,
+    RollDice,
     SequenceStep,
     SetupRow,
     ShiftOut,
@@ -212,7 +213,11 @@ class SnitchEngine(
             StartMatch: self._start_step,
             SpectatorEffect: self._spectator_effect,
         }
-        return {kind: Automatic(run) for kind, run in steps.items()}
+        handlers: dict[type, Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]] = {
+            kind: Automatic(run) for kind, run in steps.items()
+        }
+        handlers[RollDice] = Chance(self._dice_faces, self._draw_dice, self._dice_rolled)
+        return handlers
 
     # ================================================================ data helpers
 
