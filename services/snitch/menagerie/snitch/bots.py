@@ -129,6 +129,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.pitch import Layout, PlayerRef
 from menagerie.snitch.engine.rolls import Roll
+from menagerie.snitch.engine.views import evaluation_view
 
 TIE = 1e-9
 # ------------------------------------------------------------------ the currency (units)
@@ -400,15 +401,23 @@ def house_worth(house: House) -> float:
 class Table:
     """One decision's reading of the view: the layout, the dice of every card, the race."""
 
-    def __init__(self, view: SnitchView, me: int) -> None:
+    def __init__(self, view: SnitchView, me: int, state: SnitchState | None = None) -> None:
         self.view = view
         self.me = me
         self.rival = 1 - me
         board = _board()
         self.pitch = board.pitch
         self.dist = _distances()
-        self.layout = layout_of(view)
-        self.stunned = {PlayerRef(p.team, p.index): p.stunned for p in view.players}
+        if state is None:
+            self.layout = layout_of(view)
+            self.stunned = {PlayerRef(p.team, p.index): p.stunned for p in view.players}
+        else:  # a search's sampled state: where things are is read from it, not rebuilt from a view
+            self.layout = state.layout
+            self.stunned = {
+                PlayerRef(team, index): player.stunned
+                for team, coach in enumerate(state.players)
+                for index, player in enumerate(coach.team)
+            }
         self.targets = (
             pitch.own_half(self.pitch, self.layout, 1).scoring_area,  # where Team 0 shoots
             pitch.own_half(self.pitch, self.layout, 0).scoring_area,
@@ -1293,8 +1302,8 @@ def evaluate(state: SnitchState, seat: int) -> float | None:
         return None  # the Teams are still being built (the view would say so, at the cost of building it)
     if not _SNITCH_ENGINE:
         _SNITCH_ENGINE.append(SnitchEngine())
-    view = _SNITCH_ENGINE[0].view(state, seat)
-    table = Table(view, seat)
+    view = evaluation_view(_SNITCH_ENGINE[0], state, seat)
+    table = Table(view, seat, state)
     if any(len(zones) < len(pitch.PITCH_LINEUP) for zones in table.layout.players):
         return None  # the Teams are not all on the pitch yet
     value = table.race_units(table.current_race()) + table.pitch_value(table.layout)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from menagerie.rules.contract import Prompt
 from menagerie.snitch.data import DicePool, House, describe_trait
 from menagerie.snitch.data.cards import (
     GoldenSnitchCard,
@@ -408,3 +409,35 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
         procedure=procedure(engine, state),
     )
     return view
+
+
+def evaluation_view(engine: SnitchEngine, state: SnitchState, seat: int) -> SnitchView:
+    """The parts of `seat`'s view a position's evaluation reads: the Coaches, the race, its own Snitch card.
+
+    A search judges thousands of sampled states a second; it reads where the Players are
+    from the sampled state itself, so the Pitch's Players and Zones, the cards on show, the
+    words and the procedure are left out (empty). Never sent to anyone: `build_view` is the view.
+    """
+    mine = state.players[seat]
+    return SnitchView(
+        mode=state.mode,
+        viewer=seat,
+        sequence=state.sequence,
+        attacking=state.attacking,
+        coaches=[coach_view(engine, state, team) for team in (0, 1)],
+        players=[],
+        zones=[],
+        quaffle_zone=state.layout.quaffle_zone,
+        quaffle_loose=state.layout.holder is None,
+        race=race_view(engine, state),
+        hand=[],
+        my_pitch_card=mine.pitch_card,
+        my_aim=mine.aim,
+        my_snitch_card=snitch_card_view(mine.snitch_in_play) if mine.snitch_in_play is not None else None,
+        cards=[],
+        exchange=None,
+        block_seat=state.block_seat,
+        block_index=state.block_index,
+        block_remaining=list(state.block_remaining),
+        prompt=Prompt(),
+    )

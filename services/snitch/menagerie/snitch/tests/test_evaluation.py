@@ -1,0 +1,45 @@
+"""The mcts level's evaluation reads a sampled state the way greedy reads the view.
+
+`evaluate` builds its Table from `evaluation_view` and the state itself (fast: no Pitch,
+no words); greedy builds it from the full view. Over seeded random positions both read the
+same layout, Stunned tokens, race and scores, so the evaluation is greedy's reading.
+"""
+
+from __future__ import annotations
+
+import random
+
+from menagerie.rules.contract import MatchSetup
+from menagerie.snitch.bots import Table, evaluate
+from menagerie.snitch.engine.rules import SnitchEngine
+from menagerie.snitch.engine.views import evaluation_view
+
+ENGINE = SnitchEngine()
+
+
+def test_the_evaluations_reading_of_a_state_is_greedys_reading_of_the_view() -> None:
+    """Layout, Stunned tokens, the race's and the pitch's worth agree at every judged position."""
+    rng = random.Random(5)
+    judged = 0
+    for seed in range(4):
+        state, _ = ENGINE.setup(MatchSetup("basic", 2), seed)
+        while ENGINE.outcome(state) is None and judged < 400:
+            seat = ENGINE.to_act(state).seats()[0]
+            full = Table(ENGINE.view(state, seat), seat)
+            fast = Table(evaluation_view(ENGINE, state, seat), seat, state)
+            assert fast.layout == full.layout
+            assert fast.stunned == full.stunned
+            assert fast.race_units(fast.current_race()) == full.race_units(full.current_race())
+            assert fast.pitch_value(fast.layout) == full.pitch_value(full.layout)
+            judged += 1
+            ENGINE.perform(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+    assert judged >= 400
+
+
+def test_evaluate_waits_for_the_teams_and_then_gives_a_chance() -> None:
+    """None while the Teams are built (mode advanced); a chance in (0, 1) once they are on the pitch."""
+    state, _ = ENGINE.setup(MatchSetup("advanced", 2), 1)
+    assert evaluate(state, 0) is None
+    state, _ = ENGINE.setup(MatchSetup("basic", 2), 1)
+    value = evaluate(state, 0)
+    assert value is not None and 0.0 < value < 1.0
