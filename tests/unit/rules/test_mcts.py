@@ -112,9 +112,12 @@ def test_the_iteration_budget_is_spent_exactly(game: str, mode: str, seats: int)
         return determinize(view, who, seed)
 
     policy.engine.determinize = counting
-    policy.choose(engine.view(state, seat), engine.legal_actions(state, seat), seat, random.Random(0))
+    view = engine.view(state, seat)
+    policy.choose(view, engine.legal_actions(state, seat), seat, random.Random(0))
     if policy.fallback is not None:
         assert calls == 1 and policy.iterations == 0
+    elif policy.searchable is not None and not policy.searchable(view):
+        assert calls == 0 and policy.iterations == 0 and policy.guided is not None
     else:
         # Beside the iterations, the root's prior samples its few worlds once (a game with an evaluation).
         prior = policy.prior_worlds if policy.evaluate is not None else 0
@@ -231,18 +234,28 @@ def test_without_a_signal_a_cooperative_search_plays_greedys_choice(game: str, m
 
 
 def test_a_search_too_thin_to_compare_the_actions_plays_greedys_choice() -> None:
-    """Building a Snitch Team (no evaluation yet: greedy guides the root), 20 iterations for dozens of picks."""
-    engine = registry.engine("snitch")
-    state, _ = engine.setup(MatchSetup("advanced", 2, engine.info.validate(MatchSetup("advanced", 2, {}))), 3)
+    """A co-op mode without an evaluation (greedy guides the root), 12 iterations for several actions."""
+    engine = registry.engine("beasts")
     thin = 0
-    for n in range(6):
-        to_act = engine.to_act(state)
-        seat = (to_act.must or to_act.may)[0]
+    for n, (_, state, seat) in enumerate(positions("beasts", "advanced", 3, seed=11, wanted=6)):
         legal = engine.legal_actions(state, seat)
-        policy = MctsPolicy("snitch", SearchBudget(seconds=60.0, iterations=20))
+        policy = MctsPolicy("beasts", SearchBudget(seconds=60.0, iterations=12))
         chosen = policy.choose(engine.view(state, seat), legal, seat, random.Random(n))
         if policy.guided is not None and policy.iterations < mcts.MIN_VISITS_PER_ACTION * len(legal):
             thin += 1
             assert chosen == policy.guided
+    assert thin > 0
+
+
+def test_a_snitch_team_being_built_is_greedys_plan_and_not_searched() -> None:
+    """Snitch's `searchable` is False while the Teams are built: greedy's pick, no iteration, no sampled state."""
+    engine = registry.engine("snitch")
+    state, _ = engine.setup(MatchSetup("advanced", 2), 3)
+    for n in range(6):
+        seat = engine.to_act(state).seats()[0]
+        view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
+        policy = MctsPolicy("snitch", SearchBudget(seconds=60.0, iterations=20))
+        chosen = policy.choose(view, legal, seat, random.Random(n))
+        assert policy.iterations == 0 and policy.searchable is not None and not policy.searchable(view)
+        assert chosen == policy.guided, "the greedy level's choice"
         engine.perform(state, seat, chosen)
-    assert thin > 0  # the first picks of a Team are such positions

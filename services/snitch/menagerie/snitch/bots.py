@@ -1313,6 +1313,12 @@ def evaluate(state: SnitchState, seat: int) -> float | None:
     return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
 
 
+def searchable(view: SnitchView) -> bool:
+    """False while a Team is being built: a rollout there plays the rest of the draft at random and the
+    evaluation cannot judge a Team before the match, so the mcts level plays greedy's planned Team."""
+    return view.draft is None and all(coach.team_confirmed for coach in view.coaches)
+
+
 POLICIES: dict[str, PolicyFactory] = {"random": SnitchRandom, "greedy": SnitchGreedy}
 
 __all__ = [

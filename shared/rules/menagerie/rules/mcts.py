@@ -96,14 +96,31 @@ class Node:
         self.hidden: Node | None = None
 
 
-def evaluation_of(game: str) -> Evaluate | None:
-    """The `evaluate(state, seat) -> float` (a seat's chance to win, in [0, 1]) beside the game's bot levels, if any."""
+def _hook(game: str, name: str) -> Any:
+    """A function the game's bot module offers beside its levels (None when it offers none)."""
     for point in entry_points(group=registry.BOTS):
         if point.name == game:
             module = __import__(point.module, fromlist=["_"])
-            found = getattr(module, "evaluate", None)
+            found = getattr(module, name, None)
             return found if callable(found) else None
     return None
+
+
+def evaluation_of(game: str) -> Evaluate | None:
+    """The `evaluate(state, seat) -> float` (a seat's chance to win, in [0, 1]) beside the game's bot levels, if any."""
+    found: Evaluate | None = _hook(game, "evaluate")
+    return found
+
+
+# Whether a search can tell the actions of a decision apart from this view; where it cannot (a
+# plan the rollouts cannot judge, e.g. a Snitch Team being built), the game's greedy level decides.
+Searchable = Callable[[Any], bool]
+
+
+def searchable_of(game: str) -> Searchable | None:
+    """The game's `searchable(view) -> bool` beside its bot levels, if any (None: every decision is searched)."""
+    found: Searchable | None = _hook(game, "searchable")
+    return found
 
 
 class MctsPolicy:
@@ -137,6 +154,7 @@ class MctsPolicy:
         self.guided: Any = None  # the greedy level's choice at the last decision's root (the tests read it)
         self._decoder = msgspec.msgpack.Decoder(self.engine.state_type)
         self.evaluate = evaluate if evaluate is not None else evaluation_of(game)
+        self.searchable = searchable_of(game)
         # Without an evaluation a rollout must reach the end to score anything.
         self.rollout_depth = rollout_depth if self.evaluate is not None else None
         self.iterations = 0  # of the last decision (the bench and the tests read it)
@@ -156,6 +174,10 @@ class MctsPolicy:
         sim = random.Random(rng.getrandbits(64))
         root = Node()
         root.edges = {(seat, action): Edge() for action in legal}
+        if self.searchable is not None and not self.searchable(view):
+            guided = self._guided(root, view, seat, legal, sim)
+            if guided is not None:
+                return guided
         budget = self.budget
         limit = budget.iterations if budget.iterations > 0 else None
         deadline = self._deadline = time.perf_counter() + budget.seconds
