@@ -1,6 +1,7 @@
 """The dice rolls of Actions and Reactions, in one place: the engine rolls and resolves with these, bots plan with them.
 
-- rolling a dice pool (`roll_pool`) and counting it (`count`): Successes on an Action roll,
+- rolling a die (`roll_die`; an exchange's dice are a chance node of the engine) and
+  counting a roll (`count`): Successes on an Action roll,
   Opportunities on a Reaction roll;
 - the dice a Player rolls after Bonus and Penalty Dice tokens (`with_dice_tokens`);
 - the modifiers of a roll (`modifier`): Disadvantage (not on a Beat), Stunned tokens (at
@@ -27,7 +28,7 @@ import msgspec
 
 from menagerie.rules.chance import Distribution, dice_outcomes
 from menagerie.rules.rng import Rng
-from menagerie.snitch.data import COLOURS, Colour, Dice, DicePool, Hoops, Symbol
+from menagerie.snitch.data import Colour, Dice, DicePool, Hoops, Symbol
 from menagerie.snitch.data.cards import RacePitchAction, RollName
 
 RollKind = Literal["action", "reaction"]
@@ -113,14 +114,6 @@ def value(dice: Dice, face: Symbol, kind: RollKind) -> int:
 def roll_die(rng: Rng, dice: Dice, colour: Colour) -> Symbol:
     """One roll of a die of that colour."""
     return rng.choice(faces(dice, colour))
-
-
-def roll_pool(rng: Rng, dice: Dice, pool: DicePool, kind: RollKind, seat: int) -> Roll:
-    """Roll a pool (orange dice first, then purple, then black) as an Action or a Reaction of `seat`'s Player."""
-    rolled = tuple(
-        RolledDie(colour, roll_die(rng, dice, colour)) for colour in COLOURS for _ in range(pool.by_colour()[colour])
-    )
-    return Roll(kind, seat, rolled)
 
 
 def count(dice: Dice, roll: Roll) -> int:

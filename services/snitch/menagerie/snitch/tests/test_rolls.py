@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from menagerie.snitch.engine.rolls import (
     Roll,
     RolledDie,
     RollError,
+    RollKind,
     aim_bonus,
     aim_outcomes,
     can_use_goal_token,
@@ -31,7 +33,7 @@ from menagerie.snitch.engine.rolls import (
     rerollable,
     resolution_order,
     resolve,
-    roll_pool,
+    roll_die,
     stunned_penalty,
     success_chance,
     with_dice_tokens,
@@ -53,6 +55,16 @@ def reaction(*faces: Symbol, seat: int = 1) -> Roll:
     return Roll("reaction", seat, tuple(RolledDie("purple", f) for f in faces))
 
 
+def roll_pool(rng: Rng, dice: Any, pool: DicePool, kind: RollKind, seat: int) -> Roll:
+    """A pool rolled die by die with `roll_die` (orange, purple, black): a roll to re-roll and resolve.
+
+    The match rolls an exchange's dice as a chance node (tests/test_chance_nodes.py); these
+    tests need a roll of their own.
+    """
+    counts = pool.by_colour()
+    return Roll(kind, seat, tuple(RolledDie(c, roll_die(rng, dice, c)) for c in COLOURS for _ in range(counts[c])))
+
+
 # ----------------------------------------------------------------------- counting
 
 
@@ -66,24 +78,13 @@ def test_successes_count_on_actions_and_opportunities_on_reactions_doubles_as_tw
     assert count(DICE, action()) == 0
 
 
-def test_a_pool_rolls_its_dice_colour_by_colour_with_the_datas_faces() -> None:
-    """l.167: a Player rolls "as many dice as listed on the Action on their Player card"."""
-    rng = Rng(7)
-    pool = DicePool(orange=2, purple=1, black=3)
-    roll = roll_pool(rng, DICE, pool, "action", 1)
-    assert [d.colour for d in roll.dice] == ["orange", "orange", "purple", "black", "black", "black"]
-    assert all(d.face in DICE.colours[d.colour].faces and d.rerolled_by == () for d in roll.dice)
-    assert (roll.kind, roll.seat, roll.goal_token) == ("action", 1, False)
-    assert roll_pool(Rng(7), DICE, pool, "action", 1) == roll, "the match Rng replays a roll exactly"
-
-
 def test_rolled_faces_follow_the_dice() -> None:
     """Seeded: each face of a die comes up about 1 time in 6 (the data's faces are what is rolled)."""
     rng = Rng(2024)
     for colour in COLOURS:
         seen: dict[str, int] = {}
         for _ in range(3000):
-            face = roll_pool(rng, DICE, DicePool(**{colour: 1}), "action", 0).dice[0].face
+            face = roll_die(rng, DICE, colour)
             seen[face] = seen.get(face, 0) + 1
         for face in set(DICE.colours[colour].faces):
             expected = 3000 * DICE.colours[colour].faces.count(face) / 6
