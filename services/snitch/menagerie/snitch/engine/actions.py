@@ -156,22 +156,6 @@ class ActionBlocks(EngineParts):
             out.extend(self._instances(state, seat, kind))
         return out
 
-    def _pitch_allowed(self, state: SnitchState, seat: int, action: Action) -> bool:
-        """Whether a Pitch Action is among `_pitch_options`, listing only the options of its own kind."""
-        top = self.top(state)
-        kind = next(k for k, t in PITCH_ACTION_TYPES.items() if isinstance(action, t))
-        if isinstance(top, KickOffPass):
-            return action in self._pitch_options(state, seat)
-        if isinstance(top, BlockAction):
-            if kind not in state.block_remaining or not self.can_perform(state, seat, kind):
-                return False
-        elif isinstance(top, FreeAction):
-            if top.action is not None and top.action != kind:
-                return False
-        else:
-            return False
-        return action in list(self._instances(state, seat, kind))
-
     def _perform_pitch(self, state: SnitchState, seat: int, action: Action) -> list[Event]:
         """Performs a Move, Pass, Shoot, Steal, Beat or Recover from a block, a free Action or a Kick-Off."""
         events: list[Event] = []

@@ -7,6 +7,7 @@ job, in the order a match meets them:
 - `setup.SetUpAndKickOff`: Setup and the Kick-Off (l.233–273);
 - `sequence.GameSequence`: the Game Sequence's steps, the Hand Swap, the Pitch Actions cards;
 - `actions.ActionBlocks`: Action Blocks and the Actions they allow;
+- `pitch_rules.PitchRules`: whether a Pitch Action may be performed, and which rule refuses it;
 - `movement.PitchAndMovement`: Players, the Quaffle and Shifts, the Keeper's Kick-Off;
 - `bludgers.BludgerMovement`: the Bludger Movement and Bludgers moved by effects;
 - `exchanges.Exchanges`: a roll against its Reaction, Dice tokens, the result;

@@ -112,6 +112,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.movement import PitchAndMovement
 from menagerie.snitch.engine.pitch import rival
+from menagerie.snitch.engine.pitch_rules import PitchRules
 from menagerie.snitch.engine.scoring import ScoringAndTheEnd
 from menagerie.snitch.engine.sequence import GameSequence
 from menagerie.snitch.engine.setup import SetUpAndKickOff
@@ -134,6 +135,7 @@ class SnitchEngine(
     GameSequence,
     ActionBlocks,
     PitchAndMovement,
+    PitchRules,
     BludgerMovement,
     Exchanges,
     RollWindows,
@@ -268,7 +270,8 @@ class SnitchEngine(
 
             return Rule(name, options, problem, perform, exact=True)
 
-        pitch_rule = rule("Actions", self._pitch_options, self._perform_pitch, self._pitch_allowed)
+        # The Pitch Actions: listed by ActionBlocks, refused (and why) by PitchRules, checked to agree by a test.
+        pitch_rule = Rule("Actions", self._pitch_options, self.pitch_problem, self._perform_pitch, exact=True)
         return {
             PlaceBludger: rule("Bludgers", self._place_bludger_options, self._do_place_bludger),
             DeployPlayer: rule("Kick-Off", self._deploy_actions, self._do_deploy),

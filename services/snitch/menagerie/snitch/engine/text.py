@@ -12,12 +12,11 @@ from typing import Any, ClassVar
 from menagerie.rules.decisions import Decision
 from menagerie.rules.text import Narrator, listing, plural
 from menagerie.snitch.data import STAND_ZONES
-from menagerie.snitch.engine import pitch, race
+from menagerie.snitch.engine import race
 from menagerie.snitch.engine.labels import ActionLabels
 from menagerie.snitch.engine.model import (
     FLAG_COLOURS,
     Aim,
-    Beat,
     BlockAction,
     ChooseFlag,
     ChoosePitchCard,
@@ -25,9 +24,7 @@ from menagerie.snitch.engine.model import (
     DiceTokenPlacement,
     DodgeChoice,
     FreeAction,
-    Move,
     MoveBludger,
-    PassQuaffle,
     PlaceBludger,
     PlaceQuaffle,
     PlaceRaceToken,
@@ -35,18 +32,15 @@ from menagerie.snitch.engine.model import (
     PlaySpectator,
     PlaySwift,
     RaceTokenPlacement,
-    Recover,
     ShiftPlayers,
-    Shoot,
     SnitchState,
     SnitchView,
     SpectatorWindow,
-    Steal,
     TempoChoice,
     UseTrait,
 )
 from menagerie.snitch.engine.narration import EventNarration
-from menagerie.snitch.engine.wording import SPECTATOR_MOMENTS, cap, msgspec_repr, player_name
+from menagerie.snitch.engine.wording import SPECTATOR_MOMENTS, cap, msgspec_repr
 
 
 class SnitchText(ActionLabels, EventNarration):
@@ -127,75 +121,13 @@ class SnitchText(ActionLabels, EventNarration):
 
     def refusal(self, state: SnitchState, seat: int, action: Any) -> str:
         """Why an action of a kind the pending decision accepts is refused (the rule's name comes from the engine)."""
-        reason = self._pitch_refusal(state, seat, action) or self._other_refusal(state, seat, action)
+        reason = self._other_refusal(state, seat, action)
         return reason or f"{type(action).__name__} {msgspec_repr(action)} is not one of the legal choices now"
-
-    def _player(self, index: Any) -> str | None:
-        """A refusal for a Player index that names no Pitch Player, or None."""
-        if not isinstance(index, int) or not 0 <= index < len(pitch.PITCH_LINEUP):
-            return f"there is no Player {index!r}: Players are 0 (Keeper), 1–2 (Beaters), 3–5 (Chasers)"
-        return None
 
     def _zone_known(self, zone: Any) -> str | None:
         if zone not in self.zone_names:
             return f"there is no Zone {zone!r}; Zones: {', '.join(self.zone_names)}"
         return None
-
-    def _pitch_refusal(self, state: SnitchState, seat: int, action: Any) -> str | None:
-        """Why a Move, Pass, Shoot, Steal, Beat or Recover is refused (l.342–388, l.418)."""
-        kinds: dict[type, str] = {
-            Move: "move",
-            PassQuaffle: "pass",
-            Shoot: "shoot",
-            Steal: "steal",
-            Beat: "beat",
-            Recover: "recover",
-        }
-        kind = kinds.get(type(action))
-        if kind is None:
-            return None
-        engine, layout = self.engine, state.layout
-        top = engine.top(state)
-        if isinstance(top, BlockAction) and kind not in state.block_remaining:
-            left = ", ".join(a.capitalize() for a in state.block_remaining) or "nothing"
-            return f"this Action Block has no {kind.capitalize()} left (remaining: {left})"
-        if isinstance(top, FreeAction) and top.action is not None and top.action != kind:
-            return f"this free Action is a {top.action.capitalize()}"
-        if problem := self._player(action.player):
-            return problem
-        player = pitch.PlayerRef(seat, action.player)
-        name = player_name(action.player)
-        if isinstance(action, Move):
-            if problem := self._zone_known(action.zone):
-                return problem
-            if action.zone not in pitch.adjacent(engine.pitch, layout.zone_of(player)):
-                return f"{self.zone(action.zone)} is not next to {name}'s Zone, {self.zone(layout.zone_of(player))}"
-            if pitch.disadvantage(layout, player):
-                return f"{name} is at a Disadvantage and cannot Move out of its Zone (l.418)"
-            return (
-                f"{name} may not enter {self.zone(action.zone)}: only the defending Keeper and one attacking Chaser"
-                " with the Quaffle (l.123)"
-            )
-        if isinstance(action, PassQuaffle | Shoot) and layout.holder != player:
-            return f"{name} does not have the Quaffle"
-        if isinstance(action, PassQuaffle):
-            if problem := self._player(action.target):
-                return problem
-            return f"{player_name(action.target)} is not a friendly Player up to 2 Zones away (l.356)"
-        if isinstance(action, Shoot):
-            return "only a Chaser with the Quaffle in the rival's Scoring Area may Shoot (l.364)"
-        if isinstance(action, Steal):
-            if state.attacking == seat:
-                return "only a Player of the Defending Team may Steal (l.374)"
-            return f"{name} is not in the Zone of the Player with the Quaffle (l.374)"
-        if isinstance(action, Beat):
-            if player.position != "beater":
-                return f"{name} is not a Beater (l.380)"
-            if action.bludger not in pitch.bludgers_in(layout, layout.zone_of(player)):
-                which = action.bludger + 1 if isinstance(action.bludger, int) else action.bludger
-                return f"Bludger {which} is not in {name}'s Zone (l.380)"
-            return "the target is not a rival Player up to 2 Zones away (l.380)"
-        return f"{name} has no Stunned token to remove (l.388)"
 
     def _other_refusal(self, state: SnitchState, seat: int, action: Any) -> str | None:
         """Why a card, a Zone or a race choice is refused, where there is more to say than "not a choice"."""
