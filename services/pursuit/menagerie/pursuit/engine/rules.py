@@ -436,19 +436,13 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return []
 
     def _pass(self, state: PursuitState, seat: int, action: Pass) -> list[Event]:
+        """The seat leaves the window; once nobody is left in it, the turn goes on from underneath."""
         window = self.top(state)
-        assert window is not None
-        window.done(seat)
+        assert isinstance(window, WINDOWS)
         events: list[Event] = [Passed(seat=seat)]
-        return events + self._close_if_empty(state)
-
-    def _close_if_empty(self, state: PursuitState) -> list[Event]:
-        """Pops the open window once nobody is left in it; the turn goes on from underneath."""
-        window = self.top(state)
-        if not isinstance(window, WINDOWS) or not window.settled():
-            return []
-        self.settle(state)
-        return self._after[type(window)](state)
+        if self.decided(state, seat):
+            return events + self._after[type(window)](state)
+        return events
 
     def _play(self, state: PursuitState, seat: int, card: int) -> list[Event]:
         state.players[seat].hand.remove(card)
@@ -631,12 +625,8 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         player.hand.remove(action.card)
         state.discard.append(action.card)
         events: list[Event] = [CardDiscarded(seat=seat, card=self.cards[action.card])]
-        decision = self.top(state)
-        assert decision is not None
-        decision.must = self._over_the_limit(state)
-        if decision.must:
-            return events
-        self.settle(state)
+        if seat in self._over_the_limit(state) or not self.decided(state, seat):
+            return events  # this seat discards again, or others still must
         return events + self._before_beast(state)
 
     # ------------------------------------------------------------------ beast

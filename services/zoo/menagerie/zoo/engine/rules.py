@@ -173,11 +173,8 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         self.restart(state, decision)
 
     def _decided(self, state: ZooState, seat: int) -> bool:
-        """`seat` has decided this phase; True once everyone has."""
-        top = self.top(state)
-        assert top is not None
-        top.done(seat)
-        return top.settled()
+        """`seat` has decided this phase; True once everyone has (the phase's decision is then settled)."""
+        return self.decided(state, seat)
 
     # ------------------------------------------------------------------ setup
 
