@@ -15,8 +15,8 @@ A match kept by a `RulesEngine` is always at one of three kinds of node:
   inside `choosing_outcomes(choose)` every draw is `choose(node, distribution)`.
 
 **Interrupts.** A decision pushed over a pending one (`interrupt`: a reaction window, a
-Swift Intrepid Move's window after a Loose Quaffle) is asked first; once it is settled the one underneath is asked again.
-Steps pushed meanwhile run once no decision is left. Steps are a stack too: `then(a, b)`
+Swift Intrepid Move's window after a Loose Quaffle) is asked first; once it is settled the
+one underneath is asked again. Steps pushed meanwhile run once no decision is left. Steps are a stack too: `then(a, b)`
 runs a, then b, before whatever was pending, so a step that interrupts the flow (a Keeper's
 Kick-Off, a Snitch card after a Tempo Point) pushes itself on top and play "picks up where you
 left off" by itself.
