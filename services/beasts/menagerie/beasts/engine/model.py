@@ -436,6 +436,7 @@ class BeastsState(msgspec.Struct):
     pool: dict[str, int] = {}
     actions_left: int = 0
     collect_bonus_used: bool = False
+    apparate_used: bool = False  # the character's free Apparate, once per turn
     round: int = 0
     first: int = 0
     outcome: Outcome | None = None
@@ -548,5 +549,6 @@ class BeastsView(msgspec.Struct, frozen=True):
     team_captured: int = 0
     first_seat: int = 0  # whose turn starts each round
     collect_bonus_used: bool = False
+    apparate_used: bool = False  # the character's free Apparate, once per turn
     character_book: list[CharacterInfo] = msgspec.field(default_factory=list)
     second_revealed_cards: list[SalemCardInfo] = msgspec.field(default_factory=list)

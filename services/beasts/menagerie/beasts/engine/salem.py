@@ -175,6 +175,7 @@ class AdvancedMagizoology:
         state.turn += 1
         state.actions_left = self.character(state, state.current).actions
         state.collect_bonus_used = False
+        state.apparate_used = False
         self.restart(state, TurnActions(must=[state.current]))
         return [TurnStarted(seat=state.current, turn=state.turn)]
 
@@ -250,7 +251,8 @@ class AdvancedMagizoology:
         player.position = action.to
         events: list[Event] = [Moved(seat=seat, origin=origin, destination=action.to)]
         apparated = origin in BLUE_CIRCLES and action.to in BLUE_CIRCLES and action.to not in self._streets(origin)
-        if apparated and isinstance(self.character(state, seat).ability, ApparateAbility):
+        if apparated and isinstance(self.character(state, seat).ability, ApparateAbility) and not state.apparate_used:
+            state.apparate_used = True  # once per turn: free Apparates back and forth would never end a turn
             return events + self._maybe_end(state)  # the character Apparates for free
         return events + self._spend(state)
 
@@ -540,6 +542,7 @@ class AdvancedMagizoology:
             "team_captured": self.team_captured(state),
             "first_seat": state.first,
             "collect_bonus_used": state.collect_bonus_used,
+            "apparate_used": state.apparate_used,
             "character_book": self.character_book(),
             "second_revealed_cards": [self.second_salemer_info(c) for c in state.second_revealed],
         }
@@ -610,6 +613,7 @@ class AdvancedMagizoology:
             pool={c: getattr(pool, c) for c in COLOURS},
             actions_left=view.actions_left,
             collect_bonus_used=view.collect_bonus_used,
+            apparate_used=view.apparate_used,
             round=view.round,
             first=view.first_seat,
             outcome=view.outcome,

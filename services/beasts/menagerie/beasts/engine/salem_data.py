@@ -275,7 +275,7 @@ def describe_ability(ability: Ability | None) -> str:
     if isinstance(ability, FightAbility):
         return f"Defeats a Salemer on a roll of {ability.wins_from}–6 (instead of 3–6)."
     if isinstance(ability, ApparateAbility):
-        return "Apparating between the blue circles costs no action."
+        return "Once per turn, Apparating between the blue circles costs no action."
     if isinstance(ability, CollectAbility):
         return "Once per turn, collecting a resource takes a second token of the same colour."
     return ""

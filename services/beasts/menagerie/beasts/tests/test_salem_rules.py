@@ -430,3 +430,20 @@ def test_an_orange_box_of_the_difficulty_reveals_a_second_salemer_card(difficult
         if any(isinstance(e, SecondSalemerRevealed) for e in ENGINE._place_salemer(state, 5)):
             revealed_at.append(space)
     assert tuple(revealed_at) == boxes
+
+
+def test_the_apparate_ability_is_free_once_a_turn_so_every_turn_ends() -> None:
+    """l.125: Apparating "for one action"; the authored ability (RULES.md, Characters) makes it free once per turn.
+
+    Free every time, a character could Apparate back and forth for ever without ending its turn
+    (a greedy team did, at seed 435 of a hard 6-seat table).
+    """
+    state = playing(characters=["queenie", PLAIN])
+    clear_board(state)
+    seat = state.current
+    state.players[seat].position = 4
+    left = state.actions_left
+    ENGINE.apply(state, seat, Step(29))
+    assert state.actions_left == left, "the first Apparate of the turn is free"
+    ENGINE.apply(state, seat, Step(4))
+    assert state.actions_left == left - 1, "the second costs an action, as for everyone"

@@ -462,6 +462,7 @@ class View(_message.Message):
     COLLECT_BONUS_USED_FIELD_NUMBER: _builtins.int
     CHARACTER_BOOK_FIELD_NUMBER: _builtins.int
     SECOND_REVEALED_CARDS_FIELD_NUMBER: _builtins.int
+    APPARATE_USED_FIELD_NUMBER: _builtins.int
     mode: Global___Mode.ValueType
     spell_cards: _builtins.bool
     viewer: _builtins.int
@@ -495,6 +496,8 @@ class View(_message.Message):
     """The seat whose turn starts each round."""
     collect_bonus_used: _builtins.bool
     """Whether the seat to play used its character's double Collect this turn."""
+    apparate_used: _builtins.bool
+    """Whether the seat to play used its character's free Apparate this turn."""
     @_builtins.property
     def board(self) -> Global___Board: ...
     @_builtins.property
@@ -595,10 +598,11 @@ class View(_message.Message):
         collect_bonus_used: _builtins.bool = ...,
         character_book: _abc.Iterable[Global___CharacterInfo] | None = ...,
         second_revealed_cards: _abc.Iterable[Global___SalemCardInfo] | None = ...,
+        apparate_used: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "board", b"board", "outcome", b"outcome", "pool", b"pool", "prompt", b"prompt", "set_aside", b"set_aside", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "actions_left", b"actions_left", "bar", b"bar", "bar_colours", b"bar_colours", "board", b"board", "character_book", b"character_book", "collect_bonus_used", b"collect_bonus_used", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "event_deck_size", b"event_deck_size", "first_seat", b"first_seat", "location_deck_size", b"location_deck_size", "loss_at", b"loss_at", "mode", b"mode", "orange", b"orange", "outcome", b"outcome", "players", b"players", "pool", b"pool", "prompt", b"prompt", "roll", b"roll", "round", b"round", "salemers", b"salemers", "second_deck_size", b"second_deck_size", "second_revealed", b"second_revealed", "second_revealed_cards", b"second_revealed_cards", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "team_captured", b"team_captured", "tokens", b"tokens", "track", b"track", "track_spaces", b"track_spaces", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer", b"_viewer", "actions_left", b"actions_left", "apparate_used", b"apparate_used", "bar", b"bar", "bar_colours", b"bar_colours", "board", b"board", "character_book", b"character_book", "collect_bonus_used", b"collect_bonus_used", "creatures", b"creatures", "creatures_to_win", b"creatures_to_win", "current_seat", b"current_seat", "event_deck_size", b"event_deck_size", "first_seat", b"first_seat", "location_deck_size", b"location_deck_size", "loss_at", b"loss_at", "mode", b"mode", "orange", b"orange", "outcome", b"outcome", "players", b"players", "pool", b"pool", "prompt", b"prompt", "roll", b"roll", "round", b"round", "salemers", b"salemers", "second_deck_size", b"second_deck_size", "second_revealed", b"second_revealed", "second_revealed_cards", b"second_revealed_cards", "set_aside", b"set_aside", "spell_book", b"spell_book", "spell_cards", b"spell_cards", "spell_deck_size", b"spell_deck_size", "spell_discard", b"spell_discard", "spells_per_turn", b"spells_per_turn", "spells_played", b"spells_played", "steps", b"steps", "supply_size", b"supply_size", "team_captured", b"team_captured", "tokens", b"tokens", "track", b"track", "track_spaces", b"track_spaces", "turn", b"turn", "turn_cap", b"turn_cap", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
     _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
