@@ -2,7 +2,8 @@
 
 `state_from_view` rebuilds the state from the view: the public parts from what the table
 shows and from the view's `procedure` (the pending decisions and flow steps, the roll
-under way, the Game Sequence's bookkeeping), the seat's own secrets from its own parts
+under way, the Game Sequence's bookkeeping; copied, as a search changes the state it
+plays on in place), the seat's own secrets from its own parts
 (hand, draw pile, chosen cards, draft), and what the seat cannot see dealt from the
 cards not accounted for, the first legal way. `determinize` then draws what a shuffle of
 the hidden zones cannot, each being a single place — the rival's Goal Hoop card, their
@@ -28,7 +29,9 @@ from menagerie.snitch.engine.pitch import Layout, PlayerRef
 from menagerie.snitch.engine.race import HeldDice, Token
 from menagerie.snitch.engine.roster import Draft
 
-_PROCEDURE = msgspec.json.Decoder(Procedure)
+# A state rebuilt from a view gets its own copy of the view's procedure: play changes the state in place.
+_ENCODER = msgspec.msgpack.Encoder()
+_PROCEDURE = msgspec.msgpack.Decoder(Procedure)
 _CHASER = pitch.PITCH_LINEUP.index("chaser")
 # The Snitch race deck's card ids (race.card reads the same deck), and its Golden Snitch cards.
 _SNITCH_DECK = tuple(c.id for c in load_snitch_deck().cards)
@@ -51,7 +54,9 @@ class Determinization(EngineParts):
 
     def _rebuild(self, view: SnitchView, seat: int, rng: Rng | None) -> SnitchState:
         """The state; `rng` draws the single-place secrets (None: the first legal choice)."""
-        procedure = _PROCEDURE.decode(view.procedure)
+        if view.procedure is None:
+            raise ValueError("the view carries no procedure (an evaluation's view cannot be rebuilt)")
+        procedure = _PROCEDURE.decode(_ENCODER.encode(view.procedure))
         snitch_in_play, snitch_deck = self._snitch_cards(view, seat, rng)
         players = [self._coach(view, procedure, team, seat, snitch_in_play[team], rng) for team in (0, 1)]
         the_race = view.race
@@ -85,10 +90,10 @@ class Determinization(EngineParts):
             block_remaining=list(view.block_remaining),  # type: ignore[arg-type]
             block_performed=procedure.block_performed,
             sequence=view.sequence,
-            block_turns=procedure.block_turns,
+            block_turns=[[t.seat, t.index, int(t.optional)] for t in procedure.block_turns],
             last_block_seat=procedure.last_block_seat,
-            intrepid_plays=procedure.intrepid_plays,
-            deployed=procedure.deployed,
+            intrepid_plays=[[p.seat, p.card] for p in procedure.intrepid_plays],
+            deployed=[[p.team, p.index] for p in procedure.deployed],
             last_actor=procedure.last_actor,
             offer_last=procedure.offer_last,
             moved_bludger=procedure.moved_bludger,
@@ -154,7 +159,7 @@ class Determinization(EngineParts):
             pitch_revealed=shown.pitch_card is not None,
             intrepids=list(shown.intrepids),
             declined_intrepid=shown.declined_intrepid,
-            effects=procedure.effects[team] if procedure.effects else [],
+            effects=procedure.effects[team].effects if procedure.effects else [],
             next_block=shown.next_block,
             tempo=shown.tempo,
             goals=shown.goals,

@@ -27,6 +27,7 @@ from menagerie.snitch.engine.pitch import Layout
 from menagerie.snitch.engine.race import HeldDice, Option, Token
 from menagerie.snitch.engine.rolls import Roll
 from menagerie.snitch.engine.roster import Draft
+from menagerie.snitch.engine.tactics import BlockTurn
 
 Mode = Literal["basic", "advanced"]
 # Which roll of an exchange a reroll takes dice from.
@@ -353,39 +354,48 @@ PITCH_ACTION_TYPES: dict[PitchAction, type] = {
 # --------------------------------------------------------------------------- decisions
 
 
-class KickOffBludger(Decision, tag="kick_off_bludger"):
+class _Decision(Decision, tag_field="kind"):
+    """Base of every decision: tagged by `kind` like the actions and events, the proto's `oneof kind` convention.
+
+    A view carries the pending decisions (`Procedure`), and the generic codec carries a
+    tagged union through a `oneof kind` only when its tag field is `kind` (the stored state
+    tags them so too, not by the contract's default `decision`; flow steps likewise).
+    """
+
+
+class KickOffBludger(_Decision, tag="kick_off_bludger"):
     """Kick-Off step 1: the Coach places a Bludger in the rival's half."""
 
     accepts = (PlaceBludger,)
 
 
-class Deployment(Decision, tag="deployment"):
+class Deployment(_Decision, tag="deployment"):
     """Kick-Off step 2: the Coach moves `left` more unmoved Players out of their Deployment Zone."""
 
     accepts = (DeployPlayer,)
     left: int = 1
 
 
-class PitchCards(Decision, tag="pitch_cards"):
+class PitchCards(_Decision, tag="pitch_cards"):
     """Game Sequence step 2: both Coaches choose a Pitch Actions card in secret."""
 
     accepts = (ChoosePitchCard,)
 
 
-class IntrepidOffer(Decision, tag="intrepid_offer"):
+class IntrepidOffer(_Decision, tag="intrepid_offer"):
     """Game Sequence step 3: the Coach plays an Intrepid Move or declines."""
 
     accepts = (PlayIntrepid, DeclineIntrepid)
 
 
-class BlockAction(Decision, tag="block_action"):
+class BlockAction(_Decision, tag="block_action"):
     """Game Sequence step 5: the Coach performs the next Action of their Action Block (or declines an optional one)."""
 
     accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, DeclineBlock, PlaySpectator)
     may_decline: bool = False
 
 
-class FreeAction(Decision, tag="free_action"):
+class FreeAction(_Decision, tag="free_action"):
     """The Coach performs a free Action (`action`, or any Action when None)."""
 
     accepts = (Move, PassQuaffle, Shoot, Steal, Beat, Recover, PlaySpectator)
@@ -394,31 +404,31 @@ class FreeAction(Decision, tag="free_action"):
     reason: str = "intrepid"
 
 
-class Reaction(Decision, tag="reaction"):
+class Reaction(_Decision, tag="reaction"):
     """The target's Coach answers the rival's roll with one Reaction, or none."""
 
     accepts = (React, NoReaction, PlaySpectator)
 
 
-class AimAtHoop(Decision, tag="aim_at_hoop"):
+class AimAtHoop(_Decision, tag="aim_at_hoop"):
     """Both Coaches choose a Goal Hoop card in secret."""
 
     accepts = (Aim,)
 
 
-class DiceTokens(Decision, tag="dice_tokens"):
+class DiceTokens(_Decision, tag="dice_tokens"):
     """Before the roll, the Coach may spend Dice tokens on it."""
 
     accepts = (SpendTokens, PlaySpectator)
 
 
-class RollWindow(Decision, tag="roll_window"):
+class RollWindow(_Decision, tag="roll_window"):
     """After the roll, the Coach may re-roll (Intrepid Move, Goal token) or play a Swift Intrepid Move."""
 
     accepts = (Reroll, GoalReroll, PlaySwift, KeepRoll, UseTrait, PlaySpectator)
 
 
-class LooseQuaffle(Decision, tag="loose_quaffle"):
+class LooseQuaffle(_Decision, tag="loose_quaffle"):
     """The Coach puts the Loose Quaffle in one of `zones`."""
 
     accepts = (PlaceQuaffle,)
@@ -427,7 +437,7 @@ class LooseQuaffle(Decision, tag="loose_quaffle"):
     lost_by: int = 0
 
 
-class BeatenBludger(Decision, tag="beaten_bludger"):
+class BeatenBludger(_Decision, tag="beaten_bludger"):
     """The target's Coach places the beaten Bludger in `zones` (the target's Zone or one adjacent)."""
 
     accepts = (PlaceBludger,)
@@ -435,7 +445,7 @@ class BeatenBludger(Decision, tag="beaten_bludger"):
     zones: list[str] = msgspec.field(default_factory=list)
 
 
-class ShiftPlayers(Decision, tag="shift_players"):
+class ShiftPlayers(_Decision, tag="shift_players"):
     """The Coach Shifts `left` more Players (of `team`, of `role` if set; not into a Scoring Area if `no_scoring`)."""
 
     accepts = (ShiftPlayer, SkipShift)
@@ -451,20 +461,20 @@ class ShiftPlayers(Decision, tag="shift_players"):
     reason: str = "intrepid"
 
 
-class KickOffPass(Decision, tag="kick_off_pass"):
+class KickOffPass(_Decision, tag="kick_off_pass"):
     """Keeper's Kick-Off step 3: the Keeper may Pass, and the Pass succeeds."""
 
     accepts = (PassQuaffle, SkipPass)
 
 
-class TempoChoice(Decision, tag="tempo_choice"):
+class TempoChoice(_Decision, tag="tempo_choice"):
     """After a successful Pass, Beat or Steal: take the Tempo Point or Break the Tempo."""
 
     accepts = (TakeTempo, BreakTempo)
     action: PitchAction = "pass"
 
 
-class BludgerMove(Decision, tag="bludger_move"):
+class BludgerMove(_Decision, tag="bludger_move"):
     """The Coach moves a Bludger (`bludgers` lists which may be picked) to an adjacent Zone with Players.
 
     `reach` is how far it may go (an Intrepid Move's "up to N Zones"); 0 means the Bludger
@@ -479,7 +489,7 @@ class BludgerMove(Decision, tag="bludger_move"):
     rival_only: bool = False
 
 
-class BludgerTarget(Decision, tag="bludger_target"):
+class BludgerTarget(_Decision, tag="bludger_target"):
     """The Coach controlling the moved Bludger picks the Player it hits."""
 
     accepts = (TargetPlayer,)
@@ -487,7 +497,7 @@ class BludgerTarget(Decision, tag="bludger_target"):
     rival_only: bool = False
 
 
-class DiceTokenPlacement(Decision, tag="dice_token_placement"):
+class DiceTokenPlacement(_Decision, tag="dice_token_placement"):
     """An Intrepid Move's Dice tokens: the Coach puts `left` more on Players."""
 
     accepts = (PlaceDiceToken,)
@@ -496,19 +506,19 @@ class DiceTokenPlacement(Decision, tag="dice_token_placement"):
     left: int = 1
 
 
-class HandSwapRecovery(Decision, tag="hand_swap_recovery"):
+class HandSwapRecovery(_Decision, tag="hand_swap_recovery"):
     """The rival made a Hand Swap: the Coach may remove a Stunned token from one of their Players."""
 
     accepts = (RemoveStunned, SkipRemove)
 
 
-class SnitchCardChoice(Decision, tag="snitch_card_choice"):
+class SnitchCardChoice(_Decision, tag="snitch_card_choice"):
     """The Coach takes a Snitch card from the face-up row."""
 
     accepts = (TakeSnitchCard,)
 
 
-class RaceTokenPlacement(Decision, tag="race_token_placement"):
+class RaceTokenPlacement(_Decision, tag="race_token_placement"):
     """The Coach places a Snitch Race token (an Upwind or a Dice token) on a free space."""
 
     accepts = (PlaceRaceToken,)
@@ -517,20 +527,20 @@ class RaceTokenPlacement(Decision, tag="race_token_placement"):
     left: int = 1
 
 
-class DodgeChoice(Decision, tag="dodge_choice"):
+class DodgeChoice(_Decision, tag="dodge_choice"):
     """The Coach's Dodging Seeker would end on a token: spend it or ignore it."""
 
     accepts = (DodgeToken,)
     successes: int = 0
 
 
-class SwiftWindow(Decision, tag="swift_window"):
+class SwiftWindow(_Decision, tag="swift_window"):
     """The Quaffle went Loose: the Coach may play a Swift Intrepid Move that waits for this."""
 
     accepts = (PlaySwift, NoSwift)
 
 
-class SpectatorWindow(Decision, tag="spectator_window"):
+class SpectatorWindow(_Decision, tag="spectator_window"):
     """The Coach not deciding may place a Spectator before the rival's next `moment` (l.719 "at any time").
 
     `moment`: "block" (an Action of the rival's Action Block), "free_action" or "bludger"
@@ -541,13 +551,13 @@ class SpectatorWindow(Decision, tag="spectator_window"):
     moment: str = "block"
 
 
-class TeamBuilding(Decision, tag="team_building"):
+class TeamBuilding(_Decision, tag="team_building"):
     """Build Your Team (l.689–703): both Coaches form their Team in secret, each until they confirm it."""
 
     accepts = (PickForTeam, DropFromTeam, ConfirmTeam)
 
 
-class FlagChoice(Decision, tag="flag_choice"):
+class FlagChoice(_Decision, tag="flag_choice"):
     """At the beginning of the game the Coach chooses the colour of their Flag (l.460)."""
 
     accepts = (ChooseFlag,)
@@ -589,8 +599,8 @@ SnitchDecision = (
 # pushed on top of the ones they interrupt.
 
 
-class _Step(FlowStepBase):
-    """Base of every flow step (menagerie.rules.procedure)."""
+class _Step(FlowStepBase, tag_field="kind"):
+    """Base of every flow step (menagerie.rules.procedure), tagged by `kind` as the decisions are (for a view)."""
 
 
 class SetupRow(_Step, tag="setup_row"):
@@ -1590,13 +1600,34 @@ class DecisionView(msgspec.Struct, frozen=True):
     bludgers: list[int] = msgspec.field(default_factory=list)
 
 
+class IntrepidPlay(msgspec.Struct, frozen=True):
+    """An Intrepid Move to resolve this Game Sequence: the Coach (seat) who played it and its card."""
+
+    seat: int
+    card: int
+
+
+class TeamPlayer(msgspec.Struct, frozen=True):
+    """A Pitch Player by its Team (seat) and its index in the lineup (`pitch.PlayerRef` as a view carries it)."""
+
+    team: int
+    index: int
+
+
+class CoachEffects(msgspec.Struct, omit_defaults=True):
+    """One Coach's lasting Intrepid Moves this Game Sequence (face-up cards), and whether each is used."""
+
+    effects: list[LastingEffect] = []
+
+
 class Procedure(msgspec.Struct, omit_defaults=True):
     """Where the procedure stands, beyond what the rest of a view shows.
 
     The pending decisions and flow steps, the roll under way, the Game Sequence's
-    bookkeeping, the race turn. All of it is public (who has chosen a secret card is already public, which card is not
-    in here); a view carries it (`SnitchView.procedure`) so that a search can rebuild a
-    state from the view alone (`SnitchEngine.state_from_view`).
+    bookkeeping, the race turn. All of it is public: a decision names who decides, never
+    a secret card (who has chosen one is already public, which card is not in here). A
+    view carries it (`SnitchView.procedure`) so that a search can rebuild a state from
+    the view alone (`SnitchEngine.state_from_view`); a client need not read it.
     """
 
     decisions: list[SnitchDecision] = []
@@ -1604,18 +1635,20 @@ class Procedure(msgspec.Struct, omit_defaults=True):
     exchange: Exchange | None = None
     block_performed: int = 0
     block_optional: bool = False
-    block_turns: list[list[int]] = []
+    # Step 5's turns, from the Attacking Coach at its start.
+    block_turns: list[BlockTurn] = []
     last_block_seat: int | None = None
-    intrepid_plays: list[list[int]] = []
-    deployed: list[list[int]] = []
+    intrepid_plays: list[IntrepidPlay] = []
+    # The Players moved during the Kick-Off deployment.
+    deployed: list[TeamPlayer] = []
     last_actor: int = 0
     offer_last: int | None = None
     moved_bludger: int | None = None
     race_turn: int = 0
     # The race turn each race token (in the view's order) was placed in (l.594).
     token_turns: list[int] = []
-    # Each Coach's lasting Intrepid Moves this Game Sequence (face-up cards) and whether each is used.
-    effects: list[list[LastingEffect]] = []
+    # Each Coach's, by seat.
+    effects: list[CoachEffects] = []
 
 
 class SnitchView(msgspec.Struct, frozen=True):
@@ -1655,5 +1688,5 @@ class SnitchView(msgspec.Struct, frozen=True):
     draft: DraftView | None = None
     # The viewer's draw pile in card order (its order is secret even to them; what is in it they know).
     my_deck: list[int] = msgspec.field(default_factory=list)
-    # The public rest of the state, a `Procedure` as JSON: what a search needs to rebuild a state from the view.
-    procedure: str = ""
+    # The public rest of the state: what a search needs to rebuild a state from the view (None: an evaluation's view).
+    procedure: Procedure | None = None

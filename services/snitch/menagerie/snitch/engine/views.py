@@ -5,7 +5,7 @@ Every outbound path (replies, Watch, replays, spectators, bots) gets its view fr
 card before the reveal, Goal Hoop card before the reveal, and Snitch card in play; the
 Snitch deck's order. What the view shows of a Coach is what the table shows. Its
 `procedure` is the public rest of the state (pending decisions and steps, the roll under
-way), so that a search can rebuild a state from a view (determinize.py).
+way, typed like the rest), so that a search can rebuild a state from a view (determinize.py).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from menagerie.snitch.engine.model import (
     BeatenBludger,
     BludgerMove,
     BludgerTarget,
+    CoachEffects,
     CoachView,
     DecisionView,
     Deployment,
@@ -40,6 +41,7 @@ from menagerie.snitch.engine.model import (
     DraftView,
     ExchangeView,
     FreeAction,
+    IntrepidPlay,
     LooseQuaffle,
     PlayerCardView,
     PlayerView,
@@ -55,9 +57,11 @@ from menagerie.snitch.engine.model import (
     SpectatorWindow,
     StandSpotView,
     TacticalCardView,
+    TeamPlayer,
     TempoChoice,
     ZoneView,
 )
+from menagerie.snitch.engine.tactics import BlockTurn
 
 if TYPE_CHECKING:
     from menagerie.snitch.engine.parts import EngineParts as SnitchEngine
@@ -133,31 +137,35 @@ def draft_view(engine: SnitchEngine, state: SnitchState, seat: int) -> DraftView
     )
 
 
-_PROCEDURE = msgspec.json.Encoder()
+# A view's procedure is a copy: the state's decisions and steps change in place as play goes on.
+_ENCODER = msgspec.msgpack.Encoder()
+_PROCEDURE = msgspec.msgpack.Decoder(Procedure)
 
 
-def procedure(engine: SnitchEngine, state: SnitchState) -> str:
-    """The public rest of the state (`Procedure`) as JSON: what `SnitchEngine.state_from_view` rebuilds from."""
+def procedure(engine: SnitchEngine, state: SnitchState) -> Procedure:
+    """The public rest of the state (a copy): what `SnitchEngine.state_from_view` rebuilds from."""
     decisions, flow = engine.pending(state)
-    return _PROCEDURE.encode(
-        Procedure(
-            decisions=decisions,  # type: ignore[arg-type]
-            flow=flow,  # type: ignore[arg-type]
-            exchange=state.exchange,
-            block_performed=state.block_performed,
-            block_optional=state.block_optional,
-            block_turns=state.block_turns,
-            last_block_seat=state.last_block_seat,
-            intrepid_plays=state.intrepid_plays,
-            deployed=state.deployed,
-            last_actor=state.last_actor,
-            offer_last=state.offer_last,
-            moved_bludger=state.moved_bludger,
-            race_turn=state.race_turn,
-            token_turns=[t.turn for t in state.race_tokens],
-            effects=[coach.effects for coach in state.players],
+    return _PROCEDURE.decode(
+        _ENCODER.encode(
+            Procedure(
+                decisions=decisions,  # type: ignore[arg-type]
+                flow=flow,  # type: ignore[arg-type]
+                exchange=state.exchange,
+                block_performed=state.block_performed,
+                block_optional=state.block_optional,
+                block_turns=[BlockTurn(seat=s, index=i, optional=bool(o)) for s, i, o in state.block_turns],
+                last_block_seat=state.last_block_seat,
+                intrepid_plays=[IntrepidPlay(seat=s, card=c) for s, c in state.intrepid_plays],
+                deployed=[TeamPlayer(team=t, index=i) for t, i in state.deployed],
+                last_actor=state.last_actor,
+                offer_last=state.offer_last,
+                moved_bludger=state.moved_bludger,
+                race_turn=state.race_turn,
+                token_turns=[t.turn for t in state.race_tokens],
+                effects=[CoachEffects(effects=coach.effects) for coach in state.players],
+            )
         )
-    ).decode()
+    )
 
 
 # Views of fixed things, kept per engine (an engine may be built on other data in tests).
@@ -416,7 +424,7 @@ def evaluation_view(engine: SnitchEngine, state: SnitchState, seat: int) -> Snit
 
     A search judges thousands of sampled states a second; it reads where the Players are
     from the sampled state itself, so the Pitch's Players and Zones, the cards on show, the
-    words and the procedure are left out (empty). Never sent to anyone: `build_view` is the view.
+    words and the procedure are left out (empty, None). Never sent to anyone: `build_view` is the view.
     """
     mine = state.players[seat]
     return SnitchView(

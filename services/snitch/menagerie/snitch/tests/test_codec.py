@@ -55,10 +55,25 @@ def enum_strings(field: FieldDescriptor) -> set[str]:
     return {value.name.removeprefix(prefix).lower() for value in enum.values if value.number != 0}
 
 
+def tag_of(info: Any) -> str | None:
+    """The tag of a struct tagged by `kind` (the codec's tagged union), else None."""
+    if isinstance(info, mi.StructType) and info.tag_field == codec.TAG:
+        return str(info.tag)
+    return None
+
+
 def misfits(info: Any, field: FieldDescriptor, where: str, repeated: bool = False) -> list[str]:
     """What is wrong with `field` carrying a value of type `info` (msgspec.inspect), as readable lines."""
     if isinstance(info, mi.UnionType):
         rest = [t for t in info.types if not isinstance(t, mi.NoneType)]
+        tagged = {str(t.tag): t.cls for t in rest if isinstance(t, mi.StructType) and tag_of(t) is not None}
+        if len(rest) > 1 and len(tagged) == len(rest):
+            # A tagged union: a message that is a `oneof kind`, one member per tag.
+            if field.is_repeated and not repeated:
+                return [f"{where}: a single value, but its proto field is `repeated`"]
+            if field.type != FieldDescriptor.TYPE_MESSAGE or field.message_type is None:
+                return [f"{where}: a tagged union, so a `oneof {codec.TAG}` message, not proto type {field.type}"]
+            return union_misfits(tagged, field.message_type)
         if len(rest) != 1:
             return [f"{where}: a union of {len(rest)} types has no protobuf form"]
         inner = rest[0]
@@ -92,6 +107,14 @@ def misfits(info: Any, field: FieldDescriptor, where: str, repeated: bool = Fals
     if isinstance(info, mi.StructType):
         if field.type != FieldDescriptor.TYPE_MESSAGE:
             return [f"{where}: a {info.cls.__name__}, so a message, not proto type {field.type}"]
+        tag = tag_of(info)
+        if tag is not None and field.message_type is not None and codec.TAG in field.message_type.oneofs_by_name:
+            # One member of a tagged union, carried by the union's message (its `kind` says which).
+            oneof = field.message_type.oneofs_by_name[codec.TAG]
+            member = next((f for f in oneof.fields if f.name == tag), None)
+            if member is None:
+                return [f"{where}: {field.message_type.full_name} has no oneof member {tag!r}"]
+            return struct_misfits(info, member.message_type, where)
         return struct_misfits(info, field.message_type, where)
     return [f"{where}: no protobuf form for {info}"]
 

@@ -54,7 +54,7 @@ def test_the_procedure_reads_the_same_for_every_reader() -> None:
         rng = random.Random(3)
         state, _ = ENGINE.setup(setup, 3)
         while ENGINE.outcome(state) is None:
-            procedures = {ENGINE.view(state, viewer).procedure for viewer in (None, 0, 1)}
+            procedures = {msgspec.msgpack.encode(ENGINE.view(state, viewer).procedure) for viewer in (None, 0, 1)}
             assert len(procedures) == 1, procedures
             seat = rng.choice(ENGINE.to_act(state).seats())
             ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))

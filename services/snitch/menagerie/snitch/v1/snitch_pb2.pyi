@@ -991,12 +991,6 @@ class View(_message.Message):
     own draft (unset for the rival, a spectator, and once the Teams are formed).
     """
     spectators_on: _builtins.bool
-    procedure: _builtins.str
-    """The public rest of the state, as JSON: the pending decisions and flow steps, the roll under
-    way, the Game Sequence's bookkeeping (menagerie.snitch.engine.model.Procedure). Nothing in
-    it is hidden from anyone; a search bot rebuilds a state from the view with it
-    (SnitchEngine.state_from_view). Clients need not read it.
-    """
     @_builtins.property
     def coaches(self) -> _containers.RepeatedCompositeFieldContainer[Global___CoachView]: ...
     @_builtins.property
@@ -1048,6 +1042,13 @@ class View(_message.Message):
         they know). Empty for a spectator.
         """
 
+    @_builtins.property
+    def procedure(self) -> Global___Procedure:
+        """The public rest of the state: the pending decisions and flow steps, the roll under way, the
+        Game Sequence's bookkeeping. Nothing in it is hidden from anyone; a search bot rebuilds a
+        state from the view with it (SnitchEngine.state_from_view). Clients need not read it.
+        """
+
     def __init__(
         self,
         *,
@@ -1079,9 +1080,9 @@ class View(_message.Message):
         stand: _abc.Iterable[Global___StandSpotView] | None = ...,
         draft: Global___DraftView | None = ...,
         my_deck: _abc.Iterable[_builtins.int] | None = ...,
-        procedure: _builtins.str = ...,
+        procedure: Global___Procedure | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "decision", b"decision", "draft", b"draft", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "block_seat", b"block_seat", "decision", b"decision", "draft", b"draft", "exchange", b"exchange", "my_aim", b"my_aim", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "procedure", b"procedure", "prompt", b"prompt", "race", b"race", "viewer", b"viewer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
     _ClearFieldArgType: _TypeAlias = _typing.Literal["_block_seat", b"_block_seat", "_my_aim", b"_my_aim", "_my_pitch_card", b"_my_pitch_card", "_viewer", b"_viewer", "attacking", b"attacking", "block_index", b"block_index", "block_remaining", b"block_remaining", "block_seat", b"block_seat", "cards", b"cards", "coaches", b"coaches", "decision", b"decision", "decision_detail", b"decision_detail", "draft", b"draft", "exchange", b"exchange", "funding", b"funding", "hand", b"hand", "mode", b"mode", "my_aim", b"my_aim", "my_deck", b"my_deck", "my_pitch_card", b"my_pitch_card", "my_snitch_card", b"my_snitch_card", "outcome", b"outcome", "players", b"players", "procedure", b"procedure", "prompt", b"prompt", "quaffle_loose", b"quaffle_loose", "quaffle_zone", b"quaffle_zone", "race", b"race", "sequence", b"sequence", "spectators_on", b"spectators_on", "stand", b"stand", "viewer", b"viewer", "zones", b"zones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
@@ -1176,6 +1177,2230 @@ class DecisionView(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
 
 Global___DecisionView: _TypeAlias = DecisionView  # noqa: Y015
+
+@_typing.final
+class Procedure(_message.Message):
+    """------------------------------------------------------------------------------ the procedure
+    What the match does next, as the engine keeps it (menagerie.snitch.engine.model.Procedure):
+    the pending decisions (who must or may decide, and the particulars the rules need) and the
+    flow steps under them, the roll under way, the Game Sequence's bookkeeping. Each decision and
+    step carries the same fields as its engine struct; a `oneof kind` member is its tag.
+
+    Where the procedure stands, beyond what the rest of the view shows.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECISIONS_FIELD_NUMBER: _builtins.int
+    FLOW_FIELD_NUMBER: _builtins.int
+    EXCHANGE_FIELD_NUMBER: _builtins.int
+    BLOCK_PERFORMED_FIELD_NUMBER: _builtins.int
+    BLOCK_OPTIONAL_FIELD_NUMBER: _builtins.int
+    BLOCK_TURNS_FIELD_NUMBER: _builtins.int
+    LAST_BLOCK_SEAT_FIELD_NUMBER: _builtins.int
+    INTREPID_PLAYS_FIELD_NUMBER: _builtins.int
+    DEPLOYED_FIELD_NUMBER: _builtins.int
+    LAST_ACTOR_FIELD_NUMBER: _builtins.int
+    OFFER_LAST_FIELD_NUMBER: _builtins.int
+    MOVED_BLUDGER_FIELD_NUMBER: _builtins.int
+    RACE_TURN_FIELD_NUMBER: _builtins.int
+    TOKEN_TURNS_FIELD_NUMBER: _builtins.int
+    EFFECTS_FIELD_NUMBER: _builtins.int
+    block_performed: _builtins.int
+    block_optional: _builtins.bool
+    last_block_seat: _builtins.int
+    last_actor: _builtins.int
+    """The Coach who played an Action last (who resolves first when no Coach is active, l.179)."""
+    offer_last: _builtins.int
+    """Intrepid offers (step 3): the Coach who decided last (unset before the first decision)."""
+    moved_bludger: _builtins.int
+    """The Bludger the Defending Coach moved in this Bludger Movement."""
+    race_turn: _builtins.int
+    @_builtins.property
+    def decisions(self) -> _containers.RepeatedCompositeFieldContainer[Global___SnitchDecision]:
+        """Both stacks bottom first: the top decision is the one asked now."""
+
+    @_builtins.property
+    def flow(self) -> _containers.RepeatedCompositeFieldContainer[Global___FlowStep]: ...
+    @_builtins.property
+    def exchange(self) -> Global___Exchange:
+        """The roll under way, with what the rules still need of it (ExchangeView shows it to a reader)."""
+
+    @_builtins.property
+    def block_turns(self) -> _containers.RepeatedCompositeFieldContainer[Global___BlockTurn]:
+        """Step 5's turns, from the Attacking Coach at its start."""
+
+    @_builtins.property
+    def intrepid_plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___IntrepidPlay]:
+        """Intrepid Moves to resolve this Game Sequence, in play order."""
+
+    @_builtins.property
+    def deployed(self) -> _containers.RepeatedCompositeFieldContainer[Global___TeamPlayer]:
+        """The Players moved during the Kick-Off deployment."""
+
+    @_builtins.property
+    def token_turns(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The race turn each race token (in RaceView.tokens' order) was placed in (l.594)."""
+
+    @_builtins.property
+    def effects(self) -> _containers.RepeatedCompositeFieldContainer[Global___CoachEffects]:
+        """Each Coach's lasting Intrepid Moves this Game Sequence, by seat."""
+
+    def __init__(
+        self,
+        *,
+        decisions: _abc.Iterable[Global___SnitchDecision] | None = ...,
+        flow: _abc.Iterable[Global___FlowStep] | None = ...,
+        exchange: Global___Exchange | None = ...,
+        block_performed: _builtins.int = ...,
+        block_optional: _builtins.bool = ...,
+        block_turns: _abc.Iterable[Global___BlockTurn] | None = ...,
+        last_block_seat: _builtins.int | None = ...,
+        intrepid_plays: _abc.Iterable[Global___IntrepidPlay] | None = ...,
+        deployed: _abc.Iterable[Global___TeamPlayer] | None = ...,
+        last_actor: _builtins.int = ...,
+        offer_last: _builtins.int | None = ...,
+        moved_bludger: _builtins.int | None = ...,
+        race_turn: _builtins.int = ...,
+        token_turns: _abc.Iterable[_builtins.int] | None = ...,
+        effects: _abc.Iterable[Global___CoachEffects] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_last_block_seat", b"_last_block_seat", "_moved_bludger", b"_moved_bludger", "_offer_last", b"_offer_last", "exchange", b"exchange", "last_block_seat", b"last_block_seat", "moved_bludger", b"moved_bludger", "offer_last", b"offer_last"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_last_block_seat", b"_last_block_seat", "_moved_bludger", b"_moved_bludger", "_offer_last", b"_offer_last", "block_optional", b"block_optional", "block_performed", b"block_performed", "block_turns", b"block_turns", "decisions", b"decisions", "deployed", b"deployed", "effects", b"effects", "exchange", b"exchange", "flow", b"flow", "intrepid_plays", b"intrepid_plays", "last_actor", b"last_actor", "last_block_seat", b"last_block_seat", "moved_bludger", b"moved_bludger", "offer_last", b"offer_last", "race_turn", b"race_turn", "token_turns", b"token_turns"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__last_block_seat: _TypeAlias = _typing.Literal["last_block_seat"]  # noqa: Y015
+    _WhichOneofArgType__last_block_seat: _TypeAlias = _typing.Literal["_last_block_seat", b"_last_block_seat"]  # noqa: Y015
+    _WhichOneofReturnType__moved_bludger: _TypeAlias = _typing.Literal["moved_bludger"]  # noqa: Y015
+    _WhichOneofArgType__moved_bludger: _TypeAlias = _typing.Literal["_moved_bludger", b"_moved_bludger"]  # noqa: Y015
+    _WhichOneofReturnType__offer_last: _TypeAlias = _typing.Literal["offer_last"]  # noqa: Y015
+    _WhichOneofArgType__offer_last: _TypeAlias = _typing.Literal["_offer_last", b"_offer_last"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__last_block_seat) -> _WhichOneofReturnType__last_block_seat | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__moved_bludger) -> _WhichOneofReturnType__moved_bludger | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__offer_last) -> _WhichOneofReturnType__offer_last | None: ...
+
+Global___Procedure: _TypeAlias = Procedure  # noqa: Y015
+
+@_typing.final
+class BlockTurn(_message.Message):
+    """One turn of step 5: the Coach, which block of their Pitch Actions card, whether it may be declined."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    OPTIONAL_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    index: _builtins.int
+    optional: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        index: _builtins.int = ...,
+        optional: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "optional", b"optional", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BlockTurn: _TypeAlias = BlockTurn  # noqa: Y015
+
+@_typing.final
+class IntrepidPlay(_message.Message):
+    """An Intrepid Move to resolve this Game Sequence: the Coach who played it and its card."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IntrepidPlay: _TypeAlias = IntrepidPlay  # noqa: Y015
+
+@_typing.final
+class TeamPlayer(_message.Message):
+    """A Pitch Player by its Team (seat) and its index in the lineup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TEAM_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    team: _builtins.int
+    index: _builtins.int
+    def __init__(
+        self,
+        *,
+        team: _builtins.int = ...,
+        index: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TeamPlayer: _TypeAlias = TeamPlayer  # noqa: Y015
+
+@_typing.final
+class LastingEffect(_message.Message):
+    """An Intrepid Move working until the end of the Game Sequence, and whether it is used."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    USED_FIELD_NUMBER: _builtins.int
+    card: _builtins.int
+    used: _builtins.bool
+    def __init__(
+        self,
+        *,
+        card: _builtins.int = ...,
+        used: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "used", b"used"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LastingEffect: _TypeAlias = LastingEffect  # noqa: Y015
+
+@_typing.final
+class CoachEffects(_message.Message):
+    """One Coach's lasting Intrepid Moves this Game Sequence (face-up cards)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EFFECTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def effects(self) -> _containers.RepeatedCompositeFieldContainer[Global___LastingEffect]: ...
+    def __init__(
+        self,
+        *,
+        effects: _abc.Iterable[Global___LastingEffect] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["effects", b"effects"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CoachEffects: _TypeAlias = CoachEffects  # noqa: Y015
+
+@_typing.final
+class RerollGrant(_message.Message):
+    """A Swift Intrepid Move's re-roll of up to `dice` dice of one side, for `seat`, on this roll."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
+    DICE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    side: Global___RollSide.ValueType
+    dice: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        side: Global___RollSide.ValueType = ...,
+        dice: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dice", b"dice", "seat", b"seat", "side", b"side"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RerollGrant: _TypeAlias = RerollGrant  # noqa: Y015
+
+@_typing.final
+class Exchange(_message.Message):
+    """A rolled Action (or a Bludger's hit, or a race roll) under way, and its Reaction."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    STAGE_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    TARGET_TEAM_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    BLUDGER_FIELD_NUMBER: _builtins.int
+    FREE_FIELD_NUMBER: _builtins.int
+    NO_TEMPO_FIELD_NUMBER: _builtins.int
+    REACTOR_FIELD_NUMBER: _builtins.int
+    REACTION_FIELD_NUMBER: _builtins.int
+    AIM_BONUS_FIELD_NUMBER: _builtins.int
+    ACTION_ROLL_FIELD_NUMBER: _builtins.int
+    REACTION_ROLL_FIELD_NUMBER: _builtins.int
+    FIXED_FIELD_NUMBER: _builtins.int
+    MODIFIER_FIELD_NUMBER: _builtins.int
+    BONUS_FIELD_NUMBER: _builtins.int
+    PENALTY_FIELD_NUMBER: _builtins.int
+    REACTION_BONUS_FIELD_NUMBER: _builtins.int
+    REACTION_PENALTY_FIELD_NUMBER: _builtins.int
+    WINDOWS_FIELD_NUMBER: _builtins.int
+    LATE_MODIFIER_FIELD_NUMBER: _builtins.int
+    LATE_REACTION_MODIFIER_FIELD_NUMBER: _builtins.int
+    SWIFT_REROLLS_FIELD_NUMBER: _builtins.int
+    RACE_STEP_FIELD_NUMBER: _builtins.int
+    AFTER_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """"pass", "shoot", "steal", "beat", "bludger" or "race"."""
+    seat: _builtins.int
+    """The active Coach: the actor's (the Bludger's controller's)."""
+    stage: _builtins.str
+    actor: _builtins.int
+    """The acting Player's index (unset for the Seeker's race roll)."""
+    target_team: _builtins.int
+    target: _builtins.int
+    bludger: _builtins.int
+    free: _builtins.bool
+    no_tempo: _builtins.bool
+    reactor: _builtins.int
+    """The reacting Player (of the rival Team) and its Reaction."""
+    reaction: Global___RollName.ValueType
+    aim_bonus: _builtins.int
+    fixed: _builtins.int
+    """Fixed Successes (a Bludger's hit, a fixed race step)."""
+    modifier: _builtins.int
+    """A race step's printed modifier."""
+    late_modifier: _builtins.int
+    """Added once the dice are seen (a Swift Intrepid Move, a Locked Trait)."""
+    late_reaction_modifier: _builtins.int
+    race_step: _builtins.str
+    """The race Action rolled: "accelerate", "dodge", "glimpse" or "obstruct"."""
+    @_builtins.property
+    def action_roll(self) -> Global___Roll: ...
+    @_builtins.property
+    def reaction_roll(self) -> Global___Roll: ...
+    @_builtins.property
+    def bonus(self) -> _containers.RepeatedScalarFieldContainer[Global___Colour.ValueType]:
+        """Dice tokens spent: on the roller (bonus) and on the rival roller (penalty), for each side."""
+
+    @_builtins.property
+    def penalty(self) -> _containers.RepeatedScalarFieldContainer[Global___Colour.ValueType]: ...
+    @_builtins.property
+    def reaction_bonus(self) -> _containers.RepeatedScalarFieldContainer[Global___Colour.ValueType]: ...
+    @_builtins.property
+    def reaction_penalty(self) -> _containers.RepeatedScalarFieldContainer[Global___Colour.ValueType]: ...
+    @_builtins.property
+    def windows(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Coaches still to be offered the pre-roll tokens and the post-roll window, in order."""
+
+    @_builtins.property
+    def swift_rerolls(self) -> _containers.RepeatedCompositeFieldContainer[Global___RerollGrant]: ...
+    @_builtins.property
+    def after(self) -> _containers.RepeatedCompositeFieldContainer[Global___FlowStep]:
+        """Effects of Spectators placed while the exchange was being resolved (each a spectator_effect)."""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        stage: _builtins.str = ...,
+        actor: _builtins.int | None = ...,
+        target_team: _builtins.int | None = ...,
+        target: _builtins.int | None = ...,
+        bludger: _builtins.int | None = ...,
+        free: _builtins.bool = ...,
+        no_tempo: _builtins.bool = ...,
+        reactor: _builtins.int | None = ...,
+        reaction: Global___RollName.ValueType | None = ...,
+        aim_bonus: _builtins.int = ...,
+        action_roll: Global___Roll | None = ...,
+        reaction_roll: Global___Roll | None = ...,
+        fixed: _builtins.int | None = ...,
+        modifier: _builtins.int = ...,
+        bonus: _abc.Iterable[Global___Colour.ValueType] | None = ...,
+        penalty: _abc.Iterable[Global___Colour.ValueType] | None = ...,
+        reaction_bonus: _abc.Iterable[Global___Colour.ValueType] | None = ...,
+        reaction_penalty: _abc.Iterable[Global___Colour.ValueType] | None = ...,
+        windows: _abc.Iterable[_builtins.int] | None = ...,
+        late_modifier: _builtins.int = ...,
+        late_reaction_modifier: _builtins.int = ...,
+        swift_rerolls: _abc.Iterable[Global___RerollGrant] | None = ...,
+        race_step: _builtins.str | None = ...,
+        after: _abc.Iterable[Global___FlowStep] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "_bludger", b"_bludger", "_fixed", b"_fixed", "_race_step", b"_race_step", "_reaction", b"_reaction", "_reactor", b"_reactor", "_target", b"_target", "_target_team", b"_target_team", "action_roll", b"action_roll", "actor", b"actor", "bludger", b"bludger", "fixed", b"fixed", "race_step", b"race_step", "reaction", b"reaction", "reaction_roll", b"reaction_roll", "reactor", b"reactor", "target", b"target", "target_team", b"target_team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "_bludger", b"_bludger", "_fixed", b"_fixed", "_race_step", b"_race_step", "_reaction", b"_reaction", "_reactor", b"_reactor", "_target", b"_target", "_target_team", b"_target_team", "action_roll", b"action_roll", "actor", b"actor", "after", b"after", "aim_bonus", b"aim_bonus", "bludger", b"bludger", "bonus", b"bonus", "fixed", b"fixed", "free", b"free", "kind", b"kind", "late_modifier", b"late_modifier", "late_reaction_modifier", b"late_reaction_modifier", "modifier", b"modifier", "no_tempo", b"no_tempo", "penalty", b"penalty", "race_step", b"race_step", "reaction", b"reaction", "reaction_bonus", b"reaction_bonus", "reaction_penalty", b"reaction_penalty", "reaction_roll", b"reaction_roll", "reactor", b"reactor", "seat", b"seat", "stage", b"stage", "swift_rerolls", b"swift_rerolls", "target", b"target", "target_team", b"target_team", "windows", b"windows"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    _WhichOneofReturnType__bludger: _TypeAlias = _typing.Literal["bludger"]  # noqa: Y015
+    _WhichOneofArgType__bludger: _TypeAlias = _typing.Literal["_bludger", b"_bludger"]  # noqa: Y015
+    _WhichOneofReturnType__fixed: _TypeAlias = _typing.Literal["fixed"]  # noqa: Y015
+    _WhichOneofArgType__fixed: _TypeAlias = _typing.Literal["_fixed", b"_fixed"]  # noqa: Y015
+    _WhichOneofReturnType__race_step: _TypeAlias = _typing.Literal["race_step"]  # noqa: Y015
+    _WhichOneofArgType__race_step: _TypeAlias = _typing.Literal["_race_step", b"_race_step"]  # noqa: Y015
+    _WhichOneofReturnType__reaction: _TypeAlias = _typing.Literal["reaction"]  # noqa: Y015
+    _WhichOneofArgType__reaction: _TypeAlias = _typing.Literal["_reaction", b"_reaction"]  # noqa: Y015
+    _WhichOneofReturnType__reactor: _TypeAlias = _typing.Literal["reactor"]  # noqa: Y015
+    _WhichOneofArgType__reactor: _TypeAlias = _typing.Literal["_reactor", b"_reactor"]  # noqa: Y015
+    _WhichOneofReturnType__target: _TypeAlias = _typing.Literal["target"]  # noqa: Y015
+    _WhichOneofArgType__target: _TypeAlias = _typing.Literal["_target", b"_target"]  # noqa: Y015
+    _WhichOneofReturnType__target_team: _TypeAlias = _typing.Literal["target_team"]  # noqa: Y015
+    _WhichOneofArgType__target_team: _TypeAlias = _typing.Literal["_target_team", b"_target_team"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__bludger) -> _WhichOneofReturnType__bludger | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__fixed) -> _WhichOneofReturnType__fixed | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__race_step) -> _WhichOneofReturnType__race_step | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__reaction) -> _WhichOneofReturnType__reaction | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__reactor) -> _WhichOneofReturnType__reactor | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__target) -> _WhichOneofReturnType__target | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__target_team) -> _WhichOneofReturnType__target_team | None: ...
+
+Global___Exchange: _TypeAlias = Exchange  # noqa: Y015
+
+@_typing.final
+class KickOffBludger(_message.Message):
+    """Each decision: the seats that must decide and those that may (passing is deciding too), the
+    seat whose action opened it, if one did; then its own particulars.
+
+    Kick-Off step 1: the Coach places a Bludger in the rival's half.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___KickOffBludger: _TypeAlias = KickOffBludger  # noqa: Y015
+
+@_typing.final
+class Deployment(_message.Message):
+    """Kick-Off step 2: the Coach moves `left` more unmoved Players out of their Deployment Zone."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    left: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        left: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "left", b"left", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___Deployment: _TypeAlias = Deployment  # noqa: Y015
+
+@_typing.final
+class PitchCards(_message.Message):
+    """Game Sequence step 2: both Coaches choose a Pitch Actions card in secret."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___PitchCards: _TypeAlias = PitchCards  # noqa: Y015
+
+@_typing.final
+class IntrepidOffer(_message.Message):
+    """Game Sequence step 3: the Coach plays an Intrepid Move or declines."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___IntrepidOffer: _TypeAlias = IntrepidOffer  # noqa: Y015
+
+@_typing.final
+class BlockAction(_message.Message):
+    """Game Sequence step 5: the Coach performs the next Action of their Action Block (or declines an
+    optional one).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    MAY_DECLINE_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    may_decline: _builtins.bool
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        may_decline: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "may_decline", b"may_decline", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___BlockAction: _TypeAlias = BlockAction  # noqa: Y015
+
+@_typing.final
+class FreeAction(_message.Message):
+    """The Coach performs a free Action (`action`, or any Action when unset)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    action: _builtins.str
+    reason: _builtins.str
+    """"hand_swap", "intrepid" or "break_tempo"."""
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        action: _builtins.str | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_action", b"_action", "_actor", b"_actor", "action", b"action", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_action", b"_action", "_actor", b"_actor", "action", b"action", "actor", b"actor", "may", b"may", "must", b"must", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__action: _TypeAlias = _typing.Literal["action"]  # noqa: Y015
+    _WhichOneofArgType__action: _TypeAlias = _typing.Literal["_action", b"_action"]  # noqa: Y015
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__action) -> _WhichOneofReturnType__action | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___FreeAction: _TypeAlias = FreeAction  # noqa: Y015
+
+@_typing.final
+class Reaction(_message.Message):
+    """The target's Coach answers the rival's roll with one Reaction, or none."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___Reaction: _TypeAlias = Reaction  # noqa: Y015
+
+@_typing.final
+class AimAtHoop(_message.Message):
+    """Both Coaches choose a Goal Hoop card in secret."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___AimAtHoop: _TypeAlias = AimAtHoop  # noqa: Y015
+
+@_typing.final
+class DiceTokens(_message.Message):
+    """Before the roll, the Coach may spend Dice tokens on it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___DiceTokens: _TypeAlias = DiceTokens  # noqa: Y015
+
+@_typing.final
+class RollWindow(_message.Message):
+    """After the roll, the Coach may re-roll or play a Swift Intrepid Move."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___RollWindow: _TypeAlias = RollWindow  # noqa: Y015
+
+@_typing.final
+class LooseQuaffle(_message.Message):
+    """The Coach puts the Loose Quaffle in one of `zones`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    ZONES_FIELD_NUMBER: _builtins.int
+    LOST_BY_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    lost_by: _builtins.int
+    """The Team that lost it; the other becomes the Attacking Team (l.476)."""
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def zones(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        zones: _abc.Iterable[_builtins.str] | None = ...,
+        lost_by: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "lost_by", b"lost_by", "may", b"may", "must", b"must", "zones", b"zones"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___LooseQuaffle: _TypeAlias = LooseQuaffle  # noqa: Y015
+
+@_typing.final
+class BeatenBludger(_message.Message):
+    """The target's Coach places the beaten Bludger in one of `zones`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    BLUDGER_FIELD_NUMBER: _builtins.int
+    ZONES_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    bludger: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def zones(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        bludger: _builtins.int = ...,
+        zones: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "bludger", b"bludger", "may", b"may", "must", b"must", "zones", b"zones"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___BeatenBludger: _TypeAlias = BeatenBludger  # noqa: Y015
+
+@_typing.final
+class ShiftPlayers(_message.Message):
+    """The Coach Shifts `left` more Players (of `team`, of `role` if set; not into a Scoring Area if
+    `no_scoring`).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    ROLE_FIELD_NUMBER: _builtins.int
+    NO_SCORING_FIELD_NUMBER: _builtins.int
+    OPTIONAL_FIELD_NUMBER: _builtins.int
+    ONLY_FIELD_NUMBER: _builtins.int
+    SHIFTED_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    team: _builtins.int
+    left: _builtins.int
+    role: _builtins.str
+    no_scoring: _builtins.bool
+    optional: _builtins.bool
+    reason: _builtins.str
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def only(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Only these Players (lineup indexes) may be Shifted, when any."""
+
+    @_builtins.property
+    def shifted(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Players already Shifted by this effect (each once)."""
+
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        team: _builtins.int = ...,
+        left: _builtins.int = ...,
+        role: _builtins.str | None = ...,
+        no_scoring: _builtins.bool = ...,
+        optional: _builtins.bool = ...,
+        only: _abc.Iterable[_builtins.int] | None = ...,
+        shifted: _abc.Iterable[_builtins.int] | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "_role", b"_role", "actor", b"actor", "role", b"role"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "_role", b"_role", "actor", b"actor", "left", b"left", "may", b"may", "must", b"must", "no_scoring", b"no_scoring", "only", b"only", "optional", b"optional", "reason", b"reason", "role", b"role", "shifted", b"shifted", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    _WhichOneofReturnType__role: _TypeAlias = _typing.Literal["role"]  # noqa: Y015
+    _WhichOneofArgType__role: _TypeAlias = _typing.Literal["_role", b"_role"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__role) -> _WhichOneofReturnType__role | None: ...
+
+Global___ShiftPlayers: _TypeAlias = ShiftPlayers  # noqa: Y015
+
+@_typing.final
+class KickOffPass(_message.Message):
+    """Keeper's Kick-Off step 3: the Keeper may Pass, and the Pass succeeds."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___KickOffPass: _TypeAlias = KickOffPass  # noqa: Y015
+
+@_typing.final
+class TempoChoice(_message.Message):
+    """After a successful Pass, Beat or Steal: take the Tempo Point or Break the Tempo."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    action: _builtins.str
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        action: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "action", b"action", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___TempoChoice: _TypeAlias = TempoChoice  # noqa: Y015
+
+@_typing.final
+class BludgerMove(_message.Message):
+    """The Coach moves a Bludger (one of `bludgers`) up to `reach` Zones (0: the Bludger Movement's
+    rule).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    BLUDGERS_FIELD_NUMBER: _builtins.int
+    REACH_FIELD_NUMBER: _builtins.int
+    ATTACK_FIELD_NUMBER: _builtins.int
+    RIVAL_ONLY_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    reach: _builtins.int
+    attack: _builtins.bool
+    rival_only: _builtins.bool
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def bludgers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        bludgers: _abc.Iterable[_builtins.int] | None = ...,
+        reach: _builtins.int = ...,
+        attack: _builtins.bool = ...,
+        rival_only: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "attack", b"attack", "bludgers", b"bludgers", "may", b"may", "must", b"must", "reach", b"reach", "rival_only", b"rival_only"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___BludgerMove: _TypeAlias = BludgerMove  # noqa: Y015
+
+@_typing.final
+class BludgerTarget(_message.Message):
+    """The Coach controlling the moved Bludger picks the Player it hits."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    BLUDGER_FIELD_NUMBER: _builtins.int
+    RIVAL_ONLY_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    bludger: _builtins.int
+    rival_only: _builtins.bool
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        bludger: _builtins.int = ...,
+        rival_only: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "bludger", b"bludger", "may", b"may", "must", b"must", "rival_only", b"rival_only"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___BludgerTarget: _TypeAlias = BludgerTarget  # noqa: Y015
+
+@_typing.final
+class DiceTokenPlacement(_message.Message):
+    """An Intrepid Move's Dice tokens: the Coach puts `left` more on Players."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    COLOUR_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    token: _builtins.str
+    colour: Global___Colour.ValueType
+    left: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        token: _builtins.str = ...,
+        colour: Global___Colour.ValueType = ...,
+        left: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "colour", b"colour", "left", b"left", "may", b"may", "must", b"must", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___DiceTokenPlacement: _TypeAlias = DiceTokenPlacement  # noqa: Y015
+
+@_typing.final
+class HandSwapRecovery(_message.Message):
+    """The rival made a Hand Swap: the Coach may remove a Stunned token from one of their Players."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___HandSwapRecovery: _TypeAlias = HandSwapRecovery  # noqa: Y015
+
+@_typing.final
+class SnitchCardChoice(_message.Message):
+    """The Coach takes a Snitch card from the face-up row."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___SnitchCardChoice: _TypeAlias = SnitchCardChoice  # noqa: Y015
+
+@_typing.final
+class RaceTokenPlacement(_message.Message):
+    """The Coach places a Snitch Race token (an Upwind or a Dice token) on a free space."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    COLOUR_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    token: _builtins.str
+    colour: Global___Colour.ValueType
+    left: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        token: _builtins.str = ...,
+        colour: Global___Colour.ValueType | None = ...,
+        left: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "_colour", b"_colour", "actor", b"actor", "colour", b"colour"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "_colour", b"_colour", "actor", b"actor", "colour", b"colour", "left", b"left", "may", b"may", "must", b"must", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    _WhichOneofReturnType__colour: _TypeAlias = _typing.Literal["colour"]  # noqa: Y015
+    _WhichOneofArgType__colour: _TypeAlias = _typing.Literal["_colour", b"_colour"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__colour) -> _WhichOneofReturnType__colour | None: ...
+
+Global___RaceTokenPlacement: _TypeAlias = RaceTokenPlacement  # noqa: Y015
+
+@_typing.final
+class DodgeChoice(_message.Message):
+    """The Coach's Dodging Seeker would end on a token: spend it or ignore it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    SUCCESSES_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    successes: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        successes: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must", "successes", b"successes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___DodgeChoice: _TypeAlias = DodgeChoice  # noqa: Y015
+
+@_typing.final
+class SwiftWindow(_message.Message):
+    """The Quaffle went Loose: the Coach may play a Swift Intrepid Move that waits for this."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___SwiftWindow: _TypeAlias = SwiftWindow  # noqa: Y015
+
+@_typing.final
+class TeamBuilding(_message.Message):
+    """Build Your Team: both Coaches form their Team in secret, each until they confirm it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___TeamBuilding: _TypeAlias = TeamBuilding  # noqa: Y015
+
+@_typing.final
+class FlagChoice(_message.Message):
+    """At the beginning of the game the Coach chooses the colour of their Flag (l.460)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___FlagChoice: _TypeAlias = FlagChoice  # noqa: Y015
+
+@_typing.final
+class SpectatorWindow(_message.Message):
+    """The Coach not deciding may place a Spectator before the rival's next `moment` ("block",
+    "free_action" or "bludger").
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MUST_FIELD_NUMBER: _builtins.int
+    MAY_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    MOMENT_FIELD_NUMBER: _builtins.int
+    actor: _builtins.int
+    moment: _builtins.str
+    @_builtins.property
+    def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def may(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        must: _abc.Iterable[_builtins.int] | None = ...,
+        may: _abc.Iterable[_builtins.int] | None = ...,
+        actor: _builtins.int | None = ...,
+        moment: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "may", b"may", "moment", b"moment", "must", b"must"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
+    _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__actor) -> _WhichOneofReturnType__actor | None: ...
+
+Global___SpectatorWindow: _TypeAlias = SpectatorWindow  # noqa: Y015
+
+@_typing.final
+class SnitchDecision(_message.Message):
+    """One pending decision: exactly one member set (the engine's tag)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KICK_OFF_BLUDGER_FIELD_NUMBER: _builtins.int
+    DEPLOYMENT_FIELD_NUMBER: _builtins.int
+    PITCH_CARDS_FIELD_NUMBER: _builtins.int
+    INTREPID_OFFER_FIELD_NUMBER: _builtins.int
+    BLOCK_ACTION_FIELD_NUMBER: _builtins.int
+    FREE_ACTION_FIELD_NUMBER: _builtins.int
+    REACTION_FIELD_NUMBER: _builtins.int
+    AIM_AT_HOOP_FIELD_NUMBER: _builtins.int
+    DICE_TOKENS_FIELD_NUMBER: _builtins.int
+    ROLL_WINDOW_FIELD_NUMBER: _builtins.int
+    LOOSE_QUAFFLE_FIELD_NUMBER: _builtins.int
+    BEATEN_BLUDGER_FIELD_NUMBER: _builtins.int
+    SHIFT_PLAYERS_FIELD_NUMBER: _builtins.int
+    KICK_OFF_PASS_FIELD_NUMBER: _builtins.int
+    TEMPO_CHOICE_FIELD_NUMBER: _builtins.int
+    BLUDGER_MOVE_FIELD_NUMBER: _builtins.int
+    BLUDGER_TARGET_FIELD_NUMBER: _builtins.int
+    DICE_TOKEN_PLACEMENT_FIELD_NUMBER: _builtins.int
+    HAND_SWAP_RECOVERY_FIELD_NUMBER: _builtins.int
+    SNITCH_CARD_CHOICE_FIELD_NUMBER: _builtins.int
+    RACE_TOKEN_PLACEMENT_FIELD_NUMBER: _builtins.int
+    DODGE_CHOICE_FIELD_NUMBER: _builtins.int
+    SWIFT_WINDOW_FIELD_NUMBER: _builtins.int
+    TEAM_BUILDING_FIELD_NUMBER: _builtins.int
+    FLAG_CHOICE_FIELD_NUMBER: _builtins.int
+    SPECTATOR_WINDOW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def kick_off_bludger(self) -> Global___KickOffBludger: ...
+    @_builtins.property
+    def deployment(self) -> Global___Deployment: ...
+    @_builtins.property
+    def pitch_cards(self) -> Global___PitchCards: ...
+    @_builtins.property
+    def intrepid_offer(self) -> Global___IntrepidOffer: ...
+    @_builtins.property
+    def block_action(self) -> Global___BlockAction: ...
+    @_builtins.property
+    def free_action(self) -> Global___FreeAction: ...
+    @_builtins.property
+    def reaction(self) -> Global___Reaction: ...
+    @_builtins.property
+    def aim_at_hoop(self) -> Global___AimAtHoop: ...
+    @_builtins.property
+    def dice_tokens(self) -> Global___DiceTokens: ...
+    @_builtins.property
+    def roll_window(self) -> Global___RollWindow: ...
+    @_builtins.property
+    def loose_quaffle(self) -> Global___LooseQuaffle: ...
+    @_builtins.property
+    def beaten_bludger(self) -> Global___BeatenBludger: ...
+    @_builtins.property
+    def shift_players(self) -> Global___ShiftPlayers: ...
+    @_builtins.property
+    def kick_off_pass(self) -> Global___KickOffPass: ...
+    @_builtins.property
+    def tempo_choice(self) -> Global___TempoChoice: ...
+    @_builtins.property
+    def bludger_move(self) -> Global___BludgerMove: ...
+    @_builtins.property
+    def bludger_target(self) -> Global___BludgerTarget: ...
+    @_builtins.property
+    def dice_token_placement(self) -> Global___DiceTokenPlacement: ...
+    @_builtins.property
+    def hand_swap_recovery(self) -> Global___HandSwapRecovery: ...
+    @_builtins.property
+    def snitch_card_choice(self) -> Global___SnitchCardChoice: ...
+    @_builtins.property
+    def race_token_placement(self) -> Global___RaceTokenPlacement: ...
+    @_builtins.property
+    def dodge_choice(self) -> Global___DodgeChoice: ...
+    @_builtins.property
+    def swift_window(self) -> Global___SwiftWindow: ...
+    @_builtins.property
+    def team_building(self) -> Global___TeamBuilding: ...
+    @_builtins.property
+    def flag_choice(self) -> Global___FlagChoice: ...
+    @_builtins.property
+    def spectator_window(self) -> Global___SpectatorWindow: ...
+    def __init__(
+        self,
+        *,
+        kick_off_bludger: Global___KickOffBludger | None = ...,
+        deployment: Global___Deployment | None = ...,
+        pitch_cards: Global___PitchCards | None = ...,
+        intrepid_offer: Global___IntrepidOffer | None = ...,
+        block_action: Global___BlockAction | None = ...,
+        free_action: Global___FreeAction | None = ...,
+        reaction: Global___Reaction | None = ...,
+        aim_at_hoop: Global___AimAtHoop | None = ...,
+        dice_tokens: Global___DiceTokens | None = ...,
+        roll_window: Global___RollWindow | None = ...,
+        loose_quaffle: Global___LooseQuaffle | None = ...,
+        beaten_bludger: Global___BeatenBludger | None = ...,
+        shift_players: Global___ShiftPlayers | None = ...,
+        kick_off_pass: Global___KickOffPass | None = ...,
+        tempo_choice: Global___TempoChoice | None = ...,
+        bludger_move: Global___BludgerMove | None = ...,
+        bludger_target: Global___BludgerTarget | None = ...,
+        dice_token_placement: Global___DiceTokenPlacement | None = ...,
+        hand_swap_recovery: Global___HandSwapRecovery | None = ...,
+        snitch_card_choice: Global___SnitchCardChoice | None = ...,
+        race_token_placement: Global___RaceTokenPlacement | None = ...,
+        dodge_choice: Global___DodgeChoice | None = ...,
+        swift_window: Global___SwiftWindow | None = ...,
+        team_building: Global___TeamBuilding | None = ...,
+        flag_choice: Global___FlagChoice | None = ...,
+        spectator_window: Global___SpectatorWindow | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["aim_at_hoop", b"aim_at_hoop", "beaten_bludger", b"beaten_bludger", "block_action", b"block_action", "bludger_move", b"bludger_move", "bludger_target", b"bludger_target", "deployment", b"deployment", "dice_token_placement", b"dice_token_placement", "dice_tokens", b"dice_tokens", "dodge_choice", b"dodge_choice", "flag_choice", b"flag_choice", "free_action", b"free_action", "hand_swap_recovery", b"hand_swap_recovery", "intrepid_offer", b"intrepid_offer", "kick_off_bludger", b"kick_off_bludger", "kick_off_pass", b"kick_off_pass", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "pitch_cards", b"pitch_cards", "race_token_placement", b"race_token_placement", "reaction", b"reaction", "roll_window", b"roll_window", "shift_players", b"shift_players", "snitch_card_choice", b"snitch_card_choice", "spectator_window", b"spectator_window", "swift_window", b"swift_window", "team_building", b"team_building", "tempo_choice", b"tempo_choice"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["aim_at_hoop", b"aim_at_hoop", "beaten_bludger", b"beaten_bludger", "block_action", b"block_action", "bludger_move", b"bludger_move", "bludger_target", b"bludger_target", "deployment", b"deployment", "dice_token_placement", b"dice_token_placement", "dice_tokens", b"dice_tokens", "dodge_choice", b"dodge_choice", "flag_choice", b"flag_choice", "free_action", b"free_action", "hand_swap_recovery", b"hand_swap_recovery", "intrepid_offer", b"intrepid_offer", "kick_off_bludger", b"kick_off_bludger", "kick_off_pass", b"kick_off_pass", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "pitch_cards", b"pitch_cards", "race_token_placement", b"race_token_placement", "reaction", b"reaction", "roll_window", b"roll_window", "shift_players", b"shift_players", "snitch_card_choice", b"snitch_card_choice", "spectator_window", b"spectator_window", "swift_window", b"swift_window", "team_building", b"team_building", "tempo_choice", b"tempo_choice"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["kick_off_bludger", "deployment", "pitch_cards", "intrepid_offer", "block_action", "free_action", "reaction", "aim_at_hoop", "dice_tokens", "roll_window", "loose_quaffle", "beaten_bludger", "shift_players", "kick_off_pass", "tempo_choice", "bludger_move", "bludger_target", "dice_token_placement", "hand_swap_recovery", "snitch_card_choice", "race_token_placement", "dodge_choice", "swift_window", "team_building", "flag_choice", "spectator_window"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___SnitchDecision: _TypeAlias = SnitchDecision  # noqa: Y015
+
+@_typing.final
+class Accelerate(_message.Message):
+    """The race Actions of an Impulse: `successes` applied without a roll, or a roll adding `modifier`.
+    Advance your Seeker towards the Golden Snitch one space per Success.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUCCESSES_FIELD_NUMBER: _builtins.int
+    MODIFIER_FIELD_NUMBER: _builtins.int
+    successes: _builtins.int
+    modifier: _builtins.int
+    def __init__(
+        self,
+        *,
+        successes: _builtins.int | None = ...,
+        modifier: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "successes", b"successes"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "modifier", b"modifier", "successes", b"successes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__successes: _TypeAlias = _typing.Literal["successes"]  # noqa: Y015
+    _WhichOneofArgType__successes: _TypeAlias = _typing.Literal["_successes", b"_successes"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__successes) -> _WhichOneofReturnType__successes | None: ...
+
+Global___Accelerate: _TypeAlias = Accelerate  # noqa: Y015
+
+@_typing.final
+class Dodge(_message.Message):
+    """Accelerate, but the Seeker may ignore the token where they end."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUCCESSES_FIELD_NUMBER: _builtins.int
+    MODIFIER_FIELD_NUMBER: _builtins.int
+    successes: _builtins.int
+    modifier: _builtins.int
+    def __init__(
+        self,
+        *,
+        successes: _builtins.int | None = ...,
+        modifier: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "successes", b"successes"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "modifier", b"modifier", "successes", b"successes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__successes: _TypeAlias = _typing.Literal["successes"]  # noqa: Y015
+    _WhichOneofArgType__successes: _TypeAlias = _typing.Literal["_successes", b"_successes"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__successes) -> _WhichOneofReturnType__successes | None: ...
+
+Global___Dodge: _TypeAlias = Dodge  # noqa: Y015
+
+@_typing.final
+class Glimpse(_message.Message):
+    """Advance the Golden Snitch towards the Seekers one space per Success."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUCCESSES_FIELD_NUMBER: _builtins.int
+    MODIFIER_FIELD_NUMBER: _builtins.int
+    successes: _builtins.int
+    modifier: _builtins.int
+    def __init__(
+        self,
+        *,
+        successes: _builtins.int | None = ...,
+        modifier: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "successes", b"successes"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "modifier", b"modifier", "successes", b"successes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__successes: _TypeAlias = _typing.Literal["successes"]  # noqa: Y015
+    _WhichOneofArgType__successes: _TypeAlias = _typing.Literal["_successes", b"_successes"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__successes) -> _WhichOneofReturnType__successes | None: ...
+
+Global___Glimpse: _TypeAlias = Glimpse  # noqa: Y015
+
+@_typing.final
+class Obstruct(_message.Message):
+    """Move the rival Seeker back one space per Success (not if they are Lagged)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUCCESSES_FIELD_NUMBER: _builtins.int
+    MODIFIER_FIELD_NUMBER: _builtins.int
+    successes: _builtins.int
+    modifier: _builtins.int
+    def __init__(
+        self,
+        *,
+        successes: _builtins.int | None = ...,
+        modifier: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "successes", b"successes"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_successes", b"_successes", "modifier", b"modifier", "successes", b"successes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__successes: _TypeAlias = _typing.Literal["successes"]  # noqa: Y015
+    _WhichOneofArgType__successes: _TypeAlias = _typing.Literal["_successes", b"_successes"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__successes) -> _WhichOneofReturnType__successes | None: ...
+
+Global___Obstruct: _TypeAlias = Obstruct  # noqa: Y015
+
+@_typing.final
+class UpwindToken(_message.Message):
+    """Place one of your Flag tokens in the Snitch Race as an Upwind token."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UpwindToken: _TypeAlias = UpwindToken  # noqa: Y015
+
+@_typing.final
+class RaceDiceToken(_message.Message):
+    """Place an unowned Bonus or Penalty Dice token in the Snitch Race."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    COLOUR_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """"bonus" or "penalty"."""
+    colour: Global___Colour.ValueType
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        colour: Global___Colour.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RaceDiceToken: _TypeAlias = RaceDiceToken  # noqa: Y015
+
+@_typing.final
+class ImpulsePart(_message.Message):
+    """One step of a Snitch card's Impulse (menagerie.snitch.data.cards.Step): exactly one member set."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACCELERATE_FIELD_NUMBER: _builtins.int
+    DODGE_FIELD_NUMBER: _builtins.int
+    GLIMPSE_FIELD_NUMBER: _builtins.int
+    OBSTRUCT_FIELD_NUMBER: _builtins.int
+    UPWIND_FIELD_NUMBER: _builtins.int
+    DICE_TOKEN_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def accelerate(self) -> Global___Accelerate: ...
+    @_builtins.property
+    def dodge(self) -> Global___Dodge: ...
+    @_builtins.property
+    def glimpse(self) -> Global___Glimpse: ...
+    @_builtins.property
+    def obstruct(self) -> Global___Obstruct: ...
+    @_builtins.property
+    def upwind(self) -> Global___UpwindToken: ...
+    @_builtins.property
+    def dice_token(self) -> Global___RaceDiceToken: ...
+    def __init__(
+        self,
+        *,
+        accelerate: Global___Accelerate | None = ...,
+        dodge: Global___Dodge | None = ...,
+        glimpse: Global___Glimpse | None = ...,
+        obstruct: Global___Obstruct | None = ...,
+        upwind: Global___UpwindToken | None = ...,
+        dice_token: Global___RaceDiceToken | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["accelerate", b"accelerate", "dice_token", b"dice_token", "dodge", b"dodge", "glimpse", b"glimpse", "kind", b"kind", "obstruct", b"obstruct", "upwind", b"upwind"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accelerate", b"accelerate", "dice_token", b"dice_token", "dodge", b"dodge", "glimpse", b"glimpse", "kind", b"kind", "obstruct", b"obstruct", "upwind", b"upwind"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["accelerate", "dodge", "glimpse", "obstruct", "upwind", "dice_token"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___ImpulsePart: _TypeAlias = ImpulsePart  # noqa: Y015
+
+@_typing.final
+class SetupRow(_message.Message):
+    """Fill the Snitch row; a Golden Snitch card is resolved by `seat`'s Seeker (l.243, l.677)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetupRow: _TypeAlias = SetupRow  # noqa: Y015
+
+@_typing.final
+class KickOffStep(_message.Message):
+    """The Kick-Off (l.255–273): `stage` 0–1 Bludgers, 2–5 deployment moves, 6 the first Game Sequence."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STAGE_FIELD_NUMBER: _builtins.int
+    stage: _builtins.int
+    def __init__(
+        self,
+        *,
+        stage: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["stage", b"stage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KickOffStep: _TypeAlias = KickOffStep  # noqa: Y015
+
+@_typing.final
+class SequenceStep(_message.Message):
+    """A Game Sequence step (l.281–297, l.526–552): hand_swap, pitch_cards, reveal, intrepid, resolve,
+    blocks, bludgers, snitch, end.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STAGE_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    stage: _builtins.str
+    index: _builtins.int
+    def __init__(
+        self,
+        *,
+        stage: _builtins.str = ...,
+        index: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "stage", b"stage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SequenceStep: _TypeAlias = SequenceStep  # noqa: Y015
+
+@_typing.final
+class ContinueBlock(_message.Message):
+    """Offer the next Action of the Action Block under way, or end it (`offered`: the rival's Spectator
+    window before it has been asked).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OFFERED_FIELD_NUMBER: _builtins.int
+    offered: _builtins.bool
+    def __init__(
+        self,
+        *,
+        offered: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["offered", b"offered"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ContinueBlock: _TypeAlias = ContinueBlock  # noqa: Y015
+
+@_typing.final
+class ExchangeStep(_message.Message):
+    """Carry the exchange on to its next stage."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExchangeStep: _TypeAlias = ExchangeStep  # noqa: Y015
+
+@_typing.final
+class AfterAction(_message.Message):
+    """Checks after an Action: a Keeper holding the Quaffle in their Scoring Area starts a Kick-Off."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HOLDER_BEFORE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def holder_before(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """[team, index] of the holder when the Action began; empty if Loose."""
+
+    def __init__(
+        self,
+        *,
+        holder_before: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["holder_before", b"holder_before"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AfterAction: _TypeAlias = AfterAction  # noqa: Y015
+
+@_typing.final
+class KeeperKickOff(_message.Message):
+    """The Keeper's Kick-Off of `team` (l.512–522): stage 0 shift-out, 1–2 Shifts, 3 the Pass."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TEAM_FIELD_NUMBER: _builtins.int
+    STAGE_FIELD_NUMBER: _builtins.int
+    team: _builtins.int
+    stage: _builtins.int
+    def __init__(
+        self,
+        *,
+        team: _builtins.int = ...,
+        stage: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["stage", b"stage", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KeeperKickOff: _TypeAlias = KeeperKickOff  # noqa: Y015
+
+@_typing.final
+class GainTempo(_message.Message):
+    """`seat` gains `points` Tempo Points, one at a time (above 3: a Snitch card, l.565)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    points: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GainTempo: _TypeAlias = GainTempo  # noqa: Y015
+
+@_typing.final
+class TakeSnitch(_message.Message):
+    """`seat` takes a Snitch card from the row (l.656)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TakeSnitch: _TypeAlias = TakeSnitch  # noqa: Y015
+
+@_typing.final
+class ImpulseStep(_message.Message):
+    """Resolve step `index` of an Impulse for `seat`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    STEPS_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    index: _builtins.int
+    @_builtins.property
+    def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___ImpulsePart]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        steps: _abc.Iterable[Global___ImpulsePart] | None = ...,
+        index: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "seat", b"seat", "steps", b"steps"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ImpulseStep: _TypeAlias = ImpulseStep  # noqa: Y015
+
+@_typing.final
+class FreeActionStep(_message.Message):
+    """`seat` performs `left` free Actions of kind `action` (unset: any), if any can be performed."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    OFFERED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    action: _builtins.str
+    reason: _builtins.str
+    left: _builtins.int
+    offered: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        action: _builtins.str | None = ...,
+        reason: _builtins.str = ...,
+        left: _builtins.int = ...,
+        offered: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_action", b"_action", "action", b"action"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_action", b"_action", "action", b"action", "left", b"left", "offered", b"offered", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__action: _TypeAlias = _typing.Literal["action"]  # noqa: Y015
+    _WhichOneofArgType__action: _TypeAlias = _typing.Literal["_action", b"_action"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__action) -> _WhichOneofReturnType__action | None: ...
+
+Global___FreeActionStep: _TypeAlias = FreeActionStep  # noqa: Y015
+
+@_typing.final
+class RefillRow(_message.Message):
+    """Draw into the Snitch row; a Golden Snitch card drawn is resolved by `seat`'s Seeker."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RefillRow: _TypeAlias = RefillRow  # noqa: Y015
+
+@_typing.final
+class IntrepidEffect(_message.Message):
+    """Resolve the Intrepid Move of `card` played by `seat`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IntrepidEffect: _TypeAlias = IntrepidEffect  # noqa: Y015
+
+@_typing.final
+class HandSwapBonus(_message.Message):
+    """The rival of a lone Hand Swap: stage 0 Stunned token, 1 free Action, 2 the Tempo Point."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    STAGE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stage: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        stage: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "stage", b"stage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandSwapBonus: _TypeAlias = HandSwapBonus  # noqa: Y015
+
+@_typing.final
+class LooseQuaffleStep(_message.Message):
+    """The Quaffle goes Loose: `chooser` puts it in one of `zones` (l.476); Swift windows follow."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHOOSER_FIELD_NUMBER: _builtins.int
+    ZONES_FIELD_NUMBER: _builtins.int
+    LOST_BY_FIELD_NUMBER: _builtins.int
+    chooser: _builtins.int
+    lost_by: _builtins.int
+    @_builtins.property
+    def zones(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        chooser: _builtins.int = ...,
+        zones: _abc.Iterable[_builtins.str] | None = ...,
+        lost_by: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chooser", b"chooser", "lost_by", b"lost_by", "zones", b"zones"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LooseQuaffleStep: _TypeAlias = LooseQuaffleStep  # noqa: Y015
+
+@_typing.final
+class Ask(_message.Message):
+    """A decision that waits behind other steps."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECISION_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def decision(self) -> Global___SnitchDecision: ...
+    def __init__(
+        self,
+        *,
+        decision: Global___SnitchDecision | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Ask: _TypeAlias = Ask  # noqa: Y015
+
+@_typing.final
+class ShiftOut(_message.Message):
+    """Players no longer allowed in a Scoring Area Shift out of it (l.480, l.514)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ShiftOut: _TypeAlias = ShiftOut  # noqa: Y015
+
+@_typing.final
+class RollDice(_message.Message):
+    """A chance node: the exchange's Action and Reaction dice are rolled (l.167–169)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RollDice: _TypeAlias = RollDice  # noqa: Y015
+
+@_typing.final
+class SpectatorEffect(_message.Message):
+    """The effect of a Spectator placed while an Action was being resolved, once it is."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    SECOND_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    second: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+        second: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat", "second", b"second"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SpectatorEffect: _TypeAlias = SpectatorEffect  # noqa: Y015
+
+@_typing.final
+class StartMatch(_message.Message):
+    """Both Teams are formed (l.703): Flags are chosen, the Teams revealed, then the Setup steps begin."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STAGE_FIELD_NUMBER: _builtins.int
+    stage: _builtins.int
+    def __init__(
+        self,
+        *,
+        stage: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["stage", b"stage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StartMatch: _TypeAlias = StartMatch  # noqa: Y015
+
+@_typing.final
+class FlowStep(_message.Message):
+    """One flow step (what the match does next when no decision is pending): exactly one member set
+    (the engine's tag).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETUP_ROW_FIELD_NUMBER: _builtins.int
+    KICK_OFF_FIELD_NUMBER: _builtins.int
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    CONTINUE_BLOCK_FIELD_NUMBER: _builtins.int
+    EXCHANGE_FIELD_NUMBER: _builtins.int
+    AFTER_ACTION_FIELD_NUMBER: _builtins.int
+    KEEPER_KICK_OFF_FIELD_NUMBER: _builtins.int
+    GAIN_TEMPO_FIELD_NUMBER: _builtins.int
+    TAKE_SNITCH_FIELD_NUMBER: _builtins.int
+    IMPULSE_FIELD_NUMBER: _builtins.int
+    FREE_ACTION_FIELD_NUMBER: _builtins.int
+    REFILL_ROW_FIELD_NUMBER: _builtins.int
+    INTREPID_EFFECT_FIELD_NUMBER: _builtins.int
+    HAND_SWAP_BONUS_FIELD_NUMBER: _builtins.int
+    LOOSE_QUAFFLE_FIELD_NUMBER: _builtins.int
+    ASK_FIELD_NUMBER: _builtins.int
+    SHIFT_OUT_FIELD_NUMBER: _builtins.int
+    ROLL_DICE_FIELD_NUMBER: _builtins.int
+    SPECTATOR_EFFECT_FIELD_NUMBER: _builtins.int
+    START_MATCH_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def setup_row(self) -> Global___SetupRow: ...
+    @_builtins.property
+    def kick_off(self) -> Global___KickOffStep: ...
+    @_builtins.property
+    def sequence(self) -> Global___SequenceStep: ...
+    @_builtins.property
+    def continue_block(self) -> Global___ContinueBlock: ...
+    @_builtins.property
+    def exchange(self) -> Global___ExchangeStep: ...
+    @_builtins.property
+    def after_action(self) -> Global___AfterAction: ...
+    @_builtins.property
+    def keeper_kick_off(self) -> Global___KeeperKickOff: ...
+    @_builtins.property
+    def gain_tempo(self) -> Global___GainTempo: ...
+    @_builtins.property
+    def take_snitch(self) -> Global___TakeSnitch: ...
+    @_builtins.property
+    def impulse(self) -> Global___ImpulseStep: ...
+    @_builtins.property
+    def free_action(self) -> Global___FreeActionStep: ...
+    @_builtins.property
+    def refill_row(self) -> Global___RefillRow: ...
+    @_builtins.property
+    def intrepid_effect(self) -> Global___IntrepidEffect: ...
+    @_builtins.property
+    def hand_swap_bonus(self) -> Global___HandSwapBonus: ...
+    @_builtins.property
+    def loose_quaffle(self) -> Global___LooseQuaffleStep: ...
+    @_builtins.property
+    def ask(self) -> Global___Ask: ...
+    @_builtins.property
+    def shift_out(self) -> Global___ShiftOut: ...
+    @_builtins.property
+    def roll_dice(self) -> Global___RollDice: ...
+    @_builtins.property
+    def spectator_effect(self) -> Global___SpectatorEffect: ...
+    @_builtins.property
+    def start_match(self) -> Global___StartMatch: ...
+    def __init__(
+        self,
+        *,
+        setup_row: Global___SetupRow | None = ...,
+        kick_off: Global___KickOffStep | None = ...,
+        sequence: Global___SequenceStep | None = ...,
+        continue_block: Global___ContinueBlock | None = ...,
+        exchange: Global___ExchangeStep | None = ...,
+        after_action: Global___AfterAction | None = ...,
+        keeper_kick_off: Global___KeeperKickOff | None = ...,
+        gain_tempo: Global___GainTempo | None = ...,
+        take_snitch: Global___TakeSnitch | None = ...,
+        impulse: Global___ImpulseStep | None = ...,
+        free_action: Global___FreeActionStep | None = ...,
+        refill_row: Global___RefillRow | None = ...,
+        intrepid_effect: Global___IntrepidEffect | None = ...,
+        hand_swap_bonus: Global___HandSwapBonus | None = ...,
+        loose_quaffle: Global___LooseQuaffleStep | None = ...,
+        ask: Global___Ask | None = ...,
+        shift_out: Global___ShiftOut | None = ...,
+        roll_dice: Global___RollDice | None = ...,
+        spectator_effect: Global___SpectatorEffect | None = ...,
+        start_match: Global___StartMatch | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["after_action", b"after_action", "ask", b"ask", "continue_block", b"continue_block", "exchange", b"exchange", "free_action", b"free_action", "gain_tempo", b"gain_tempo", "hand_swap_bonus", b"hand_swap_bonus", "impulse", b"impulse", "intrepid_effect", b"intrepid_effect", "keeper_kick_off", b"keeper_kick_off", "kick_off", b"kick_off", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "refill_row", b"refill_row", "roll_dice", b"roll_dice", "sequence", b"sequence", "setup_row", b"setup_row", "shift_out", b"shift_out", "spectator_effect", b"spectator_effect", "start_match", b"start_match", "take_snitch", b"take_snitch"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_action", b"after_action", "ask", b"ask", "continue_block", b"continue_block", "exchange", b"exchange", "free_action", b"free_action", "gain_tempo", b"gain_tempo", "hand_swap_bonus", b"hand_swap_bonus", "impulse", b"impulse", "intrepid_effect", b"intrepid_effect", "keeper_kick_off", b"keeper_kick_off", "kick_off", b"kick_off", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "refill_row", b"refill_row", "roll_dice", b"roll_dice", "sequence", b"sequence", "setup_row", b"setup_row", "shift_out", b"shift_out", "spectator_effect", b"spectator_effect", "start_match", b"start_match", "take_snitch", b"take_snitch"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_row", "kick_off", "sequence", "continue_block", "exchange", "after_action", "keeper_kick_off", "gain_tempo", "take_snitch", "impulse", "free_action", "refill_row", "intrepid_effect", "hand_swap_bonus", "loose_quaffle", "ask", "shift_out", "roll_dice", "spectator_effect", "start_match"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___FlowStep: _TypeAlias = FlowStep  # noqa: Y015
 
 @_typing.final
 class PlaceBludger(_message.Message):
