@@ -111,9 +111,9 @@ bench-scale: $(STAMP) ## The whole platform under 10, 100 and 1,000 concurrent b
 # report of Catch the Golden Snitch's Build Your Team: greedy against greedy over three Fundings
 # with Spectators (win rates by House and Funding, the cards bought).
 arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per installed game (teams for co-op games, beasts advanced at 2/4/6 seats at each difficulty); a snitch Build Your Team report
-	$(TIED) $(BIN)/python -m bench.arena --game all --games 1000
-	$(TIED) $(BIN)/python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --option difficulty=all --games 1000
-	$(TIED) $(BIN)/python -m bench.arena --game snitch --mode advanced --opponent greedy --games 200 \
+	$(TIED) $(BIN)/menagerie-arena sweep --game all --games 1000
+	$(TIED) $(BIN)/menagerie-arena sweep --game beasts --mode advanced --seats 2,4,6 --option difficulty=all --games 1000
+	$(TIED) $(BIN)/menagerie-arena sweep --game snitch --mode advanced --opponent greedy --games 200 \
 		--funding-sweep 0,5,10 --option spectators=on
 
 run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)

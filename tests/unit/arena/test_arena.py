@@ -1,4 +1,5 @@
-"""The arena: its table adds up, a seed replays identically, bad arguments are refused, `menagerie arena` reaches it."""
+"""The arena: its table adds up, a seed replays identically, bad arguments are refused, `menagerie arena` reaches it;
+the sweep plays the same matches, line-up by line-up."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from menagerie.arena import local
+from menagerie.arena import local, sweep
 from menagerie.arena.main import budget_of, main
 from menagerie.arena.stats import percentile, wilson
+from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget
 from menagerie.rules.errors import InvalidArgument
 
@@ -124,3 +126,52 @@ def test_menagerie_arena_runs_the_arena_without_importing_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "greedy vs random" in done.stdout
+
+
+# ------------------------------------------------------------------ menagerie arena sweep
+
+
+def test_the_sweep_plays_the_matches_the_pairing_table_plays() -> None:
+    """One match loop: the sweep's greedy seat and results are local.run's for the same seeds."""
+    plan = local.make_plan("zoo", "beginner", ["greedy", "random"], games=4, seed=3)
+    (pairing,) = local.run(plan).pairings
+    tally = sweep.run("zoo", 4, 2, "beginner", plan.options, base_seed=3)
+    assert [r.greedy_won for r in tally.results] == [r.levels.index("greedy") in r.winners for r in pairing.results]
+    assert [r.actions for r in tally.results] == [r.actions for r in pairing.results]
+
+
+def test_option_settings_vary_each_option_or_take_the_values_chosen() -> None:
+    mode = registry.engine("beasts").info.mode("advanced")
+    difficulties = next(o.allowed_values for o in mode.options if o.name == "difficulty")
+    settings = sweep.option_settings(mode, {"difficulty": "all"})
+    assert [s["difficulty"] for s in settings] == list(difficulties)
+    assert [s["difficulty"] for s in sweep.option_settings(mode, {"difficulty": "hard,gentle"})] == ["hard", "gentle"]
+    assert sweep.parse_seats("2,4,2") == [2, 4] and sweep.parse_seats(None) == [None]
+    with pytest.raises(InvalidArgument, match="--seats"):
+        sweep.parse_seats("two")
+
+
+def test_the_sweep_command_prints_a_block_per_line_up(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sweep", "--game", "zoo", "--mode", "beginner", "--games", "2", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(", 2 seats, greedy vs random: 2 games in ") == 2  # each negative_values setting
+    assert "  greedy wins  2/2 = 100.0%  (95% Wilson " in out and "fair share 50.0%" in out
+    assert main(["sweep", "--game", "pursuit", "--games", "1", "--option", "difficulty=easy"]) == 0
+    out = capsys.readouterr().out
+    assert "pursuit coop difficulty=easy, 3 seats, random team vs greedy team: 1 games per team" in out
+    assert out.count("    ended by: 1× ") == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "all", "--mode", "beginner"], "--game all plays each game's defaults"),
+        (["--game", "zoo", "--option", "difficulty=all"], "no mode of zoo has the options difficulty"),
+        (["--game", "zoo", "--opponent", "grandmaster"], "no bot level 'grandmaster'"),
+        (["--game", "zoo", "--games", "0"], "--games must be at least 1"),
+    ],
+)
+def test_the_sweep_refuses_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", *argv])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err

@@ -25,7 +25,7 @@ from typing import Any
 
 from menagerie.rules import registry
 from menagerie.rules.bots import SEARCH_LEVELS, Policy, SearchBudget, levels, policy_for
-from menagerie.rules.contract import MatchSetup, ModeInfo
+from menagerie.rules.contract import MatchSetup, ModeInfo, Outcome
 from menagerie.rules.errors import InvalidArgument
 
 
@@ -37,6 +37,8 @@ class MatchResult:
     levels: tuple[str, ...]  # seat by seat
     winners: frozenset[int]
     actions: int
+    # The engine's own outcome (scores, how it ended), in process; None through the services.
+    outcome: Outcome | None = None
 
 
 @dataclass
@@ -185,12 +187,16 @@ def play_match(
     policies: Mapping[str, Policy],
     times: dict[str, list[float]],
     observe: Callable[[Any], None] | None = None,
+    on_events: Callable[[Sequence[Any]], None] | None = None,
 ) -> MatchResult:
     """One match, seat s played by `policies[lineup[s]]`; each decision's time appended to `times[level]`.
 
-    `observe`, if given, is shown the state after setup and after every action (it must not change it).
+    `observe`, if given, is shown the state after setup and after every action (it must not change it);
+    `on_events`, if given, the events of the setup and of every action (e.g. the Teams built).
     """
-    state, _ = engine.setup(setup, seed)
+    state, events = engine.setup(setup, seed)
+    if on_events is not None:
+        on_events(events)
     rngs = [random.Random(seed * 100 + seat) for seat in range(setup.seats)]
     actions = 0
     if observe is not None:
@@ -205,11 +211,13 @@ def play_match(
         started = time.perf_counter()
         action = policy.choose(view, legal, seat, rngs[seat])
         times.setdefault(level, []).append(time.perf_counter() - started)
-        engine.apply(state, seat, action)
+        events = engine.apply(state, seat, action)
+        if on_events is not None:
+            on_events(events)
         actions += 1
         if observe is not None:
             observe(state)
-    return MatchResult(seed, tuple(lineup), frozenset(outcome.winners()), actions)
+    return MatchResult(seed, tuple(lineup), frozenset(outcome.winners()), actions, outcome)
 
 
 def run(plan: Plan, on_match: Callable[[], None] | None = None) -> ArenaRun:

@@ -1,4 +1,8 @@
-"""`menagerie-arena` (also `menagerie arena`): bot levels against each other, and a table of how they fared.
+"""`menagerie-arena` (also `menagerie arena`): bots against each other, in process or through the services.
+
+The one arena of the platform, with two commands.
+
+The pairing table (the default): bot levels against each other, and a table of how they fared.
 
     menagerie arena --game zoo --mode beginner --bots mcts,greedy,random --games 200 --seed 1
     menagerie arena --game pursuit --bots mcts,greedy --games 50 --iterations 200   # replays exactly
@@ -10,6 +14,19 @@ played); `--through-stack` plays the same pairings through the running platform
 decision (default 1 s) and, with `--iterations N`, stops after N iterations as well;
 `--iterations` without `--budget` bounds the search by iterations alone, so a seed replays
 the same matches.
+
+`sweep`: greedy against random over every installed game, mode and option value (what
+`make arena` runs; menagerie.arena.sweep says what it plays and prints), a line-up per
+line of text; co-op modes as a random team against a greedy team with how their matches
+ended; a Build Your Team mode with its balance report.
+
+    menagerie arena sweep --game all --games 1000
+    menagerie arena sweep --game beasts --mode advanced --seats 2,4,6 --option difficulty=all
+    menagerie arena sweep --game snitch --mode advanced --opponent greedy --funding-sweep 0,5,10 \
+        --option spectators=on
+
+Both play each match with local.play_match (the same seeds give the same matches) and
+give win rates with 95% Wilson intervals (menagerie.arena.stats).
 """
 
 from __future__ import annotations
@@ -22,18 +39,21 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from menagerie.arena import local, stack
+from menagerie.arena import local, stack, sweep
 from menagerie.arena.report import results_table, times_table
-from menagerie.rules.bots import SearchBudget
+from menagerie.arena.teams import TeamRecord
+from menagerie.rules import registry
+from menagerie.rules.bots import SearchBudget, levels
 from menagerie.rules.errors import InvalidArgument
 
 DEFAULT_LEVELS = "mcts,greedy,random"
 # --iterations without --budget: a wall clock this long never stops a search first.
 UNBOUNDED_SECONDS = 24 * 3600.0
+SWEEP = "sweep"  # the subcommand: `menagerie arena sweep ...`
 
 
 def parse_options(items: Sequence[str]) -> dict[str, str]:
-    """['difficulty=easy'] -> {'difficulty': 'easy'}."""
+    """['difficulty=easy', 'funding=0,5'] -> {'difficulty': 'easy', 'funding': '0,5'}."""
     options = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -60,6 +80,7 @@ def parser() -> argparse.ArgumentParser:
         prog="menagerie arena",
         description="Bot levels against each other: wins with 95% Wilson intervals, draws, match length and"
         " decision time per level.",
+        epilog="`menagerie arena sweep --help`: greedy against random over every game, mode and option (make arena).",
     )
     p.add_argument("--game", required=True, help="an installed game, e.g. zoo")
     p.add_argument("--mode", help="one of the game's modes (default: its first)")
@@ -85,9 +106,92 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def sweep_parser() -> argparse.ArgumentParser:
+    """The command line of `menagerie arena sweep`."""
+    p = argparse.ArgumentParser(
+        prog="menagerie arena sweep",
+        description="Greedy bots against random ones; in a cooperative mode, greedy teams against random teams.",
+    )
+    p.add_argument("--game", choices=[*registry.game_ids(), sweep.ALL], default=sweep.ALL)
+    p.add_argument("--games", type=int, default=200, help="matches per line-up (per team in a co-op mode)")
+    p.add_argument("--mode", help="one of the game's modes (default: every mode)")
+    p.add_argument(
+        "--seats",
+        metavar="S|S1,S2,...",
+        help="seats, or each count listed in turn (default 2, or 3 in a cooperative mode, within the mode's range)",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="fix an option of the mode, NAME=V1,V2 for each value listed or NAME=all for each of its values"
+        " (repeatable; default: each value of each option in turn, the others at their defaults)",
+    )
+    p.add_argument(
+        "--funding-sweep",
+        metavar="V1,V2,...",
+        help="each Funding value in turn (the same as --option funding=V1,V2,...)",
+    )
+    p.add_argument(
+        "--opponent",
+        default="random",
+        metavar="LEVEL",
+        help="the bot level of the seats greedy plays against (default random; greedy: greedy against greedy)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the first match seed")
+    return p
+
+
+def sweep_lineups(
+    game: str, mode: str | None, seats: str | None, options: Sequence[str], opponent: str
+) -> list[sweep.Lineup]:
+    """Every line-up a sweep plays, all checked before any plays; InvalidArgument naming what is wrong."""
+    chosen = parse_options(options)
+    counts = sweep.parse_seats(seats)
+    todo: list[sweep.Lineup] = []
+    for each in registry.game_ids() if game == sweep.ALL else [game]:
+        if game == sweep.ALL and "greedy" not in levels(each):
+            print(f"{each}: no `greedy` bot level, not played", flush=True)
+            continue
+        if opponent not in levels(each):
+            raise InvalidArgument(f"{each} has no bot level {opponent!r}; its levels: {', '.join(levels(each))}")
+        for count in counts:
+            todo += sweep.lineups(each, mode, count, chosen)
+    return todo
+
+
+def sweep_main(argv: Sequence[str]) -> int:
+    """Runs `menagerie arena sweep`: each line-up's figures, then any balance report (exit 2: a bad argument)."""
+    p = sweep_parser()
+    args = p.parse_args(argv)
+    if args.games < 1:
+        p.error("--games must be at least 1")
+    if args.funding_sweep:
+        args.option.append(f"funding={args.funding_sweep}")
+    if args.game == sweep.ALL and (args.mode or args.seats or args.option or args.opponent != "random"):
+        p.error("--game all plays each game's defaults: no --mode, --seats, --option, --funding-sweep, --opponent")
+    try:
+        todo = sweep_lineups(args.game, args.mode, args.seats, args.option, args.opponent)
+    except InvalidArgument as exc:
+        p.error(str(exc))
+    teams: dict[str, list[TeamRecord]] = {}
+    for lineup in todo:
+        text, built = sweep.play(lineup, args.games, args.seed, args.opponent)
+        teams.setdefault(lineup.game, []).extend(built)
+        print(text, flush=True)
+    for game, built in teams.items():
+        if summary := sweep.balance(game, built):
+            print(summary, flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the arena; 2 for a bad argument, 1 when --through-stack finds no platform."""
-    args = parser().parse_args(argv)
+    """Runs the arena (`sweep` first: the sweep); 2 for a bad argument, 1 when --through-stack finds no platform."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == [SWEEP]:
+        return sweep_main(arguments[1:])
+    args = parser().parse_args(arguments)
     # Piped (a log, a closing note): wide enough that no row wraps.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     try:

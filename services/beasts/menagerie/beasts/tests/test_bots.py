@@ -1,6 +1,6 @@
 """The `greedy` Beasts bot: sensible choices in hand-made positions, and better than random.
 
-The measurement at the end plays seeded matches in process (see bench/arena.py) and
+The measurement at the end plays seeded matches in process (see menagerie.arena.sweep) and
 checks that greedy wins far more than its fair share of mode II; each test's docstring
 gives the figures measured when the thresholds were chosen. In mode I no choice can
 matter, so there it is only checked not to be worse (`test_mode_i_is_a_matter_of_luck`).
@@ -14,8 +14,9 @@ import time
 import msgspec
 import pytest
 
-from bench.arena import main as arena_main
-from bench.arena import run, run_teams, wilson
+from menagerie.arena.main import main as arena_main
+from menagerie.arena.stats import wilson
+from menagerie.arena.sweep import run, run_teams
 from menagerie.beasts.bots import BeastsGreedy, CoopPlanner
 from menagerie.beasts.engine import BeastsState
 from menagerie.beasts.engine.data import COLOURS
@@ -199,7 +200,7 @@ def test_registry() -> None:
 
 def test_greedy_beats_random_in_mode_ii() -> None:
     """2 seats, greedy in each seat in turn. Measured: 56/60 here (93%, Wilson 84–97%);
-    947/1000 with `python -m bench.arena --game beasts --mode training
+    947/1000 with `menagerie arena sweep --game beasts --mode training
     --option spell_cards=false --games 1000` (Wilson 93–96%). Random play would win about
     30 of these 60."""
     tally = run("beasts", games=60, seats=2, mode="training", options={"spell_cards": "false"}, base_seed=1000)
@@ -217,7 +218,7 @@ def test_greedy_beats_random_with_spell_cards() -> None:
 
 
 def test_greedy_beats_random_with_four_seats() -> None:
-    """Fair share 25%. Measured 16/16 here (Wilson 81–100%); 382/400 with bench.arena."""
+    """Fair share 25%. Measured 16/16 here (Wilson 81–100%); 382/400 with `menagerie arena sweep`."""
     tally = run("beasts", games=16, seats=4, mode="training", options={"spell_cards": "false"}, base_seed=3000)
     assert wilson(tally.greedy_wins, tally.games)[0] > 0.25 + 0.2
 
@@ -410,10 +411,10 @@ def test_greedy_team_beats_random_team_in_mode_iii(seats: int) -> None:
 
 
 def test_the_arena_plays_mode_iii_teams_at_several_seat_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    """`python -m bench.arena --game beasts --mode advanced --seats 2,4,6 --option difficulty=all` (as
+    """`menagerie arena sweep --game beasts --mode advanced --seats 2,4,6 --option difficulty=all` (as
     `make arena` runs it): each difficulty at each seat count."""
     argv = ["--game", "beasts", "--mode", "advanced", "--seats", "2,4,6", "--option", "difficulty=all", "--games", "2"]
-    assert arena_main(argv) == 0
+    assert arena_main(["sweep", *argv]) == 0
     out = capsys.readouterr().out
     for seats in (2, 4, 6):
         for difficulty in ("gentle", "standard", "hard"):

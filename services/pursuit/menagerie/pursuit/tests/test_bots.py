@@ -1,6 +1,6 @@
 """The `greedy` Pursuit bot: sensible choices in hand-made positions, and a far better team than random.
 
-The measurement at the end plays seeded matches in process (see bench/arena.py); its
+The measurement at the end plays seeded matches in process (see menagerie.arena.sweep); its
 docstring gives the figures measured when the thresholds were chosen.
 """
 
@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from bench.arena import run_teams, wilson
+from menagerie.arena.stats import wilson
+from menagerie.arena.sweep import run_teams
 from menagerie.pursuit.bots import PursuitGreedy
 from menagerie.pursuit.engine import PursuitEngine, PursuitState
 from menagerie.pursuit.engine.data import ACTIONS
@@ -262,7 +263,7 @@ def test_registry() -> None:
 def test_greedy_team_beats_random_team_on_normal() -> None:
     """3 seats, normal difficulty, the same 100 seeds for both teams. Measured here: greedy 46/100
     (Wilson 36.6–55.7%), 3.84 beasts captured on average; random 0/100 (Wilson 0–3.7%), 0.24
-    beasts. `python -m bench.arena --game pursuit --option difficulty=all --games 1000` gives
+    beasts. `menagerie arena sweep --game pursuit --option difficulty=all --games 1000` gives
     the figures per difficulty."""
     tallies = run_teams("pursuit", games=100, seats=3, mode="coop", options={"difficulty": "normal"}, base_seed=9000)
     greedy, rand = tallies["greedy"], tallies["random"]

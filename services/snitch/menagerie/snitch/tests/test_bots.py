@@ -1,9 +1,9 @@
 """The bots of Catch the Golden Snitch: legal, deterministic, sensible, and `greedy` far better than `random`.
 
-Matches are played in process the way bench/arena.py plays them: each seat's policy
+Matches are played in process the way the arena plays them (menagerie.arena.local): each seat's policy
 decides from its own view (`engine.view(state, seat)`) and the legal actions only, with
 an RNG of its own. The figures in docstrings were measured when the thresholds were
-chosen; the 1,000-match figure is `python -m bench.arena --game snitch --games 1000`.
+chosen; the 1,000-match figure is `menagerie arena sweep --game snitch --games 1000`.
 
 Mode "advanced" (Build Your Team): both levels build legal Teams under every Funding,
 with and without Spectators, and play the match out; greedy spends its Funding, flies its
@@ -21,8 +21,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from bench.arena import play_match, run
-from bench.arena_teams import Balance, TeamRecord, TeamWatcher, balance_report
+from menagerie.arena.sweep import greedy_match, run
+from menagerie.arena.teams import Balance, TeamRecord, TeamWatcher, balance_report
 from menagerie.rules.bots import Policy, RandomPolicy, levels, policy_for
 from menagerie.rules.contract import MatchSetup
 from menagerie.shared import codec
@@ -240,7 +240,7 @@ def test_greedy_flips_a_goal_token_to_save_a_failing_roll() -> None:
 
 
 def test_greedy_beats_random_in_seeded_matches() -> None:
-    """60 seeded 2-seat matches, greedy's seat alternating (bench/arena.py's play_match).
+    """60 seeded 2-seat matches, greedy's seat alternating (menagerie.arena.sweep's greedy_match).
 
     Measured: greedy won all 60; over 1,000 arena matches of the default Houses 97.6%
     (Wilson 95% 96.5–98.4%), and 97.5–98.4% in each other line-up of Houses. The bar, 45 of
@@ -248,7 +248,7 @@ def test_greedy_beats_random_in_seeded_matches() -> None:
     """
     wins = 0
     for seed in range(60):
-        result = play_match(ENGINE, SETUP, seed, seed % 2, GREEDY, RANDOM)
+        result = greedy_match(ENGINE, SETUP, seed, seed % 2, GREEDY, RANDOM)
         wins += result.greedy_won
     assert wins >= 45
 
@@ -361,7 +361,7 @@ def test_advanced_matches_finish_greedy_against_random(seed: int, setup: MatchSe
 
 def test_greedy_beats_random_in_advanced_matches() -> None:
     """Measured with the arena: greedy wins over 99% at Funding 5 with Spectators (see the report's figures)."""
-    wins = sum(play_match(ENGINE, advanced(5, True), seed, seed % 2, GREEDY, RANDOM).greedy_won for seed in range(20))
+    wins = sum(greedy_match(ENGINE, advanced(5, True), seed, seed % 2, GREEDY, RANDOM).greedy_won for seed in range(20))
     assert wins >= 15
 
 

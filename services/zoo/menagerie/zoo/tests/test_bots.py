@@ -1,6 +1,6 @@
 """The `greedy` Fantasy Zoo bot: sensible choices in hand-made positions, and better than random.
 
-The measurements at the end play seeded matches in process (see bench/arena.py); each
+The measurements at the end play seeded matches in process (see menagerie.arena.sweep); each
 test's docstring gives the figures measured when the thresholds were chosen.
 """
 
@@ -11,7 +11,8 @@ import random
 import msgspec
 import pytest
 
-from bench.arena import run, wilson
+from menagerie.arena.stats import wilson
+from menagerie.arena.sweep import run
 from menagerie.rules.bots import RandomPolicy, policy_for
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.hidden import permute_hidden
@@ -282,7 +283,7 @@ def test_registry() -> None:
 def test_greedy_beats_random_in_advanced_mode() -> None:
     """4 seats, greedy in each seat in turn; fair share 25%. Measured here: 100/100 (Wilson
     96–100%), mean final score 146 against 4 for a random seat; 997/1000 with
-    `python -m bench.arena --game zoo --mode advanced --seats 4 --games 1000` (the same
+    `menagerie arena sweep --game zoo --mode advanced --seats 4 --games 1000` (the same
     with negative_values=count_as_zero). Before the rulebook-fidelity changes (one reward
     per achiever, goals checked in turn, one-edged zoos, negative values multiplied) the
     mean was 237 against 9: the rules pay less (a random seat's mean fell too)."""
@@ -294,7 +295,7 @@ def test_greedy_beats_random_in_advanced_mode() -> None:
 
 def test_greedy_beats_random_in_beginner_mode() -> None:
     """4 seats; fair share 25%. Measured here: 60/60 (Wilson 94–100%), mean final score 101
-    against 6; 400/400 with bench.arena (--game zoo --mode beginner --seats 4
+    against 6; 400/400 with `menagerie arena sweep` (--game zoo --mode beginner --seats 4
     --games 400), either value of negative_values."""
     tally = run("zoo", games=60, seats=4, mode="beginner", base_seed=6000)
     assert tally.greedy_wins >= 52

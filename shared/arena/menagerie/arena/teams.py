@@ -4,8 +4,9 @@ A game whose match starts by building Teams (Catch the Golden Snitch, mode "adva
 reports each change to a seat's Team as a `team_changed` event (seat, part, card,
 dropped) and keeps its cards in `engine.catalogue` (players, library by House,
 spectators; each card with a name, a cost and, for Players and Spectators, the Houses
-that may buy it). The arena replays those events per seat (`TeamWatcher`), so a Team is
-what the seat built, whoever built it, and `Balance` sums the Teams of many matches:
+that may buy it). `menagerie arena sweep` (menagerie.arena.sweep) replays those events
+per seat (`TeamWatcher`), so a Team is what the seat built, whoever built it, and
+`Balance` sums the Teams of many matches:
 
 - win rates by House (the House each bot built) and by the table's Funding, per level;
 - the Galleons each level spent;
@@ -47,6 +48,7 @@ class TeamRecord:
     funding: str = ""  # the table's Funding option ("" when the mode has none)
 
     def cards(self, part: str) -> tuple[str, ...]:
+        """The cards of one part of the Team: "player", "tactic" or "spectator"."""
         return {"player": self.players, "tactic": self.tactics, "spectator": self.spectators}[part]
 
 
@@ -57,6 +59,7 @@ class TeamWatcher:
         self.picks: dict[int, list[tuple[str, str]]] = defaultdict(list)
 
     def see(self, events: Iterable[Any]) -> None:
+        """Takes in a batch of events: the setup's or one action's."""
         for event in events:
             if _tag(event) != "team_changed" or event.part is None or event.card is None:
                 continue
@@ -95,11 +98,13 @@ class Rate:
     wins: int = 0
 
     def add(self, won: bool) -> None:
+        """Counts one more Team, and its win if it won."""
         self.teams += 1
         self.wins += won
 
     @property
     def rate(self) -> float:
+        """Wins per Team (0 with no Teams)."""
         return self.wins / self.teams if self.teams else 0.0
 
 
@@ -117,6 +122,7 @@ class Pick:
 
     @property
     def rate(self) -> float:
+        """Bought per eligible Team (0 with none eligible)."""
         return self.picked / self.eligible if self.eligible else 0.0
 
 
@@ -128,6 +134,7 @@ class Balance:
     records: list[TeamRecord] = field(default_factory=list)
 
     def levels(self) -> list[str]:
+        """The levels that built the Teams, sorted."""
         return sorted({r.level for r in self.records})
 
     def by_house(self) -> dict[tuple[str, str], Rate]:
