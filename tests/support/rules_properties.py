@@ -64,18 +64,19 @@ class EngineProperties:
     # How often each check runs: at one position in n on average, the positions drawn at
     # random from a generator of the checks' own (so the matches played do not change, and
     # no turn structure can hide a position kind from a check, as every n-th step could).
-    # The checks cost fifty times what playing costs; 200 matches of 100–300 positions still
-    # check each property at thousands of positions per mode.
-    view_check_every: int = 4
+    # The checks cost fifty times what playing costs, and they were most of `make test`'s
+    # time; 200 matches of 100–700 positions still check each property at thousands of
+    # positions per mode (one in 4 and one in 8: 5,000–35,000 and 2,500–17,000 positions).
+    view_check_every: int = 8
     # Protobuf round trips are slow; a sample of positions is enough.
-    proto_check_every: int = 40
-    perform_check_every: int = 7
+    proto_check_every: int = 80
+    perform_check_every: int = 8
     # How many of the candidate actions to try per step.
     candidates_per_step: int = 4
     # Whether the engine can determinize a view yet (a game without search bots may not).
     determinizes: bool = True
     # The per-position checks: prompt, listed actions, labels, refusals, hidden information.
-    contract_check_every: int = 2
+    contract_check_every: int = 4
 
     def __post_init__(self) -> None:
         self.event_types = typing.get_args(self.engine.event_type)

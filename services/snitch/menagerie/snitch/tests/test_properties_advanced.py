@@ -53,8 +53,6 @@ ADVANCED = EngineProperties(
     engine=ENGINE,
     candidates=advanced_candidates,
     view_message=PROPERTIES.view_message,
-    view_check_every=4,
-    contract_check_every=2,
 )
 
 
