@@ -261,12 +261,12 @@ def test_registry() -> None:
 
 
 def test_greedy_team_beats_random_team_on_normal() -> None:
-    """3 seats, normal difficulty, the same 100 seeds for both teams. Measured here: greedy 46/100
-    (Wilson 36.6–55.7%), 3.84 beasts captured on average; random 0/100 (Wilson 0–3.7%), 0.24
+    """3 seats, normal difficulty, the same 50 seeds for both teams. Measured here: greedy 20/50
+    (Wilson 27.6–53.8%), 3.72 beasts captured on average; random 0/50 (Wilson 0–7.1%), 0.22
     beasts. `menagerie arena sweep --game pursuit --option difficulty=all --games 1000` gives
     the figures per difficulty."""
-    tallies = run_teams("pursuit", games=100, seats=3, mode="coop", options={"difficulty": "normal"}, base_seed=9000)
+    tallies = run_teams("pursuit", games=50, seats=3, mode="coop", options={"difficulty": "normal"}, base_seed=9000)
     greedy, rand = tallies["greedy"], tallies["random"]
     assert wilson(greedy.wins, greedy.games)[0] > wilson(rand.wins, rand.games)[1]
-    assert greedy.wins >= 20
+    assert greedy.wins >= 10
     assert greedy.mean_score > rand.mean_score + 2
