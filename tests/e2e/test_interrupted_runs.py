@@ -14,7 +14,8 @@ killed by the same tag).
   Celery worker and its pool; minimatch with its worker, the gateway and Chromium — run
   through make as `make test` runs its pytest, then SIGTERM to make; again, without make,
   with SIGKILL to the pytest process.
-- `make run` (deploy/local/run.py --fresh on free ports), SIGKILL once it is up.
+- `make run` (deploy/local/run.py on free ports, its own data directory), SIGKILL once it is
+  up; its data directory's lock is free afterwards.
 - `make bench` (its platform group: a game service, the dispatcher and a Celery worker with
   its pool, one game), SIGKILL to make while the bots play.
 """
@@ -22,6 +23,7 @@ killed by the same tag).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import signal
@@ -35,6 +37,7 @@ from pathlib import Path
 
 import pytest
 
+from menagerie.shared.embedded_redis import LOCK_FILE
 from menagerie.shared.lifetime import spawn, stop_group
 from tests.e2e import interrupted_slice
 from tests.support.fixtures import TOKEN_SECRET
@@ -299,10 +302,16 @@ def test_make_test_with_its_pytest_killed_leaves_nothing(tmp_path: Path, slice_e
 
 
 @pytest.mark.long
-def test_make_run_killed_leaves_nothing() -> None:
-    """SIGKILL to deploy/local/run.py once the platform is up: its services, workers, gateway and Redis go."""
+def test_make_run_killed_leaves_nothing(tmp_path: Path) -> None:
+    """SIGKILL to deploy/local/run.py once the platform is up: its services, workers, gateway and Redis go.
+
+    Its data directory is free again too: the lock a second `make run` on the same data takes
+    first (DataDirInUse) is not held by an orphan.
+    """
     tag = uuid.uuid4().hex
-    with local_platform(TOKEN_SECRET, MENAGERIE_KILL_TEST_TAG=tag) as platform:  # TAG
+    data = tmp_path / "data"
+    args = ("--data-dir", str(data), "--secret-file", str(tmp_path / "secret"))
+    with local_platform(TOKEN_SECRET, args=args, MENAGERIE_KILL_TEST_TAG=tag) as platform:  # TAG
         run = Run(platform.process, tag, platform.log)
         # The gateway, four games, the lobby, the dispatcher, two workers (the plain one with a pool of two), Redis.
         expect_running(
@@ -311,6 +320,8 @@ def test_make_run_killed_leaves_nothing() -> None:
         )
         expect_running(run, {"menagerie.bots.dispatcher": 1, "valkey-server": 1})
         kill_and_check(run, signal.SIGKILL, "make run, SIGKILL")
+    with (data / LOCK_FILE).open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def _bench_up(run: Run) -> Callable[[], bool]:

@@ -4,16 +4,13 @@ A crash (SIGKILL of every process, the embedded Redis server too) and a restart 
 same data: the matches in progress are there with every acknowledged move, bots carry
 on to the end, the player's token still works and the ratings are kept. Under a
 running `make run`, a child killed outright (the bot worker, a game service) is started
-again, and play goes on; `make run` killed alone takes its processes with it.
+again, and play goes on. (`make run` killed alone takes its processes with it and frees its
+data: tests/e2e/test_interrupted_runs.py.)
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import os
 import random
-import signal
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -26,7 +23,6 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.shared.embedded_redis import LOCK_FILE
 from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
@@ -272,27 +268,6 @@ def stored_version(game: GameClient, match_id: str, token: str) -> int:
         return int(game.summary(match_id, token).version)
     except grpc.RpcError as error:
         raise AssertionError(f"match {match_id} did not survive the restart: {error.code()}") from None
-
-
-def test_make_run_killed_alone_leaves_nothing_running_on_its_data(tmp_path: Path) -> None:
-    """kill -9 of the runner only: its services and the server stop by themselves, and the data is free again."""
-    data = tmp_path / "data"
-    args = ("--data-dir", str(data), "--secret-file", str(tmp_path / "secret"))
-    with quick_platform(TOKEN_SECRET, args) as platform:
-        children = [p for p in platform.group() if p != platform.process.pid] + [platform.redis_pid()]
-        platform.process.kill()
-        platform.process.wait(10)
-        try:
-            # The parent-death signal (issue 34): tests/e2e/test_interrupted_runs.py times a --fresh run's the same way.
-            wait_for("the orphans to stop", lambda: not any(alive(pid) for pid in children) or None, 5)
-        finally:
-            for pid in filter(alive, children):  # what the test failed on: not left running
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-    # The data directory is not held: its lock (what a second make run takes first, DataDirInUse) is free.
-    # A second run on the same data is test_a_crash_of_every_process_loses_no_acknowledged_move_and_play_resumes's.
-    with (data / LOCK_FILE).open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def kill_child(platform: RunningPlatform, needle: str, env: str = "") -> int:
