@@ -70,6 +70,16 @@ red
 yellow
 green
 
+# --- Read by Lua: the match scripts' one argument is a msgspec struct (CreateArgs, SubmitArgs in
+# menagerie.shared.store.scripts) that create.lua and submit.lua decode with cmsgpack and read by
+# field name (`args.feed_min_id`); tests/integration/test_store.py checks the names match.
+deadlines_added
+deadlines_removed
+loaded_version
+feed_min_id
+retention_s
+finished_min_ms
+
 # --- Sent to the clients: view fields menagerie.shared.codec copies into the protobuf views by name,
 # which clients/web and the CLI show (beasts, snitch engine/model.py).
 spells_per_turn

@@ -1,7 +1,12 @@
-"""The match store's Lua scripts on a real Redis: all of a move lands, or none of it."""
+"""The match store's Lua scripts on a real Redis: all of a move lands, or none of it.
+
+The last tests check the scripts against the record's one schema (MatchRecord and the
+scripts' argument structs): what they read and write is what the structs name.
+"""
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -14,7 +19,21 @@ from redis.asyncio import Redis
 
 from menagerie.common.v1 import common_pb2
 from menagerie.rules.contract import Outcome, SeatResult
-from menagerie.shared.store import Commit, MatchMeta, MatchStore, NewMatch, SeatDeadline, SeatMeta
+from menagerie.shared.store import (
+    FINISHED,
+    Commit,
+    DecisionCount,
+    MatchMeta,
+    MatchRecord,
+    MatchStore,
+    NewMatch,
+    SeatDeadline,
+    SeatMeta,
+    StoredEntry,
+)
+from menagerie.shared.store.hashes import HashCodec
+from menagerie.shared.store.match_store import ARCHIVE_FIELD
+from menagerie.shared.store.scripts import CreateArgs, SubmitArgs, source
 from tests.support.redis_server import database_of_its_own, throwaway_redis
 from tests.unit.rules.toy import Added, Dealt, Event
 
@@ -46,7 +65,8 @@ def notice(match_id: str, version: int) -> bytes:
     return common_pb2.MatchEvent(match_id=match_id, game="g", version=version).SerializeToString()
 
 
-def new_match(match_id: str) -> NewMatch:
+def new_match(match_id: str, **changes: object) -> NewMatch:
+    """A match of two seats at version 1; `changes` replace fields of its record."""
     meta = MatchMeta(
         game="g",
         mode="m",
@@ -56,18 +76,21 @@ def new_match(match_id: str) -> NewMatch:
         seed=1,
         created_ms=1_000,
     )
-    return NewMatch(
+    record = MatchRecord(
         match_id=match_id,
         meta=meta,
+        version=1,
         state=b"state-1",
         seat_versions=[1, 1],
         to_act=[0],
         deadlines=[SeatDeadline(0, 1, 31_000)],
-        setup_events=[Dealt(seat=0, token=7)],
-        notice=notice(match_id, 1),
         status="active",
         outcome=None,
+        updated_ms=meta.created_ms,
+        decisions=[DecisionCount()] * 2,
     )
+    setup = StoredEntry(1, None, b"", msgspec.msgpack.encode([Dealt(seat=0, token=7)]), meta.created_ms)
+    return NewMatch(msgspec.structs.replace(record, **changes), setup, notice(match_id, 1))
 
 
 async def snapshot(store: MatchStore, match_id: str) -> dict[str, object]:
@@ -82,38 +105,38 @@ async def snapshot(store: MatchStore, match_id: str) -> dict[str, object]:
     }
 
 
-async def commit_for(store: MatchStore, match_id: str, key: str = "0:k1", **changes: object) -> Commit:
+async def commit_for(
+    store: MatchStore, match_id: str, key: str = "0:k1", answer: bytes = b"answer-2", **changes: object
+) -> Commit:
+    """Seat 0's move on the stored match, to version 2; `changes` replace fields of the record it makes."""
     record, _ = await store.load(match_id)
     assert record is not None
-    commit = Commit(
-        match_id=match_id,
-        loaded=record,
-        idempotency_field=key,
-        answer=b"answer-2",
-        seat=0,
-        action=b"action",
-        events=[Added(seat=0, count=3)],
+    applied = msgspec.structs.replace(
+        record,
+        version=record.version + 1,
         state=b"state-2",
         seat_versions=[2, 2],
         to_act=[1],
         deadlines=[SeatDeadline(1, 2, 45_000)],
-        notice=notice(match_id, 2),
-        outcome=None,
-        now_ms=5_000,
-        retention_seconds=600,
+        updated_ms=5_000,
+        decisions=[DecisionCount(1, 0), DecisionCount()],
     )
-    return replace(commit, **changes)  # type: ignore[arg-type]
+    applied = msgspec.structs.replace(applied, **changes)
+    if applied.outcome is not None:
+        applied = msgspec.structs.replace(applied, status=FINISHED)
+    entry = StoredEntry(applied.version, 0, b"action", msgspec.msgpack.encode([Added(seat=0, count=3)]), 5_000)
+    return Commit(record, applied, entry, key, answer, notice(match_id, applied.version), retention_seconds=600)
 
 
 async def test_create_writes_everything_once(store: MatchStore) -> None:
     match_id = uuid.uuid4().hex
     assert await store.create(new_match(match_id)) is True
-    assert await store.create(replace(new_match(match_id), state=b"other")) is False
+    assert await store.create(new_match(match_id, state=b"other")) is False
     record, _ = await store.load(match_id)
     assert record is not None
     assert (record.version, record.state, record.to_act, record.status) == (1, b"state-1", [0], "active")
     # The snapshot the host keeps after a create, without reading it back, is the one stored.
-    assert new_match(match_id).stored() == record
+    assert new_match(match_id).record == record
     entries = await store.entries(match_id, 0)
     assert [(e.version, e.seat) for e in entries] == [(1, None)]
     assert msgspec.msgpack.decode(entries[0].events, type=list[Event]) == [Dealt(seat=0, token=7)]
@@ -199,14 +222,12 @@ async def test_the_results_feed_gets_the_final_notice_and_no_other(store: MatchS
     await store.commit(await commit_for(store, match_id))
     assert await notices_of_the_match() == []  # a new match and an ordinary move: the turn feed only
     outcome = Outcome([SeatResult(0, "win"), SeatResult(1, "loss", rank=2)], "done")
-    final = notice(match_id, 3)
-    await store.commit(
-        await commit_for(store, match_id, key="1:k2", outcome=outcome, deadlines=[], to_act=[], notice=final)
-    )
+    final = notice(match_id, 3)  # what commit_for sends with the move to version 3
+    await store.commit(await commit_for(store, match_id, key="1:k2", outcome=outcome, deadlines=[], to_act=[]))
     assert await notices_of_the_match() == [final]
     # A match over at its creation has its notice there at once.
     over = uuid.uuid4().hex
-    await store.create(replace(new_match(over), outcome=outcome, status="finished", notice=notice(over, 1)))
+    await store.create(new_match(over, outcome=outcome, status="finished"))
     entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", await store.redis.xrange(store.keys(over).shard.results))
     assert notice(over, 1) in [f[b"pb"] for _, f in entries]
 
@@ -229,11 +250,99 @@ async def test_a_commit_trims_its_shard_feed_by_age_as_well_as_by_length(redis_u
             await redis.xadd(feed, {"pb": notice("old", 1)}, id=f"{ms}-0")
         await store.create(new_match(match_id))
         now_ms = int(time.time() * 1000)
-        assert (await store.commit(await commit_for(store, match_id, now_ms=now_ms))).status == "ok"
+        assert (await store.commit(await commit_for(store, match_id, updated_ms=now_ms))).status == "ok"
         old = cast("list[object]", await redis.xrange(feed, min="-", max=f"{now_ms - 60_000}"))
         assert len(old) <= 100, len(old)
         assert await redis.xlen(feed) >= 2  # the create's and the commit's notices stay
         store.close()
     finally:
         await redis.flushdb()
+        await redis.aclose()
+
+
+# --- The record's one schema: MatchRecord, through MatchStore.records, read by name in Lua.
+
+SCRIPT_ARGS = {"create.lua": CreateArgs, "submit.lua": SubmitArgs}
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPT_ARGS))
+def test_a_script_reads_its_one_argument_by_the_fields_of_its_struct(script: str) -> None:
+    """Every field of the struct is read by the script, and the script reads no other (nor another ARGV)."""
+    text = source(script)
+    read = set(re.findall(r"\bargs\.(\w+)", text))
+    assert read == set(SCRIPT_ARGS[script].__struct_fields__)
+    assert set(re.findall(r"ARGV\[(\d+)\]", text)) == {"1"}
+    assert "local args = cmsgpack.unpack(ARGV[1])" in text
+
+
+def test_the_state_hash_fields_a_script_names_are_the_records() -> None:
+    """The few the scripts name themselves (the version check, compact's 'finished' check) are MatchRecord's."""
+    named = {
+        field
+        for script in ("create.lua", "submit.lua", "compact.lua")
+        for field in re.findall(r"'H(?:GET|SET)', KEYS\[1\], '(\w+)'", source(script))
+    }
+    assert named == {"version", "status", ARCHIVE_FIELD}
+    assert named - {ARCHIVE_FIELD} <= set(MatchStore.records.names)
+    assert MatchStore.records.names == tuple(f for f in MatchRecord.__struct_fields__ if f != "match_id")
+
+
+def as_stored(record: MatchRecord) -> dict[str, bytes]:
+    """Every stored field of `record`, as MatchStore.records writes it."""
+    values = msgspec.structs.astuple(record)
+    return {e.name: e.encode(values[e.position]) for e in MatchStore.records.encoders()}
+
+
+async def stored_fields(store: MatchStore, match_id: str) -> dict[str, bytes]:
+    raw = cast("dict[bytes, bytes]", await store.redis.hgetall(store.keys(match_id).state))
+    return {name.decode(): value for name, value in raw.items()}
+
+
+async def test_create_and_submit_write_every_field_of_the_record_under_its_name(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    new = new_match(match_id)
+    await store.create(new)
+    assert await stored_fields(store, match_id) == as_stored(new.record)
+    outcome = Outcome([SeatResult(0, "win"), SeatResult(1, "loss", rank=2)], "done")
+    commit = await commit_for(store, match_id, outcome=outcome, deadlines=[], to_act=[])
+    assert (await store.commit(commit)).status == "ok"
+    # Every field as the codec writes it: all but the match id (the key), none other.
+    assert await stored_fields(store, match_id) == as_stored(commit.applied)
+    record, _ = await store.load(match_id)
+    assert record == commit.applied
+
+
+class Annotated(MatchRecord):
+    """MatchRecord with a field added, as a future change would add one."""
+
+    note: str = ""
+    tally: list[int] = msgspec.field(default_factory=list)
+
+
+class AnnotatedStore(MatchStore):
+    records = HashCodec(Annotated, key=("match_id",))
+
+
+async def test_a_field_added_to_the_record_is_written_and_read_with_no_other_change(own_redis_url: str) -> None:
+    """The scripts and the reads take their fields from the struct: a new one needs nothing else."""
+    redis = Redis.from_url(own_redis_url)
+    store = AnnotatedStore(redis, shards=4)
+    try:
+        match_id = uuid.uuid4().hex
+        new = new_match(match_id)
+        created = Annotated(**msgspec.structs.asdict(new.record), note="created", tally=[1])
+        assert await store.create(replace(new, record=created))
+        assert (await stored_fields(store, match_id))["note"] == b"created"
+        commit = await commit_for(store, match_id, note="moved", tally=[1, 2])
+        assert (await store.commit(commit)).status == "ok"
+        record, _ = await store.load(match_id)
+        assert isinstance(record, Annotated)
+        assert (record.note, record.tally, record.version) == ("moved", [1, 2], 2)
+        assert set(await stored_fields(store, match_id)) == {*MatchStore.records.names, "note", "tally"}
+        # A record stored before the field existed reads as its default.
+        await redis.hdel(store.keys(match_id).state, "note", "tally")
+        record, _ = await store.load(match_id)
+        assert isinstance(record, Annotated) and (record.note, record.tally) == ("", [])
+    finally:
+        store.close()
         await redis.aclose()

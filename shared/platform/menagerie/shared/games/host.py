@@ -220,21 +220,27 @@ class GameHost:
         deadlines = self._deadlines(meta, to_act, seat_versions, [], now)
         outcome = self.engine.outcome(state)
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_CREATED
-        new = NewMatch(
+        created = MatchRecord(
             match_id=match_id,
             meta=meta,
+            version=1,
             state=self._encode(state),
             seat_versions=seat_versions,
             to_act=to_act,
             deadlines=deadlines,
-            setup_events=events,
-            notice=self._notice(match_id, meta, 1, kind, to_act, seat_versions, outcome, now),
             status=FINISHED if outcome else ACTIVE,
             outcome=outcome,
+            updated_ms=now,
+            decisions=[DecisionCount()] * len(seats),
+        )
+        new = NewMatch(
+            record=created,
+            setup=StoredEntry(1, None, b"", self._encode(events), now),
+            notice=self._notice(match_id, meta, 1, kind, to_act, seat_versions, outcome, now),
         )
         if await self.store.create(new):
             # What was just written, as a read would find it (a bot's move since is not this call's to report).
-            record = new.stored()
+            record = created
             self._snapshots.put(record)
         else:
             record = await self._record(match_id)
@@ -476,8 +482,8 @@ class GameHost:
         )
         result = await self.store.commit(commit)
         if result.status == "ok":
-            self._snapshots.put(commit.applied())
-            if commit.outcome is not None:
+            self._snapshots.put(commit.applied)
+            if commit.applied.finished:
                 await self._compact(record.match_id, record.version + 1)
             return response
         if result.status == "duplicate":
@@ -537,23 +543,32 @@ class GameHost:
         deadlines = [] if outcome else self._deadlines(meta, to_act, seat_versions, record.deadlines, now)
         decisions = record.decision_counts()
         decisions[seat] = decisions[seat].after(timeout_decision)
-        entry = StoredEntry(version, seat, b"", b"", now, timeout_decision)
+        entry = StoredEntry(
+            version, seat, self._encode(action), self._encode(events), now, timeout_decision, timeout_label
+        )
         # Without the events' text: the answer is stored for retries, and Watch brings the words.
         answer = self._answer(version, seat_versions[seat], entry, events, seat)
         response = self.pb.SubmitActionResponse.FromString(answer)
         kind = common_pb2.MATCH_EVENT_KIND_FINISHED if outcome else common_pb2.MATCH_EVENT_KIND_TURN
-        commit = Commit(
-            match_id=record.match_id,
-            loaded=record,
-            idempotency_field=idempotency.field,
-            answer=idempotency.record(answer),
-            seat=seat,
-            action=self._encode(action),
-            events=events,
+        # Only what a move changes is named: any other field of the record is carried over.
+        applied = msgspec.structs.replace(
+            record,
+            version=version,
             state=self._encode(state),
             seat_versions=seat_versions,
             to_act=to_act,
             deadlines=deadlines,
+            status=FINISHED if outcome is not None else record.status,
+            outcome=outcome,
+            updated_ms=now,
+            decisions=decisions,
+        )
+        commit = Commit(
+            loaded=record,
+            applied=applied,
+            entry=entry,
+            idempotency_field=idempotency.field,
+            answer=idempotency.record(answer),
             notice=self._notice(
                 record.match_id,
                 meta,
@@ -567,12 +582,7 @@ class GameHost:
                 seat=seat,
                 timeout_decision=timeout_decision,
             ),
-            outcome=outcome,
-            now_ms=now,
             retention_seconds=self.settings.match_retention_seconds,
-            timeout_decision=timeout_decision,
-            decisions=decisions,
-            timeout_label=timeout_label,
         )
         return commit, response
 

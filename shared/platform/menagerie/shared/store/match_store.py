@@ -2,7 +2,10 @@
 
 Every write of a match goes through one Lua script (create.lua, submit.lua), so a
 move's state, events, idempotency record, turn notice and deadlines land together
-or not at all. Once a match is over, compact.lua packs its event stream and recorded
+or not at all. A script gets one argument, a struct of menagerie.shared.store.scripts
+encoded once; the state hash it writes is MatchRecord's, field by field, through the
+record's one codec (`MatchStore.records`), which every read here decodes with.
+Once a match is over, compact.lua packs its event stream and recorded
 answers into one compressed record (the state hash's 'archive' field): every read
 here finds them there, so a finished match keeps a few kilobytes instead of one
 stream entry and one answer per move.
@@ -11,49 +14,24 @@ stream entry and one answer per move.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from importlib import resources
-from typing import Any, Literal, cast
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, cast
 
 import msgspec
 from redis.asyncio import Redis
 
-from menagerie.rules.contract import Outcome
+from menagerie.shared.store.hashes import HashCodec
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
 from menagerie.shared.store.pipelined import RedisRunner
-from menagerie.shared.store.records import (
-    FINISHED,
-    Archive,
-    DecisionCount,
-    MatchMeta,
-    MatchRecord,
-    SeatDeadline,
-    StoredEntry,
-)
-
-_FIELDS = (
-    "meta",
-    "version",
-    "state",
-    "seat_versions",
-    "to_act",
-    "deadlines",
-    "status",
-    "outcome",
-    "updated_ms",
-    "decisions",
-)
+from menagerie.shared.store.records import FINISHED, Archive, MatchRecord, SeatDeadline, StoredEntry
+from menagerie.shared.store.scripts import CreateArgs, RecordPairs, SubmitArgs, encode, lua_pairs, lua_string, source
 
 _encode = msgspec.msgpack.Encoder().encode
-_meta = msgspec.msgpack.Decoder(MatchMeta)
-_ints = msgspec.msgpack.Decoder(list[int])
-_deadlines = msgspec.msgpack.Decoder(list[SeatDeadline])
-_outcome = msgspec.msgpack.Decoder(Outcome)
-_decisions = msgspec.msgpack.Decoder(list[DecisionCount])
 _archive = msgspec.msgpack.Decoder(Archive)
 ARCHIVE_FIELD = "archive"  # of the state hash, once the match is compacted
 _COMPRESSION_LEVEL = 6  # zlib's default: level 9 saves under 2% more here
+# What a move never changes: create.lua writes it, submit.lua leaves it as it is.
+_WRITTEN_ONCE = frozenset({"meta"})
 
 
 def read_archive(raw: bytes) -> Archive:
@@ -61,89 +39,26 @@ def read_archive(raw: bytes) -> Archive:
     return _archive.decode(zlib.decompress(raw))
 
 
-def _script(name: str) -> str:
-    return (resources.files("menagerie.shared.store") / "lua" / name).read_text()
-
-
-def _pairs(mapping: dict[str, Any]) -> list[Any]:
-    out: list[Any] = [len(mapping)]
-    for key, value in mapping.items():
-        out += [key, value]
-    return out
-
-
 @dataclass
 class NewMatch:
     """Everything create.lua writes for a new match."""
 
-    match_id: str
-    meta: MatchMeta
-    state: bytes
-    seat_versions: list[int]
-    to_act: list[int]
-    deadlines: list[SeatDeadline]
-    setup_events: list[Any]
+    record: MatchRecord  # the snapshot at version 1
+    setup: StoredEntry  # the event stream's entry 1: the setup's events
     notice: bytes
-    status: str
-    outcome: Outcome | None
-
-    def stored(self) -> MatchRecord:
-        """The snapshot as create.lua stores it (version 1)."""
-        return MatchRecord(
-            match_id=self.match_id,
-            meta=self.meta,
-            version=1,
-            state=self.state,
-            seat_versions=self.seat_versions,
-            to_act=self.to_act,
-            deadlines=self.deadlines,
-            status=self.status,
-            outcome=self.outcome,
-            updated_ms=self.meta.created_ms,
-            decisions=[DecisionCount()] * len(self.meta.seats),
-        )
 
 
 @dataclass
 class Commit:
     """Everything submit.lua writes for one accepted move."""
 
-    match_id: str
-    loaded: MatchRecord
+    loaded: MatchRecord  # the snapshot the move was decided on (the script checks it is still the stored one)
+    applied: MatchRecord  # the snapshot once the move landed
+    entry: StoredEntry  # the move on the event stream
     idempotency_field: str
     answer: bytes
-    seat: int
-    action: bytes
-    events: list[Any]
-    state: bytes
-    seat_versions: list[int]
-    to_act: list[int]
-    deadlines: list[SeatDeadline]
     notice: bytes
-    outcome: Outcome | None
-    now_ms: int
-    retention_seconds: int
-    timeout_decision: bool = False
-    # Every seat's decision count with this move counted (written in the same script).
-    decisions: list[DecisionCount] = field(default_factory=list)
-    # The engine's label of a timeout decision's action, for its seat (see StoredEntry).
-    timeout_label: str = ""
-
-    def applied(self) -> MatchRecord:
-        """The snapshot as it is once this commit landed."""
-        return MatchRecord(
-            match_id=self.match_id,
-            meta=self.loaded.meta,
-            version=self.loaded.version + 1,
-            state=self.state,
-            seat_versions=self.seat_versions,
-            to_act=self.to_act,
-            deadlines=self.deadlines,
-            status=FINISHED if self.outcome is not None else self.loaded.status,
-            outcome=self.outcome,
-            updated_ms=self.now_ms,
-            decisions=self.decisions,
-        )
+    retention_seconds: int  # how long a match this move ends is kept
 
 
 @dataclass(frozen=True)
@@ -156,6 +71,9 @@ class CommitResult:
 
 class MatchStore:
     """Reads and writes matches in Redis; knows nothing of any game's rules."""
+
+    # The state hash: MatchRecord's fields, less the match id (its key says it).
+    records: ClassVar[HashCodec[MatchRecord]] = HashCodec(MatchRecord, key=("match_id",))
 
     def __init__(
         self,
@@ -171,9 +89,12 @@ class MatchStore:
         # notices would otherwise stay until its length bound is reached).
         self.feed_maxlen = feed_maxlen
         self.feed_max_age_s = feed_max_age_s
-        self._create = redis.register_script(_script("create.lua"))
-        self._submit = redis.register_script(_script("submit.lua"))
-        self._compact = redis.register_script(_script("compact.lua"))
+        self._create = redis.register_script(source("create.lua"))
+        self._submit = redis.register_script(source("submit.lua"))
+        self._compact = redis.register_script(source("compact.lua"))
+        # The state hash as the scripts write it: every field at creation, what a move changes after.
+        self._created_fields = RecordPairs(self.records)
+        self._moved_fields = RecordPairs(self.records, skip=_WRITTEN_ONCE)
         # The hot path's two scripts (a new match, a move) over a pipelined connection: the
         # process's (Runtime.runner), or one of the store's own.
         self._owns_runner = runner is None
@@ -188,39 +109,20 @@ class MatchStore:
         """The keys of one match."""
         return match_keys(match_id, self.shards)
 
-    @staticmethod
-    def _deadline_pairs(match_id: str, deadlines: Sequence[SeatDeadline]) -> list[Any]:
-        out: list[Any] = [len(deadlines)]
-        for d in deadlines:
-            out += [d.deadline_ms, _member(match_id, d)]
-        return out
-
     async def create(self, new: NewMatch) -> bool:
         """Stores a new match at version 1; False if the id is taken."""
-        keys = self.keys(new.match_id)
-        state = {
-            "meta": _encode(new.meta),
-            "version": 1,
-            "state": new.state,
-            "seat_versions": _encode(new.seat_versions),
-            "to_act": _encode(new.to_act),
-            "deadlines": _encode(new.deadlines),
-            "status": new.status,
-            "outcome": _encode(new.outcome) if new.outcome else b"",
-            "updated_ms": new.meta.created_ms,
-            "decisions": _encode([DecisionCount()] * len(new.meta.seats)),
-        }
-        entry = {"seat": "", "action": b"", "events": _encode(new.setup_events), "time": new.meta.created_ms}
-        args = [
-            new.match_id,
-            new.meta.created_ms,
-            new.notice,
-            self.feed_maxlen,
-            1 if new.outcome is not None else 0,
-            *_pairs(state),
-            *_pairs(entry),
-            *self._deadline_pairs(new.match_id, new.deadlines),
-        ]
+        record = new.record
+        keys = self.keys(record.match_id)
+        args = CreateArgs(
+            match_id=record.match_id,
+            created_ms=str(record.meta.created_ms),
+            record=self._created_fields(record),
+            entry=lua_pairs(_entry_fields(new.setup)),
+            deadlines_added=_deadline_scores(record.match_id, record.deadlines),
+            notice=lua_string(new.notice),
+            feed_maxlen=str(self.feed_maxlen),
+            finished=record.outcome is not None,
+        )
         script_keys = [
             keys.state,
             keys.events,
@@ -229,7 +131,7 @@ class MatchStore:
             keys.shard.active,
             keys.shard.results,
         ]
-        return bool(await self._runner.script(self._create, script_keys, args))
+        return bool(await self._runner.script(self._create, script_keys, [encode(args)]))
 
     async def load(
         self, match_id: str, idempotency_field: str | None = None
@@ -237,12 +139,12 @@ class MatchStore:
         """The match's snapshot and, when asked, the answer recorded for an idempotency key."""
         keys = self.keys(match_id)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(keys.state, _FIELDS)
+            pipe.hmget(keys.state, self.records.names)
             if idempotency_field is not None:
                 pipe.hget(keys.idempotency, idempotency_field)
             replies = await pipe.execute()
         answer = replies[1] if idempotency_field is not None else None
-        record = _record(match_id, replies[0])
+        record = self.records.decode(replies[0], match_id)
         if answer is None and idempotency_field is not None and record is not None and record.finished:
             # A compacted match keeps its answers in the archive (read only on this rare path).
             raw = cast("bytes | None", await self.redis.hget(keys.state, ARCHIVE_FIELD))
@@ -252,41 +154,26 @@ class MatchStore:
 
     async def commit(self, c: Commit) -> CommitResult:
         """Stores one accepted move unless the match moved on or the key was seen before."""
-        keys = self.keys(c.match_id)
-        finished = c.outcome is not None
-        retention = c.retention_seconds if finished else 0
-        removed = " ".join(_member(c.match_id, d) for d in c.loaded.deadlines)
-        added = " ".join(f"{d.deadline_ms} {_member(c.match_id, d)}" for d in c.deadlines)
-        args = (
-            c.match_id,
-            c.loaded.version,
-            c.loaded.version + 1,
-            c.idempotency_field,
-            c.answer,
-            c.notice,
-            self.feed_maxlen,
-            retention,
-            c.loaded.meta.created_ms,
-            c.now_ms - retention * 1000,
-            # the state hash (same fields as _FIELDS, less meta and version)
-            c.state,
-            _encode(c.seat_versions),
-            _encode(c.to_act),
-            _encode(c.deadlines),
-            FINISHED if finished else c.loaded.status,
-            _encode(c.outcome) if c.outcome else b"",
-            c.now_ms,
-            # the event-stream entry
-            c.seat,
-            c.action,
-            _encode(c.events),
-            c.now_ms,
-            1 if c.timeout_decision else 0,
-            removed,
-            added,
-            f"{max(0, c.now_ms - self.feed_max_age_s * 1000)}-0",
-            _encode(c.decisions),
-            c.timeout_label,
+        record = c.applied
+        keys = self.keys(record.match_id)
+        retention = c.retention_seconds if record.finished else 0
+        args = SubmitArgs(
+            match_id=record.match_id,
+            loaded_version=str(c.loaded.version),
+            idempotency_field=c.idempotency_field,
+            answer=lua_string(c.answer),
+            record=self._moved_fields(record),
+            entry_id=f"{c.entry.version}-1",
+            entry=lua_pairs(_entry_fields(c.entry)),
+            deadlines_removed=[_member(record.match_id, d) for d in c.loaded.deadlines],
+            deadlines_added=_deadline_scores(record.match_id, record.deadlines),
+            notice=lua_string(c.notice),
+            feed_maxlen=str(self.feed_maxlen),
+            feed_min_id=f"{max(0, record.updated_ms - self.feed_max_age_s * 1000)}-0",
+            finished=record.finished,
+            retention_s=str(retention),
+            created_ms=str(record.meta.created_ms),
+            finished_min_ms=str(record.updated_ms - retention * 1000),
         )
         script_keys = (
             keys.state,
@@ -298,7 +185,7 @@ class MatchStore:
             keys.shard.finished,
             keys.shard.results,
         )
-        reply = await self._runner.script(self._submit, script_keys, (_packed(args),))
+        reply = await self._runner.script(self._submit, script_keys, (encode(args),))
         status = reply[0].decode()
         return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
 
@@ -315,11 +202,11 @@ class MatchStore:
         """The snapshot and the entries after `after_version`, read atomically (same version)."""
         keys = self.keys(match_id)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hmget(keys.state, _FIELDS)
+            pipe.hmget(keys.state, self.records.names)
             pipe.hget(keys.state, ARCHIVE_FIELD)
             pipe.xrange(keys.events, min=f"({after_version}-1", max="+")
             state, archive, raw = await pipe.execute()
-        return _record(match_id, state), _entries(archive, raw, after_version)
+        return self.records.decode(state, match_id), _entries(archive, raw, after_version)
 
     async def compact(self, match_id: str, version: int) -> bool:
         """Packs a match finished at `version`: its stream and answers into one compressed record.
@@ -362,9 +249,9 @@ class MatchStore:
         ids = [match_id for _, match_id in candidates[:limit]]
         async with self.redis.pipeline(transaction=False) as pipe:
             for match_id in ids:
-                pipe.hmget(self.keys(match_id).state, _FIELDS)
+                pipe.hmget(self.keys(match_id).state, self.records.names)
             states = await pipe.execute()
-        records = [_record(match_id, state) for match_id, state in zip(ids, states, strict=True)]
+        records = [self.records.decode(state, match_id) for match_id, state in zip(ids, states, strict=True)]
         return [r for r in records if r is not None]
 
     async def memory_usage(self, match_id: str) -> int:
@@ -376,36 +263,30 @@ class MatchStore:
         return total
 
 
-def _packed(values: Sequence[bytes | str | int]) -> bytes:
-    """One script argument holding many: "<length>:<bytes>" per value (submit.lua unpacks it)."""
-    parts: list[bytes] = []
-    for value in values:
-        raw = value if isinstance(value, bytes) else str(value).encode()
-        parts += (b"%d:" % len(raw), raw)
-    return b"".join(parts)
-
-
 def _member(match_id: str, deadline: SeatDeadline) -> str:
     return deadline_member(match_id, deadline.seat, deadline.view_version)
 
 
-def _record(match_id: str, values: list[bytes | None]) -> MatchRecord | None:
-    meta, version, state, seat_versions, to_act, deadlines, status, outcome, updated_ms, decisions = values
-    if meta is None or version is None or state is None:
-        return None
-    return MatchRecord(
-        match_id=match_id,
-        meta=_meta.decode(meta),
-        version=int(version),
-        state=state,
-        seat_versions=_ints.decode(seat_versions or b"\x90"),
-        to_act=_ints.decode(to_act or b"\x90"),
-        deadlines=_deadlines.decode(deadlines or b"\x90"),
-        status=(status or b"active").decode(),
-        outcome=_outcome.decode(outcome) if outcome else None,
-        updated_ms=int(updated_ms or 0),
-        decisions=_decisions.decode(decisions) if decisions else [],
-    )
+def _deadline_scores(match_id: str, deadlines: list[SeatDeadline]) -> list[str]:
+    """Score, member, score, member … of the shard's deadlines set, as ZADD takes them."""
+    out: list[str] = []
+    for d in deadlines:
+        out += (str(d.deadline_ms), _member(match_id, d))
+    return out
+
+
+def _entry_fields(entry: StoredEntry) -> list[tuple[str, bytes]]:
+    """The stream entry's (field, value) pairs; `_entry` reads them back (the version is the entry's id)."""
+    fields = [
+        ("seat", b"" if entry.seat is None else b"%d" % entry.seat),
+        ("action", entry.action),
+        ("events", entry.events),
+        ("time", b"%d" % entry.time_ms),
+        ("auto", b"1" if entry.timeout_decision else b"0"),
+    ]
+    if entry.timeout_label:  # only a timeout decision has one: the others' entries stay smaller
+        fields.append(("label", entry.timeout_label.encode()))
+    return fields
 
 
 def _entries(archive: bytes | None, raw: Any, after_version: int) -> list[StoredEntry]:
