@@ -78,7 +78,7 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Two halves at once on two cores: tests/ (integration and e2e, three workers) mostly
+# Two halves at once, two workers each, on two cores: tests/ (integration and e2e) mostly
 # waits on processes and timers, services/ (the games' own tests, mostly pure engines) keeps
 # the cores busy. Each worker starts its own Redis and services (session fixtures); a module's
 # tests stay on one worker, and each long property run is a group of its own, sent first
@@ -87,7 +87,7 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 SERVICES_LOG := $(VENV)/services-tests.log
 test: lint ## Lint, then the whole test suite (unit, integration, e2e): tests/ and services/ side by side
 	@$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 services > $(SERVICES_LOG) 2>&1 & games=$$!; \
-	$(TIED) $(BIN)/pytest -n 3 --dist loadgroup --no-loadscope-reorder --durations=15 tests; platform=$$?; \
+	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 tests; platform=$$?; \
 	wait $$games; games_code=$$?; \
 	echo "--- services/ (the games' own tests) ---"; cat $(SERVICES_LOG); \
 	echo "tests/: exit $$platform; services/: exit $$games_code"; \
