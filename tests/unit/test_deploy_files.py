@@ -1,6 +1,6 @@
 """The deployment files agree with deploy/games.toml and with the code: no Docker, no cluster, only parsing.
 
-The generated files (docker-compose.yml, deploy/k8s/config.yaml, deploy/k8s/<game>.yaml) must be fresh,
+The generated files (docker-compose.yml, deploy/k8s/base/config.yaml, deploy/k8s/base/<game>.yaml) must be fresh,
 and the generator deploys any row by its id and port (made-up games). Each process — the lobby, one game
 (all are one template), the dispatcher, the bot worker — is checked against the Dockerfile, its console
 script and its settings class: every variable set is one it reads, and the values validate.
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "deploy" / "docker" / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
 REDIS_CONF = ROOT / "deploy" / "redis" / "redis.conf"
-K8S = ROOT / "deploy" / "k8s"
+K8S = ROOT / "deploy" / "k8s" / "base"  # the kustomize base; overlays beside it (test_k8s_kustomize.py)
 ROWS = load()
 GAMES = {row.id: row for row in ROWS}
 GAME = ROWS[0].id  # the generator renders every game from one template: the process checks look at the first
@@ -202,7 +202,8 @@ def k8s_objects_of(texts: Iterable[str]) -> Objects:
 
 @functools.cache
 def k8s() -> Objects:
-    return k8s_objects_of(path.read_text() for path in sorted([*K8S.glob("*.yaml"), *K8S.glob("*.yml")]))
+    manifests = [p for p in sorted([*K8S.glob("*.yaml"), *K8S.glob("*.yml")]) if p.name != "kustomization.yaml"]
+    return k8s_objects_of(path.read_text() for path in manifests)
 
 
 def container(name: str, objects: Objects | None = None) -> dict[str, Any]:
@@ -293,7 +294,13 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
     rows = [GameRow("alpha", 50060), GameRow("omega", 50099)]  # made up: no installed game needed
     files = generate.render(rows)
     services = yaml.safe_load(files[generate.COMPOSE])["services"]
-    not_manifests = (generate.COMPOSE, generate.SECURE_COMPOSE, generate.WEB_COMPOSE, generate.SECURE_K8S)
+    not_manifests = (
+        generate.COMPOSE,
+        generate.SECURE_COMPOSE,
+        generate.WEB_COMPOSE,
+        generate.SECURE_K8S,
+        generate.K8S_BASE,
+    )
     objects = k8s_objects_of(text for path, text in files.items() if path not in not_manifests)
     internal = {row.id: f"{row.id}:{row.port}" for row in rows}
     config = objects["ConfigMap", "menagerie-game-endpoints"]["data"]
@@ -319,16 +326,19 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
         assert k8s_service_targets(row.id, objects) == {row.port: row.port}
         assert objects["HorizontalPodAutoscaler", row.id]["spec"]["scaleTargetRef"]["name"] == row.id
     # A row removed: its manifest goes, a hand-written one stays.
-    (tmp_path / "deploy/k8s").mkdir(parents=True)
-    (tmp_path / "deploy/k8s/lobby.yaml").write_text("kind: Deployment\n")
+    (tmp_path / generate.K8S).mkdir(parents=True)
+    (tmp_path / generate.K8S / "lobby.yaml").write_text("kind: Deployment\n")
     for table in ('{ id = "alpha", port = 50060 }, { id = "omega", port = 50099 }', '{ id = "alpha", port = 50060 }'):
         (tmp_path / "games.toml").write_text(f"games = [{table}]")
         generate.generate(tmp_path, tmp_path / "games.toml")
-    assert sorted(p.name for p in (tmp_path / "deploy/k8s").glob("*.yaml")) == [
+    assert sorted(p.name for p in (tmp_path / generate.K8S).glob("*.yaml")) == [
         "alpha.yaml",
         "config.yaml",
+        "kustomization.yaml",
         "lobby.yaml",
     ]
+    base = yaml.safe_load((tmp_path / generate.K8S_BASE).read_text())
+    assert "alpha.yaml" in base["resources"] and "omega.yaml" not in base["resources"]
 
 
 def test_the_secure_compose_gives_every_process_tls_and_its_own_redis_user() -> None:
@@ -375,25 +385,43 @@ def json_patch(document: Any, operations: list[dict[str, Any]]) -> None:
             target[last] = operation["value"]
 
 
+def test_the_k8s_overlays_build_on_the_base_which_holds_every_manifest() -> None:
+    """deploy/k8s/base lists its every manifest; web adds the gateway to it; secure builds on web."""
+    base = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    assert set(base["resources"]) == {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
+    assert yaml.safe_load((K8S.parent / "web" / "kustomization.yaml").read_text())["resources"] == [
+        "../base",
+        "gateway.yaml",
+    ]
+    assert yaml.safe_load((ROOT / generate.SECURE_K8S).read_text())["resources"] == ["../web"]
+
+
 def test_the_secure_k8s_overlay_patches_every_deployment_into_tls_and_its_redis_user() -> None:
     """deploy/k8s/secure: each Deployment's patch applies (every path it replaces exists) and gives it TLS."""
-    overlay = yaml.safe_load((K8S / "secure" / "kustomization.yaml").read_text())
-    assert {Path(r).name for r in overlay["resources"]} == {p.name for p in K8S.glob("*.yaml")}
+    overlay = yaml.safe_load((ROOT / generate.SECURE_K8S).read_text())
+    gateway = k8s_objects_of([(K8S.parent / "web" / "gateway.yaml").read_text()])
     patched = {patch["target"]["name"] for patch in overlay["patches"]}
-    assert patched == {name for kind, name in k8s() if kind == "Deployment"}
+    assert patched == {name for kind, name in [*k8s(), *gateway] if kind == "Deployment"}
     acl_users = set(re.findall(r"^user (\S+) on", (ROOT / "deploy/redis/users.acl").read_text(), re.M))
     for patch in overlay["patches"]:
         name = patch["target"]["name"]
-        deployment = copy.deepcopy(k8s()["Deployment", name])
+        deployment = copy.deepcopy({**k8s(), **gateway}["Deployment", name])
         json_patch(deployment, yaml.safe_load(patch["patch"]))
         spec = deployment["spec"]["template"]["spec"]
         (box,) = spec["containers"]
+        env = {e["name"]: e.get("value") for e in box["env"]}
+        # Appended to the base's volumes (its writable /tmp stays), not in their place.
+        assert [v["name"] for v in spec["volumes"]] == ["tmp", "tls"], name
+        assert [m["mountPath"] for m in box["volumeMounts"]] == ["/tmp", "/tls"], name
+        assert spec["volumes"][1]["secret"]["secretName"] == "menagerie-tls"
+        if name == "gateway":  # verifies the backends, serves plain HTTP to the ingress: the CA and nothing else
+            assert [k for k in env if k.startswith("MENAGERIE_TLS_")] == ["MENAGERIE_TLS_CA_FILE"]
+            assert spec["volumes"][1]["secret"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]
+            continue
         redis_url = box["env"][0]
         assert redis_url["name"] == "REDIS_URL"
         assert redis_url["valueFrom"]["secretKeyRef"]["key"].removeprefix("redis-url-") in acl_users
-        env = {e["name"]: e.get("value") for e in box["env"]}
         assert env["MENAGERIE_TLS_CERT_FILE"] and env["MENAGERIE_TLS_KEY_FILE"] and env["MENAGERIE_TLS_CA_FILE"]
-        assert spec["volumes"] == [{"name": "tls", "secret": {"secretName": "menagerie-tls"}}]
         for probe in ("readinessProbe", "livenessProbe"):
             assert box[probe]["httpGet"]["path"] == "/healthz", (name, probe)
 

@@ -88,7 +88,7 @@ def test_the_gateway_manifest_probes_its_health_and_reads_only_its_settings() ->
     assert box["command"] == ["menagerie-gateway"]
     sources = {s["configMapRef"]["name"] for s in box["envFrom"]}
     config = {
-        d["metadata"]["name"]: d["data"] for d in yaml.safe_load_all((ROOT / "deploy/k8s/config.yaml").read_text())
+        d["metadata"]["name"]: d["data"] for d in yaml.safe_load_all((ROOT / "deploy/k8s/base/config.yaml").read_text())
     }
     assert sources <= set(config)
     literal = {e["name"]: e["value"] for e in box["env"]}
