@@ -115,3 +115,8 @@ tied_script
 # --- Type aliases named only inside the quoted type of cast() (ruff's TC006 asks for the quotes).
 FeedReply
 StreamReply
+
+# --- logging.LogRecord attributes the gateway's rate-limited filter clears (menagerie.gateway.logs): the
+# logging module's formatter reads them.
+_.exc_info
+_.exc_text

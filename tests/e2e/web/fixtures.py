@@ -78,13 +78,27 @@ def web_app() -> Path:
     return DIST
 
 
+# The gateway's limits in the session's fixture: short, so tests/e2e/web/test_gateway_probe.py sees
+# each one act within seconds; still far above what a browser test needs.
+GATEWAY_LIMITS = {
+    "MENAGERIE_HEADER_TIMEOUT_SECONDS": "2",
+    "MENAGERIE_BODY_TIMEOUT_SECONDS": "2",
+    "MENAGERIE_KEEPALIVE_TIMEOUT_SECONDS": "5",
+    "MENAGERIE_MAX_CONNECTIONS": "64",
+    "MENAGERIE_MAX_REQUEST_BYTES": str(1024 * 1024),
+    "MENAGERIE_READY_CHECK_SECONDS": "0.5",
+}
+
+
 @dataclass
 class RunningGateway:
-    """The gateway's process and its URL."""
+    """The gateway's process, its URL, its metrics URL and the limits it was given."""
 
     process: subprocess.Popen[bytes]
     url: str
     log: Path
+    metrics_url: str
+    limits: dict[str, str]
 
 
 def healthy(url: str) -> bool:
@@ -99,11 +113,13 @@ def healthy(url: str) -> bool:
 @pytest.fixture(scope="session")
 def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGateway]:
     """`python -m menagerie.gateway` in front of the session's platform, serving the built app."""
-    port = free_port_block(1)
+    port = free_port_block(2)
     log = Path(tempfile.mkstemp(prefix="gateway-", suffix=".log")[1])
     env = {
         **os.environ,
+        **GATEWAY_LIMITS,
         "MENAGERIE_PORT": str(port),
+        "MENAGERIE_METRICS_PORT": str(port + 1),
         "MENAGERIE_LOBBY_ADDRESS": minimatch.lobby,
         "MENAGERIE_GAME_ENDPOINTS": ",".join(f"{game}={address}" for game, address in minimatch.games.items()),
         "MENAGERIE_STATIC_DIR": str(web_app),
@@ -114,7 +130,7 @@ def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGatew
             [sys.executable, "-m", "menagerie.gateway"], env=env, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT
         )
     url = f"http://127.0.0.1:{port}"
-    running = RunningGateway(process, url, log)
+    running = RunningGateway(process, url, log, f"http://127.0.0.1:{port + 1}/metrics", GATEWAY_LIMITS)
     try:
         deadline = time.monotonic() + 30
         while not healthy(url):

@@ -5,7 +5,8 @@ Paths:
   /menagerie.<game>.v1.<Game>/<Method>           each game's own service (its name is unique)
   /games/<game>/menagerie.<game>.v1.<Game>/...   the same, under the game's prefix
   /games/<game>/menagerie.common.v1.Matches/...  each game's Matches service (the same name on every game)
-  /healthz, /readyz                              200 SERVING, or 503 NOT_SERVING while starting or draining
+  /healthz                                       200 SERVING, or 503 NOT_SERVING while starting or draining
+  /readyz                                        the same, and 503 NOT_SERVING while the lobby does not answer
   anything else                                  the built web app (clients/web/dist), index.html at /
 """
 
@@ -27,24 +28,25 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from menagerie.common.v1 import matches_pb2
 from menagerie.gateway.forward import DISCONNECTED, Forwarder
+from menagerie.gateway.limits import BoundedGzip
+from menagerie.gateway.paths import GAMES_PREFIX, HEALTH_PATHS
 from menagerie.lobby.v1 import lobby_pb2
 from menagerie.shared.rpc.channels import open_aio_channel
 
-HEALTH_PATHS = ("/healthz", "/readyz")
 # A request larger than the backends accept (grpc.max_receive_message_length) is refused here already.
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
-GAMES_PREFIX = "/games/"
 MATCHES = matches_pb2.DESCRIPTOR.services_by_name["Matches"]
 LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
 
 
-def connect_application(service: ServiceDescriptor, forwarder: Forwarder) -> ASGIApp:
+def connect_application(service: ServiceDescriptor, forwarder: Forwarder, limit: int = MAX_REQUEST_BYTES) -> ASGIApp:
     """The generated Connect ASGI application of `service` (module <proto>_connect), serving `forwarder`."""
     module_name = service.file.name.removesuffix(".proto").replace("/", ".") + "_connect"
     module = importlib.import_module(module_name)
     application = getattr(module, f"{service.name}ASGIApplication")
     # The generated class wants its Protocol; the forwarder answers every method of it by name.
-    return cast("ASGIApp", application(cast("Any", forwarder), read_max_bytes=MAX_REQUEST_BYTES))
+    # Its gzip is bounded: connect-python inflates a stream's envelope whole before checking its size.
+    return cast("ASGIApp", application(cast("Any", forwarder), read_max_bytes=limit, compressions=[BoundedGzip(limit)]))
 
 
 def game_service(game: str) -> ServiceDescriptor:
@@ -90,14 +92,17 @@ class Gateway:
         static_dir: Path,
         call_timeout: float,
         stream_timeout: float,
+        limit: int = MAX_REQUEST_BYTES,
     ) -> None:
         self.serving = False
+        # Set by menagerie.gateway.readiness while the lobby answers its health check.
+        self.lobby_reachable = False
         self.games = games
         self.draining = asyncio.Event()
 
         def app(service: ServiceDescriptor, address: str) -> ASGIApp:
             forwarder = Forwarder(service, backends.channel(address), call_timeout, stream_timeout, self.draining)
-            return connect_application(service, forwarder)
+            return connect_application(service, forwarder, limit)
 
         self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby)}
         self.per_game: dict[str, dict[str, ASGIApp]] = {}
@@ -116,9 +121,8 @@ class Gateway:
             return
         path: str = scope["path"]
         if path in HEALTH_PATHS:
-            response = PlainTextResponse(
-                "SERVING\n" if self.serving else "NOT_SERVING\n", status_code=200 if self.serving else 503
-            )
+            up = self.serving if path == "/healthz" else self.ready
+            response = PlainTextResponse("SERVING\n" if up else "NOT_SERVING\n", status_code=200 if up else 503)
             await response(scope, receive, send)
             return
         target, scope = self._route(scope, path)
@@ -134,6 +138,11 @@ class Gateway:
                 await PlainTextResponse(f"{exc.detail}\n", status_code=exc.status_code)(scope, receive, send)
             return
         await self._with_disconnect(target, scope, receive, send)
+
+    @property
+    def ready(self) -> bool:
+        """Serving, and the lobby answers: a browser sent here now would get somewhere."""
+        return self.serving and self.lobby_reachable
 
     def _route(self, scope: Scope, path: str) -> tuple[ASGIApp | None, Scope]:
         """The Connect application for `path` (and the scope it sees), or None for a static file."""

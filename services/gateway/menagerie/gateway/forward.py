@@ -17,13 +17,15 @@ from typing import Any
 
 import grpc
 import structlog
-from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 from google.protobuf import message_factory
 from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import status_pb2
+
+from menagerie.gateway import metrics
+from menagerie.gateway.errors import internal_error, public_error, strip_endpoints
 
 log: structlog.stdlib.BoundLogger = structlog.get_logger(service="gateway")
 
@@ -33,13 +35,6 @@ DISCONNECTED: contextvars.ContextVar[asyncio.Event | None] = contextvars.Context
 # Request headers passed through to the backend as gRPC metadata.
 PASSED_HEADERS = ("authorization",)
 DETAILS_KEY = "grpc-status-details-bin"
-
-# gRPC status code -> Connect code: the names are the same (CANCELLED is spelled CANCELED).
-CODES: dict[grpc.StatusCode, Code] = {
-    status: Code.CANCELED if status is grpc.StatusCode.CANCELLED else Code[status.name]
-    for status in grpc.StatusCode
-    if status is not grpc.StatusCode.OK
-}
 
 UnaryHandler = Callable[[Message, RequestContext[Any, Any]], Awaitable[Message]]
 StreamHandler = Callable[[Message, RequestContext[Any, Any]], AsyncIterator[Message]]
@@ -56,9 +51,9 @@ def metadata(ctx: RequestContext[Any, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((name, value) for name in PASSED_HEADERS if (value := headers.get(name)))
 
 
-def connect_error(error: grpc.aio.AioRpcError) -> ConnectError:
-    """The backend's status as a Connect error: same code, message and google.rpc.Status details."""
-    code = CODES.get(error.code(), Code.UNKNOWN)
+def connect_error(error: grpc.aio.AioRpcError, method: str) -> ConnectError:
+    """The backend's status as a Connect error: same code, message and google.rpc.Status details (scrubbed)."""
+    metrics.CALLS.labels(method, error.code().name).inc()
     details: list[Any] = []
     for key, value in error.trailing_metadata() or ():
         if key == DETAILS_KEY and isinstance(value, bytes):
@@ -68,7 +63,7 @@ def connect_error(error: grpc.aio.AioRpcError) -> ConnectError:
             except DecodeError:
                 continue
             details.extend(status.details)
-    return ConnectError(code, error.details() or code.value, details=details)
+    return public_error(error.code(), error.details() or "", details, method)
 
 
 def _message_class(descriptor: Any) -> type[Message]:
@@ -119,8 +114,11 @@ class Forwarder:
             try:
                 response: Message = await call(request, timeout=timeout, metadata=metadata(ctx))
             except grpc.aio.AioRpcError as exc:
-                raise connect_error(exc) from None
-            return response
+                raise connect_error(exc, path) from None
+            except Exception as exc:
+                raise internal_error(exc, path) from None
+            metrics.CALLS.labels(path, "OK").inc()
+            return strip_endpoints(response)
 
         return forward
 
@@ -135,6 +133,7 @@ class Forwarder:
             gone = DISCONNECTED.get() or asyncio.Event()
             left = asyncio.ensure_future(gone.wait())
             stopping = asyncio.ensure_future(self._draining.wait())
+            metrics.OPEN_STREAMS.inc()
             try:
                 while True:
                     read = asyncio.ensure_future(call.read())
@@ -146,11 +145,15 @@ class Forwarder:
                         return
                     message = read.result()
                     if not isinstance(message, Message):  # grpc.aio.EOF: the backend ended the stream
+                        metrics.CALLS.labels(path, "OK").inc()
                         return
-                    yield message
+                    yield strip_endpoints(message)
             except grpc.aio.AioRpcError as exc:
-                raise connect_error(exc) from None
+                raise connect_error(exc, path) from None
+            except Exception as exc:
+                raise internal_error(exc, path) from None
             finally:
+                metrics.OPEN_STREAMS.dec()
                 left.cancel()
                 stopping.cancel()
                 call.cancel()

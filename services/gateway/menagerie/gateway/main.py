@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import resource
 import signal
 import time
 from collections.abc import Iterator
@@ -12,15 +13,26 @@ from types import FrameType
 import grpc
 import structlog
 import uvicorn
+from starlette.types import ASGIApp
 
 from menagerie.gateway.app import Backends, Gateway
+from menagerie.gateway.errors import RequestIds, strict_codecs
+from menagerie.gateway.headers import SecurityHeaders
+from menagerie.gateway.limits import BodyLimit
+from menagerie.gateway.logs import rate_limit_server_logs
+from menagerie.gateway.metrics import Measured
+from menagerie.gateway.protocol import protocol_class
+from menagerie.gateway.readiness import watch_lobby
 from menagerie.gateway.settings import GatewaySettings
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.logs import configure_logging
+from menagerie.shared.observability import Health, HttpEndpoint
 from menagerie.shared.rpc.bootstrap import load_settings
 
 DISCOVERY_CALL_SECONDS = 2.0
 DISCOVERY_PAUSE_SECONDS = 0.5
+# File descriptors kept for the backends' channels, the metrics port and logs, beside the browsers' sockets.
+RESERVED_FDS = 64
 
 
 async def discover_games(
@@ -42,6 +54,38 @@ async def discover_games(
                 ) from None
             log.info("waiting for the lobby", lobby=settings.lobby_address, code=exc.code().name)
             await asyncio.sleep(DISCOVERY_PAUSE_SECONDS)
+
+
+def connection_limit(wanted: int) -> int:
+    """`wanted`, lowered to what the open-file limit leaves (past it, accept() fails for everyone)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(1, min(wanted, soft - RESERVED_FDS))
+
+
+def asgi_stack(gateway: Gateway, settings: GatewaySettings) -> ASGIApp:
+    """The router behind its middlewares: metrics, security headers, request ids, body limits (outermost first)."""
+    strict_codecs()
+    limited = BodyLimit(gateway, settings.max_request_bytes, settings.body_timeout_seconds)
+    return Measured(SecurityHeaders(RequestIds(limited)))
+
+
+def uvicorn_config(app: ASGIApp, settings: GatewaySettings) -> uvicorn.Config:
+    """uvicorn's settings: the gateway's protocol (header timeout), limits, no Server banner."""
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        http=protocol_class(settings.header_timeout_seconds),
+        lifespan="off",
+        log_config=None,
+        access_log=False,
+        server_header=False,
+        limit_concurrency=connection_limit(settings.max_connections),
+        timeout_keep_alive=settings.keepalive_timeout_seconds,
+        timeout_graceful_shutdown=int(settings.grace_seconds) or None,
+    )
 
 
 class _Server(uvicorn.Server):
@@ -83,17 +127,19 @@ async def serve(settings: GatewaySettings) -> None:
             settings.static_dir,
             settings.call_timeout_seconds,
             settings.stream_timeout_seconds,
+            settings.max_request_bytes,
         )
-        config = uvicorn.Config(
-            gateway,
-            host=settings.host,
-            port=settings.port,
-            lifespan="off",
-            log_config=None,
-            access_log=False,
-            timeout_graceful_shutdown=int(settings.grace_seconds) or None,
+        health = Health("gateway")
+        endpoint = HttpEndpoint(settings.host, settings.metrics_port, health) if settings.metrics_port else None
+
+        def report(reachable: bool) -> None:
+            gateway.lobby_reachable = reachable
+            health.set(gateway.ready)
+
+        watcher = asyncio.create_task(
+            watch_lobby(backends.channel(settings.lobby_address), report, settings.ready_check_seconds, log)
         )
-        server = _Server(config, gateway, asyncio.get_running_loop())
+        server = _Server(uvicorn_config(asgi_stack(gateway, settings), settings), gateway, asyncio.get_running_loop())
         starting = asyncio.create_task(server.serve())
         # uvicorn has no event for 'listening'; its flag is polled for the start log line and health.
         while not server.started and not starting.done():  # noqa: ASYNC110
@@ -106,9 +152,15 @@ async def serve(settings: GatewaySettings) -> None:
                 lobby=settings.lobby_address,
                 games=games,
                 static=str(settings.static_dir) if gateway.static is not None else None,
+                max_connections=server.config.limit_concurrency,
+                metrics=f"http://{settings.host}:{endpoint.port}/metrics" if endpoint else None,
             )
         await starting
         gateway.serving = False
+        health.set(False)
+        watcher.cancel()
+        if endpoint is not None:
+            endpoint.close()
         if not server.started:
             raise SystemExit(f"gateway: cannot listen on {settings.host}:{settings.port}")
     finally:
@@ -120,6 +172,7 @@ def main() -> None:
     """Runs the gateway until SIGTERM."""
     settings = load_settings(GatewaySettings)
     configure_logging("gateway", settings.log_format, settings.log_level)
+    rate_limit_server_logs(settings.log_interval_seconds)
     asyncio.run(serve(settings))
 
 

@@ -35,6 +35,32 @@ class GatewaySettings(BaseSettings):
         30.0, gt=0, description="How long the gateway asks the lobby for the games at start before giving up."
     )
     grace_seconds: float = Field(5.0, ge=0, description="How long open requests may finish on SIGTERM.")
+    max_request_bytes: int = Field(
+        4 * 1024 * 1024,
+        ge=1024,
+        le=4 * 1024 * 1024,
+        description="Largest request body, before and after gzip (413 past it); at most what the backends accept.",
+    )
+    header_timeout_seconds: float = Field(
+        10.0, gt=0, le=300, description="A connection's request head must arrive within this (else it is closed)."
+    )
+    body_timeout_seconds: float = Field(
+        30.0, gt=0, le=600, description="A request body must arrive in full within this after its head (else 408)."
+    )
+    keepalive_timeout_seconds: int = Field(
+        5, ge=1, le=300, description="An idle keep-alive connection is closed after this."
+    )
+    max_connections: int = Field(
+        1000,
+        ge=1,
+        description="Open connections and requests (streams included) served at once; past it a request gets 503."
+        " Kept below the process's open-file limit.",
+    )
+    log_interval_seconds: float = Field(
+        10.0, gt=0, description="The server's repeated warnings (refused connections…) are logged once per this."
+    )
+    metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus /metrics and /healthz; 0 = off.")
+    ready_check_seconds: float = Field(2.0, gt=0, le=60, description="How often /readyz asks the lobby's health check.")
     tls_ca_file: str = Field("", description="PEM CA bundle the backends are verified against (TLS when set).")
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
