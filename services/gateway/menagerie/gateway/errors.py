@@ -22,7 +22,7 @@ import json
 import re
 import secrets
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import structlog
@@ -46,6 +46,7 @@ ADDRESS = re.compile(
     r"|(?:\b[A-Za-z][\w.-]*:\d{2,5}\b)"  # host:port
 )
 HIDDEN_ADDRESS = "<internal>"
+M = TypeVar("M", bound=Message)
 
 
 def unavailable_sentence(request_id: str) -> str:
@@ -139,7 +140,7 @@ def _hides(descriptor: Descriptor) -> bool:
     return False
 
 
-def strip_endpoints(message: Message) -> Message:
+def strip_endpoints(message: M) -> M:
     """`message` without the internal endpoints it holds (in place; cheap for types that hold none)."""
     if not _hides(message.DESCRIPTOR):
         return message
