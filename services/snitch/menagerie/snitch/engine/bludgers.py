@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from menagerie.rules.text import listing
 from menagerie.snitch.engine import pitch, rolls
 from menagerie.snitch.engine.model import (
     Action,
@@ -19,6 +20,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.parts import EngineParts
 from menagerie.snitch.engine.pitch import PlayerRef, rival
+from menagerie.snitch.engine.pitch_rules import unknown_zone, zone_problem
 
 
 class BludgerMovement(EngineParts):
@@ -54,6 +56,18 @@ class BludgerMovement(EngineParts):
         if not isinstance(top, BludgerMove):
             return []
         return [MoveBludger(bludger=b, zone=z) for b in top.bludgers for z in self.bludger_zones(state, top, b)]
+
+    def _move_bludger_problem(self, state: SnitchState, seat: int, action: MoveBludger) -> str | None:
+        """Why this Bludger may not go to that Zone now (None: it may)."""
+        top = self.top(state)
+        assert isinstance(top, BludgerMove)
+        if problem := unknown_zone(self.pitch, action.zone):
+            return problem
+        if action.bludger not in top.bludgers:
+            which = action.bludger + 1 if isinstance(action.bludger, int) else action.bludger
+            movable = listing([f"Bludger {b + 1}" for b in top.bludgers], "or")
+            return f"Bludger {which} is not one you may move now; you may move {movable}"
+        return zone_problem(self.pitch, action.zone, self.bludger_zones(state, top, action.bludger))
 
     def _target_options(self, state: SnitchState, seat: int) -> list[Action]:
         top = self.top(state)

@@ -8,6 +8,7 @@ RULES.md "Build Your Team".
 
 from __future__ import annotations
 
+from menagerie.rules.text import listing
 from menagerie.snitch.data import FERVENT_FAN
 from menagerie.snitch.engine import roster
 from menagerie.snitch.engine.model import (
@@ -85,6 +86,15 @@ class BuildYourTeam(EngineParts):
     def _flag_options(self, state: SnitchState, seat: int) -> list[Action]:
         taken = state.players[rival(seat)].flag
         return [ChooseFlag(colour=c) for c in FLAG_COLOURS.values() if c != taken]
+
+    def _flag_problem(self, state: SnitchState, seat: int, action: ChooseFlag) -> str | None:
+        """A Flag colour of the box, not the rival's (l.460); why not, else None."""
+        colours = list(FLAG_COLOURS.values())
+        if action.colour not in colours:
+            return f"there is no {action.colour!r} Flag; colours: {listing(colours)}"
+        if action.colour == state.players[rival(seat)].flag:
+            return f"the {action.colour} Flag is the rival's; the two Coaches' colours differ"
+        return None
 
     def _do_flag(self, state: SnitchState, seat: int, action: ChooseFlag) -> list[Event]:
         self.settle(state)

@@ -165,6 +165,16 @@ class SnitchRace(EngineParts):
     def _race_token_options(self, state: SnitchState, seat: int) -> list[Action]:
         return [PlaceRaceToken(space=s) for s in race.token_spaces(self.race_of(state), seat)]
 
+    def _race_token_problem(self, state: SnitchState, seat: int, action: PlaceRaceToken) -> str | None:
+        """A token goes on a free space the Coach may use (l.616); why not, else None."""
+        current = self.race_of(state)
+        if action.space in race.token_spaces(current, seat):
+            return None
+        where = "between the leading Seeker and the Snitch"
+        if race.lagged(current) == seat:
+            where += ", nor, your Seeker being Lagged, between the two Seekers"
+        return f"space {action.space!r} is not a free space {where} (l.616)"
+
     def _do_race_token(self, state: SnitchState, seat: int, action: PlaceRaceToken) -> list[Event]:
         top = self.top(state)
         assert isinstance(top, RaceTokenPlacement)

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from menagerie.rules.chance import Distribution, combine, dice_outcomes
+from menagerie.rules.text import listing
 from menagerie.snitch.data import (
     COLOURS,
     Colour,
@@ -417,6 +418,16 @@ class Exchanges(EngineParts):
             events = [ReactionDeclared(seat=seat)]
         self.advance(state, events)
         return events
+
+    def _aim_options(self, state: SnitchState, seat: int) -> list[Action]:
+        return [Aim(number=n) for n in self.data.hoops.numbers]
+
+    def _aim_problem(self, state: SnitchState, seat: int, action: Aim) -> str | None:
+        """A Goal Hoop card is one of the numbered cards (l.486–492); why not, else None."""
+        numbers = self.data.hoops.numbers
+        if action.number not in numbers:
+            return f"Goal Hoop cards are numbered {listing([str(n) for n in numbers])}, not {action.number!r}"
+        return None
 
     def _do_aim(self, state: SnitchState, seat: int, action: Aim) -> list[Event]:
         state.players[seat].aim = action.number

@@ -99,13 +99,21 @@ class IntrepidMoves(EngineParts):
         return total
 
     def _intrepid_options(self, state: SnitchState, seat: int) -> list[Action]:
-        out: list[Action] = []
-        for card_id in dict.fromkeys(state.players[seat].hand):
-            move = self.card(state, seat, card_id).intrepid
-            # Swift Intrepid Moves wait for their moment (l.440); see RULES.md.
-            if move is not None and move.swift is None:
-                out.append(PlayIntrepid(card=card_id))
-        return out
+        hand = dict.fromkeys(state.players[seat].hand)
+        return [PlayIntrepid(card=c) for c in hand if self._plays_now(state, seat, c)]
+
+    def _plays_now(self, state: SnitchState, seat: int, card_id: int) -> bool:
+        """Whether a card of the hand has an Intrepid Move to play at step 3: Swift ones wait (l.440, RULES.md)."""
+        move = self.card(state, seat, card_id).intrepid
+        return move is not None and move.swift is None
+
+    def _intrepid_problem(self, state: SnitchState, seat: int, action: PlayIntrepid) -> str | None:
+        """Step 3 (l.285): a card of the Coach's hand with an Intrepid Move that is not Swift; why not, else None."""
+        if action.card not in state.players[seat].hand:
+            return f"card {action.card!r} is not in your hand"
+        if not self._plays_now(state, seat, action.card):
+            return f"card {action.card} has no Intrepid Move to play now (Swift ones wait for their moment, l.440)"
+        return None
 
     def _do_intrepid(self, state: SnitchState, seat: int, action: PlayIntrepid | DeclineIntrepid) -> list[Event]:
         self.settle(state)
@@ -127,11 +135,27 @@ class IntrepidMoves(EngineParts):
         coach = state.players[seat]
         return tactics.can_play_swift(tactics.Cards(hand=tuple(coach.hand)), len(coach.intrepids))
 
+    def _swift_moments_now(self, state: SnitchState, seat: int) -> tuple[str, ...]:
+        """The Swift moments of now: the Quaffle gone Loose, or those of the roll in the window after it."""
+        if isinstance(self.top(state), SwiftWindow):
+            return ("loose_quaffle",)
+        return self._swift_moments(state.exchange, seat) if state.exchange is not None else ()
+
     def _swift_options(self, state: SnitchState, seat: int) -> list[Action]:
-        top = self.top(state)
-        if isinstance(top, SwiftWindow):
-            return self._swift_cards(state, seat, ("loose_quaffle",))
-        return self._window_of(PlaySwift)(state, seat)
+        return self._swift_cards(state, seat, self._swift_moments_now(state, seat))
+
+    def _swift_problem(self, state: SnitchState, seat: int, action: PlaySwift) -> str | None:
+        """A card of the hand whose Swift move waits for this moment, within the limits (l.440–446); else None."""
+        if action.card not in state.players[seat].hand:
+            return f"card {action.card!r} is not in your hand"
+        moments = self._swift_moments_now(state, seat)
+        move = self.card(state, seat, action.card).intrepid
+        if not moments or not self._may_play_swift(state, seat) or move is None or move.swift not in moments:
+            return (
+                f"card {action.card} has no Swift Intrepid Move for this moment, "
+                "or you may not play one now (l.442–446)"
+            )
+        return None
 
     def _do_swift(self, state: SnitchState, seat: int, action: PlaySwift | NoSwift) -> list[Event]:
         top = self.top(state)

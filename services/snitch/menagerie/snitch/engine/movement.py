@@ -35,6 +35,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.parts import EngineParts
 from menagerie.snitch.engine.pitch import PlayerRef, rival
+from menagerie.snitch.engine.pitch_rules import zone_problem
 
 
 class PitchAndMovement(EngineParts):
@@ -190,9 +191,16 @@ class PitchAndMovement(EngineParts):
             if self._may_play_swift(state, seat):
                 self.interrupt(state, SwiftWindow(must=[seat]))
 
-    def _quaffle_options(self, state: SnitchState, seat: int) -> list[Action]:
+    def _quaffle_zones(self, state: SnitchState) -> list[str]:
         top = self.top(state)
-        return [PlaceQuaffle(zone=z) for z in top.zones] if isinstance(top, LooseQuaffle) else []
+        return top.zones if isinstance(top, LooseQuaffle) else []
+
+    def _quaffle_options(self, state: SnitchState, seat: int) -> list[Action]:
+        return [PlaceQuaffle(zone=z) for z in self._quaffle_zones(state)]
+
+    def _quaffle_problem(self, state: SnitchState, seat: int, action: PlaceQuaffle) -> str | None:
+        """Why the Loose Quaffle may not go to that Zone (None: it may)."""
+        return zone_problem(self.pitch, action.zone, self._quaffle_zones(state))
 
     def _do_place_quaffle(self, state: SnitchState, seat: int, action: PlaceQuaffle) -> list[Event]:
         decision = self.settle(state)

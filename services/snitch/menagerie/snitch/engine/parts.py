@@ -18,6 +18,9 @@ job, in the order a match meets them:
 - `stand.SpectatorStand`: the Spectators optional rule;
 - `determinize.Determinization`: a state from a seat's view, for search.
 
+Each part also says why its rules refuse an action (its `*_problem` functions, beside the
+options they agree with); the text module never works that out.
+
 The pure helpers beneath them (where things are: `pitch`; dice: `rolls`; the race: `race`;
 cards and offers: `tactics`; drafts: `roster`; Traits: `traits`) know nothing of the
 match's procedure. A part calls the other parts and the contract's procedure
@@ -30,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from menagerie.rules.contract import GameInfo, Prompt
     from menagerie.rules.decisions import Decision
@@ -118,7 +121,7 @@ class EngineParts:
         def _start_exchange(self, state: SnitchState, exchange: Exchange) -> None: ...
         def _stun(self, state: SnitchState, player: PlayerRef, delta: int, events: list[Event]) -> None: ...
         def _swift_cards(self, state: SnitchState, seat: int, moments: Sequence[str]) -> list[Action]: ...
-        def _window_of(self, kind: type) -> Callable[[SnitchState, int], list[Action]]: ...
+        def _swift_moments(self, ex: Exchange, seat: int) -> tuple[str, ...]: ...
         def _window_open(self, state: SnitchState, ex: Exchange, seat: int) -> bool: ...
         def can_perform(self, state: SnitchState, seat: int, action: PitchAction) -> bool: ...
         def card(self, state: SnitchState, seat: int, card_id: int) -> TacticalCard: ...

@@ -3,13 +3,15 @@
 One function per Action decides it from the rulebook's conditions in order and says why it
 refuses (l.342–388, l.418); `ActionBlocks._instances` lists the same Actions from the same
 pitch helpers, and a test checks over random positions that the two agree on every
-candidate (tests/test_pitch_refusals.py).
+candidate (tests/test_pitch_refusals.py). `unknown_zone` and `zone_problem` say why a Zone
+is refused, for these and for the rules that put a Bludger or the Quaffle somewhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
+from menagerie.snitch.data import Pitch
 from menagerie.snitch.engine import pitch
 from menagerie.snitch.engine.model import (
     PITCH_ACTION_TYPES,
@@ -73,8 +75,8 @@ class PitchRules(EngineParts):
     def _move_problem(self, state: SnitchState, player: PlayerRef, action: Action) -> Problem:
         assert isinstance(action, Move)
         layout, name = state.layout, player_name(player.index)
-        if action.zone not in {z.id for z in self.pitch.zones}:
-            return f"there is no Zone {action.zone!r}; Zones: {', '.join(z.id for z in self.pitch.zones)}"
+        if problem := unknown_zone(self.pitch, action.zone):
+            return problem
         here = layout.zone_of(player)
         if action.zone not in pitch.adjacent(self.pitch, here):
             return f"{self._zone_name(action.zone)} is not next to {name}'s Zone, {self._zone_name(here)}"
@@ -126,6 +128,23 @@ class PitchRules(EngineParts):
         if not state.players[player.team].team[player.index].stunned:
             return f"{player_name(player.index)} has no Stunned token to remove (l.388)"
         return None
+
+
+def unknown_zone(board: Pitch, zone: object) -> Problem:
+    """Why `zone` names no Zone of the Pitch, listing the Zones (None: it names one)."""
+    ids = [z.id for z in board.zones]
+    if zone not in ids:
+        return f"there is no Zone {zone!r}; Zones: {', '.join(ids)}"
+    return None
+
+
+def zone_problem(board: Pitch, zone: object, allowed: Collection[str]) -> Problem:
+    """Why a Bludger or the Quaffle may not be put in `zone` now: no such Zone, or not one of `allowed`."""
+    if problem := unknown_zone(board, zone):
+        return problem
+    if zone not in allowed:
+        return f"{board.zone(str(zone)).name} is not one of the Zones allowed now"
+    return None
 
 
 def _named(index: object) -> str:

@@ -8,7 +8,8 @@ on top of what they interrupt, so play "picks up where you left off" (l.576) by 
 
 This module holds what the parts share: the game's modes, the data, the one table of
 rules (an action kind each: how it is listed, refused and performed) and the one table of
-steps. Each rule and step is implemented in the part of its concern (parts.py lists them).
+steps. Each rule and step is implemented in the part of its concern (parts.py lists them),
+and so is each rule's reason for refusing an action (the text module never works it out).
 Rulebook line numbers (l.) are of catch-the-golden-snitch.txt.
 """
 
@@ -119,6 +120,7 @@ from menagerie.snitch.engine.setup import SetUpAndKickOff
 from menagerie.snitch.engine.stand import SpectatorStand
 from menagerie.snitch.engine.text import SnitchText
 from menagerie.snitch.engine.windows import RollWindows
+from menagerie.snitch.engine.wording import not_a_choice
 
 HOUSE_OPTIONS = tuple(HOUSES)
 # Funding values a table may agree on (l.691 "we recommend a Funding value of 5 Gold Galleons").
@@ -254,29 +256,36 @@ class SnitchEngine(
     # ================================================================= the rules
 
     def rulebook(self) -> dict[type, Rule[SnitchState, Any, Event]]:
-        """One rule per action: how it is listed, refused and performed."""
+        """One rule per action: how it is listed, refused and performed.
+
+        A rule with more to say than "not a choice" decides legality itself and says why it
+        refuses, in its part beside its options (a `*_problem`; tests/test_refusals.py and
+        tests/test_pitch_refusals.py check that the two agree). The others' options are the
+        rule: an action is legal when listed.
+        """
 
         def rule(
             name: str,
             options: Callable[[SnitchState, int], Iterable[Any]],
             perform: Callable[[SnitchState, int, Any], list[Event]],
-            allowed: Callable[[SnitchState, int, Any], bool] | None = None,
+            problem: Callable[[SnitchState, int, Any], str | None] | None = None,
         ) -> Rule[SnitchState, Any, Event]:
-            # An action is legal exactly when it is one of the options (`allowed` checks the
-            # same thing without listing every option, where the lists are long).
-            def problem(state: SnitchState, seat: int, action: Any) -> str | None:
-                legal = allowed(state, seat, action) if allowed else action in list(options(state, seat))
-                return None if legal else self.text.refusal(state, seat, action)
+            def listed(state: SnitchState, seat: int, action: Any) -> str | None:
+                return None if action in list(options(state, seat)) else not_a_choice(action)
 
-            return Rule(name, options, problem, perform, exact=True)
+            return Rule(name, options, problem or listed, perform, exact=True)
 
-        # The Pitch Actions: listed by ActionBlocks, refused (and why) by PitchRules, checked to agree by a test.
-        pitch_rule = Rule("Actions", self._pitch_options, self.pitch_problem, self._perform_pitch, exact=True)
+        # The Pitch Actions: listed by ActionBlocks, refused (and why) by PitchRules.
+        pitch_rule = rule("Actions", self._pitch_options, self._perform_pitch, self.pitch_problem)
         return {
-            PlaceBludger: rule("Bludgers", self._place_bludger_options, self._do_place_bludger),
+            PlaceBludger: rule(
+                "Bludgers", self._place_bludger_options, self._do_place_bludger, self._place_bludger_problem
+            ),
             DeployPlayer: rule("Kick-Off", self._deploy_actions, self._do_deploy),
-            ChoosePitchCard: rule("Pitch Actions card", self._pitch_card_options, self._do_pitch_card),
-            PlayIntrepid: rule("Intrepid Moves", self._intrepid_options, self._do_intrepid),
+            ChoosePitchCard: rule(
+                "Pitch Actions card", self._pitch_card_options, self._do_pitch_card, self._pitch_card_problem
+            ),
+            PlayIntrepid: rule("Intrepid Moves", self._intrepid_options, self._do_intrepid, self._intrepid_problem),
             DeclineIntrepid: rule("Intrepid Moves", lambda s, seat: [DeclineIntrepid()], self._do_intrepid),
             Move: pitch_rule,
             PassQuaffle: pitch_rule,
@@ -287,39 +296,39 @@ class SnitchEngine(
             DeclineBlock: rule("Action Blocks", self._decline_block_options, self._do_decline_block),
             React: rule("Reactions", self._react_options, self._do_react),
             NoReaction: rule("Reactions", lambda s, seat: [NoReaction()], self._do_react),
-            Aim: rule(
-                "Aim at the Hoop", lambda s, seat: [Aim(number=n) for n in self.data.hoops.numbers], self._do_aim
-            ),
+            Aim: rule("Aim at the Hoop", self._aim_options, self._do_aim, self._aim_problem),
             SpendTokens: rule("Dice tokens", self.token_options, self._do_spend_tokens),
             Reroll: rule("Re-rolls", self._window_of(Reroll), self._do_window),
             GoalReroll: rule("Goal tokens", self._window_of(GoalReroll), self._do_window),
-            PlaySwift: rule("Swift Intrepid Moves", self._swift_options, self._do_swift),
+            PlaySwift: rule("Swift Intrepid Moves", self._swift_options, self._do_swift, self._swift_problem),
             KeepRoll: rule("Re-rolls", lambda s, seat: [KeepRoll()], self._do_window),
-            PlaceQuaffle: rule("Loose Quaffle", self._quaffle_options, self._do_place_quaffle),
+            PlaceQuaffle: rule("Loose Quaffle", self._quaffle_options, self._do_place_quaffle, self._quaffle_problem),
             ShiftPlayer: rule("Shift", self._shift_actions, self._do_shift),
             SkipShift: rule("Shift", self._skip_shift_options, self._do_shift),
             SkipPass: rule("Keeper's Kick-Off", lambda s, seat: [SkipPass()], self._do_skip_pass),
             TakeTempo: rule("Tempo", lambda s, seat: [TakeTempo()], self._do_tempo),
             BreakTempo: rule("Breaking the Tempo", self._break_options, self._do_tempo),
-            MoveBludger: rule("Bludgers", self._move_bludger_options, self._do_move_bludger),
+            MoveBludger: rule(
+                "Bludgers", self._move_bludger_options, self._do_move_bludger, self._move_bludger_problem
+            ),
             TargetPlayer: rule("Bludger Movement", self._target_options, self._do_target),
             PlaceDiceToken: rule("Dice tokens", self._dice_token_options, self._do_dice_token),
             RemoveStunned: rule("Hand Swap", self._remove_stunned_options, self._do_remove_stunned),
             SkipRemove: rule("Hand Swap", lambda s, seat: [SkipRemove()], self._do_remove_stunned),
             TakeSnitchCard: rule("Snitch cards", self._snitch_card_options, self._do_take_snitch_card),
-            PlaceRaceToken: rule("Snitch Race tokens", self._race_token_options, self._do_race_token),
+            PlaceRaceToken: rule(
+                "Snitch Race tokens", self._race_token_options, self._do_race_token, self._race_token_problem
+            ),
             DodgeToken: rule(
                 "Dodge", lambda s, seat: [DodgeToken(ignore=False), DodgeToken(ignore=True)], self._do_dodge
             ),
             NoSwift: rule("Swift Intrepid Moves", lambda s, seat: [NoSwift()], self._do_swift),
-            PickForTeam: Rule("Build Your Team", self._pick_options, self._pick_problem, self._do_pick, exact=True),
-            DropFromTeam: Rule("Build Your Team", self._drop_options, self._drop_problem, self._do_drop, exact=True),
-            ConfirmTeam: Rule(
-                "Build Your Team", self._confirm_options, self._confirm_problem, self._do_confirm, exact=True
-            ),
-            ChooseFlag: rule("Flag tokens", self._flag_options, self._do_flag),
-            UseTrait: rule("Traits", self.trait_options, self._do_use_trait),
-            PlaySpectator: rule("Spectators", self.spectator_options, self._do_spectator),
+            PickForTeam: rule("Build Your Team", self._pick_options, self._do_pick, self._pick_problem),
+            DropFromTeam: rule("Build Your Team", self._drop_options, self._do_drop, self._drop_problem),
+            ConfirmTeam: rule("Build Your Team", self._confirm_options, self._do_confirm, self._confirm_problem),
+            ChooseFlag: rule("Flag tokens", self._flag_options, self._do_flag, self._flag_problem),
+            UseTrait: rule("Traits", self.trait_options, self._do_use_trait, self.trait_problem),
+            PlaySpectator: rule("Spectators", self.spectator_options, self._do_spectator, self.spectator_problem),
             NoSpectator: rule("Spectators", self.no_spectator_options, self._do_no_spectator),
         }
 

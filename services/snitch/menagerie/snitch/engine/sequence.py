@@ -150,6 +150,15 @@ class GameSequence(EngineParts):
             return []
         return [ChoosePitchCard(card=c) for c in dict.fromkeys(state.players[seat].hand)]
 
+    def _pitch_card_problem(self, state: SnitchState, seat: int, action: ChoosePitchCard) -> str | None:
+        """Step 2 (l.283): a card of the Coach's own hand, once per Game Sequence; why not, else None."""
+        coach = state.players[seat]
+        if coach.pitch_card is not None:
+            return "your Pitch Actions card is chosen for this Game Sequence"
+        if action.card not in coach.hand:
+            return f"card {action.card!r} is not in your hand"
+        return None
+
     def _do_pitch_card(self, state: SnitchState, seat: int, action: ChoosePitchCard) -> list[Event]:
         coach = state.players[seat]
         coach.hand.remove(action.card)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import (
@@ -37,6 +39,7 @@ from menagerie.snitch.engine.model import (
 )
 from menagerie.snitch.engine.parts import EngineParts
 from menagerie.snitch.engine.pitch import PlayerRef
+from menagerie.snitch.engine.pitch_rules import zone_problem
 
 
 class SetUpAndKickOff(EngineParts):
@@ -145,11 +148,19 @@ class SetUpAndKickOff(EngineParts):
         state.deployed = []
         self.then(state, SequenceStep(stage="hand_swap"))
 
-    def _place_bludger_options(self, state: SnitchState, seat: int) -> list[Action]:
+    def _bludger_zones(self, state: SnitchState, seat: int) -> Sequence[str]:
+        """Where `seat` may put a Bludger now: a beaten one's Zones, else the Kick-Off's (l.257)."""
         top = self.top(state)
         if isinstance(top, BeatenBludger):
-            return [PlaceBludger(zone=z) for z in top.zones]
-        return [PlaceBludger(zone=z) for z in pitch.bludger_placements(self.pitch, state.layout, seat)]
+            return top.zones
+        return pitch.bludger_placements(self.pitch, state.layout, seat)
+
+    def _place_bludger_options(self, state: SnitchState, seat: int) -> list[Action]:
+        return [PlaceBludger(zone=z) for z in self._bludger_zones(state, seat)]
+
+    def _place_bludger_problem(self, state: SnitchState, seat: int, action: PlaceBludger) -> str | None:
+        """Why the Bludger may not go to that Zone (None: it may)."""
+        return zone_problem(self.pitch, action.zone, self._bludger_zones(state, seat))
 
     def _do_place_bludger(self, state: SnitchState, seat: int, action: PlaceBludger) -> list[Event]:
         events: list[Event] = []

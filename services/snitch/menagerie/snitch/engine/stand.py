@@ -14,6 +14,7 @@ immediate kinds, resolved the same way.
 from __future__ import annotations
 
 from menagerie.rules.decisions import Decision
+from menagerie.snitch.data import STAND_ZONES
 from menagerie.snitch.engine.model import (
     Action,
     Ask,
@@ -46,10 +47,20 @@ WHILE_RESOLVING = (Reaction, DiceTokens, RollWindow)
 class SpectatorStand(EngineParts):
     """Placing Spectators on the Stand and clearing it (a part of SnitchEngine)."""
 
+    @staticmethod
+    def _stand_open(state: SnitchState) -> bool:
+        """Whether Spectators are in play now: under the optional rule, from the first Game Sequence on."""
+        # From the first Game Sequence on: the effects act on a Pitch the Kick-Off has set up.
+        return state.spectators_on and state.outcome is None and state.sequence >= 1
+
+    def _asked_now(self, state: SnitchState, seat: int) -> bool:
+        """Whether the match asks `seat` at one of the moments it may place a Spectator (module docstring)."""
+        top = self.top(state)
+        return isinstance(top, AT_ONCE + WHILE_RESOLVING) and seat in top.must and self._stand_open(state)
+
     def placeable(self, state: SnitchState, seat: int) -> list[PlaySpectator]:
         """Every Spectator `seat` could place now (l.719): each card once until a Hand Swap, never onto a friend."""
-        # From the first Game Sequence on: the effects act on a Pitch the Kick-Off has set up.
-        if not state.spectators_on or state.outcome is not None or state.sequence < 1:
+        if not self._stand_open(state):
             return []
         coach = state.players[seat]
         out: list[PlaySpectator] = []
@@ -66,10 +77,26 @@ class SpectatorStand(EngineParts):
 
     def spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
         """Spectators `seat` may place now: at the moments the match asks (module docstring)."""
-        top = self.top(state)
-        if not isinstance(top, AT_ONCE + WHILE_RESOLVING) or seat not in top.must:
-            return []
-        return list(self.placeable(state, seat))
+        return list(self.placeable(state, seat)) if self._asked_now(state, seat) else []
+
+    def spectator_problem(self, state: SnitchState, seat: int, action: PlaySpectator) -> str | None:
+        """Why `seat` may not place this Spectator in that Zone now (l.715–721); None: it may."""
+        coach = state.players[seat]
+        if action.card not in coach.spectators:
+            return f"{action.card!r} is not one of your Spectator cards"
+        if coach.spectators_played.count(action.card) >= coach.spectators.count(action.card):
+            return "that Spectator has been played; it comes back after a Hand Swap clears the Stand (l.721)"
+        if action.zone not in STAND_ZONES:
+            return f"the Stand's Zones are the Magic Zone and the Encouragement Zone, not {action.zone!r} (l.715)"
+        if not self._asked_now(state, seat):
+            return "a Spectator is placed at the moments the match asks, from the first Game Sequence on (l.719)"
+        spot = next((s for s in state.stand if s.zone == action.zone), None)
+        if spot is None or action.zone not in self.spectator_cards[action.card].zones or spot.seat == seat:
+            return (
+                "a Spectator goes into a Zone its card allows, empty or held by a rival Spectator, never one "
+                "holding a friendly Spectator (l.719)"
+            )
+        return None
 
     def no_spectator_options(self, state: SnitchState, seat: int) -> list[Action]:
         """Passing a Spectator window."""

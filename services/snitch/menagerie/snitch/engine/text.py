@@ -1,50 +1,39 @@
-"""Catch the Golden Snitch in words: action labels, event text, prompts and refusals.
+"""Catch the Golden Snitch in words: action labels, event text, prompts and whom the match waits for.
 
 The one home of the game's words: clients and bots print these, never their own. A
 Player is named by Position and number within its Team ("Chaser 2"), with its Coach
-("your Chaser 2", "Ann's Keeper"); Zones by the pitch data's names.
+("your Chaser 2", "Ann's Keeper"); Zones by the pitch data's names. Why an action is
+refused is not here: the rule that refuses it says so, in the engine part beside it
+(`Rule.problem`, rules.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from menagerie.rules.decisions import Decision
 from menagerie.rules.text import Narrator, listing, plural
-from menagerie.snitch.data import STAND_ZONES
 from menagerie.snitch.engine import race
 from menagerie.snitch.engine.labels import ActionLabels
 from menagerie.snitch.engine.model import (
-    FLAG_COLOURS,
-    Aim,
     BlockAction,
-    ChooseFlag,
-    ChoosePitchCard,
     Deployment,
     DiceTokenPlacement,
     DodgeChoice,
     FreeAction,
-    MoveBludger,
-    PlaceBludger,
-    PlaceQuaffle,
-    PlaceRaceToken,
-    PlayIntrepid,
-    PlaySpectator,
-    PlaySwift,
     RaceTokenPlacement,
     ShiftPlayers,
     SnitchState,
     SnitchView,
     SpectatorWindow,
     TempoChoice,
-    UseTrait,
 )
 from menagerie.snitch.engine.narration import EventNarration
-from menagerie.snitch.engine.wording import SPECTATOR_MOMENTS, cap, msgspec_repr
+from menagerie.snitch.engine.wording import SPECTATOR_MOMENTS, cap
 
 
 class SnitchText(ActionLabels, EventNarration):
-    """The game's words, for one engine: labels, event text, prompts and refusals."""
+    """The game's words, for one engine: labels, event text and prompts."""
 
     PROMPTS: ClassVar[dict[str, str]] = {
         "kick_off_bludger": "place a Bludger in the rival half",
@@ -118,60 +107,6 @@ class SnitchText(ActionLabels, EventNarration):
             case SpectatorWindow(moment=moment):
                 return SPECTATOR_MOMENTS.get(moment, moment)
         return ""
-
-    def refusal(self, state: SnitchState, seat: int, action: Any) -> str:
-        """Why an action of a kind the pending decision accepts is refused (the rule's name comes from the engine)."""
-        reason = self._other_refusal(state, seat, action)
-        return reason or f"{type(action).__name__} {msgspec_repr(action)} is not one of the legal choices now"
-
-    def _zone_known(self, zone: Any) -> str | None:
-        if zone not in self.zone_names:
-            return f"there is no Zone {zone!r}; Zones: {', '.join(self.zone_names)}"
-        return None
-
-    def _other_refusal(self, state: SnitchState, seat: int, action: Any) -> str | None:
-        """Why a card, a Zone or a race choice is refused, where there is more to say than "not a choice"."""
-        coach = state.players[seat]
-        match action:
-            case ChoosePitchCard(card=card) | PlayIntrepid(card=card) | PlaySwift(card=card):
-                if coach.pitch_card is not None and isinstance(action, ChoosePitchCard):
-                    return "your Pitch Actions card is chosen for this Game Sequence"
-                if card not in coach.hand:
-                    return f"card {card!r} is not in your hand"
-                if isinstance(action, PlayIntrepid):
-                    return f"card {card} has no Intrepid Move to play now (Swift ones wait for their moment, l.440)"
-                return (
-                    f"card {card} has no Swift Intrepid Move for this moment, or you may not play one now (l.442–446)"
-                )
-            case PlaceBludger(zone=zone) | PlaceQuaffle(zone=zone) | MoveBludger(zone=zone):
-                if problem := self._zone_known(zone):
-                    return problem
-                return f"{self.zone(zone)} is not one of the Zones allowed now"
-            case Aim(number=number):
-                return f"Goal Hoop cards are numbered 1, 2 and 3, not {number!r}"
-            case ChooseFlag(colour=colour):
-                taken = state.players[1 - seat].flag
-                if colour == taken:
-                    return f"the {colour} Flag is the rival's; the two Coaches' colours differ"
-                return f"there is no {colour!r} Flag; colours: {listing(list(FLAG_COLOURS.values()))}"
-            case UseTrait():
-                return (
-                    "the Player whose roll this is has no Locked Trait to use on it (or its Locked token is on, l.229)"
-                )
-            case PlaySpectator(card=card, zone=zone):
-                if card not in coach.spectators:
-                    return f"{card!r} is not one of your Spectator cards"
-                if coach.spectators_played.count(card) >= coach.spectators.count(card):
-                    return "that Spectator has been played; it comes back after a Hand Swap clears the Stand (l.721)"
-                if zone not in STAND_ZONES:
-                    return f"the Stand's Zones are the Magic Zone and the Encouragement Zone, not {zone!r} (l.715)"
-                return (
-                    "a Spectator goes into a Zone its card allows, empty or held by a rival Spectator, never one "
-                    "holding a friendly Spectator (l.719)"
-                )
-            case PlaceRaceToken(space=space):
-                return f"space {space!r} is not a free space between the leading Seeker and the Snitch (l.616)"
-        return None
 
     def waiting(self, state: SnitchState, seat: int, decision: Decision) -> str:
         """Why `seat` may not act: who the match waits for."""

@@ -106,6 +106,27 @@ class RollWindows(EngineParts):
         free = rolls.rerollable(rolled, seat)
         return [UseTrait(dice=chosen) for n in range(1, min(amount, len(free)) + 1) for chosen in combinations(free, n)]
 
+    def trait_problem(self, state: SnitchState, seat: int, action: UseTrait) -> str | None:
+        """Why `seat` may not use its roller's Locked Trait so (l.229): none to use, or dice it does not allow."""
+        ex = state.exchange
+        use = self._trait_use(state, ex, seat) if ex is not None else None
+        if ex is None or use is None:
+            return "the Player whose roll this is has no Locked Trait to use on it (or its Locked token is on, l.229)"
+        _, side, what, amount = use
+        if what == "add":
+            return "this Locked Trait adds to the roll; it names no dice (l.229)" if action.dice else None
+        rolled = self._roll_of(ex, side)
+        assert rolled is not None
+        free = rolls.rerollable(rolled, seat)
+        most = min(amount, len(free))
+        dice = tuple(action.dice)
+        if not 1 <= len(dice) <= most or any(d not in free for d in dice) or list(dice) != sorted(set(dice)):
+            return (
+                f"this Locked Trait re-rolls 1 to {most} of dice {', '.join(map(str, free))}, "
+                "each named once, in increasing order (l.229)"
+            )
+        return None
+
     def _reroll_grants(self, state: SnitchState, ex: Exchange, seat: int) -> list[tuple[int | None, str, int]]:
         """The re-rolls `seat` may use on this roll: (card of a lasting effect or None for a Swift one, side, dice)."""
         grants: list[tuple[int | None, str, int]] = []

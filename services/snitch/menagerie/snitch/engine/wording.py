@@ -1,7 +1,7 @@
 """The pieces every Snitch text is made of: Players' and Zones' names, the word tables, a roll's faces.
 
-Labels (labels.py), event text (narration.py) and prompts and refusals (text.py) are
-built from these, so a Player or a roll reads the same everywhere.
+Labels (labels.py), event text (narration.py), prompts (text.py) and the rules' refusals
+are built from these, so a Player or a roll reads the same everywhere.
 """
 
 from __future__ import annotations
@@ -68,6 +68,11 @@ def msgspec_repr(action: Any) -> str:
 
     fields = msgspec.structs.asdict(action)
     return "(" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + ")" if fields else ""
+
+
+def not_a_choice(action: Any) -> str:
+    """The refusal of a rule whose options are the rule: the action is not one of them."""
+    return f"{type(action).__name__} {msgspec_repr(action)} is not one of the legal choices now"
 
 
 def faces(roll: Any) -> str:
