@@ -19,6 +19,8 @@ from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.rules import registry
 from menagerie.shared.games.binding import GameBinding, GameBindingError, binding
 from menagerie.shared.games.host import GameHost
+from menagerie.shared.games.inbound import Inbound
+from menagerie.shared.games.outbound import Outbound
 from menagerie.shared.games.servicers import GameServicer, MatchesServicer
 from menagerie.shared.rpc.bootstrap import Register, Runtime, run_service
 from menagerie.shared.settings import GameServiceSettings
@@ -42,8 +44,9 @@ def game_registrar(binding: GameBinding) -> Register:
             settings.turn_feed_max_age_seconds,
             runtime.runner(),
         )
-        host = GameHost(binding, store, runtime.signer, settings, runtime.wakeups())
-        binding.add_to_server(GameServicer(host), server)
+        replies = Outbound(binding)
+        host = GameHost(binding.engine, store, runtime.signer, settings, runtime.wakeups(), replies)
+        binding.add_to_server(GameServicer(host, Inbound(binding.engine.action_type), replies), server)
         matches_pb2_grpc.add_MatchesServicer_to_server(MatchesServicer(host), server)
         return [binding.service_name, matches_pb2.DESCRIPTOR.services_by_name["Matches"].full_name]
 

@@ -1,7 +1,8 @@
 """The gRPC servicers of a game service: thin translators over GameHost.
 
 The bootstrap's interceptor has already decoded the request and verified the token;
-errors raised here (menagerie.rules.errors) become status codes there.
+errors raised here (menagerie.rules.errors) become status codes there. Each method is
+inbound binding (request → host call), the host, outbound binding (result → reply).
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
+from menagerie.shared.games import inbound, outbound
 from menagerie.shared.games.host import GameHost
+from menagerie.shared.games.inbound import Inbound
+from menagerie.shared.games.outbound import Outbound
 from menagerie.shared.rpc.interceptor import Context, require_principal
 
 
@@ -23,24 +27,24 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
     async def CreateMatch(  # noqa: N802 - gRPC method name
         self, request: matches_pb2.CreateMatchRequest, context: Context
     ) -> matches_pb2.CreateMatchResponse:
-        return await self.host.create_match(require_principal(), request)
+        return outbound.created(await self.host.create_match(require_principal(), inbound.match_request(request)))
 
     async def GetMatch(  # noqa: N802
         self, request: matches_pb2.GetMatchRequest, context: Context
     ) -> matches_pb2.GetMatchResponse:
         require_principal()
-        return await self.host.get_match(request)
+        return matches_pb2.GetMatchResponse(match=outbound.summary(await self.host.get_match(request.match_id)))
 
     async def ListMatches(  # noqa: N802
         self, request: matches_pb2.ListMatchesRequest, context: Context
     ) -> matches_pb2.ListMatchesResponse:
         require_principal()
-        return await self.host.list_matches(request)
+        return outbound.page(await self.host.list_matches(inbound.page_request(request)))
 
     async def DescribeGame(  # noqa: N802
         self, request: matches_pb2.DescribeGameRequest, context: Context
     ) -> matches_pb2.DescribeGameResponse:
-        return self.host.describe_game()
+        return outbound.describe_game(self.host.info)
 
 
 class GameServicer:
@@ -51,18 +55,22 @@ class GameServicer:
     own service name.
     """
 
-    def __init__(self, host: GameHost) -> None:
+    def __init__(self, host: GameHost, inbound: Inbound, outbound: Outbound) -> None:
         self.host = host
+        self.inbound = inbound
+        self.outbound = outbound
 
     async def GetView(self, request: Any, context: Context) -> Any:  # noqa: N802
-        return await self.host.get_view(require_principal(), request)
+        return self.outbound.get_view(await self.host.get_view(require_principal(), request.match_id))
 
     async def ListLegalActions(self, request: Any, context: Context) -> Any:  # noqa: N802
-        return await self.host.list_legal_actions(require_principal(), request)
+        return self.outbound.legal_actions(await self.host.list_legal_actions(require_principal(), request.match_id))
 
     async def SubmitAction(self, request: Any, context: Context) -> Any:  # noqa: N802
-        return await self.host.submit_action(require_principal(), request)
+        answer = await self.host.submit_action(require_principal(), self.inbound.move(request))
+        return self.outbound.submitted(answer)
 
     async def Watch(self, request: Any, context: Context) -> AsyncIterator[Any]:  # noqa: N802
-        async for response in self.host.watch(require_principal(), request):
-            yield response
+        updates = self.host.watch(require_principal(), request.match_id, request.from_version)
+        async for update in updates:
+            yield self.outbound.watch_update(update)

@@ -1,0 +1,288 @@
+"""Outbound binding: the game host's results (menagerie.shared.games.terms) as protobuf replies.
+
+Only translation: every view and event handed here was made the reader's by the host
+(engine.view, menagerie.rules.events.project), so nothing here decides what anyone sees.
+It also writes what the store keeps for other readers (StoredMessages): a submit's answer
+and the turn notice, byte for byte as their protobuf messages serialize.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from menagerie.common.v1 import common_pb2, matches_pb2
+from menagerie.rules.contract import GameInfo, Outcome
+from menagerie.shared import codec
+from menagerie.shared.games.binding import GameBinding
+from menagerie.shared.games.terms import (
+    Clock,
+    CreatedMatch,
+    LegalActions,
+    Match,
+    MatchPage,
+    NoticeKind,
+    SeatView,
+    ShownEvent,
+    WatchUpdate,
+)
+from menagerie.shared.store import ACTIVE, FINISHED, DecisionCount, MatchMeta, SeatMeta, StoredEntry
+
+_STATUS_NAMES = {ACTIVE: common_pb2.MATCH_STATUS_ACTIVE, FINISHED: common_pb2.MATCH_STATUS_FINISHED}
+_NOTICE_KINDS = {
+    NoticeKind.CREATED: common_pb2.MATCH_EVENT_KIND_CREATED,
+    NoticeKind.TURN: common_pb2.MATCH_EVENT_KIND_TURN,
+    NoticeKind.FINISHED: common_pb2.MATCH_EVENT_KIND_FINISHED,
+}
+_CACHE_ENTRIES = 8192  # per hot-path cache of an Outbound
+
+
+def _bounded_put(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Adds to a cache that is emptied when full: simpler and cheaper than an LRU on the hot path."""
+    if len(cache) >= _CACHE_ENTRIES:
+        cache.clear()
+    cache[key] = value
+
+
+def _varint(value: int) -> bytes:
+    """A protobuf base-128 varint (a length prefix)."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def describe_game(info: GameInfo) -> matches_pb2.DescribeGameResponse:
+    """DescribeGame's reply: the game's modes, seat counts and options."""
+    return codec.to_message(matches_pb2.DescribeGameResponse, info)
+
+
+def created(match: CreatedMatch) -> matches_pb2.CreateMatchResponse:
+    """CreateMatch's reply: the match's summary and a token per seat."""
+    response = matches_pb2.CreateMatchResponse(match=summary(match.match))
+    for seat in match.seat_tokens:
+        credential = response.seat_tokens.add(seat=seat.seat, token=seat.token)
+        credential.expires_at.FromSeconds(seat.expires_at)
+    return response
+
+
+def page(matches: MatchPage) -> matches_pb2.ListMatchesResponse:
+    """ListMatches's reply."""
+    response = matches_pb2.ListMatchesResponse(matches=[summary(m) for m in matches.matches])
+    response.next_page_token = matches.next_page_token
+    return response
+
+
+def summary(match: Match) -> common_pb2.MatchSummary:
+    """A match's public summary."""
+    record = match.record
+    meta = record.meta
+    out = common_pb2.MatchSummary(
+        match_id=record.match_id,
+        config=common_pb2.MatchConfig(
+            game=meta.game,
+            mode=meta.mode,
+            options=meta.options,
+            turn_timer_seconds=meta.turn_timer_seconds,
+            bot_budget_seconds=meta.bot_budget_seconds,
+        ),
+        seats=[seat_info(s) for s in meta.seats],
+        status=_STATUS_NAMES[record.status],
+        version=record.version,
+        to_act=record.to_act,
+        clock=clock(match.clock),
+        decisions=seat_decisions(record.decision_counts()),
+    )
+    if record.outcome is not None:
+        out.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
+    out.created_at.FromMilliseconds(meta.created_ms)
+    out.updated_at.FromMilliseconds(record.updated_ms)
+    return out
+
+
+def seat_info(seat: SeatMeta) -> common_pb2.SeatInfo:
+    """Who sits in a seat, as SeatInfo."""
+    kind = common_pb2.SEAT_KIND_BOT if seat.bot else common_pb2.SEAT_KIND_HUMAN
+    return common_pb2.SeatInfo(
+        seat=seat.seat,
+        player_id=seat.player_id,
+        display_name=seat.display_name,
+        kind=kind,
+        bot_level=seat.bot_level,
+    )
+
+
+def clock(value: Clock) -> common_pb2.DecisionClock:
+    """The turn timers running now, as DecisionClock."""
+    out = common_pb2.DecisionClock()
+    out.server_time.FromMilliseconds(value.server_time_ms)
+    for deadline in value.deadlines:
+        entry = out.deadlines.add(seat=deadline.seat, seconds=deadline.seconds)
+        entry.deadline.FromMilliseconds(deadline.deadline_ms)
+    return out
+
+
+def seat_decisions(counts: Sequence[DecisionCount]) -> list[common_pb2.SeatDecisions]:
+    """How each seat's decisions were made, as SeatDecisions."""
+    return [
+        common_pb2.SeatDecisions(seat=seat, by_player=count.by_player, by_timeout=count.by_timeout)
+        for seat, count in enumerate(counts)
+    ]
+
+
+class Outbound:
+    """One game's replies (its View, Event and *Response messages) and the messages the store keeps."""
+
+    def __init__(self, binding: GameBinding) -> None:
+        self.pb = binding.pb2
+        # Actions are small frozen values: their messages are built once and copied after.
+        self._action_message = functools.lru_cache(maxsize=4096)(
+            functools.partial(codec.tagged_to_message, self.pb.Action)
+        )
+        # Hot-path caches, keyed by bytes and bounded (cleared when full): a projected event's
+        # message body, a match's constant turn-notice part.
+        self._event_bodies: dict[bytes, bytes] = {}
+        self._notice_bases: dict[str, tuple[MatchMeta, bytes]] = {}
+        self._encode = msgspec.msgpack.Encoder().encode
+
+    # ------------------------------------------------------------------ replies
+
+    def view(self, seat_view: SeatView) -> Any:
+        """The reader's view as the game's View message, its prompt in the engine's words."""
+        message = codec.to_message(self.pb.View, seat_view.view)
+        message.prompt.text = seat_view.prompt
+        return message
+
+    def get_view(self, seat_view: SeatView) -> Any:
+        """GetView's reply."""
+        return self.pb.GetViewResponse(
+            version=seat_view.version,
+            view_version=seat_view.view_version,
+            view=self.view(seat_view),
+            clock=clock(seat_view.clock),
+        )
+
+    def legal_actions(self, legal: LegalActions) -> Any:
+        """ListLegalActions's reply."""
+        response = self.pb.ListLegalActionsResponse(view_version=legal.view_version)
+        response.actions.extend(self._action_message(a) for a in legal.actions)
+        for label in legal.labels:
+            response.labels.add(text=label.text, code=label.code)
+        return response
+
+    def submitted(self, answer: bytes) -> Any:
+        """SubmitAction's reply: the answer recorded for the key (written by `answer`)."""
+        return self.pb.SubmitActionResponse.FromString(answer)
+
+    def watch_update(self, update: WatchUpdate) -> Any:
+        """One Watch message: the entry's events, the timeout note, and the view when it is the latest."""
+        response = self.pb.WatchResponse(version=update.version, events=[self._event(e) for e in update.events])
+        if update.timeout is not None:
+            response.timeout.CopyFrom(common_pb2.TimeoutDecision(seat=update.timeout.seat, text=update.timeout.text))
+        if update.view is not None:
+            response.view.CopyFrom(self.view(update.view))
+            response.view_version = update.view.view_version
+            response.clock.CopyFrom(clock(update.view.clock))
+        return response
+
+    def _event(self, shown: ShownEvent) -> Any:
+        """An event as Event, its header from the stored entry, its text the engine's sentence."""
+        fields = msgspec.to_builtins(shown.event)
+        message = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields)
+        header = message.header
+        header.text = shown.text
+        entry = shown.entry
+        header.version = entry.version
+        if entry.seat is not None:
+            header.seat = entry.seat
+        header.timeout_decision = entry.timeout_decision
+        header.time.FromMilliseconds(entry.time_ms)
+        return message
+
+    # ------------------------------------------------- what the store keeps (StoredMessages)
+
+    def answer(self, version: int, view_version: int, entry: StoredEntry, shown: list[Any]) -> bytes:
+        """SubmitActionResponse's bytes, as SerializeToString writes them: its fields, then each event.
+
+        An event is its header (the same for every event of the move) then its body, the
+        projected event's message (cached: the same bodies recur all match long).
+        """
+        header = common_pb2.EventHeader(version=entry.version, timeout_decision=entry.timeout_decision)
+        if entry.seat is not None:
+            header.seat = entry.seat
+        header.time.FromMilliseconds(entry.time_ms)
+        head = header.SerializeToString()
+        head = b"\x0a" + _varint(len(head)) + head  # Event.header = 1
+        out = [self.pb.SubmitActionResponse(version=version, view_version=view_version).SerializeToString()]
+        for event in shown:
+            body = head + self._event_body(event)
+            out.append(b"\x1a" + _varint(len(body)) + body)  # SubmitActionResponse.events = 3
+        return b"".join(out)
+
+    def _event_body(self, shown: Any) -> bytes:
+        """The Event message of a projected event, without its header, serialized (cached by its msgpack)."""
+        key = self._encode(shown)
+        body = self._event_bodies.get(key)
+        if body is None:
+            fields = msgspec.to_builtins(shown)
+            body = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields).SerializeToString()
+            _bounded_put(self._event_bodies, key, body)
+        return body
+
+    def notice(
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        version: int,
+        kind: NoticeKind,
+        to_act: list[int],
+        seat_versions: list[int],
+        outcome: Outcome | None,
+        now_ms: int,
+        decisions: list[DecisionCount],
+        seat: int | None = None,
+        timeout_decision: bool = False,
+    ) -> bytes:
+        """The turn notice (MatchEvent) of a new version of a match, serialized for the shard's feed."""
+        notice = common_pb2.MatchEvent(
+            version=version,
+            kind=_NOTICE_KINDS[kind],
+            to_act=to_act,
+            to_act_versions=[seat_versions[s] for s in to_act],
+            timeout_decision=timeout_decision,
+        )
+        if seat is not None:
+            notice.seat = seat
+        if outcome is not None:
+            notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, outcome))
+            # The ratings read them: a seat mostly played by the timeout bot is left unrated.
+            notice.decisions.extend(seat_decisions(decisions))
+        if kind is not NoticeKind.TURN:
+            notice.seats.extend(seat_info(s) for s in meta.seats)
+        notice.time.FromMilliseconds(now_ms)
+        # Two serialized messages of one type, joined, read as one with both sets of fields.
+        return self._notice_base(match_id, meta) + notice.SerializeToString()
+
+    def _notice_base(self, match_id: str, meta: MatchMeta) -> bytes:
+        """The turn notice's fields that never change in a match, serialized once per match."""
+        known = self._notice_bases.get(match_id)
+        # Checked against the meta: a refused CreateMatch may have asked another one for the same id.
+        if known is not None and known[0] == meta:
+            return known[1]
+        base = common_pb2.MatchEvent(
+            match_id=match_id,
+            game=meta.game,
+            bots=[
+                common_pb2.BotSeat(seat=s.seat, level=s.bot_level, budget_seconds=meta.bot_budget_seconds)
+                for s in meta.seats
+                if s.bot
+            ],
+            mode=meta.mode,
+        ).SerializeToString()
+        _bounded_put(self._notice_bases, match_id, (meta, base))
+        return base
