@@ -38,6 +38,7 @@ model_config
 _._tls_pair
 _._long_enough
 _._parseable
+_._networks
 _._bounds_nest
 
 # --- Framework callbacks and class attributes read by the standard library, uvicorn and Rich:

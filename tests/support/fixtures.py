@@ -51,6 +51,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # Every process started from here, by any means (subprocess, pexpect, Playwright's driver),
     # carries this process's mark: the session guard of a later run finds what it left.
     os.environ[OWNER_ENV] = owner_id()
+    # The tests register hundreds of guests from 127.0.0.1: no budget of new guests per address in the
+    # lobbies they start, unless a test sets one (tests/e2e/web/test_gateway_budgets.py).
+    os.environ.setdefault("MENAGERIE_GUESTS_PER_MINUTE", "0")
     controller = getattr(config, "workerinput", {}).get(CONTROLLER)
     if controller is not None:
         # A test worker (pytest-xdist) dies with the pytest process that started it, and so

@@ -110,9 +110,9 @@ def healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGateway]:
-    """`python -m menagerie.gateway` in front of the session's platform, serving the built app."""
+@contextlib.contextmanager
+def gateway_process(lobby: str, games: dict[str, str], static: Path, **extra_env: str) -> Iterator[RunningGateway]:
+    """`python -m menagerie.gateway` in front of `lobby` and `games` (GATEWAY_LIMITS, then `extra_env`)."""
     port = free_port_block(2)
     log = Path(tempfile.mkstemp(prefix="gateway-", suffix=".log")[1])
     env = {
@@ -120,10 +120,11 @@ def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGatew
         **GATEWAY_LIMITS,
         "MENAGERIE_PORT": str(port),
         "MENAGERIE_METRICS_PORT": str(port + 1),
-        "MENAGERIE_LOBBY_ADDRESS": minimatch.lobby,
-        "MENAGERIE_GAME_ENDPOINTS": ",".join(f"{game}={address}" for game, address in minimatch.games.items()),
-        "MENAGERIE_STATIC_DIR": str(web_app),
+        "MENAGERIE_LOBBY_ADDRESS": lobby,
+        "MENAGERIE_GAME_ENDPOINTS": ",".join(f"{game}={address}" for game, address in games.items()),
+        "MENAGERIE_STATIC_DIR": str(static),
         "MENAGERIE_LOG_LEVEL": "info",
+        **extra_env,
     }
     with log.open("wb") as sink:
         process = spawn(
@@ -140,6 +141,13 @@ def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGatew
         yield running
     finally:
         stop_group(process, signal.SIGTERM, 30)
+
+
+@pytest.fixture(scope="session")
+def gateway(minimatch: RunningMinimatch, web_app: Path) -> Iterator[RunningGateway]:
+    """`python -m menagerie.gateway` in front of the session's platform, serving the built app."""
+    with gateway_process(minimatch.lobby, minimatch.games, web_app) as running:
+        yield running
 
 
 # Per module, not per session: Playwright's sync API keeps an event loop running in this thread while it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from menagerie.rules.errors import ResourceExhausted
-from menagerie.shared.rpc.quotas import Quotas, QuotaSettings, RateLimited, caller_of
+from menagerie.shared.rpc.quotas import MethodBudget, Quotas, QuotaSettings, RateLimited, caller_of
 from menagerie.shared.tokens import Principal, TokenKind
 
 
@@ -70,3 +70,31 @@ def test_who_a_call_is_counted_under() -> None:
     assert caller_of(principal(TokenKind.SERVICE, subject="lobby"), "ipv4:1.2.3.4:5") is None
     assert caller_of(None, "ipv4:127.0.0.1:51234") == caller_of(None, "ipv4:127.0.0.1:40000") == "peer:ipv4:127.0.0.1"
     assert caller_of(None, "ipv6:[::1]:51234") == "peer:ipv6:[::1]"
+
+
+def test_a_relayed_client_is_counted_under_its_own_address() -> None:
+    assert caller_of(None, "ipv4:10.0.0.5:40000") == "peer:ipv4:10.0.0.5"
+    assert caller_of(None, "ipv4:10.0.0.5:40000", "198.51.100.7") == "client:198.51.100.7"
+    player = Principal(TokenKind.PLAYER, "p1", "Ann", 0)
+    assert caller_of(player, "", "198.51.100.7") == "player:p1"  # a token names its caller
+
+
+def test_a_method_budget_is_per_address_and_per_minute_and_says_when_to_retry() -> None:
+    clock = Clock()
+    quotas = Quotas(QuotaSettings(), clock)
+    method = "/menagerie.lobby.v1.Lobby/RegisterPlayer"
+    assert not quotas.budgeted(method)
+    quotas.limit_method(method, MethodBudget(per_minute=6, burst=2, what="new guests"))
+    assert quotas.budgeted(method)
+    quotas.take_method(method, "client:198.51.100.7")
+    quotas.take_method(method, "client:198.51.100.7")
+    with pytest.raises(RateLimited) as refused:
+        quotas.take_method(method, "client:198.51.100.7")
+    assert str(refused.value) == "too many new guests: at most 6 per minute (bursts of 2) per address; retry in 10 s"
+    assert refused.value.retry_after_ms == 10_000
+    quotas.take_method(method, "client:198.51.100.8")  # another address has its own budget
+    quotas.take_method("/menagerie.lobby.v1.Lobby/ListGames", "client:198.51.100.7")  # no budget: free
+    clock.now += 10
+    quotas.take_method(method, "client:198.51.100.7")
+    quotas.limit_method(method, MethodBudget(per_minute=0, burst=2))  # 0 takes the budget away
+    assert not quotas.budgeted(method)

@@ -30,6 +30,7 @@ from menagerie.common.v1 import matches_pb2
 from menagerie.gateway.forward import DISCONNECTED, Forwarder
 from menagerie.gateway.limits import BoundedGzip
 from menagerie.gateway.paths import GAMES_PREFIX, HEALTH_PATHS
+from menagerie.gateway.relay import RelayCredential
 from menagerie.lobby.v1 import lobby_pb2
 from menagerie.shared.rpc.channels import open_aio_channel
 
@@ -93,6 +94,7 @@ class Gateway:
         call_timeout: float,
         stream_timeout: float,
         limit: int = MAX_REQUEST_BYTES,
+        relay: RelayCredential | None = None,
     ) -> None:
         self.serving = False
         # Set by menagerie.gateway.readiness while the lobby answers its health check.
@@ -101,7 +103,9 @@ class Gateway:
         self.draining = asyncio.Event()
 
         def app(service: ServiceDescriptor, address: str) -> ASGIApp:
-            forwarder = Forwarder(service, backends.channel(address), call_timeout, stream_timeout, self.draining)
+            forwarder = Forwarder(
+                service, backends.channel(address), call_timeout, stream_timeout, self.draining, relay
+            )
             return connect_application(service, forwarder, limit)
 
         self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby)}

@@ -25,7 +25,9 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import status_pb2
 
 from menagerie.gateway import metrics
+from menagerie.gateway.clients import CLIENT
 from menagerie.gateway.errors import internal_error, public_error, strip_endpoints
+from menagerie.gateway.relay import RelayCredential
 
 log: structlog.stdlib.BoundLogger = structlog.get_logger(service="gateway")
 
@@ -45,10 +47,11 @@ def snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def metadata(ctx: RequestContext[Any, Any]) -> tuple[tuple[str, str], ...]:
-    """The caller's headers the backend needs (its token), as gRPC metadata."""
+def metadata(ctx: RequestContext[Any, Any], relay: RelayCredential | None = None) -> tuple[tuple[str, str], ...]:
+    """The caller's headers the backend needs (its token), and the gateway's credential naming the client."""
     headers = ctx.request_headers()
-    return tuple((name, value) for name in PASSED_HEADERS if (value := headers.get(name)))
+    passed = tuple((name, value) for name in PASSED_HEADERS if (value := headers.get(name)))
+    return passed if relay is None else (*passed, *relay.metadata(CLIENT.get()))
 
 
 def connect_error(error: grpc.aio.AioRpcError, method: str) -> ConnectError:
@@ -80,8 +83,10 @@ class Forwarder:
         call_timeout: float,
         stream_timeout: float,
         draining: asyncio.Event | None = None,
+        relay: RelayCredential | None = None,
     ) -> None:
         self.service = service
+        self._relay = relay
         # Set when the gateway is asked to stop: open streams end cleanly at once (the page reopens them
         # elsewhere) instead of holding the drain for its whole grace period.
         self._draining = draining or asyncio.Event()
@@ -112,7 +117,7 @@ class Forwarder:
             if (asked := ctx.timeout_ms()) is not None:
                 timeout = min(timeout, asked / 1000)
             try:
-                response: Message = await call(request, timeout=timeout, metadata=metadata(ctx))
+                response: Message = await call(request, timeout=timeout, metadata=metadata(ctx, self._relay))
             except grpc.aio.AioRpcError as exc:
                 raise connect_error(exc, path) from None
             except Exception as exc:
@@ -129,7 +134,7 @@ class Forwarder:
             method_call: grpc.aio.UnaryStreamMultiCallable[Message, Message] = self._channel().unary_stream(
                 path, request_serializer=lambda m: m.SerializeToString(), response_deserializer=output.FromString
             )
-            call = method_call(request, timeout=self._stream_timeout, metadata=metadata(ctx))
+            call = method_call(request, timeout=self._stream_timeout, metadata=metadata(ctx, self._relay))
             gone = DISCONNECTED.get() or asyncio.Event()
             left = asyncio.ensure_future(gone.wait())
             stopping = asyncio.ensure_future(self._draining.wait())

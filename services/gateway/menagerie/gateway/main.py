@@ -16,6 +16,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from menagerie.gateway.app import Backends, Gateway
+from menagerie.gateway.clients import ClientAddresses
 from menagerie.gateway.errors import RequestIds, strict_codecs
 from menagerie.gateway.headers import SecurityHeaders
 from menagerie.gateway.limits import BodyLimit
@@ -23,6 +24,7 @@ from menagerie.gateway.logs import rate_limit_server_logs
 from menagerie.gateway.metrics import Measured
 from menagerie.gateway.protocol import protocol_class
 from menagerie.gateway.readiness import watch_lobby
+from menagerie.gateway.relay import RelayCredential
 from menagerie.gateway.settings import GatewaySettings
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.logs import configure_logging
@@ -65,9 +67,11 @@ def connection_limit(wanted: int) -> int:
 
 
 def asgi_stack(gateway: Gateway, settings: GatewaySettings) -> ASGIApp:
-    """The router behind its middlewares: metrics, security headers, request ids, body limits (outermost first)."""
+    """The router behind its middlewares: metrics, security headers, request ids, body limits, client addresses."""
     strict_codecs()
-    limited = BodyLimit(gateway, settings.max_request_bytes, settings.body_timeout_seconds)
+    limited = BodyLimit(
+        ClientAddresses(gateway, settings.proxies()), settings.max_request_bytes, settings.body_timeout_seconds
+    )
     return Measured(SecurityHeaders(RequestIds(limited)))
 
 
@@ -120,6 +124,10 @@ async def serve(settings: GatewaySettings) -> None:
     backends = Backends(settings.tls_ca_file)
     try:
         games = await discover_games(settings, backends, log)
+        secret = settings.token_secret.get_secret_value()
+        relay = RelayCredential(secret) if secret else None
+        if relay is None:
+            log.warning("no MENAGERIE_TOKEN_SECRET: every anonymous call counts under the gateway's own address")
         gateway = Gateway(
             settings.lobby_address,
             games,
@@ -128,6 +136,7 @@ async def serve(settings: GatewaySettings) -> None:
             settings.call_timeout_seconds,
             settings.stream_timeout_seconds,
             settings.max_request_bytes,
+            relay,
         )
         health = Health("gateway")
         endpoint = HttpEndpoint(settings.host, settings.metrics_port, health) if settings.metrics_port else None
@@ -153,6 +162,8 @@ async def serve(settings: GatewaySettings) -> None:
                 games=games,
                 static=str(settings.static_dir) if gateway.static is not None else None,
                 max_connections=server.config.limit_concurrency,
+                relays_clients=relay is not None,
+                trusted_proxies=settings.trusted_proxies or None,
                 metrics=f"http://{settings.host}:{endpoint.port}/metrics" if endpoint else None,
             )
         await starting

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from menagerie.gateway.clients import Network, parse_networks
 from menagerie.shared.settings import parse_endpoints
 
 # The built web app (clients/web/dist) when running from a checkout.
@@ -62,8 +63,36 @@ class GatewaySettings(BaseSettings):
     metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus /metrics and /healthz; 0 = off.")
     ready_check_seconds: float = Field(2.0, gt=0, le=60, description="How often /readyz asks the lobby's health check.")
     tls_ca_file: str = Field("", description="PEM CA bundle the backends are verified against (TLS when set).")
+    token_secret: SecretStr = Field(
+        SecretStr(""),
+        description="The platform's token key: the gateway signs its own service credential with it, which lets"
+        " the backends believe the client address it relays (per-client budgets); empty = every anonymous"
+        " call counts under the gateway's own address.",
+    )
+    trusted_proxies: str = Field(
+        "",
+        description="Proxies (an ingress) whose X-Forwarded-For names the client: addresses or CIDRs,"
+        " '10.0.0.0/8,192.0.2.7'; empty = none (the header is ignored, the peer is the client).",
+    )
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
+
+    @field_validator("token_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr) -> SecretStr:
+        if value.get_secret_value() and len(value.get_secret_value()) < 32:
+            raise ValueError("must be at least 32 characters (or empty)")
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        parse_networks(value)
+        return value
+
+    def proxies(self) -> tuple[Network, ...]:
+        """The trusted proxies' networks."""
+        return parse_networks(self.trusted_proxies)
 
     @field_validator("game_endpoints")
     @classmethod

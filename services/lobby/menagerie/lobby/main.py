@@ -11,7 +11,10 @@ from menagerie.lobby.servicer import LobbyServicer
 from menagerie.lobby.tickets import TicketStore
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.rpc.bootstrap import Runtime, run_service
+from menagerie.shared.rpc.quotas import MethodBudget
 from menagerie.shared.settings import LobbySettings
+
+REGISTER_PLAYER = f"/{lobby_pb2.DESCRIPTOR.services_by_name['Lobby'].full_name}/RegisterPlayer"
 
 
 async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
@@ -26,6 +29,10 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     runtime.add_loop("directory", directory.run)
     runtime.add_loop("matchmaker", matchmaker.run)
     runtime.add_loop("ratings", lambda stop: ratings.run(stop, settings.shards))
+    # A new guest costs the store a record for a day: a budget per address of its own, beyond the call rate.
+    runtime.quotas.limit_method(
+        REGISTER_PLAYER, MethodBudget(settings.guests_per_minute, settings.guest_burst, "new guests")
+    )
     lobby_pb2_grpc.add_LobbyServicer_to_server(
         LobbyServicer(runtime.redis, store, directory, ratings, runtime.signer, settings, runtime.wakeups()), server
     )

@@ -135,6 +135,13 @@ class LobbySettings(ServiceSettings, GameEndpointsSettings):
         ge=60,
         description="A registered player never seated in a match is forgotten after this long without a ticket.",
     )
+    guests_per_minute: float = Field(
+        5.0,
+        ge=0,
+        description="New guests (RegisterPlayer) one address may register per minute, sustained; 0 = no budget."
+        " The address is the browser's when the gateway relays the call, else the caller's.",
+    )
+    guest_burst: int = Field(10, ge=1, description="New guests one address may register at once, above the rate.")
     max_open_tickets: int = Field(3, ge=1, le=100, description="Open tickets one player may hold at once.")
     max_open_tables: int = Field(3, ge=1, le=100, description="Private tables one player may have open at once.")
     claim_retry_seconds: int = Field(60, ge=5, description="Give claimed tickets back to the queue after this.")

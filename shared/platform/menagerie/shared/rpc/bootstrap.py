@@ -121,6 +121,8 @@ class Runtime:
     log: structlog.stdlib.BoundLogger
     stop: asyncio.Event
     health: Health
+    # The call rates and budgets the interceptor applies; `register` may give a method a budget of its own.
+    quotas: Quotas = field(default_factory=lambda: Quotas(QuotaSettings()))
     # Loops that run beside the server (matchmaking, stream consumers); each gets the
     # stop event and should return soon after it is set. Unnamed ones are named after
     # their function; add_loop names them for logs and metrics.
@@ -218,9 +220,16 @@ async def serve(
             loop.add_signal_handler(sig, stop.set)
 
     redis_client = connect_redis(settings)
-    runtime = Runtime(
-        name, settings, redis_client, TokenSigner(settings.token_secret.get_secret_value()), log, stop, Health(name)
+    quotas = Quotas(
+        QuotaSettings(
+            settings.rate_limit_per_second,
+            settings.rate_limit_burst,
+            settings.max_streams_per_caller,
+            settings.max_streams,
+        )
     )
+    signer = TokenSigner(settings.token_secret.get_secret_value())
+    runtime = Runtime(name, settings, redis_client, signer, log, stop, Health(name), quotas)
     runtime.on_close(redis_client.aclose)  # the first registered, so the last closed
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -229,14 +238,6 @@ async def serve(
             endpoint = _http_endpoint(name, settings, runtime.health)
             runtime.on_close(endpoint.close)
             metrics_port = endpoint.port
-        quotas = Quotas(
-            QuotaSettings(
-                settings.rate_limit_per_second,
-                settings.rate_limit_burst,
-                settings.max_streams_per_caller,
-                settings.max_streams,
-            )
-        )
         server = grpc.aio.server(
             interceptors=[ServiceInterceptor(runtime.signer, quotas, domain=f"menagerie.{name}")],
             options=[

@@ -12,8 +12,10 @@ details (an ErrorInfo naming the rule or kind of error, a BadRequest naming the
 fields...) in the `grpc-status-details-bin` trailer: menagerie.shared.rpc.details.
 
 It also applies the caller's quotas (menagerie.shared.rpc.quotas): a call rate per
-caller, answered RESOURCE_EXHAUSTED with a `grpc-retry-pushback-ms` hint past it, and
-caps on open streams per caller and per process.
+caller, answered RESOURCE_EXHAUSTED with a `grpc-retry-pushback-ms` hint past it, the
+budgets of costly methods per address, and caps on open streams per caller and per
+process. An anonymous call relayed by the gateway counts under the client the gateway
+names (menagerie.shared.rpc.relay), any other under its peer's address.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from menagerie.rules.errors import MenagerieError, Unauthenticated
 from menagerie.shared.rpc import details as rich
-from menagerie.shared.rpc.quotas import Quotas, QuotaSettings, RateLimited, caller_of
+from menagerie.shared.rpc.quotas import Quotas, QuotaSettings, RateLimited, address_of, caller_of
+from menagerie.shared.rpc.relay import relayed_client
 from menagerie.shared.tokens import Principal, TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -155,20 +158,24 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         return handler
 
     def _prepare(
-        self, raw: bytes, deserialize: Callable[[bytes], Any], context: Context, call: _Call
+        self, method: str, raw: bytes, deserialize: Callable[[bytes], Any], context: Context, call: _Call
     ) -> tuple[Any, str | None]:
-        """Decode, then the token, then the call rate (docs/architecture.md "Errors and the order of checks")."""
+        """Decode, tokens, call rate, the method's budget (docs/architecture.md "Errors and the order of checks")."""
         try:
             request = deserialize(raw)
         except Exception:
             raise _Undecodable() from None
         call.request = request
-        token = _bearer(cast("Iterable[tuple[str, str | bytes]] | None", context.invocation_metadata()))
+        metadata = cast("Iterable[tuple[str, str | bytes]] | None", context.invocation_metadata())
+        token = _bearer(metadata)
         principal = self._signer.verify(token) if token is not None else None
         _principal.set(principal)
-        # Only a call without a token is counted by its peer's address.
-        caller = caller_of(principal, context.peer() if principal is None else "")
+        client = relayed_client(metadata, self._signer)
+        # Only a call without a token is counted by its address (the relayed client's, else the peer's).
+        caller = caller_of(principal, context.peer() if principal is None else "", client)
         self._quotas.take_call(caller)
+        if caller is not None and self._quotas.budgeted(method):
+            self._quotas.take_method(method, address_of(context.peer(), client))
         return request, caller
 
     def _count(self, method: str, code: str, started: float | None = None) -> None:
@@ -232,7 +239,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             started = time.perf_counter()
             call = _Call()
             try:
-                request, _ = self._prepare(raw, deserialize, context, call)
+                request, _ = self._prepare(method, raw, deserialize, context, call)
                 response = await behavior(request, context)
             except Exception as error:
                 await self._refuse(method, context, call, error, started)
@@ -250,7 +257,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         async def stream(raw: bytes, context: Context) -> AsyncIterator[Any]:
             call = _Call()
             try:
-                request, caller = self._prepare(raw, deserialize, context, call)
+                request, caller = self._prepare(method, raw, deserialize, context, call)
                 self._quotas.open_stream(caller)
                 OPEN_STREAMS.inc()
                 try:

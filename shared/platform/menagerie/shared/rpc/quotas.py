@@ -1,9 +1,12 @@
 """What one caller may ask of a process: a call rate (token bucket) and a number of open streams.
 
 A caller is who the token names — a seat of a match, a player — or, without a token,
-the peer's address; service credentials (the lobby, operators) are not limited. The
-limits are per process: a flood is stopped where it lands, before it costs a Redis
-round trip, and each replica protects itself.
+its address: the client's, when a trusted gateway relays the call and names it
+(menagerie.shared.rpc.relay), else the peer's. Service credentials (the lobby,
+operators) are not limited. Some methods cost more than a call: a budget per address
+and per minute of its own (the lobby's RegisterPlayer: new guests). The limits are per
+process: a flood is stopped where it lands, before it costs a Redis round trip, and
+each replica protects itself.
 """
 
 from __future__ import annotations
@@ -48,12 +51,29 @@ class RateLimited(ResourceExhausted):
         self.retry_after_ms = retry_after_ms
 
 
-def caller_of(principal: Principal | None, peer: str) -> str | None:
+@dataclass(frozen=True)
+class MethodBudget:
+    """What one address may spend on one method, beyond the call rate: `per_minute`, in bursts of `burst`."""
+
+    per_minute: float
+    burst: int
+    # What the refusal calls the calls counted ("new guests").
+    what: str = "calls of this method"
+
+
+def address_of(peer: str, client: str | None = None) -> str:
+    """Where a call comes from: the client a trusted gateway named, else the peer's host."""
+    if client:
+        return f"client:{client}"
+    # "ipv4:127.0.0.1:51234" -> "ipv4:127.0.0.1": a client's ports change, its host does not.
+    host = peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer
+    return f"peer:{host}"
+
+
+def caller_of(principal: Principal | None, peer: str, client: str | None = None) -> str | None:
     """The key a call is counted under, or None for a service credential (not limited)."""
     if principal is None:
-        # "ipv4:127.0.0.1:51234" -> "ipv4:127.0.0.1": a client's ports change, its host does not.
-        host = peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer
-        return f"peer:{host}"
+        return address_of(peer, client)
     if principal.kind is TokenKind.SERVICE:
         return None
     if principal.kind is TokenKind.SEAT:
@@ -75,28 +95,59 @@ class Quotas:
         self._clock = clock
         self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
         self._streams: dict[str, int] = {}
+        self._budgets: dict[str, MethodBudget] = {}
         self.open_streams = 0
+
+    def _take(self, key: str, rate: float, burst: int) -> int:
+        """Takes a token from `key`'s bucket: 0, or the milliseconds until one is there (nothing taken)."""
+        now = self._clock()
+        bucket = self._buckets.pop(key, None) or _Bucket(float(burst), now)
+        bucket.tokens = min(float(burst), bucket.tokens + (now - bucket.updated) * rate)
+        bucket.updated = now
+        self._buckets[key] = bucket
+        if len(self._buckets) > _REMEMBERED_CALLERS:
+            self._buckets.popitem(last=False)
+        if bucket.tokens < 1:
+            return max(1, int((1 - bucket.tokens) / rate * 1000))
+        bucket.tokens -= 1
+        return 0
 
     def take_call(self, caller: str | None) -> None:
         """Counts one call; RateLimited when the caller's bucket is empty."""
         rate, burst = self.settings.calls_per_second, self.settings.burst
         if caller is None or rate <= 0:
             return
-        now = self._clock()
-        bucket = self._buckets.pop(caller, None) or _Bucket(float(burst), now)
-        bucket.tokens = min(float(burst), bucket.tokens + (now - bucket.updated) * rate)
-        bucket.updated = now
-        self._buckets[caller] = bucket
-        if len(self._buckets) > _REMEMBERED_CALLERS:
-            self._buckets.popitem(last=False)
-        if bucket.tokens < 1:
-            wait_ms = max(1, int((1 - bucket.tokens) / rate * 1000))
+        if wait_ms := self._take(caller, rate, burst):
             raise RateLimited(
                 f"too many calls: at most {rate:g} per second (bursts of {burst}) per caller; retry in {wait_ms} ms",
                 wait_ms,
                 caller,
             )
-        bucket.tokens -= 1
+
+    def limit_method(self, method: str, budget: MethodBudget) -> None:
+        """Gives `method` (its full path, /package.Service/Method) a budget per address (per_minute 0: none)."""
+        if budget.per_minute > 0:
+            self._budgets[method] = budget
+        else:
+            self._budgets.pop(method, None)
+
+    def budgeted(self, method: str) -> bool:
+        """True when `method` has a budget of its own."""
+        return method in self._budgets
+
+    def take_method(self, method: str, address: str) -> None:
+        """Counts one call of `method` from `address` against the method's budget, if it has one; else RateLimited."""
+        budget = self._budgets.get(method)
+        if budget is None:
+            return
+        if wait_ms := self._take(f"{method} {address}", budget.per_minute / 60, budget.burst):
+            seconds = -(-wait_ms // 1000)  # whole seconds, rounded up: a minute's budget is not counted in ms
+            raise RateLimited(
+                f"too many {budget.what}: at most {budget.per_minute:g} per minute (bursts of {budget.burst})"
+                f" per address; retry in {seconds} s",
+                wait_ms,
+                address,
+            )
 
     def open_stream(self, caller: str | None) -> None:
         """Counts a stream as open; ResourceExhausted past either cap (then nothing is counted)."""

@@ -1,0 +1,39 @@
+"""The gateway's service credential and the client it names, sent with every call it relays.
+
+The backends' interceptor (menagerie.shared.rpc.relay) keys the budgets of anonymous calls
+by the client named here, and believes it only with this credential. The credential is
+signed here, with MENAGERIE_TOKEN_SECRET, and signed again a quarter of its lifetime
+before it expires; it rides in its own metadata key, never as the call's authorization.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from menagerie.shared.rpc.relay import RELAY_CLIENT, RELAY_SUBJECT, RELAY_TOKEN
+from menagerie.shared.tokens import TokenSigner
+
+CREDENTIAL_SECONDS = 3600
+
+
+class RelayCredential:
+    """What the gateway adds to a relayed call's metadata: its credential and the client's address."""
+
+    def __init__(self, secret: str, ttl_seconds: int = CREDENTIAL_SECONDS, clock: Callable[[], float] = time.time):
+        self._signer = TokenSigner(secret)
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._token = ""
+        self._renew_at = 0.0
+
+    def _current(self) -> str:
+        if self._clock() >= self._renew_at:
+            self._token, expires_at = self._signer.issue_service(RELAY_SUBJECT, self._ttl)
+            self._renew_at = expires_at - self._ttl / 4
+        return self._token
+
+    def metadata(self, client: str | None) -> tuple[tuple[str, str], ...]:
+        """The credential, and the client's address when it is known."""
+        credential = ((RELAY_TOKEN, self._current()),)
+        return (*credential, (RELAY_CLIENT, client)) if client else credential
