@@ -2,7 +2,8 @@
 
 Each position is what one seat's terminal holds when it must decide: the view
 (GetView/Watch), ListLegalActions with the engine's labels, the prompt's sentence and
-the event sentences so far, all built the way menagerie.shared.games.host builds them.
+the event sentences so far, all built the way the game service builds them
+(menagerie.shared.games.host, translated by menagerie.shared.games.outbound).
 """
 
 from __future__ import annotations

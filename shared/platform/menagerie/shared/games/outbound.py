@@ -71,6 +71,11 @@ def created(match: CreatedMatch) -> matches_pb2.CreateMatchResponse:
     return response
 
 
+def got(match: Match) -> matches_pb2.GetMatchResponse:
+    """GetMatch's reply."""
+    return matches_pb2.GetMatchResponse(match=summary(match))
+
+
 def page(matches: MatchPage) -> matches_pb2.ListMatchesResponse:
     """ListMatches's reply."""
     response = matches_pb2.ListMatchesResponse(matches=[summary(m) for m in matches.matches])

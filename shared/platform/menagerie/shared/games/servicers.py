@@ -33,7 +33,7 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
         self, request: matches_pb2.GetMatchRequest, context: Context
     ) -> matches_pb2.GetMatchResponse:
         require_principal()
-        return matches_pb2.GetMatchResponse(match=outbound.summary(await self.host.get_match(request.match_id)))
+        return outbound.got(await self.host.get_match(request.match_id))
 
     async def ListMatches(  # noqa: N802
         self, request: matches_pb2.ListMatchesRequest, context: Context
