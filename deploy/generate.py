@@ -242,8 +242,9 @@ def web_compose(rows: list[GameRow]) -> str:
 #   MENAGERIE_TOKEN_SECRET=$(openssl rand -hex 32) \\
 #     docker compose -f docker-compose.yml -f deploy/compose.web.yml up --build
 # then open http://127.0.0.1:{WEB_PORT}. The image (deploy/docker/gateway.Dockerfile) builds the app with
-# Node from clients/web/package-lock.json. The gateway holds no secret and no Redis: the browsers'
-# tokens pass through to the lobby and the games, which it reaches on the compose network.
+# Node from clients/web/package-lock.json. The gateway holds no Redis: the browsers' tokens pass
+# through to the lobby and the games, which it reaches on the compose network. It holds the token
+# key to sign its own service credential, naming each browser's address to them (budgets per client).
 services:
   gateway:
     build:
@@ -256,8 +257,17 @@ services:
       MENAGERIE_GAME_ENDPOINTS: {internal}
       MENAGERIE_LOG_FORMAT: json
       MENAGERIE_GRACE_SECONDS: "5"
+      MENAGERIE_TOKEN_SECRET: ${{MENAGERIE_TOKEN_SECRET:?set a secret of at least 32 characters}}
     ports:
       - "127.0.0.1:{WEB_PORT}:{WEB_PORT}"
+    # Healthy (what depends_on and a balancer read) only while the lobby answers: /readyz. The
+    # image's own HEALTHCHECK asks /healthz, whether the process serves at all.
+    healthcheck:
+      test: {READYZ_TEST}
+      interval: 10s
+      timeout: 5s
+      start_period: 30s
+      retries: 3
     depends_on:
       lobby:
         condition: service_healthy
@@ -278,6 +288,10 @@ PLATFORM_USERS = {
 HEALTHZ_TEST = (
     '["CMD", "python", "-c", "import os, urllib.request; urllib.request.urlopen('
     "'http://127.0.0.1:' + os.environ['MENAGERIE_METRICS_PORT'] + '/healthz', timeout=4)\"]"
+)
+READYZ_TEST = (
+    '["CMD", "python", "-c", "import os, urllib.request; urllib.request.urlopen('
+    "'http://127.0.0.1:' + os.environ['MENAGERIE_PORT'] + '/readyz', timeout=4)\"]"
 )
 REDIS_TEST = (
     '["CMD-SHELL", "redis-cli --user game --pass $$MENAGERIE_REDIS_GAME_PASSWORD --no-auth-warning ping'

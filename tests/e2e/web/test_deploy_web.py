@@ -80,6 +80,8 @@ def test_the_web_compose_file_puts_the_gateway_before_every_game_and_the_lobby()
     assert service["ports"] == [f"127.0.0.1:{configured.port}:{configured.port}"]
     assert set(service["depends_on"]) == {"lobby", *(row.id for row in ROWS)}
     assert service["restart"] == "unless-stopped"
+    assert "/readyz" in " ".join(service["healthcheck"]["test"]), "healthy only while the lobby answers"
+    assert configured.token_secret.get_secret_value(), "the gateway signs its own credential"
 
 
 def test_the_gateway_manifest_probes_its_health_and_reads_only_its_settings() -> None:
@@ -91,14 +93,17 @@ def test_the_gateway_manifest_probes_its_health_and_reads_only_its_settings() ->
         d["metadata"]["name"]: d["data"] for d in yaml.safe_load_all((ROOT / "deploy/k8s/base/config.yaml").read_text())
     }
     assert sources <= set(config)
-    literal = {e["name"]: e["value"] for e in box["env"]}
+    literal = {e["name"]: e["value"] for e in box["env"] if "value" in e}
+    secret = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in box["env"] if "valueFrom" in e}
+    # The token key signs the gateway's own credential (budgets per client): the platform's Secret.
+    assert secret == {"MENAGERIE_TOKEN_SECRET": {"name": "menagerie-secrets", "key": "token-secret"}}
     games = config["menagerie-game-endpoints"]
-    configured = settings({**image_env(), **literal, **games})
+    configured = settings({**image_env(), **literal, **games, "MENAGERIE_TOKEN_SECRET": "k" * 32})
     assert configured.endpoints() == dict(item.split("=") for item in INTERNAL.split(","))
     ports = {p["name"]: p["containerPort"] for p in box["ports"]}
-    assert ports["http"] == configured.port
-    for probe in (box["readinessProbe"], box["livenessProbe"]):
-        assert probe["httpGet"] == {"path": "/healthz", "port": "http"}
+    assert ports["http"] == configured.port and ports["metrics"] == configured.metrics_port != 0
+    assert box["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}  # the lobby answers
+    assert box["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}  # the process serves
     service = objects["Service", "gateway"]["spec"]
     labels = objects["Deployment", "gateway"]["spec"]["template"]["metadata"]["labels"]
     assert service["selector"].items() <= labels.items()
