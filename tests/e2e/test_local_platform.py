@@ -1,4 +1,9 @@
-"""The platform as `make run` starts it: a player queues, bots fill and play (Beasts, the Snitch), ratings follow."""
+"""The platform as `make run` starts it: a player queues, bots fill and play (Beasts, the Snitch), ratings follow;
+a child killed outright (the bot worker, a game service) is started again and play goes on (issue 10, item 5);
+Ctrl-C stops every process.
+
+One platform for the whole story: a `make run` start costs some 10 processes' start-up (issue 34: the suite's time).
+"""
 
 from __future__ import annotations
 
@@ -11,19 +16,22 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from menagerie.shared.tokens import TokenSigner
 from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
 from tests.support.lobby_client import queue_until_seated
-from tests.support.platform import local_platform
+from tests.support.platform import RunningPlatform, quick_platform, wait_for
 
 pytestmark = pytest.mark.e2e
 
 LOBBY, BEASTS, SNITCH = 0, 1, 4  # port offsets: deploy/games.toml's port − 50050
 SERVICES = ("redis", "beasts", "snitch", "lobby", "dispatcher", "bot-worker", "search-worker")
+# make run starts two workers of the same command: the bot worker takes the plain queues.
+PLAIN_WORKER = "MENAGERIE_WORKER_QUEUES=plain"
 
 
-def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
+def test_a_player_plays_bots_the_leaderboard_shows_it_and_killed_children_come_back() -> None:
+    with quick_platform(TOKEN_SECRET) as platform:
         output = platform.output()
         for name in SERVICES:
             assert f"\n{name}" in "\n" + output, f"make run does not report {name}"
@@ -92,9 +100,62 @@ def test_a_player_plays_a_match_against_bots_and_the_leaderboard_shows_it() -> N
             assert view.funding == 5 and view.spectators_on and len(view.stand) == 2
             assert all(len(coach.cards) == 7 for coach in view.coaches), "both Teams were built and played"
 
+        killed_children_are_started_again(platform)
+
         group = platform.group()
         assert len(group) >= 6  # the runner, Redis and the four services (and the worker's pool)
         assert platform.ctrl_c() == 0
     time.sleep(0.5)
     assert platform.group() == [], "processes outlived Ctrl-C"
     assert "stopped." in platform.output()
+
+
+def serving(address: str) -> bool:
+    """True when the gRPC health check at `address` says SERVING."""
+    with grpc.insecure_channel(address) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)  # type: ignore[attr-defined]
+        except grpc.RpcError:
+            return False
+    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+
+
+def child_or_none(platform: RunningPlatform, needle: str, env: str = "") -> int | None:
+    """The runner's child running `needle` (with `env`), or None while there is none."""
+    try:
+        return platform.child(needle, env)
+    except AssertionError:
+        return None
+
+
+def kill_child(platform: RunningPlatform, needle: str, env: str = "") -> int:
+    """SIGKILL of the runner's child running `needle` (with `env`) and of what it forked; returns its pid."""
+    pid = platform.child(needle, env)
+    platform.kill_tree(pid)
+    return pid
+
+
+def killed_children_are_started_again(platform: RunningPlatform) -> None:
+    """kill -9 the bot worker, then a game service: both come back, and bots play on."""
+    game = GameClient("beasts", platform.address(BEASTS))
+    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+
+    worker = kill_child(platform, "menagerie.bots.worker", PLAIN_WORKER)
+    wait_for("the worker's exit line", lambda: "bot-worker exited with code -9" in platform.output() or None, 30)
+    assert "restarting it in" in platform.output()
+    restarted = wait_for("a new bot worker", lambda: child_or_none(platform, "menagerie.bots.worker", PLAIN_WORKER), 30)
+    assert restarted != worker
+    # Only the worker plays bot seats: a bots-only match that finishes shows it is back.
+    after_worker = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
+    assert game.finished(after_worker.match_id, service_token).outcome.reason
+
+    under_way = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
+    wait_for("a few bot moves", lambda: game.summary(under_way.match_id, service_token).version > 3 or None, 60)
+    kill_child(platform, "menagerie.shared.games beasts")
+    wait_for("the game's exit line", lambda: "beasts exited with code -9" in platform.output() or None, 30)
+    wait_for("beasts SERVING again", lambda: serving(platform.address(BEASTS)) or None, 60)
+    # The match that was under way when its service died is played to the end, and new ones are.
+    assert game.finished(under_way.match_id, service_token).outcome.reason
+    after_game = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
+    assert game.finished(after_game.match_id, service_token).outcome.reason
+    game.close()

@@ -1,49 +1,32 @@
-"""`make run` survives a crash and its processes' deaths (issue 10, items 3 and 5).
+"""`make run` survives a crash (issue 10, item 3).
 
 A crash (SIGKILL of every process, the embedded Redis server too) and a restart on the
 same data: the matches in progress are there with every acknowledged move, bots carry
-on to the end, the player's token still works and the ratings are kept. Under a
-running `make run`, a child killed outright (the bot worker, a game service) is started
-again, and play goes on. (`make run` killed alone takes its processes with it and frees its
-data: tests/e2e/test_interrupted_runs.py.)
+on to the end, the player's token still works and the ratings are kept. (A child of a
+running `make run` killed outright is started again: tests/e2e/test_local_platform.py;
+`make run` killed alone takes its processes with it and frees its data:
+tests/e2e/test_interrupted_runs.py.)
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TypeVar
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
-from tests.support.platform import RunningPlatform, alive, free_port_block, local_platform, port_block_size
+from tests.support.platform import alive, free_port_block, port_block_size, quick_platform, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.faults]
 
 LOBBY, BEASTS = 0, 1
 FINISHED = common_pb2.MATCH_STATUS_FINISHED
-T = TypeVar("T")
-# make run starts two workers of the same command: the bot worker takes the plain queues.
-PLAIN_WORKER = "MENAGERIE_WORKER_QUEUES=plain"
-
-
-def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
-    """Polls `probe` until it returns something other than None; fails naming `what` after `timeout` s."""
-    deadline = time.monotonic() + timeout
-    while (value := probe()) is None:
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
-    return value
 
 
 def seated(lobby: lobby_pb2_grpc.LobbyStub, token: str) -> lobby_pb2.Seating:
@@ -111,16 +94,6 @@ def play_moves(game: GameClient, seating: lobby_pb2.Seating, moves: int, rng: ra
                 raise
 
 
-def finished(game: GameClient, match_id: str, token: str, timeout: float = 120.0) -> common_pb2.MatchSummary:
-    """The match's summary once it is over (the bots play it)."""
-
-    def probe() -> common_pb2.MatchSummary | None:
-        summary = game.summary(match_id, token)
-        return summary if summary.status == FINISHED else None
-
-    return wait_for(f"match {match_id} to finish", probe, timeout)
-
-
 def bots_under_way(game: GameClient, token: str, matches: list[str]) -> None:
     """Waits until the bots have made some 20 moves across `matches` (each takes a second or two in all)."""
 
@@ -128,36 +101,6 @@ def bots_under_way(game: GameClient, token: str, matches: list[str]) -> None:
         return sum(game.summary(m, token).version for m in matches) > 20 or None
 
     wait_for("the bots to start", moved)
-
-
-def quick_platform(
-    secret: str | None, args: tuple[str, ...] = ("--fresh",), base_port: int | None = None
-) -> AbstractContextManager[RunningPlatform]:
-    """make run with short recovery times, so the tests stay short.
-
-    Bot turns are sent again 2 s after their deadline (10 s by default), and a decision a
-    killed worker was playing is marked in progress for 5 s (the soft time limit, 20 s by
-    default; menagerie.bots.marks): after a crash its match waits that long for its bot.
-    """
-    return local_platform(
-        secret,
-        args=args,
-        base_port=base_port,
-        MENAGERIE_BOT_TURN_DEADLINE_SECONDS="2",
-        MENAGERIE_REDISPATCH_SECONDS="2",
-        MENAGERIE_TASK_SOFT_TIME_LIMIT_SECONDS="5",
-        MENAGERIE_TASK_TIME_LIMIT_SECONDS="10",
-    )
-
-
-def serving(address: str) -> bool:
-    """True when the gRPC health check at `address` says SERVING."""
-    with grpc.insecure_channel(address) as channel:
-        try:
-            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)  # type: ignore[attr-defined]
-        except grpc.RpcError:
-            return False
-    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
 
 
 def test_a_crash_of_every_process_loses_no_acknowledged_move_and_play_resumes(tmp_path: Path) -> None:
@@ -216,7 +159,7 @@ def test_a_crash_of_every_process_loses_no_acknowledged_move_and_play_resumes(tm
 
             # The bots carry on: alone, and beside the player, whose seat token from before still works.
             for match_id, summary in seen.items():
-                assert finished(game, match_id, service_token).version >= summary.version
+                assert game.finished(match_id, service_token).version >= summary.version
             played = game.play_seat_to_end(second.match_id, second.seat, second.seat_token, rng, timeout=120)
             assert played.summary.version > ours and played.summary.outcome.reason
             assert entry(lobby, player.player_id, 2).matches == 2
@@ -249,7 +192,7 @@ def test_repeated_crashes_under_bot_play_lose_nothing(tmp_path: Path) -> None:
                 assert history(game, match_id, token, version) == events, f"crash {crash} changed the history"
             if crash == 4:
                 for match_id in known:
-                    assert finished(game, match_id, token).outcome.reason
+                    assert game.finished(match_id, token).outcome.reason
                 game.close()
                 assert platform.ctrl_c() == 0
                 break
@@ -268,47 +211,3 @@ def stored_version(game: GameClient, match_id: str, token: str) -> int:
         return int(game.summary(match_id, token).version)
     except grpc.RpcError as error:
         raise AssertionError(f"match {match_id} did not survive the restart: {error.code()}") from None
-
-
-def kill_child(platform: RunningPlatform, needle: str, env: str = "") -> int:
-    """SIGKILL of the runner's child running `needle` (with `env`) and of what it forked; returns its pid."""
-    pid = platform.child(needle, env)
-    platform.kill_tree(pid)
-    return pid
-
-
-def test_a_killed_bot_worker_and_game_service_are_started_again() -> None:
-    """Under a running make run, kill -9 the bot worker, then a game service: both come back, bots play on."""
-    with quick_platform(TOKEN_SECRET) as platform:
-        game = GameClient("beasts", platform.address(BEASTS))
-        service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
-
-        worker = kill_child(platform, "menagerie.bots.worker", PLAIN_WORKER)
-        wait_for("the worker's exit line", lambda: "bot-worker exited with code -9" in platform.output() or None, 30)
-        assert "restarting it in" in platform.output()
-        restarted = wait_for(
-            "a new bot worker", lambda: _child_or_none(platform, "menagerie.bots.worker", PLAIN_WORKER), 30
-        )
-        assert restarted != worker
-        # Only the worker plays bot seats: a bots-only match that finishes shows it is back.
-        after_worker = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
-        assert finished(game, after_worker.match_id, service_token).outcome.reason
-
-        under_way = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
-        wait_for("a few bot moves", lambda: game.summary(under_way.match_id, service_token).version > 3 or None, 60)
-        kill_child(platform, "menagerie.shared.games beasts")
-        wait_for("the game's exit line", lambda: "beasts exited with code -9" in platform.output() or None, 30)
-        wait_for("beasts SERVING again", lambda: serving(platform.address(BEASTS)) or None, 60)
-        # The match that was under way when its service died is played to the end, and new ones are.
-        assert finished(game, under_way.match_id, service_token).outcome.reason
-        after_game = game.create(service_token, mode="training", seats=3, bots=(0, 1, 2))
-        assert finished(game, after_game.match_id, service_token).outcome.reason
-        game.close()
-        assert platform.ctrl_c() == 0
-
-
-def _child_or_none(platform: RunningPlatform, needle: str, env: str = "") -> int | None:
-    try:
-        return platform.child(needle, env)
-    except AssertionError:
-        return None

@@ -124,6 +124,14 @@ class GameClient:
     def summary(self, match_id: str, token: str) -> common_pb2.MatchSummary:
         return self.matches.GetMatch(matches_pb2.GetMatchRequest(match_id=match_id), metadata=bearer(token)).match
 
+    def finished(self, match_id: str, token: str, timeout: float = 120.0) -> common_pb2.MatchSummary:
+        """The match's summary once it is over (others, bots, play it); fails after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while (summary := self.summary(match_id, token)).status != common_pb2.MATCH_STATUS_FINISHED:
+            assert time.monotonic() < deadline, f"match {match_id} did not finish within {timeout:g} s"
+            time.sleep(0.1)
+        return summary
+
     def play_step(self, match: Match, choose: Any) -> Any:
         """One action by the seat to act, chosen by `choose(actions)`; None when the match is over."""
         summary = self.summary(match.match_id, next(iter(match.tokens.values())))

@@ -11,10 +11,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from deploy.games import load
 from menagerie.shared.lifetime import spawn, stop_group
@@ -224,3 +225,35 @@ def local_platform(
         yield platform
     finally:
         stop_group(process, signal.SIGINT, 60)
+
+
+T = TypeVar("T")
+
+
+def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
+    """Polls `probe` until it returns something other than None; fails naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while (value := probe()) is None:
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+    return value
+
+
+def quick_platform(
+    secret: str | None, args: tuple[str, ...] = ("--fresh",), base_port: int | None = None
+) -> AbstractContextManager[RunningPlatform]:
+    """make run with short recovery times, so the tests that kill its processes stay short.
+
+    Bot turns are sent again 2 s after their deadline (10 s by default), and a decision a
+    killed worker was playing is marked in progress for 5 s (the soft time limit, 20 s by
+    default; menagerie.bots.marks): after a crash its match waits that long for its bot.
+    """
+    return local_platform(
+        secret,
+        args=args,
+        base_port=base_port,
+        MENAGERIE_BOT_TURN_DEADLINE_SECONDS="2",
+        MENAGERIE_REDISPATCH_SECONDS="2",
+        MENAGERIE_TASK_SOFT_TIME_LIMIT_SECONDS="5",
+        MENAGERIE_TASK_TIME_LIMIT_SECONDS="10",
+    )

@@ -64,5 +64,5 @@ def test_property_random_co_op_matches(seats: int) -> None:
     # Random play finishes almost every match by the rules (the Salem track), not by the cap.
     assert capped <= property_matches() // 20, (capped, results)
     assert results["loss"] > 0, results
-    if property_matches() >= 200:
+    if property_matches() >= 100:
         assert captures > 0, "random teams sometimes pool resources and capture"
