@@ -13,7 +13,8 @@ built deck holds — and shuffles the hidden zones (`menagerie.rules.hidden`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import cast
 
 import msgspec
@@ -28,6 +29,7 @@ from menagerie.snitch.engine.parts import EngineParts
 from menagerie.snitch.engine.pitch import Layout, PlayerRef
 from menagerie.snitch.engine.race import HeldDice, Token
 from menagerie.snitch.engine.roster import Draft
+from menagerie.snitch.engine.sampling import TacticsDeal, ViewSampler
 
 # A state rebuilt from a view gets its own copy of the view's procedure: play changes the state in place.
 _ENCODER = msgspec.msgpack.Encoder()
@@ -41,12 +43,36 @@ _GOLDEN = frozenset(c.id for c in load_snitch_deck().cards if isinstance(c, Gold
 class Determinization(EngineParts):
     """Rebuilding a state from a seat's view (a part of SnitchEngine)."""
 
+    # The last view determinized, its seat and its sampler (a search determinizes one view many times).
+    _sampled: tuple[SnitchView, int, Callable[[int], SnitchState]] | None = None
+
     def state_from_view(self, view: SnitchView, seat: int) -> SnitchState:
         """A state consistent with `view`: what `seat` cannot see dealt in card order (the cheapest legal deck)."""
         return self._rebuild(view, seat, None)
 
     def determinize(self, view: SnitchView, seat: int, seed: int) -> SnitchState:
-        """A random state consistent with `view`: the rival's secrets drawn, the hidden zones shuffled, a fresh Rng."""
+        """A random state consistent with `view`: the rival's secrets drawn, the hidden zones shuffled, a fresh Rng.
+
+        A search asks again and again for the same view: the last view's sampler is kept (by
+        identity: a view is never changed once built) so that only the draws are made anew.
+        """
+        last = self._sampled
+        if last is None or last[0] is not view or last[1] != seat:
+            last = self._sampled = (view, seat, self._sampler(view, seat))
+        return last[2](seed)
+
+    def _sampler(self, view: SnitchView, seat: int) -> Callable[[int], SnitchState]:
+        """Determinizations of `view`: a ViewSampler once the Teams are formed, else the generic path."""
+        if view.draft is not None or not all(coach.cards for coach in view.coaches):
+            return partial(self._determinize_generic, view, seat)
+        rival = view.coaches[1 - seat]
+        _, pile, keepable = self._snitch_pile(view, seat)
+        aims = self.data.hoops.numbers if rival.aim_chosen else None
+        deal = self._tactics_deal(view, 1 - seat)
+        return ViewSampler(self._rebuild(view, seat, None), seat, deal, pile, keepable, aims).sample
+
+    def _determinize_generic(self, view: SnitchView, seat: int, seed: int) -> SnitchState:
+        """The rebuilt state, its single-place secrets drawn, then every hidden pool shuffled (rules.hidden)."""
         rng = Rng(seed)
         return permute_hidden(self._rebuild(view, seat, rng), seat, rng)
 
@@ -175,39 +201,36 @@ class Determinization(EngineParts):
         )
 
     def _unseen_tactics(self, view: SnitchView, team: int, rng: Rng | None) -> list[int]:
-        """The rival's Tactical cards `view` does not show (hand, draw pile, a chosen Pitch Actions card).
+        """The rival's Tactical cards `view` does not show (hand, draw pile, a chosen Pitch Actions card)."""
+        return self._tactics_deal(view, team).deal(rng)
+
+    def _tactics_deal(self, view: SnitchView, team: int) -> TacticsDeal:
+        """How the cards of `team` that `view` does not show are dealt.
 
         Basic Teams play their House's basic deck. A deck built under a Funding (l.693) is
         secret: its unseen cards are drawn from the library, within what the Funding leaves
-        after the Team's known cards (the cheapest first without `rng`; there are always
+        after the Team's known cards (the cheapest first without an Rng; there are always
         enough free ones, l.697).
         """
         shown = view.coaches[team]
         if not shown.cards:
-            return []  # the Teams are not formed yet: no Tactical cards anywhere
+            return TacticsDeal(fixed=())  # the Teams are not formed yet: no Tactical cards anywhere
         house = cast("House", shown.house)
         known = {*shown.discard, *shown.intrepids, *([shown.pitch_card] if shown.pitch_card is not None else [])}
         if view.mode == "basic":
-            return [c.id for c in self.decks.deck(house) if c.id not in known]
+            return TacticsDeal(fixed=tuple(c.id for c in self.decks.deck(house) if c.id not in known))
         library = self.catalogue.library[house]
         spent = sum(self.players_by_id[c.id].cost for c in shown.cards)
         spent += sum(self.spectator_cards[s.id].cost for s in shown.spectators if s.id != FERVENT_FAN)
         spent += sum(library[c].cost for c in known)
-        budget = view.funding - spent
-        need = shown.hand_size + shown.deck_size + (shown.pitch_card_chosen and shown.pitch_card is None)
-        candidates = [c for c in library if c not in known]
-        if rng is None:
-            candidates.sort(key=lambda c: library[c].cost)
-        else:
-            rng.shuffle(candidates)
-        dealt: list[int] = []
-        for card in candidates:
-            if len(dealt) == need:
-                break
-            if library[card].cost <= budget:
-                dealt.append(card)
-                budget -= library[card].cost
-        return dealt
+        candidates = tuple(c for c in library if c not in known)
+        return TacticsDeal(
+            fixed=None,
+            candidates=candidates,
+            costs=tuple(library[c].cost for c in candidates),
+            budget=view.funding - spent,
+            need=shown.hand_size + shown.deck_size + (shown.pitch_card_chosen and shown.pitch_card is None),
+        )
 
     def _snitch_cards(self, view: SnitchView, seat: int, rng: Rng | None) -> tuple[list[int | None], list[int]]:
         """Each Coach's Snitch card in play and the Snitch deck: the cards not in the row, the discard or in sight.
@@ -217,18 +240,23 @@ class Determinization(EngineParts):
         in_play: list[int | None] = [None, None]
         if not view.coaches[seat].cards:
             return in_play, []  # the Teams are not formed yet: the race deck is dealt at Setup (l.243)
-        if view.my_snitch_card is not None:
-            in_play[seat] = view.my_snitch_card.id
-        seen = {*(c.id for c in view.race.row), *view.race.discard, in_play[seat]}
-        unseen = [c for c in _SNITCH_DECK if c not in seen]
-        if view.coaches[1 - seat].has_snitch_card:
-            keepable = [c for c in unseen if c not in _GOLDEN]
+        in_play[seat], unseen, keepable = self._snitch_pile(view, seat)
+        if keepable is not None:
             card = keepable[0] if rng is None else rng.choice(keepable)
             unseen.remove(card)
             in_play[1 - seat] = card
         if len(unseen) != view.race.deck_size:
             raise ValueError("the view's Snitch card counts do not add up")
         return in_play, unseen
+
+    @staticmethod
+    def _snitch_pile(view: SnitchView, seat: int) -> tuple[int | None, list[int], list[int] | None]:
+        """The seat's Snitch card in play, the cards it has not seen, those the rival may hold (None: it holds none)."""
+        mine = view.my_snitch_card.id if view.my_snitch_card is not None else None
+        seen = {*(c.id for c in view.race.row), *view.race.discard, mine}
+        unseen = [c for c in _SNITCH_DECK if c not in seen]
+        keepable = [c for c in unseen if c not in _GOLDEN] if view.coaches[1 - seat].has_snitch_card else None
+        return mine, unseen, keepable
 
     def _any_hoop(self, rng: Rng | None) -> int:
         """A Goal Hoop card the rival may have chosen face down."""

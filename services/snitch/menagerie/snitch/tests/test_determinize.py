@@ -193,3 +193,27 @@ def test_a_rivals_draft_is_drawn_and_the_seats_own_kept() -> None:
         assert mine == state.players[0].draft
         houses.add(theirs.house)
     assert len(houses) == 4, houses
+
+
+def test_a_views_sampler_draws_the_states_the_generic_path_draws() -> None:
+    """Search's determinizations (one rebuild per view, then only the draws) equal the generic path's, seed by seed:
+    the same rebuild, the same draws in the same order from the same Rng, then every hidden pool shuffled."""
+    setups = (MatchSetup("basic", 2), MatchSetup("advanced", 2, {"funding": "15", "spectators": "on"}))
+    compared = 0
+    for setup in setups:
+        for match in range(3):
+            rng = random.Random(match)
+            state, _ = ENGINE.setup(setup, match)
+            step = 0
+            while ENGINE.outcome(state) is None:
+                if step % 7 == 3:
+                    for seat in (0, 1):
+                        view = ENGINE.view(state, seat)
+                        for seed in (seat, 11 + step):
+                            fast = ENGINE.determinize(view, seat, seed)
+                            assert fast == ENGINE._determinize_generic(view, seat, seed), (setup.mode, match, step)
+                            compared += 1
+                seat = rng.choice(ENGINE.to_act(state).seats())
+                ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+                step += 1
+    assert compared > 200, compared
