@@ -35,8 +35,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
+
+import msgspec
 
 from menagerie.rules.bots import PolicyFactory, RandomPolicy
 from menagerie.snitch.data import (
@@ -408,22 +410,27 @@ class Table:
         board = _board()
         self.pitch = board.pitch
         self.dist = _distances()
-        if state is None:
-            self.layout = layout_of(view)
-            self.stunned = {PlayerRef(p.team, p.index): p.stunned for p in view.players}
-        else:  # a search's sampled state: where things are is read from it, not rebuilt from a view
-            self.layout = state.layout
-            self.stunned = {
-                PlayerRef(team, index): player.stunned
-                for team, coach in enumerate(state.players)
-                for index, player in enumerate(coach.team)
-            }
+        # A search's sampled state: where things are (and the race) is read from it, not rebuilt from a view.
+        self.state = state
+        self.layout = layout_of(view) if state is None else state.layout
         self.targets = (
             pitch.own_half(self.pitch, self.layout, 1).scoring_area,  # where Team 0 shoots
             pitch.own_half(self.pitch, self.layout, 0).scoring_area,
         )
         self.homes = (self.targets[1], self.targets[0])
         self._values: dict[Layout, float] = {}
+
+    @cached_property
+    def stunned(self) -> dict[PlayerRef, int]:
+        """Each Pitch Player's Stunned tokens (read for a roll's chance, which an evaluation rarely works out)."""
+        state = self.state
+        if state is None:
+            return {PlayerRef(p.team, p.index): p.stunned for p in self.view.players}
+        return {
+            PlayerRef(team, index): player.stunned
+            for team, coach in enumerate(state.players)
+            for index, player in enumerate(coach.team)
+        }
 
     # ---------------------------------------------------------------- dice
 
@@ -597,7 +604,7 @@ class Table:
     # ------------------------------------------------------------- the race
 
     def current_race(self) -> race.Race:
-        return race_of(self.view, self.me)
+        return race_of(self.view, self.me) if self.state is None else race_in(self.state, self.me)
 
     def race_units(self, r: race.Race) -> float:
         """What the race is worth to the viewer."""
@@ -710,6 +717,20 @@ def layout_of(view: SnitchView) -> Layout:
         players=(tuple(zones[0]), tuple(zones[1])),
         quaffle=holder if holder is not None else view.quaffle_zone,
         bludgers=tuple(z for _, z in bludgers),
+    )
+
+
+def race_in(state: SnitchState, me: int) -> race.Race:
+    """The Snitch race as `race_of` reads it from `me`'s view, read from a search's sampled state instead."""
+    held = state.held
+    return race.Race(
+        seekers=(state.seekers[0], state.seekers[1]),
+        snitch=state.snitch,
+        tokens=tuple(msgspec.structs.replace(t, turn=0) for t in state.race_tokens),
+        held=(tuple(sorted(held[0])), tuple(sorted(held[1]))),
+        row=tuple(state.snitch_row),
+        in_play=(state.players[0].snitch_in_play, None) if me == 0 else (None, state.players[1].snitch_in_play),
+        turn=1,
     )
 
 

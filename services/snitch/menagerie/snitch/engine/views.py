@@ -420,11 +420,12 @@ def build_view(engine: SnitchEngine, state: SnitchState, seat: int | None) -> Sn
 
 
 def evaluation_view(engine: SnitchEngine, state: SnitchState, seat: int) -> SnitchView:
-    """The parts of `seat`'s view a position's evaluation reads: the Coaches, the race, its own Snitch card.
+    """The parts of `seat`'s view a position's evaluation reads: the Coaches' cards and tokens, its own cards.
 
     A search judges thousands of sampled states a second; it reads where the Players are
     from the sampled state itself, so the Pitch's Players and Zones, the cards on show, the
-    words and the procedure are left out (empty, None). Never sent to anyone: `build_view` is the view.
+    Coaches' piles and Spectators, the words and the procedure are left out (empty, None), and
+    so is the race, which it reads from the state too. Never sent to anyone: `build_view` is the view.
     """
     mine = state.players[seat]
     return SnitchView(
@@ -432,12 +433,12 @@ def evaluation_view(engine: SnitchEngine, state: SnitchState, seat: int) -> Snit
         viewer=seat,
         sequence=state.sequence,
         attacking=state.attacking,
-        coaches=[coach_view(engine, state, team) for team in (0, 1)],
+        coaches=[_evaluation_coach(engine, state, team) for team in (0, 1)],
         players=[],
         zones=[],
         quaffle_zone=state.layout.quaffle_zone,
         quaffle_loose=state.layout.holder is None,
-        race=race_view(engine, state),
+        race=_NO_RACE,
         hand=[],
         my_pitch_card=mine.pitch_card,
         my_aim=mine.aim,
@@ -447,5 +448,60 @@ def evaluation_view(engine: SnitchEngine, state: SnitchState, seat: int) -> Snit
         block_seat=state.block_seat,
         block_index=state.block_index,
         block_remaining=list(state.block_remaining),
-        prompt=Prompt(),
+        prompt=_NO_PROMPT,
+    )
+
+
+_NO_PROMPT = Prompt()
+_NO_RACE = RaceView(
+    spaces=0,
+    seekers=[],
+    snitch=0,
+    tokens=[],
+    held_bonus=[],
+    held_penalty=[],
+    row=[],
+    deck_size=0,
+    discard=[],
+    ahead=None,
+    lagged=None,
+)
+# A lineup's Player card views, built once per lineup (an evaluation reads them twice per sampled state);
+# emptied when it holds _LINEUPS_KEPT, as a long-lived bot worker meets many built Teams.
+_LINEUPS_KEPT = 256
+_LINEUPS: dict[tuple[str, ...], tuple[SnitchEngine, list[PlayerCardView]]] = {}
+
+
+def _lineup_cards(engine: SnitchEngine, lineup: list[str]) -> list[PlayerCardView]:
+    key = tuple(lineup)
+    cached = _LINEUPS.get(key)
+    if cached is None or cached[0] is not engine:
+        if len(_LINEUPS) >= _LINEUPS_KEPT:
+            _LINEUPS.clear()
+        cached = _LINEUPS[key] = (engine, [player_card_view(engine, p) for p in lineup])
+    return cached[1]
+
+
+def _evaluation_coach(engine: SnitchEngine, state: SnitchState, team: int) -> CoachView:
+    """`coach_view` without the piles and Spectators (an evaluation reads the cards, Tempo, Goals and tokens)."""
+    coach = state.players[team]
+    return CoachView(
+        seat=team,
+        house=coach.house,
+        cards=_lineup_cards(engine, coach.lineup),
+        hand_size=len(coach.hand),
+        deck_size=len(coach.deck),
+        discard=[],
+        pitch_card=coach.pitch_card if coach.pitch_revealed else None,
+        pitch_card_chosen=coach.pitch_card is not None,
+        intrepids=[],
+        declined_intrepid=coach.declined_intrepid,
+        tempo=coach.tempo,
+        goals=coach.goals,
+        celebrated=coach.celebrated,
+        has_snitch_card=coach.snitch_in_play is not None,
+        aim_chosen=coach.aim is not None,
+        next_block=coach.next_block,
+        team_confirmed=True,
+        flag=coach.flag,
     )
