@@ -14,6 +14,9 @@ import msgspec
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_SPAN = 1 << 64
 
 T = TypeVar("T")
 
@@ -28,15 +31,15 @@ class Rng(msgspec.Struct, array_like=True):
         """The next 64-bit output."""
         self.counter += 1
         z = (self.seed + self.counter * _GAMMA) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _SPAN - _SPAN % n
         while True:
             x = self.next_u64()
             if x < limit:
@@ -51,10 +54,23 @@ class Rng(msgspec.Struct, array_like=True):
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates shuffle in place."""
+        """Fisher–Yates shuffle in place: j = below(i + 1) for i from the last index down to 1."""
+        # below and next_u64 written out: a search shuffles hidden piles at every iteration.
+        seed, counter = self.seed, self.counter
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                counter += 1
+                z = (seed + counter * _GAMMA) & _MASK
+                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.counter = counter
 
 
 def seed_from(*parts: int | str) -> int:
