@@ -78,19 +78,19 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Two halves at once, two workers each, on two cores: tests/ (integration and e2e) mostly
-# waits on processes and timers, services/ (the games' own tests, mostly pure engines) keeps
-# the cores busy. Each worker starts its own Redis and services (session fixtures); a module's
-# tests stay on one worker, and each long property run is a group of its own, sent first
-# (--dist loadgroup in the order tests/support/fixtures.py gives). The services/ half prints
-# its report once the tests/ half is done, so the two do not interleave.
-# The linters run beside the tests rather than before them: the tests/ half mostly waits, and
-# the lint's minute or two (mypy from a cold cache on a fresh clone) fits in its waiting.
+# The lint and two halves of the suite at once, two workers each, on two cores. tests/
+# (integration and e2e) sets the pace: its tests wait on processes, timers and each other, and
+# stretch when the cores are busy. services/ (the games' own tests, mostly pure engines) and the
+# lint (mypy from a cold cache on a fresh clone) only need the cores' time, so they run niced and
+# take what tests/ leaves. Each worker starts its own Redis and services (session fixtures); a
+# module's tests stay on one worker, and each long run is a group of its own, sent first
+# (--dist loadgroup in the order tests/support/fixtures.py gives). services/ and the lint print
+# their reports once tests/ is done, so that nothing interleaves.
 SERVICES_LOG := $(VENV)/services-tests.log
 LINT_LOG := $(VENV)/lint.log
 test: $(STAMP) ## Lint and the whole test suite (unit, integration, e2e): the lint, tests/ and services/ side by side
-	@$(TIED) $(MAKE) --no-print-directory lint > $(LINT_LOG) 2>&1 & lint=$$!; \
-	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 services > $(SERVICES_LOG) 2>&1 & games=$$!; \
+	@$(TIED) nice -n 10 $(MAKE) --no-print-directory lint > $(LINT_LOG) 2>&1 & lint=$$!; \
+	$(TIED) nice -n 10 $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 services > $(SERVICES_LOG) 2>&1 & games=$$!; \
 	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 tests; platform=$$?; \
 	wait $$games; games_code=$$?; wait $$lint; lint_code=$$?; \
 	echo "--- services/ (the games' own tests) ---"; cat $(SERVICES_LOG); \
