@@ -15,12 +15,15 @@ SnitchUI
 ZooUI
 
 # --- Celery: tasks are sent by name, signal handlers are connected by their decorators
-# (services/bots/menagerie/bots/worker.py).
+# (services/bots/menagerie/bots/worker.py, services/bots/menagerie/bots/tracing.py).
 play_turn
 _forget_inherited_clients
 _die_with_the_worker
 _note_stop_request
 _note_worker
+_start_in_pool_process
+_flush_pool_process
+_start_in_worker
 
 # --- gRPC and protobuf: servicer methods are called by grpc.aio by the RPC's name, an interceptor's
 # intercept_service by the server, and protobuf fields are read from the message by its receiver.

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from celery import Celery
 
+from menagerie.bots import tracing  # noqa: F401 (connects the worker's trace hooks to Celery's signals)
 from menagerie.shared.bots import searches
 from menagerie.shared.settings import BotSettings
 

@@ -61,10 +61,12 @@ from menagerie.shared.settings import BotSettings
 from menagerie.shared.store import MatchStore
 from menagerie.shared.store.keys import parse_deadline_member, shard_keys
 from menagerie.shared.streams import StreamConsumer
+from menagerie.shared.tracing import TRACEPARENT, consumer_span, setup_tracing
 
 log = structlog.get_logger(__name__)
 
 GROUP = "dispatcher"
+TRACEPARENT_FIELD = TRACEPARENT.encode()  # beside the notice on the turn feed when traces are on
 SENT_MEMORY = 100_000
 
 DECISIONS = Counter(
@@ -144,6 +146,13 @@ class Dispatcher:
         if notice.kind == common_pb2.MATCH_EVENT_KIND_FINISHED:
             return
         bots = {b.seat: b for b in notice.bots}
+        # The move's trace goes on to the bots' tasks; a bot's own move starts a trace linked to
+        # it, so that an all-bot match is a trace per move rather than one without end.
+        by_bot = notice.HasField("seat") and notice.seat in bots
+        with consumer_span("turn notice", fields.get(TRACEPARENT_FIELD), follows=by_bot):
+            await self._enqueue_bots(notice, bots)
+
+    async def _enqueue_bots(self, notice: common_pb2.MatchEvent, bots: dict[int, common_pb2.BotSeat]) -> None:
         for seat, version in zip(notice.to_act, notice.to_act_versions, strict=True):
             decision = (notice.match_id, seat, version)
             if seat in bots and decision not in self._sent:
@@ -242,6 +251,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
 
 def main() -> None:
     """Runs the dispatcher until SIGTERM."""
+    setup_tracing("dispatcher")  # traces off unless OTEL_* ask
     run_service("dispatcher", BotSettings, register)
 
 

@@ -31,6 +31,8 @@ from kombu.serialization import dumps as serialize
 from kombu.utils.json import dumps as envelope_json
 from redis.asyncio import Redis
 
+from menagerie.shared.tracing import carrier
+
 # kombu's Redis transport: how a message's body travels, and its default priority.
 BODY_ENCODING = "base64"
 PRIORITY = 0
@@ -64,6 +66,8 @@ class TaskPublisher:
             kwargsrepr=repr(dict(kwargs)),
             origin=self._origin,
         )
+        # The current trace (the turn notice's), for the worker's task to continue; nothing when traces are off.
+        headers.update(carrier())
         content_type, content_encoding, data = serialize(body, serializer=self._serializer)
         payload: str | bytes = data  # json gives text, a binary serializer bytes
         raw = payload.encode(content_encoding) if isinstance(payload, str) else payload

@@ -13,6 +13,7 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.rpc.bootstrap import Runtime, run_service
 from menagerie.shared.rpc.quotas import MethodBudget
 from menagerie.shared.settings import LobbySettings
+from menagerie.shared.tracing import setup_tracing
 
 REGISTER_PLAYER = f"/{lobby_pb2.DESCRIPTOR.services_by_name['Lobby'].full_name}/RegisterPlayer"
 
@@ -41,6 +42,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
 
 def main() -> None:
     """Runs the lobby until SIGTERM."""
+    setup_tracing("lobby")  # before the server is made: traces off unless OTEL_* ask
     run_service("lobby", LobbySettings, register)
 
 

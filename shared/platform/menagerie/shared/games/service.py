@@ -25,6 +25,7 @@ from menagerie.shared.games.servicers import GameServicer, MatchesServicer
 from menagerie.shared.rpc.bootstrap import Register, Runtime, run_service
 from menagerie.shared.settings import GameServiceSettings
 from menagerie.shared.store import MatchStore
+from menagerie.shared.tracing import setup_tracing
 
 GAME_ENV = "MENAGERIE_GAME"
 # argparse's status for a bad command line; an unknown game is one.
@@ -55,6 +56,7 @@ def game_registrar(binding: GameBinding) -> Register:
 
 def run_game_service(binding: GameBinding) -> None:
     """Runs a game service process until SIGTERM."""
+    setup_tracing(binding.info.game)  # before the server is made: traces off unless OTEL_* ask
     run_service(binding.info.game, GameServiceSettings, game_registrar(binding))
 
 

@@ -25,6 +25,7 @@ from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, 
 from menagerie.shared.store.pipelined import RedisRunner
 from menagerie.shared.store.records import FINISHED, Archive, MatchRecord, SeatDeadline, StoredEntry
 from menagerie.shared.store.scripts import CreateArgs, RecordPairs, SubmitArgs, encode, lua_pairs, lua_string, source
+from menagerie.shared.tracing import script_span
 
 _encode = msgspec.msgpack.Encoder().encode
 _archive = msgspec.msgpack.Decoder(Archive)
@@ -113,16 +114,6 @@ class MatchStore:
         """Stores a new match at version 1; False if the id is taken."""
         record = new.record
         keys = self.keys(record.match_id)
-        args = CreateArgs(
-            match_id=record.match_id,
-            created_ms=str(record.meta.created_ms),
-            record=self._created_fields(record),
-            entry=lua_pairs(_entry_fields(new.setup)),
-            deadlines_added=_deadline_scores(record.match_id, record.deadlines),
-            notice=lua_string(new.notice),
-            feed_maxlen=str(self.feed_maxlen),
-            finished=record.outcome is not None,
-        )
         script_keys = [
             keys.state,
             keys.events,
@@ -131,7 +122,19 @@ class MatchStore:
             keys.shard.active,
             keys.shard.results,
         ]
-        return bool(await self._runner.script(self._create, script_keys, [encode(args)]))
+        with script_span("create.lua") as traceparent:
+            args = CreateArgs(
+                match_id=record.match_id,
+                created_ms=str(record.meta.created_ms),
+                record=self._created_fields(record),
+                entry=lua_pairs(_entry_fields(new.setup)),
+                deadlines_added=_deadline_scores(record.match_id, record.deadlines),
+                notice=lua_string(new.notice),
+                feed_maxlen=str(self.feed_maxlen),
+                finished=record.outcome is not None,
+                traceparent=traceparent,
+            )
+            return bool(await self._runner.script(self._create, script_keys, [encode(args)]))
 
     async def load(
         self, match_id: str, idempotency_field: str | None = None
@@ -157,7 +160,29 @@ class MatchStore:
         record = c.applied
         keys = self.keys(record.match_id)
         retention = c.retention_seconds if record.finished else 0
-        args = SubmitArgs(
+        with script_span("submit.lua") as traceparent:
+            reply = await self._runner.script(
+                self._submit, self._submit_keys(keys), (encode(self._submit_args(c, retention, traceparent)),)
+            )
+        status = reply[0].decode()
+        return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
+
+    @staticmethod
+    def _submit_keys(keys: MatchKeys) -> tuple[str, ...]:
+        return (
+            keys.state,
+            keys.events,
+            keys.idempotency,
+            keys.shard.turns,
+            keys.shard.deadlines,
+            keys.shard.active,
+            keys.shard.finished,
+            keys.shard.results,
+        )
+
+    def _submit_args(self, c: Commit, retention: int, traceparent: str) -> SubmitArgs:
+        record = c.applied
+        return SubmitArgs(
             match_id=record.match_id,
             loaded_version=str(c.loaded.version),
             idempotency_field=c.idempotency_field,
@@ -174,20 +199,8 @@ class MatchStore:
             retention_s=str(retention),
             created_ms=str(record.meta.created_ms),
             finished_min_ms=str(record.updated_ms - retention * 1000),
+            traceparent=traceparent,
         )
-        script_keys = (
-            keys.state,
-            keys.events,
-            keys.idempotency,
-            keys.shard.turns,
-            keys.shard.deadlines,
-            keys.shard.active,
-            keys.shard.finished,
-            keys.shard.results,
-        )
-        reply = await self._runner.script(self._submit, script_keys, (encode(args),))
-        status = reply[0].decode()
-        return CommitResult(status=status, answer=reply[1] if status == "duplicate" else b"")
 
     async def entries(self, match_id: str, after_version: int, limit: int | None = None) -> list[StoredEntry]:
         """Event-stream entries with version > after_version, oldest first (from the archive once compacted)."""

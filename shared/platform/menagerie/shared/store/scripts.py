@@ -105,7 +105,7 @@ def source(name: str) -> str:
     return (resources.files("menagerie.shared.store") / "lua" / name).read_text()
 
 
-class CreateArgs(msgspec.Struct):
+class CreateArgs(msgspec.Struct, omit_defaults=True):
     """create.lua's argument: a new match at version 1."""
 
     match_id: str
@@ -116,9 +116,11 @@ class CreateArgs(msgspec.Struct):
     notice: msgspec.Raw  # the turn notice (MatchEvent), on the shard's turn feed
     feed_maxlen: str
     finished: bool  # over at its creation: the notice goes on the results feed too
+    # The create.lua span's context, beside the notice on the turn feed; left out ("") when traces are off.
+    traceparent: str = ""
 
 
-class SubmitArgs(msgspec.Struct):
+class SubmitArgs(msgspec.Struct, omit_defaults=True):
     """submit.lua's argument: one accepted move."""
 
     match_id: str
@@ -140,3 +142,5 @@ class SubmitArgs(msgspec.Struct):
     retention_s: str
     created_ms: str
     finished_min_ms: str
+    # The submit.lua span's context, beside the notice on the turn feed; left out ("") when traces are off.
+    traceparent: str = ""

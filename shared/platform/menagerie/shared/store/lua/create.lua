@@ -12,7 +12,12 @@ end
 local args = cmsgpack.unpack(ARGV[1])
 redis.call('HSET', KEYS[1], unpack(args.record))
 redis.call('XADD', KEYS[2], '1-1', unpack(args.entry))
-redis.call('XADD', KEYS[3], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice)
+-- The match's trace context rides beside the notice when traces are on (menagerie.shared.tracing).
+if args.traceparent then
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice, 'traceparent', args.traceparent)
+else
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice)
+end
 if args.finished then
   redis.call('XADD', KEYS[6], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice)
 end

@@ -26,7 +26,12 @@ end
 redis.call('HSET', KEYS[1], unpack(args.record))
 redis.call('XADD', KEYS[2], args.entry_id, unpack(args.entry))
 redis.call('HSET', KEYS[3], args.idempotency_field, args.answer)
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice)
+-- The move's trace context rides beside the notice when traces are on (menagerie.shared.tracing).
+if args.traceparent then
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice, 'traceparent', args.traceparent)
+else
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice)
+end
 redis.call('XTRIM', KEYS[4], 'MINID', '~', args.feed_min_id)
 if #args.deadlines_removed > 0 then
   redis.call('ZREM', KEYS[5], unpack(args.deadlines_removed))
