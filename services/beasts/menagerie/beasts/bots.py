@@ -25,7 +25,7 @@ import msgspec
 
 from menagerie.beasts.engine import Action, BeastsEngine, BeastsState, BeastsView
 from menagerie.beasts.engine.costs import Cost, Resources, deficit, pay, plus_one, resources_of
-from menagerie.beasts.engine.data import COLOURS
+from menagerie.beasts.engine.data import COLOURS, DIE_FACES
 from menagerie.beasts.engine.model import (
     Capture,
     ChooseCharacter,
@@ -34,7 +34,6 @@ from menagerie.beasts.engine.model import (
     Fight,
     Step,
 )
-from menagerie.beasts.engine.rules import DIE_FACES
 from menagerie.beasts.engine.salem_data import ApparateAbility, CollectAbility, FightAbility
 from menagerie.beasts.evaluation import evaluate as evaluate  # the mcts level's evaluation hook
 from menagerie.beasts.scoring import MEMO_LIMIT, Scorer

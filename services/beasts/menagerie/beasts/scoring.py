@@ -25,9 +25,9 @@ import msgspec
 
 from menagerie.beasts.engine import BeastsEngine, BeastsState
 from menagerie.beasts.engine.costs import PAYABLE, WILD, Cost, Resources, cost_of, deficit, pay, plus_one, resources_of
-from menagerie.beasts.engine.data import COLOURS
+from menagerie.beasts.engine.data import COLOURS, DIE_FACES
 from menagerie.beasts.engine.model import AfterStop, Capture, ChooseStop, RollDie
-from menagerie.beasts.engine.rules import CREATURES_TO_WIN, DIE_FACES
+from menagerie.beasts.engine.rules import CREATURES_TO_WIN
 from menagerie.rules.chance import die_outcomes
 
 WIN = 1000.0

@@ -35,6 +35,7 @@ from rich.text import Text
 
 from menagerie.cli.menu import Entry, action_kind, grouped
 from menagerie.common.v1 import common_pb2
+from menagerie.snitch.data.cards import DECK_SIZE  # the rulebook's number, from the data (not the engine)
 from menagerie.snitch.v1 import snitch_pb2, snitch_pb2_grpc
 
 View = snitch_pb2.View
@@ -76,7 +77,6 @@ BUILDING = ("team_building", "flag_choice")  # the decisions before the Teams ar
 UNIQUE = "✷"  # a Player with a Trait (the unique Players' mark)
 LOCKED = "⊘"  # its Locked token is on its card
 SEEKER = 6  # the Seeker's card follows the six Pitch Players' in a Coach's `cards`
-DECK_SIZE = 15  # the cards a Tactical deck holds (the view's `missing` says why a Team is not done)
 POSITION_ORDER = ("keeper", "beater", "chaser", "seeker")
 FACE: dict[int, str] = {
     snitch_pb2.SYMBOL_SUCCESS: "S",

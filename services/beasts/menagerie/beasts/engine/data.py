@@ -14,6 +14,7 @@ COLOURS: tuple[Colour, ...] = ("red", "blue", "yellow", "green", "wild")
 SpellId = Literal["felix_felicis", "wingardium_leviosa", "revelio", "accio", "expelliarmus", "portkey"]
 Timing = Literal["roll", "move", "stopped"]
 BLUE_CIRCLES = (4, 13, 16, 29)
+DIE_FACES = (1, 2, 3, 4, 5, 6)  # the die: each face equally likely (menagerie.rules.chance.die_outcomes)
 
 
 class DataError(ValueError):

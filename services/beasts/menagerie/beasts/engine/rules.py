@@ -13,7 +13,7 @@ from typing import Any, ClassVar, cast
 
 from menagerie.beasts.engine.board import Routes
 from menagerie.beasts.engine.costs import cost_of, deficit, pay, resources_of
-from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour, GameData, SpellId, load_data
+from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, DIE_FACES, Colour, GameData, SpellId, load_data
 from menagerie.beasts.engine.model import (
     SPELL_ACTIONS,
     Accio,
@@ -91,7 +91,6 @@ SPELLS_PER_TURN = 3
 STARTING_SPELLS = 2
 ROUND_CAP = 60
 CREATURES_TO_WIN = {"capture": 3, "training": 2}
-DIE_FACES = (1, 2, 3, 4, 5, 6)  # the die: each face equally likely (menagerie.rules.chance.die_outcomes)
 TIMING_WORDS = {"roll": "before rolling", "move": "after rolling, before moving", "stopped": "after stopping"}
 
 

@@ -75,7 +75,6 @@ if TYPE_CHECKING:
     from menagerie.beasts.engine.data import GameData
     from menagerie.rules.decisions import Decision
 
-DIE_FACES = (1, 2, 3, 4, 5, 6)
 SECOND_SALEMER_SPACE = len(BAR)  # the bar's last slot: the space of the Second Salemer (l.149)
 
 

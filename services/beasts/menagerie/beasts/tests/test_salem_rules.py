@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from menagerie.beasts.engine.data import DIE_FACES
 from menagerie.beasts.engine.model import (
     BeastsState,
     Capture,
@@ -27,7 +28,6 @@ from menagerie.beasts.engine.model import (
     TurnActions,
 )
 from menagerie.beasts.engine.rules import BeastsEngine
-from menagerie.beasts.engine.salem import DIE_FACES
 from menagerie.beasts.engine.salem_data import (
     BAR,
     CREATURES_GOAL,

@@ -48,7 +48,7 @@ TRIGGER_ROLLS: dict[Trigger, frozenset[tuple[Whose, RollName]]] = {
     "loose_quaffle": frozenset(),
 }
 
-DECK_SIZE = 15  # "The Tactical card deck must always contain 15 cards."
+DECK_SIZE = 15  # "The Tactical card deck must always contain 15 cards." (l.697)
 # "106 Tactical Cards (25 Gryffindor, 28 Slytherin, 28 Ravenclaw, 25 Hufflepuff)" (l.97).
 LIBRARY_SIZES: dict[House, int] = {"gryffindor": 25, "slytherin": 28, "ravenclaw": 28, "hufflepuff": 25}
 LIBRARY_TOTAL = 106

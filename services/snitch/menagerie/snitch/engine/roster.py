@@ -21,6 +21,7 @@ from typing import Literal, Protocol
 import msgspec
 
 from menagerie.snitch.data import BOUGHT_SPECTATORS, FERVENT_FAN, HOUSES, UNIQUE_MARK, House
+from menagerie.snitch.data.cards import DECK_SIZE
 
 Part = Literal["house", "player", "tactic", "spectator"]
 PARTS: tuple[Part, ...] = ("house", "player", "tactic", "spectator")
@@ -28,7 +29,6 @@ PARTS: tuple[Part, ...] = ("house", "player", "tactic", "spectator")
 # "Teams must always have: 1 Keeper, 1 Seeker, 2 Beaters and 3 Chasers." (l.698), in lineup order.
 TEAM: dict[str, int] = {"keeper": 1, "beater": 2, "chaser": 3, "seeker": 1}
 LINEUP_ORDER = ("keeper", "beater", "chaser", "seeker")
-DECK_SIZE = 15  # "The Tactical card deck must always contain 15 cards." (l.697)
 
 
 class _Card(Protocol):
