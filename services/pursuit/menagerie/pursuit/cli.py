@@ -21,11 +21,10 @@ from rich.table import Table
 from rich.text import Text
 
 from menagerie.cli.menu import Entry, Toggles, default_menu, picks
-from menagerie.common.v1 import common_pb2
+from menagerie.cli.results import result_word
 from menagerie.pursuit.v1 import pursuit_pb2, pursuit_pb2_grpc
 
 View = pursuit_pb2.View
-RESULT: dict[int, str] = {common_pb2.RESULT_WIN: "won", common_pb2.RESULT_LOSS: "lost", common_pb2.RESULT_DRAW: "drew"}
 TEAL_STYLE = "bold cyan"
 BLACK_STYLE = "bold"
 # The prompt kinds during which the rolled dice, then the dice to assign, are on the table.
@@ -322,7 +321,7 @@ class PursuitUI:
     def _result(view: View, names: dict[int, str]) -> Text:
         """The team's shared result."""
         results = {s.result for s in view.outcome.seats}
-        result = RESULT.get(results.pop(), "?") if len(results) == 1 else "ended"
+        result = result_word(results.pop()) if len(results) == 1 else "ended"
         text = Text(f"The team {result}: ", style="bold green" if result == "won" else "bold red")
         text.append(view.outcome.reason)
         stunned = [_name(names, p.seat) for p in view.players if p.health == 0]

@@ -34,12 +34,11 @@ from rich.table import Table
 from rich.text import Text
 
 from menagerie.cli.menu import Entry, action_kind, grouped
-from menagerie.common.v1 import common_pb2
+from menagerie.cli.results import result_word
 from menagerie.snitch.data.cards import DECK_SIZE  # the rulebook's number, from the data (not the engine)
 from menagerie.snitch.v1 import snitch_pb2, snitch_pb2_grpc
 
 View = snitch_pb2.View
-RESULT: dict[int, str] = {common_pb2.RESULT_WIN: "won", common_pb2.RESULT_LOSS: "lost", common_pb2.RESULT_DRAW: "drew"}
 TEAM_STYLE = ("bold red", "bold green")  # seat 0, seat 1
 SNITCH = "★"
 QUAFFLE = "◉"  # the holder's mark, and a Loose Quaffle
@@ -535,7 +534,7 @@ class SnitchUI:
         for header in ("#", "Coach", "result", "Goals"):
             table.add_column(header)
         for seat in sorted(view.outcome.seats, key=lambda s: s.rank):
-            table.add_row(str(seat.rank), _name(names, seat.seat), RESULT.get(seat.result, "?"), f"{seat.score:g}")
+            table.add_row(str(seat.rank), _name(names, seat.seat), result_word(seat.result), f"{seat.score:g}")
         if view.outcome.reason:
             table.caption = view.outcome.reason
             table.caption_justify = "left"

@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from menagerie.cli.menu import Entry, default_menu
-from menagerie.common.v1 import common_pb2
+from menagerie.cli.results import result_word
 from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
 
 Card = zoo_pb2.Card
@@ -64,7 +64,6 @@ PHASE_NAME: dict[str, str] = {
 }
 # The edge a zoo grows from, drawn under the entrance.
 GROWS: dict[int, str] = {zoo_pb2.END_LEFT: "← grows", zoo_pb2.END_RIGHT: "grows →"}
-RESULT: dict[int, str] = {common_pb2.RESULT_WIN: "won", common_pb2.RESULT_LOSS: "lost", common_pb2.RESULT_DRAW: "drew"}
 # The widest a card's column in a drawn row may be (longer cells wrap), and the label column.
 CELL_WIDTH = 18
 LABEL_WIDTH = 12
@@ -346,9 +345,7 @@ class ZooUI:
         animals = {z.seat: z.animals for z in view.zoos}
         for seat in sorted(view.outcome.seats, key=lambda s: s.rank):
             who = names.get(seat.seat, f"Seat {seat.seat}")
-            table.add_row(
-                str(seat.rank), who, RESULT.get(seat.result, "?"), f"{seat.score:g}", str(animals.get(seat.seat))
-            )
+            table.add_row(str(seat.rank), who, result_word(seat.result), f"{seat.score:g}", str(animals.get(seat.seat)))
         return table
 
 

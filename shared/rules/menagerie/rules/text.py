@@ -44,6 +44,11 @@ class Narrator:
         return listing([self.who(s, start=False) for s in seats])
 
 
+# How a seat's result is told ("Ann won", "the team lost"): one place for every engine's text
+# and every terminal renderer (menagerie.cli.results).
+RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
+
+
 def third_person_of(verb: str) -> str:
     """ "roll" -> "rolls", "pass" -> "passes", "carry" -> "carries", "are" -> "is"."""
     irregular = {"are": "is", "have": "has", "were": "was", "do": "does"}

@@ -53,7 +53,7 @@ from menagerie.beasts.engine.model import (
 )
 from menagerie.beasts.engine.salem_data import SalemData, describe_effect
 from menagerie.rules.contract import Label
-from menagerie.rules.text import Narrator, plural
+from menagerie.rules.text import RESULT_WORDS, Narrator, plural
 
 COLOUR_NAMES = {
     "red": "red (suitcase)",
@@ -62,7 +62,6 @@ COLOUR_NAMES = {
     "green": "green (tea kettle)",
     "wild": "wild",
 }
-RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
 
 
 # Mode III's events (Advanced Magizoology); the others are a turn's of modes I and II, and the spells'.

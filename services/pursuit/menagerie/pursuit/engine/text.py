@@ -67,7 +67,7 @@ from menagerie.pursuit.engine.model import (
     TurnStarted,
 )
 from menagerie.rules.contract import Label
-from menagerie.rules.text import Narrator, article, listing, plural
+from menagerie.rules.text import RESULT_WORDS, Narrator, article, listing, plural
 
 ACTION_NAMES: dict[str, str] = {
     "protect": "Protect",
@@ -96,7 +96,6 @@ ACTIVATION_EFFECTS = {
         for action, steps in CAPTURE_STEPS.items()
     },
 }
-RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
 
 
 # -------------------------------------------------------------------- the pieces

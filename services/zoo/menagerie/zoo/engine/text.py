@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from menagerie.rules.contract import Label
-from menagerie.rules.text import Narrator, plural
+from menagerie.rules.text import RESULT_WORDS, Narrator, plural
 from menagerie.zoo.engine import zoo
 from menagerie.zoo.engine.data import (
     Card,
@@ -72,7 +72,6 @@ from menagerie.zoo.engine.model import (
 
 VALUE_WORDS = {"dangerous": "Dangerous", "cute": "Cute", "rare": "Rare"}
 TYPE_TAGS = {"forest": "Fo", "mountain": "Mo", "desert": "De", "water": "Wa", "mystic": "My"}
-RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drew"}
 MODE_WORDS: dict[Mode, str] = {
     "beginner": "Beginner: no goal cards, paths need not connect",
     "advanced": "Advanced: open and secret goals, paths must connect",
