@@ -135,14 +135,22 @@ def test_missing_expired_and_forged_tokens_are_unauthenticated(beasts: GameClien
     request = beasts_pb2.GetViewRequest(match_id=match.match_id)
     code, _ = status_of(lambda: beasts.stub.GetView(request))
     assert code == grpc.StatusCode.UNAUTHENTICATED
-    from tests.support.fixtures import TOKEN_SECRET
+    from tests.support.keys import KEYS
 
-    expired, _ = TokenSigner(TOKEN_SECRET).issue_seat(match.match_id, 0, "p0", "P", -5)
+    expired, _ = KEYS.signer().issue_seat(match.match_id, 0, "p0", "P", -5)
     code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(expired)))
     assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the token has expired")
-    forged, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    # A bot worker's key signs bots' seats only: a human's seat token from it is refused.
+    forged, _ = KEYS.signer("bots").issue_seat(match.match_id, 0, "p0", "P", 60)
     code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(forged)))
-    assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the token's signature is not valid")
+    assert code == grpc.StatusCode.UNAUTHENTICATED and "may not sign seat tokens" in details
+    # A token of the old shared HS256 secret names no key the service trusts.
+    old, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(old)))
+    assert (code, details) == (
+        grpc.StatusCode.UNAUTHENTICATED,
+        "the token is signed by a key this service does not trust",
+    )
     code, _ = status_of(lambda: beasts.stub.GetView(request, metadata=(("authorization", "Basic abc"),)))
     assert code == grpc.StatusCode.UNAUTHENTICATED
 

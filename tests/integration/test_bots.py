@@ -14,8 +14,9 @@ from menagerie.beasts.v1 import beasts_pb2
 from menagerie.bots.celery_app import queue_for
 from menagerie.common.v1 import common_pb2
 from menagerie.rules.registry import game_ids
-from tests.support.fixtures import TOKEN_SECRET, GameClients
+from tests.support.fixtures import GameClients
 from tests.support.game_client import GameClient, Match, bearer
+from tests.support.keys import KEYS
 from tests.support.probes import settled, wait_for
 from tests.support.services import ServiceProcess, bot_worker_process
 from tests.support.stored_match import idempotency_fields, stored_entries
@@ -92,7 +93,7 @@ def test_a_killed_worker_is_recovered_by_deadlines_without_double_moves(
     beasts: GameClient, service_token: str, redis_url: str, game_endpoints: str
 ) -> None:
     def start_worker() -> AbstractContextManager[ServiceProcess]:
-        return bot_worker_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=game_endpoints)
+        return bot_worker_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=game_endpoints)
 
     with start_worker() as first:
         match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level="greedy")
@@ -123,7 +124,7 @@ def test_a_worker_plays_only_the_games_it_is_given(
     def worker(games: str) -> AbstractContextManager[ServiceProcess]:
         return bot_worker_process(
             redis_url,
-            TOKEN_SECRET,
+            KEYS,
             MENAGERIE_GAME_ENDPOINTS=game_endpoints,
             MENAGERIE_WORKER_GAMES=games,
         )

@@ -44,9 +44,8 @@ from menagerie.shared.rpc.health import wait_until_serving
 from menagerie.shared.settings import BotSettings
 from menagerie.shared.store.keys import shard_keys
 from menagerie.shared.supervision import Backoff, supervise
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.probes import http_get, samples, wait_for
 from tests.support.redis_server import free_port, free_ports, wait_for_redis
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process
@@ -118,14 +117,14 @@ def stack() -> Iterator[Stack]:
     try:
         with (
             ExitStack() as processes,
-            game_process("beasts", server.url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS="2") as beasts,
+            game_process("beasts", server.url, KEYS, MENAGERIE_BOT_TURN_DEADLINE_SECONDS="2") as beasts,
         ):
             endpoints = f"beasts={beasts.address}"
 
             def start_worker() -> ServiceProcess:
                 worker = bot_worker_process(
                     server.url,
-                    TOKEN_SECRET,
+                    KEYS,
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_METRICS_PORT=str(worker_metrics_port),
                 )
@@ -134,7 +133,7 @@ def stack() -> Iterator[Stack]:
             dispatcher = processes.enter_context(
                 dispatcher_process(
                     server.url,
-                    TOKEN_SECRET,
+                    KEYS,
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_PORT=str(health_port),
                     MENAGERIE_METRICS_PORT=str(metrics_port),
@@ -174,7 +173,7 @@ class Bots:
 
     def __init__(self, address: str) -> None:
         self.client = GameClient("beasts", address)
-        self.token = TokenSigner(TOKEN_SECRET).issue_service("outage-tests", 600)[0]
+        self.token = KEYS.signer().issue_service("outage-tests", 600)[0]
 
     def close(self) -> None:
         self.client.close()
@@ -357,7 +356,7 @@ def lone_redis() -> Iterator[RestartableRedis]:
 
 def send_turn(redis_url: str, game: str = "beasts") -> None:
     """Publishes one bot turn as the dispatcher does (a real Celery client)."""
-    settings = BotSettings.model_validate({"REDIS_URL": redis_url, "token_secret": TOKEN_SECRET})
+    settings = BotSettings.model_validate({"REDIS_URL": redis_url, "verify_keys_file": str(KEYS.verify_file)})
     app = make_app(settings)
     kwargs = {"game": game, "match_id": "no-such-match", "seat": 0, "view_version": 1, "level": "random"}
     app.send_task(PLAY_TURN, kwargs=kwargs, queue=queue_for(game))
@@ -368,7 +367,7 @@ def test_an_idle_worker_reports_its_broker_down_and_back_and_works_again(lone_re
     metrics = f"http://127.0.0.1:{(port := free_port())}"
     with bot_worker_process(
         lone_redis.url,
-        TOKEN_SECRET,
+        KEYS,
         MENAGERIE_GAME_ENDPOINTS="beasts=127.0.0.1:1",  # nothing listens: every turn fails fast
         MENAGERIE_METRICS_PORT=str(port),
     ) as worker:
@@ -400,7 +399,7 @@ def test_a_worker_whose_broker_drops_during_a_turn_rides_out_the_outage(lone_red
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         endpoint = f"beasts=127.0.0.1:{silent.getsockname()[1]}"
-        with bot_worker_process(lone_redis.url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoint) as worker:
+        with bot_worker_process(lone_redis.url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoint) as worker:
             send_turn(lone_redis.url)
             wait_for(lambda: turns_received(worker) == 1, 10, "the turn")
             lone_redis.stop()
@@ -429,7 +428,9 @@ async def test_a_turn_notice_waits_for_the_broker_and_its_task_is_sent_once_it_i
 ) -> None:
     # The turn feeds in one Redis, the Celery broker in another, which is down at first.
     broker = RestartableRedis()
-    feeds = BotSettings.model_validate({"REDIS_URL": lone_redis.url, "token_secret": TOKEN_SECRET, "shards": 1})
+    feeds = BotSettings.model_validate(
+        {"REDIS_URL": lone_redis.url, "verify_keys_file": str(KEYS.verify_file), "shards": 1}
+    )
     app = make_app(feeds.model_copy(update={"redis_url": broker.url}))
     redis_client = connect_redis(feeds)
     dispatcher = Dispatcher(redis_client, app, feeds)

@@ -9,7 +9,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TypeVar
 
 import grpc
+import jwt
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.rpc import error_details_pb2, status_pb2
 from grpc_reflection.v1alpha import reflection_pb2 as v1alpha_pb2
@@ -19,11 +21,12 @@ from menagerie.beasts.v1 import beasts_pb2
 from menagerie.cli.errors import explain
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
+from menagerie.shared.keys import parse_signing_key
 from menagerie.shared.rpc.details import read_details
 from menagerie.shared.rpc.reflection import V1_FILE, V1_SERVICE, V1ALPHA_SERVICE, v1_file
 from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, Match, bearer
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
@@ -134,19 +137,26 @@ def test_undecodable_bytes_stale_views_and_missing_tokens_have_their_reasons(bea
     assert (error.code(), read_details(error).reason) == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")
     error = refused(lambda: beasts.stub.GetView(request, metadata=(("authorization", "Basic x"),)))
     assert (error.code(), read_details(error).reason) == (grpc.StatusCode.UNAUTHENTICATED, "AUTHORIZATION_MALFORMED")
-    expired, _ = TokenSigner(TOKEN_SECRET).issue_seat(match.match_id, 0, "p0", "P", -5)
+    expired, _ = KEYS.signer().issue_seat(match.match_id, 0, "p0", "P", -5)
     error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(expired)))
     assert (error.details(), read_details(error).reason) == ("the token has expired", "TOKEN_EXPIRED")
-    forged, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    # A key of its own under a trusted key's name: the signature does not verify.
+    trusted_kid = parse_signing_key(KEYS.signing_file("tests").read_text()).kid
+    claims = {"iss": "menagerie", "iat": 0, "exp": 2**40, "sub": "p0", "typ": "seat", "mid": match.match_id, "seat": 0}
+    forged = jwt.encode(claims, Ed25519PrivateKey.generate(), algorithm="EdDSA", headers={"kid": trusted_kid})
     error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(forged)))
     assert (error.details(), read_details(error).reason) == ("the token's signature is not valid", "TOKEN_INVALID")
+    # A token of the old shared HS256 secret names no trusted key.
+    old, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(old)))
+    assert read_details(error).reason == "TOKEN_INVALID" and "does not trust" in (error.details() or "")
 
 
 @pytest.fixture
 def lobby(redis_url: str, game_services: Mapping[str, ServiceProcess]) -> Iterator[ServiceProcess]:
     """A lobby of its own, in front of the Beasts service only."""
     endpoints = f"beasts={game_services['beasts'].address}"
-    with service_process("menagerie.lobby", redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints) as service:
+    with service_process("menagerie.lobby", redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints) as service:
         yield service
 
 

@@ -19,8 +19,8 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.tokens import TokenSigner
 from tests.support.crowd import first_messages, new_matches, spectator_streams
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, game_process, service_process
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
@@ -35,7 +35,7 @@ def limited_game(redis_url: str) -> Iterator[ServiceProcess]:
     with game_process(
         GAME,
         redis_url,
-        TOKEN_SECRET,
+        KEYS,
         MENAGERIE_RATE_LIMIT_PER_SECOND=RATE,
         MENAGERIE_RATE_LIMIT_BURST=BURST,
         MENAGERIE_MAX_CONCURRENT_RPCS="30",
@@ -146,7 +146,7 @@ def limited_lobby(redis_url: str, game_endpoints: str) -> Iterator[ServiceProces
     with service_process(
         "menagerie.lobby",
         redis_url,
-        TOKEN_SECRET,
+        KEYS,
         MENAGERIE_GAME_ENDPOINTS=game_endpoints,
         MENAGERIE_RATE_LIMIT_PER_SECOND="10",
         MENAGERIE_RATE_LIMIT_BURST="20",

@@ -13,9 +13,9 @@ import redis
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET, GameClients, GameServices
+from tests.support.fixtures import GameClients, GameServices
 from tests.support.game_client import Auth, bearer, status_of
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
@@ -91,7 +91,7 @@ def test_bad_tickets_are_refused_and_nothing_is_queued(
     code, details = refused(ticket_request(mode="training", options={"spell_cards": "maybe"}))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "spell_cards" in details
     assert refused(ticket_request(), metadata=None)[0] == grpc.StatusCode.UNAUTHENTICATED
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("x", 60)[0]
+    service_token = KEYS.signer().issue_service("x", 60)[0]
     assert refused(ticket_request(), metadata=bearer(service_token))[0] == grpc.StatusCode.PERMISSION_DENIED
     created = {os.fsdecode(key) for key in set(client.keys("lb:*")) - before}
     assert not [k for k in created if ":ticket:" in k or k.endswith((":table", ":waiting", ":queue"))], created
@@ -268,7 +268,7 @@ def test_two_lobby_replicas_never_seat_a_ticket_twice(
     with service_process(
         "menagerie.lobby",
         redis_url,
-        TOKEN_SECRET,
+        KEYS,
         MENAGERIE_GAME_ENDPOINTS=game_endpoints,
         MENAGERIE_MATCHMAKER_INTERVAL_MS="10",
     ) as second:

@@ -22,8 +22,8 @@ from menagerie.lobby.seats import SeatBook
 from menagerie.lobby.tickets import TicketStore
 from menagerie.rules.contract import MatchSetup
 from menagerie.shared.settings import LobbySettings
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET, GameServices
+from tests.support.fixtures import GameServices
+from tests.support.keys import KEYS
 from tests.support.redis_server import database_of_its_own
 
 pytestmark = pytest.mark.integration
@@ -134,10 +134,10 @@ async def test_a_queue_longer_than_a_batch_is_seated_once_each_by_two_matchmaker
     monkeypatch.setattr(matchmaker, "CREATE_CONCURRENCY", 4)
     address = game_services["beasts"].address
     settings = LobbySettings.model_validate(
-        {"token_secret": TOKEN_SECRET, "redis_url": lobby_url, "game_endpoints": f"beasts={address}"}
+        {"verify_keys_file": str(KEYS.verify_file), "redis_url": lobby_url, "game_endpoints": f"beasts={address}"}
     )
     redis = Redis.from_url(lobby_url)
-    directory = GameDirectory({"beasts": address}, {}, TokenSigner(TOKEN_SECRET))
+    directory = GameDirectory({"beasts": address}, {}, KEYS.signer())
     try:
         await directory.refresh()
         options = directory.info("beasts").validate(MatchSetup("training", 2, {}))

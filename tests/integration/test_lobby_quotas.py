@@ -17,8 +17,8 @@ import redis
 
 from menagerie.lobby import keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import Auth, bearer, status_of
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
@@ -37,7 +37,7 @@ def capped_lobby(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess
     with service_process(
         "menagerie.lobby",
         redis_url,
-        TOKEN_SECRET,
+        KEYS,
         MENAGERIE_GAME_ENDPOINTS=game_endpoints,
         MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
         MENAGERIE_MAX_OPEN_TICKETS=str(TICKETS),
@@ -238,7 +238,7 @@ def test_an_expired_table_ends_its_tickets_and_frees_its_slot(redis_url: str, ga
         service_process(
             "menagerie.lobby",
             redis_url,
-            TOKEN_SECRET,
+            KEYS,
             MENAGERIE_GAME_ENDPOINTS=game_endpoints,
             MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
             MENAGERIE_MAX_OPEN_TICKETS="1",

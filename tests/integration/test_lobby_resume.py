@@ -21,8 +21,9 @@ from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.lobby import keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET, GameClients
+from tests.support.fixtures import GameClients
 from tests.support.game_client import Auth, GameClient, bearer, status_of
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, service_process
 
 pytestmark = pytest.mark.integration
@@ -178,7 +179,7 @@ def impatient_lobby(redis_url: str, game_endpoints: str) -> Iterator[ServiceProc
     with service_process(
         "menagerie.lobby",
         redis_url,
-        TOKEN_SECRET,
+        KEYS,
         MENAGERIE_GAME_ENDPOINTS=game_endpoints,
         MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
         MENAGERIE_TICKET_WATCH_GRACE_SECONDS="1",

@@ -27,8 +27,8 @@ import redis
 
 from menagerie.shared.rpc.health import wait_until_serving
 from menagerie.shared.store.keys import match_keys
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, Match
+from tests.support.keys import KEYS
 from tests.support.redis_server import RestartableRedis, restartable_redis
 from tests.support.services import ServiceProcess, game_process
 from tests.support.stored_match import stored_entries
@@ -87,7 +87,7 @@ class Player:
 
 @pytest.fixture
 def crashing() -> Iterator[tuple[RestartableRedis, ServiceProcess]]:
-    with restartable_redis(aof=True) as server, game_process(GAME, server.url, TOKEN_SECRET) as service:
+    with restartable_redis(aof=True) as server, game_process(GAME, server.url, KEYS) as service:
         yield server, service
 
 

@@ -20,8 +20,8 @@ from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.lobby import keys as lobby_keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.rpc.channels import open_channel
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.lobby_client import queue_until_seated
 from tests.support.redis_server import free_port, stream_entries, throwaway_redis
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def second_replica(redis_url: str) -> Iterator[ServiceProcess]:
-    with game_process("beasts", redis_url, TOKEN_SECRET) as service:
+    with game_process("beasts", redis_url, KEYS) as service:
         yield service
 
 
@@ -107,14 +107,14 @@ def replicas() -> Iterator[Replicas]:
     # played would not be this platform's alone.
     with ExitStack() as stack:
         redis_url, _kind = stack.enter_context(throwaway_redis())
-        games = [stack.enter_context(game_process("beasts", redis_url, TOKEN_SECRET)).address for _ in range(3)]
+        games = [stack.enter_context(game_process("beasts", redis_url, KEYS)).address for _ in range(3)]
         endpoints = "beasts=" + "|".join(games)  # round-robin over the three (channels.grpc_target)
         lobbies = [
             stack.enter_context(
                 service_process(
                     "menagerie.lobby",
                     redis_url,
-                    TOKEN_SECRET,
+                    KEYS,
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
                 )
@@ -125,7 +125,7 @@ def replicas() -> Iterator[Replicas]:
             stack.enter_context(
                 dispatcher_process(
                     redis_url,
-                    TOKEN_SECRET,
+                    KEYS,
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                     MENAGERIE_DEADLINE_SCAN_MS="100",
                 )
@@ -136,7 +136,7 @@ def replicas() -> Iterator[Replicas]:
         stack.enter_context(
             bot_worker_process(
                 redis_url,
-                TOKEN_SECRET,
+                KEYS,
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_METRICS_PORT=str(metrics_port),
             )

@@ -17,8 +17,9 @@ from menagerie.arena import local, stack
 from menagerie.bots.celery_app import queue_for
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.support.fixtures import TOKEN_SECRET, GameClients
+from tests.support.fixtures import GameClients
 from tests.support.game_client import Auth, GameClient, bearer, status_of
+from tests.support.keys import KEYS
 from tests.support.probes import wait_for
 from tests.support.services import ServiceProcess, bot_worker_process
 
@@ -133,7 +134,7 @@ def test_mcts_decisions_go_to_the_search_queue_which_only_search_workers_play(
     def worker(queues: str) -> AbstractContextManager[ServiceProcess]:
         return bot_worker_process(
             redis_url,
-            TOKEN_SECRET,
+            KEYS,
             MENAGERIE_GAME_ENDPOINTS=game_endpoints,
             MENAGERIE_WORKER_GAMES="beasts",
             MENAGERIE_WORKER_QUEUES=queues,

@@ -15,8 +15,8 @@ import pytest
 import redis
 
 from menagerie.shared.rpc.health import wait_until_serving
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
+from tests.support.keys import KEYS
 from tests.support.redis_server import RestartableRedis, restartable_redis
 from tests.support.services import ServiceProcess, game_process
 
@@ -28,7 +28,7 @@ GAME = "beasts"
 @pytest.fixture
 def outage() -> Iterator[tuple[RestartableRedis, ServiceProcess]]:
     """A game service on a Redis of its own that the test may kill and restart (with its data: AOF)."""
-    with restartable_redis(aof=True) as server, game_process(GAME, server.url, TOKEN_SECRET) as service:
+    with restartable_redis(aof=True) as server, game_process(GAME, server.url, KEYS) as service:
         yield server, service
 
 

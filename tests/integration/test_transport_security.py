@@ -30,8 +30,8 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.embedded_redis import _binary as embedded_binary
 from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.rpc.channels import open_channel
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.redis_server import free_port, wait_for_redis
 from tests.support.services import bot_worker_process, dispatcher_process, game_process, service_process
 
@@ -80,7 +80,7 @@ def describe(address: str, ca_file: str) -> str:
 def test_a_tls_service_answers_callers_that_trust_its_ca_and_no_one_else(
     redis_url: str, pki: Pki, service_token: str
 ) -> None:
-    with game_process("beasts", redis_url, TOKEN_SECRET, **pki.env()) as service:
+    with game_process("beasts", redis_url, KEYS, **pki.env()) as service:
         assert describe(service.address, str(pki.ca)) == "beasts"
         for ca_file in ("", str(pki.other_ca)):  # plaintext, and a CA that did not sign the server
             with pytest.raises(grpc.RpcError) as refused:
@@ -90,11 +90,11 @@ def test_a_tls_service_answers_callers_that_trust_its_ca_and_no_one_else(
 
 def test_the_lobby_seats_a_player_in_a_match_made_on_a_tls_game_service(redis_url: str, pki: Pki) -> None:
     with (
-        game_process("beasts", redis_url, TOKEN_SECRET, **pki.env()) as beasts,
+        game_process("beasts", redis_url, KEYS, **pki.env()) as beasts,
         service_process(
             "menagerie.lobby",
             redis_url,
-            TOKEN_SECRET,
+            KEYS,
             (),
             MENAGERIE_GAME_ENDPOINTS=f"beasts={beasts.address}",
             MENAGERIE_MATCHMAKER_INTERVAL_MS="50",
@@ -148,20 +148,18 @@ def test_each_service_reaches_redis_as_its_own_user() -> None:
         with pytest.raises(redis.exceptions.NoPermissionError):
             as_game.set("lb:player:someone", "x")  # the lobby's keys are not the game's
         url = {user: f"redis://{user}:{passwords[user]}@{address}/0" for user in users}
-        with game_process("beasts", url["game"], TOKEN_SECRET) as beasts:
+        with game_process("beasts", url["game"], KEYS) as beasts:
             endpoints = f"beasts={beasts.address}"
             with (
-                service_process(
-                    "menagerie.lobby", url["lobby"], TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints
-                ) as lobby,
+                service_process("menagerie.lobby", url["lobby"], KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints) as lobby,
                 dispatcher_process(
                     url["dispatcher"],
-                    TOKEN_SECRET,
+                    KEYS,
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                 ) as dispatcher,
                 bot_worker_process(
                     url["bot-worker"],
-                    TOKEN_SECRET,
+                    KEYS,
                     MENAGERIE_GAME_ENDPOINTS=endpoints,
                 ) as worker,
                 grpc.insecure_channel(lobby.address) as channel,
@@ -207,11 +205,11 @@ def test_the_cli_speaks_tls_when_given_the_ca(redis_url: str, pki: Pki) -> None:
     """`menagerie --tls-ca CA games` lists the games of a TLS lobby; without the CA it says it cannot connect."""
     cli = str(Path(sys.executable).with_name("menagerie"))
     with (
-        game_process("beasts", redis_url, TOKEN_SECRET, **pki.env()) as beasts,
+        game_process("beasts", redis_url, KEYS, **pki.env()) as beasts,
         service_process(
             "menagerie.lobby",
             redis_url,
-            TOKEN_SECRET,
+            KEYS,
             (),
             MENAGERIE_GAME_ENDPOINTS=f"beasts={beasts.address}",
             **pki.env(),
@@ -246,7 +244,7 @@ def test_the_compose_examples_certificates_serve_tls(redis_url: str, tmp_path: P
         "MENAGERIE_TLS_KEY_FILE": str(tmp_path / "service.key"),
         "MENAGERIE_TLS_CA_FILE": str(tmp_path / "ca.pem"),
     }
-    with game_process("beasts", redis_url, TOKEN_SECRET, **env) as service:
+    with game_process("beasts", redis_url, KEYS, **env) as service:
         assert describe(service.address, str(tmp_path / "ca.pem")) == "beasts"
     again = subprocess.run(
         ["sh", str(script), str(tmp_path), "lobby beasts"], capture_output=True, text=True, timeout=60

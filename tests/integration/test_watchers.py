@@ -21,8 +21,8 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.tokens import TokenSigner
 from tests.support.crowd import first_messages, new_matches, spectator_streams
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, game_process, service_process
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
@@ -35,7 +35,7 @@ WATCHERS = 150
 @pytest.fixture
 def lone_game(redis_url: str) -> Iterator[ServiceProcess]:
     """A game process of its own: these tests load it on purpose."""
-    with game_process(GAME, redis_url, TOKEN_SECRET, MENAGERIE_MAX_STREAMS_PER_CALLER="3") as process:
+    with game_process(GAME, redis_url, KEYS, MENAGERIE_MAX_STREAMS_PER_CALLER="3") as process:
         yield process
 
 
@@ -121,7 +121,7 @@ async def test_a_caller_past_its_stream_cap_is_refused_and_others_are_not(
 @pytest.fixture
 def lone_lobby(redis_url: str, game_endpoints: str) -> Iterator[ServiceProcess]:
     """A lobby process of its own, loaded on purpose."""
-    with service_process("menagerie.lobby", redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=game_endpoints) as lobby:
+    with service_process("menagerie.lobby", redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=game_endpoints) as lobby:
         yield lobby
 
 
@@ -168,7 +168,7 @@ async def test_a_storm_of_two_thousand_watchers_arriving_at_once_is_served_whole
     gRPC core cancels calls that wait to be taken past its pending-request limits (1,000 by
     default); the bootstrap raises them to the process's concurrent-call limit.
     """
-    with game_process(GAME, redis_url, TOKEN_SECRET) as service:
+    with game_process(GAME, redis_url, KEYS) as service:
         matches = new_matches(GAME, service.address, service_token, 100)
         async with grpc.aio.insecure_channel(service.address) as channel:
             # All 2,000 calls are made before any is read: they arrive at once.

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.rpc.health import wait_until_serving
+from tests.support.keys import KeyDir
 from tests.support.redis_server import free_port
 
 
@@ -38,26 +39,29 @@ class ServiceProcess:
         return self.log.read_text(errors="replace")
 
 
-def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:
-    """The environment a Menagerie process reads."""
-    return {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "MENAGERIE_TOKEN_SECRET": secret,
-        "MENAGERIE_LOG_LEVEL": "warning",
-        **extra,
-    }
+TOKEN_VARIABLES = ("MENAGERIE_SIGNING_KEY_FILE", "MENAGERIE_VERIFY_KEYS_FILE", "MENAGERIE_TOKEN_SECRET")
+
+
+def service_env(redis_url: str, keys: KeyDir | str, module: str = "", **extra: str) -> dict[str, str]:
+    """The environment a Menagerie process `python -m module` reads.
+
+    `keys` are the platform's token keys (the process gets the verifying set and its issuer's
+    key); a str is the transitional shared secret (MENAGERIE_TOKEN_SECRET).
+    """
+    inherited = {k: v for k, v in os.environ.items() if k not in TOKEN_VARIABLES}
+    tokens = {"MENAGERIE_TOKEN_SECRET": keys} if isinstance(keys, str) else keys.env(module)
+    return {**inherited, "REDIS_URL": redis_url, **tokens, "MENAGERIE_LOG_LEVEL": "warning", **extra}
 
 
 @contextmanager
 def service_process(
-    module: str, redis_url: str, secret: str, argv: tuple[str, ...] = (), **extra_env: str
+    module: str, redis_url: str, secret: KeyDir | str, argv: tuple[str, ...] = (), **extra_env: str
 ) -> Iterator[ServiceProcess]:
     """Runs `python -m module *argv` on a free port until the block ends (then SIGTERM)."""
     port = free_port()
     name = argv[0] if argv else module.split(".")[1]
     log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
-    env = service_env(redis_url, secret, MENAGERIE_PORT=str(port), **extra_env)
+    env = service_env(redis_url, secret, module, MENAGERIE_PORT=str(port), **extra_env)
     with log.open("wb") as sink:
         process = spawn([sys.executable, "-m", module, *argv], env=env, stdout=sink, stderr=subprocess.STDOUT)
     service = ServiceProcess(module, f"127.0.0.1:{port}", process, log, argv)
@@ -76,7 +80,9 @@ def service_process(
 GAME_MODULE = "menagerie.shared.games"
 
 
-def game_process(game: str, redis_url: str, secret: str, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
+def game_process(
+    game: str, redis_url: str, secret: KeyDir | str, **extra_env: str
+) -> AbstractContextManager[ServiceProcess]:
     """Runs the installed game `game` as `menagerie-game` runs it, on a free port (see service_process)."""
     return service_process(GAME_MODULE, redis_url, secret, (game,), **extra_env)
 
@@ -87,7 +93,13 @@ STARTUP_TIMEOUT_S = 60.0
 
 @contextmanager
 def worker_process(
-    module: str, redis_url: str, secret: str, ready: str, *, timeout: float = STARTUP_TIMEOUT_S, **extra_env: str
+    module: str,
+    redis_url: str,
+    secret: KeyDir | str,
+    ready: str,
+    *,
+    timeout: float = STARTUP_TIMEOUT_S,
+    **extra_env: str,
 ) -> Iterator[ServiceProcess]:
     """Runs a process without a gRPC port (dispatcher, Celery worker) in its own session.
 
@@ -95,7 +107,7 @@ def worker_process(
     kill it with everything it forked (os.killpg), as a crashed container would die.
     """
     log = Path(tempfile.mkstemp(prefix=f"{module.split('.')[-1]}-", suffix=".log")[1])
-    env = service_env(redis_url, secret, **{"MENAGERIE_LOG_LEVEL": "info", **extra_env})
+    env = service_env(redis_url, secret, module, **{"MENAGERIE_LOG_LEVEL": "info", **extra_env})
     with log.open("wb") as sink:
         process = spawn([sys.executable, "-m", module], env=env, stdout=sink, stderr=subprocess.STDOUT)
     service = ServiceProcess(module, "", process, log)
@@ -106,14 +118,18 @@ def worker_process(
         stop_group(process, signal.SIGTERM, 30)
 
 
-def dispatcher_process(redis_url: str, secret: str, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
+def dispatcher_process(
+    redis_url: str, secret: KeyDir | str, **extra_env: str
+) -> AbstractContextManager[ServiceProcess]:
     """The bot dispatcher in its own session, started once it says so (see worker_process)."""
     return worker_process(
         "menagerie.bots.dispatcher", redis_url, secret, "dispatcher started", timeout=STARTUP_TIMEOUT_S, **extra_env
     )
 
 
-def bot_worker_process(redis_url: str, secret: str, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
+def bot_worker_process(
+    redis_url: str, secret: KeyDir | str, **extra_env: str
+) -> AbstractContextManager[ServiceProcess]:
     """A Celery bot worker in its own session, started once Celery says it is ready (see worker_process)."""
     return worker_process("menagerie.bots.worker", redis_url, secret, " ready.", timeout=STARTUP_TIMEOUT_S, **extra_env)
 

@@ -8,6 +8,7 @@ from menagerie.gateway.clients import client_address, parse_networks
 from menagerie.gateway.relay import RelayCredential
 from menagerie.shared.rpc.relay import RELAY_CLIENT, RELAY_TOKEN
 from menagerie.shared.tokens import TokenKind, TokenSigner
+from tests.support.keys import KEYS
 
 INGRESS = parse_networks("10.0.0.0/8, 2001:db8::/32")
 
@@ -34,10 +35,9 @@ def test_a_bad_network_is_named() -> None:
 
 
 def test_the_credential_names_the_gateway_and_the_client() -> None:
-    secret = "s" * 32
-    relay = RelayCredential(secret)
+    relay = RelayCredential(KEYS.signer("gateway"))
     first = dict(relay.metadata("198.51.100.7"))
     assert first[RELAY_CLIENT] == "198.51.100.7"
-    principal = TokenSigner(secret).verify(first[RELAY_TOKEN])
+    principal = TokenSigner.from_files(KEYS.verify_file).verify(first[RELAY_TOKEN])
     assert (principal.kind, principal.subject) == (TokenKind.SERVICE, "gateway")
     assert dict(relay.metadata(None)) == {RELAY_TOKEN: first[RELAY_TOKEN]}  # no client known: the credential only

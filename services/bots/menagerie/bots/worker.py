@@ -66,7 +66,6 @@ from menagerie.shared.redis_client import connect_sync_redis  # noqa: E402
 from menagerie.shared.rpc.bootstrap import BlockingRuntime, load_settings, redis_answers, run_blocking  # noqa: E402
 from menagerie.shared.rpc.channels import open_channel  # noqa: E402
 from menagerie.shared.settings import BotSettings  # noqa: E402
-from menagerie.shared.tokens import TokenSigner  # noqa: E402
 
 settings = load_settings(BotSettings)
 app = make_app(settings)
@@ -119,7 +118,7 @@ def _die_with_the_worker(**_: Any) -> None:
 
 
 _player = TurnPlayer(
-    TokenSigner(settings.token_secret.get_secret_value()),
+    settings.token_signer(),
     settings.endpoints(),
     _channel,
     call_timeout=settings.call_timeout(),

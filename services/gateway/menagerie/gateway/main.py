@@ -124,10 +124,10 @@ async def serve(settings: GatewaySettings) -> None:
     backends = Backends(settings.tls_ca_file)
     try:
         games = await discover_games(settings, backends, log)
-        secret = settings.token_secret.get_secret_value()
-        relay = RelayCredential(secret) if secret else None
+        relay_signer = settings.relay_signer()
+        relay = RelayCredential(relay_signer) if relay_signer is not None else None
         if relay is None:
-            log.warning("no MENAGERIE_TOKEN_SECRET: every anonymous call counts under the gateway's own address")
+            log.warning("no MENAGERIE_SIGNING_KEY_FILE: every anonymous call counts under the gateway's own address")
         gateway = Gateway(
             settings.lobby_address,
             games,

@@ -2,7 +2,8 @@
 
 The backends' interceptor (menagerie.shared.rpc.relay) keys the budgets of anonymous calls
 by the client named here, and believes it only with this credential. The credential is
-signed here, with MENAGERIE_TOKEN_SECRET, and signed again a quarter of its lifetime
+signed here, with the gateway's own key (MENAGERIE_SIGNING_KEY_FILE, trusted by the backends
+for the subject `gateway` only), and signed again a quarter of its lifetime
 before it expires; it rides in its own metadata key, never as the call's authorization.
 """
 
@@ -20,8 +21,10 @@ CREDENTIAL_SECONDS = 3600
 class RelayCredential:
     """What the gateway adds to a relayed call's metadata: its credential and the client's address."""
 
-    def __init__(self, secret: str, ttl_seconds: int = CREDENTIAL_SECONDS, clock: Callable[[], float] = time.time):
-        self._signer = TokenSigner(secret)
+    def __init__(
+        self, signer: TokenSigner, ttl_seconds: int = CREDENTIAL_SECONDS, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._signer = signer
         self._ttl = ttl_seconds
         self._clock = clock
         self._token = ""

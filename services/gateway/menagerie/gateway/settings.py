@@ -9,6 +9,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.gateway.clients import Network, parse_networks
 from menagerie.shared.settings import parse_endpoints
+from menagerie.shared.tokens import TokenSigner
 
 # The built web app (clients/web/dist) when running from a checkout.
 DEFAULT_STATIC = Path(__file__).resolve().parents[4] / "clients" / "web" / "dist"
@@ -63,11 +64,16 @@ class GatewaySettings(BaseSettings):
     metrics_port: int = Field(0, ge=0, le=65535, description="Prometheus /metrics and /healthz; 0 = off.")
     ready_check_seconds: float = Field(2.0, gt=0, le=60, description="How often /readyz asks the lobby's health check.")
     tls_ca_file: str = Field("", description="PEM CA bundle the backends are verified against (TLS when set).")
+    signing_key_file: str = Field(
+        "",
+        description="The gateway's Ed25519 private key (a JWK with its kid): it signs the gateway's service"
+        " credential, which lets the backends believe the client address it relays (per-client budgets);"
+        " empty = every anonymous call counts under the gateway's own address.",
+    )
     token_secret: SecretStr = Field(
         SecretStr(""),
-        description="The platform's token key: the gateway signs its own service credential with it, which lets"
-        " the backends believe the client address it relays (per-client budgets); empty = every anonymous"
-        " call counts under the gateway's own address.",
+        description="Transition only, while a deployment moves to keys: the platform's shared HS256 key, used"
+        " for the credential when signing_key_file is empty.",
     )
     trusted_proxies: str = Field(
         "",
@@ -83,6 +89,13 @@ class GatewaySettings(BaseSettings):
         if value.get_secret_value() and len(value.get_secret_value()) < 32:
             raise ValueError("must be at least 32 characters (or empty)")
         return value
+
+    def relay_signer(self) -> TokenSigner | None:
+        """What signs the gateway's credential: its key, else the transitional shared secret, else nothing."""
+        if self.signing_key_file:
+            return TokenSigner.from_files("", self.signing_key_file)
+        secret = self.token_secret.get_secret_value()
+        return TokenSigner(secret) if secret else None
 
     @field_validator("trusted_proxies")
     @classmethod

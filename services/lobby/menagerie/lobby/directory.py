@@ -39,13 +39,15 @@ class GameDirectory:
         self._described: dict[str, matches_pb2.DescribeGameResponse] = {}
         self._info: dict[str, GameInfo] = {}
         self._available: dict[str, bool] = dict.fromkeys(endpoints, False)
-        self._token = ("", 0)
+        self._token = ("", 0, "")  # (credential, expires at, the kid that signed it)
 
     def _credential(self) -> tuple[tuple[str, str], ...]:
-        token, expires = self._token
-        if expires - time.time() < SERVICE_TOKEN_SECONDS / 4:
-            self._token = self._signer.issue_service("lobby", SERVICE_TOKEN_SECONDS)
-            token = self._token[0]
+        token, expires, kid = self._token
+        current_kid = self._signer.signing_kid()
+        # Signed again when it nears its end or the lobby's key rotated (the old key may soon be dropped).
+        if expires - time.time() < SERVICE_TOKEN_SECONDS / 4 or kid != current_kid:
+            token, expires = self._signer.issue_service("lobby", SERVICE_TOKEN_SECONDS)
+            self._token = (token, expires, current_kid)
         return (("authorization", f"Bearer {token}"),)
 
     async def refresh(self) -> None:

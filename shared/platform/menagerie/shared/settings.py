@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_BOT_BUDGET_SECONDS
 from menagerie.shared.redis_client import is_cluster_url
 from menagerie.shared.rpc.channels import grpc_target
+from menagerie.shared.tokens import TokenSigner
 
 
 class Settings(BaseSettings):
@@ -22,7 +23,19 @@ class Settings(BaseSettings):
         " by one of its nodes (docs/scaling.md).",
         validation_alias=AliasChoices("REDIS_URL", "MENAGERIE_REDIS_URL"),
     )
-    token_secret: SecretStr = Field(description="HMAC key that signs player, seat and service tokens.")
+    verify_keys_file: str = Field(
+        "",
+        description="JWK set of the Ed25519 public keys this process trusts, each with what it may sign"
+        " (menagerie.shared.keys); read again when it changes.",
+    )
+    signing_key_file: str = Field(
+        "", description="This process's Ed25519 private key (a JWK with its kid), if it issues tokens; else empty."
+    )
+    token_secret: SecretStr = Field(
+        SecretStr(""),
+        description="Transition only, while a deployment moves to keys: the shared HS256 key of the tokens"
+        " before them; ignored once verify_keys_file is set.",
+    )
     redis_timeout_margin_s: float = Field(
         5.0, gt=0, le=60, description="How long past its longest blocking read a Redis reply may take."
     )
@@ -55,12 +68,20 @@ class Settings(BaseSettings):
             raise ValueError("MENAGERIE_TLS_CERT_FILE and MENAGERIE_TLS_KEY_FILE go together: set both or neither")
         return self
 
-    @field_validator("token_secret")
-    @classmethod
-    def _long_enough(cls, value: SecretStr) -> SecretStr:
-        if len(value.get_secret_value()) < 32:
-            raise ValueError("must be at least 32 characters")
-        return value
+    @model_validator(mode="after")
+    def _long_enough(self) -> Self:  # the transitional secret, when no keys are set
+        if not self.verify_keys_file and len(self.token_secret.get_secret_value()) < 32:
+            raise ValueError(
+                "set MENAGERIE_VERIFY_KEYS_FILE (the trusted public keys), or during the move to keys"
+                " MENAGERIE_TOKEN_SECRET of at least 32 characters"
+            )
+        return self
+
+    def token_signer(self) -> TokenSigner:
+        """Verifies tokens with the trusted keys and issues them with this process's key, if it has one."""
+        return TokenSigner.configured(
+            self.verify_keys_file, self.signing_key_file, self.token_secret.get_secret_value()
+        )
 
 
 def parse_endpoints(text: str) -> dict[str, str]:

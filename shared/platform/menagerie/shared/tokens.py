@@ -1,4 +1,4 @@
-"""Signed tokens: players, seats and services, each with an expiry (JWT, HS256)."""
+"""Signed tokens: players, seats and services, each with an expiry (JWT, EdDSA with Ed25519 keys)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,22 @@ import secrets
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 import jwt
 
 from menagerie.rules.errors import PermissionDenied, Unauthenticated
+from menagerie.shared.keys import (
+    SigningKey,
+    VerifyingKey,
+    WatchedFile,
+    parse_signing_key,
+    parse_verifying_keys,
+)
 
 ISSUER = "menagerie"
-_ALGORITHM = "HS256"
+_ALGORITHM = "EdDSA"
+_LEGACY_ALGORITHM = "HS256"
 # The reasons a client reads in the error's details (docs/clients.md): get a new token, or fix it.
 TOKEN_EXPIRED = "TOKEN_EXPIRED"
 TOKEN_INVALID = "TOKEN_INVALID"
@@ -60,22 +69,65 @@ class Principal:
 
 
 class TokenSigner:
-    """Issues and verifies tokens with one shared secret.
+    """Issues tokens with this process's private key (if it holds one) and verifies them with the trusted keys.
 
-    Clients send the same token on every call, so verified tokens are remembered
-    (until they expire) rather than re-verified each time.
+    Every token names its key (`kid`); a token whose key is not in the verifying set, or
+    whose key may not sign its kind (keys.VerifyingKey.may_sign), is refused. Clients send
+    the same token on every call, so verified tokens are remembered (until they expire, or
+    the verifying set changes) rather than re-verified each time.
     """
 
-    def __init__(self, secret: str, cache_size: int = 10_000) -> None:
-        self._secret = secret
+    def __init__(
+        self,
+        verifying: WatchedFile[dict[str, VerifyingKey]] | str | None,
+        signing: WatchedFile[SigningKey] | None = None,
+        cache_size: int = 10_000,
+    ) -> None:
+        # A str is the shared HS256 secret of the platform before its keys (MENAGERIE_TOKEN_SECRET):
+        # kept only while deployments move to keys (menagerie.shared.keys); every process
+        # holding it can mint any token.
+        self._secret = verifying if isinstance(verifying, str) else ""
+        self._verifying = None if isinstance(verifying, str) else verifying
+        self._trusts_none = verifying is None  # an issuer only (the gateway)
+        self._signing = signing
         self._verified: dict[str, Principal] = {}
+        self._version = 0
         self._cache_size = cache_size
+
+    @classmethod
+    def configured(cls, verify_keys_file: str, signing_key_file: str = "", secret: str = "") -> TokenSigner:
+        """The signer a process's settings describe: its keys' files, else the transitional shared secret."""
+        if verify_keys_file:
+            return cls.from_files(verify_keys_file, signing_key_file)
+        if not secret:
+            raise ValueError("set MENAGERIE_VERIFY_KEYS_FILE (or, during the move to keys, MENAGERIE_TOKEN_SECRET)")
+        return cls(secret)
+
+    @classmethod
+    def from_files(cls, verify_keys_file: str | Path, signing_key_file: str | Path = "") -> TokenSigner:
+        """A signer of the verifying set at `verify_keys_file` and the key at `signing_key_file` (each if named)."""
+        signing = WatchedFile(signing_key_file, parse_signing_key) if signing_key_file else None
+        verifying = WatchedFile(verify_keys_file, parse_verifying_keys) if verify_keys_file else None
+        return cls(verifying, signing)
 
     def _issue(self, claims: dict[str, object], ttl_seconds: int) -> tuple[str, int]:
         now = int(time.time())
         expires_at = now + ttl_seconds
         payload = {"iss": ISSUER, "iat": now, "exp": expires_at, **claims}
-        return jwt.encode(payload, self._secret, algorithm=_ALGORITHM), expires_at
+        if self._secret:
+            return jwt.encode(payload, self._secret, algorithm=_LEGACY_ALGORITHM), expires_at
+        if self._signing is None:
+            raise RuntimeError("this process holds no signing key (MENAGERIE_SIGNING_KEY_FILE)")
+        key = self._signing.current()
+        return jwt.encode(payload, key.key, algorithm=_ALGORITHM, headers={"kid": key.kid}), expires_at
+
+    def signing_kid(self) -> str:
+        """The kid new tokens get (read again if the key file changed); empty without a key.
+
+        Holders of a long-lived credential sign it again when this changes, so a rotated key's
+        credentials are gone before the old key is dropped.
+        """
+        return self._signing.current().kid if self._signing is not None and not self._secret else ""
 
     def issue_player(self, player_id: str, name: str, ttl_seconds: int) -> tuple[str, int]:
         """A player token; returns (token, expires_at)."""
@@ -105,6 +157,11 @@ class TokenSigner:
 
     def verify(self, token: str) -> Principal:
         """The token's principal, or Unauthenticated saying why it is refused."""
+        if self._verifying is not None:
+            self._verifying.current()
+            if self._verifying.version != self._version:  # a key added or dropped: judge every token afresh
+                self._verified.clear()
+                self._version = self._verifying.version
         known = self._verified.get(token)
         if known is not None and known.expires_at > time.time():
             return known
@@ -114,12 +171,31 @@ class TokenSigner:
         self._verified[token] = principal
         return principal
 
+    def _key(self, token: str) -> VerifyingKey | None:
+        """The trusted key the token names (the set is read again once if it does not know it); None: HS256."""
+        if self._trusts_none:
+            raise Unauthenticated("this process trusts no token key", reason=TOKEN_INVALID)
+        if self._verifying is None:
+            return None
+        try:
+            kid = jwt.get_unverified_header(token).get("kid")
+        except jwt.InvalidTokenError as exc:
+            raise Unauthenticated(f"the token is not valid: {exc}", reason=TOKEN_INVALID) from None
+        key = self._verifying.value.get(kid) if isinstance(kid, str) else None
+        if key is None and isinstance(kid, str):
+            self._verifying.reload()  # a key added since the last look
+            key = self._verifying.value.get(kid)
+        if key is None:
+            raise Unauthenticated("the token is signed by a key this service does not trust", reason=TOKEN_INVALID)
+        return key
+
     def _decode(self, token: str) -> Principal:
+        key = self._key(token)
         try:
             claims = jwt.decode(
                 token,
-                self._secret,
-                algorithms=[_ALGORITHM],
+                key.key if key is not None else self._secret,
+                algorithms=[_ALGORITHM if key is not None else _LEGACY_ALGORITHM],
                 issuer=ISSUER,
                 options={"require": ["exp", "iat", "iss", "sub", "typ"]},
             )
@@ -136,6 +212,9 @@ class TokenSigner:
                 raise ValueError("seat token without match and seat")
         except ValueError as exc:
             raise Unauthenticated(f"the token is not valid: {exc}", reason=TOKEN_INVALID) from None
+        bot = claims.get("bot") is True
+        if key is not None and not key.may_sign(kind.value, str(claims["sub"]), bot):
+            raise Unauthenticated(f"key {key.kid} may not sign {kind.value} tokens", reason=TOKEN_INVALID)
         return Principal(
             kind=kind,
             subject=str(claims["sub"]),
@@ -143,5 +222,5 @@ class TokenSigner:
             expires_at=int(claims["exp"]),
             match_id=claims.get("mid"),
             seat=seat,
-            bot=claims.get("bot") is True,
+            bot=bot,
         )

@@ -25,8 +25,9 @@ from menagerie.rules.events import project
 from menagerie.shared import codec
 from menagerie.shared.store.keys import match_keys
 from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET, GameServices
+from tests.support.fixtures import GameServices
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.redis_server import stream_entries
 from tests.support.services import game_process, stop_process
 from tests.support.stored_match import SHARDS, replayed_and_stored_state
@@ -248,9 +249,7 @@ def test_a_bot_decides_for_a_human_only_after_the_turn_timer(
 
 
 def test_sigterm_drains_and_exits_cleanly(redis_url: str, service_token: str) -> None:
-    with game_process(
-        "beasts", redis_url, TOKEN_SECRET, MENAGERIE_LOG_LEVEL="info", MENAGERIE_GRACE_SECONDS="1"
-    ) as service:
+    with game_process("beasts", redis_url, KEYS, MENAGERIE_LOG_LEVEL="info", MENAGERIE_GRACE_SECONDS="1") as service:
         client = GameClient("beasts", service.address)
         match = client.create(service_token, mode="training", seats=2)
         stream = client.stub.Watch(
@@ -273,7 +272,7 @@ def test_prometheus_metrics_count_rpcs_by_code(redis_url: str, service_token: st
     from tests.support.redis_server import free_port
 
     port = free_port()
-    with game_process("beasts", redis_url, TOKEN_SECRET, MENAGERIE_METRICS_PORT=str(port)) as svc:
+    with game_process("beasts", redis_url, KEYS, MENAGERIE_METRICS_PORT=str(port)) as svc:
         client = GameClient("beasts", svc.address)
         match = client.create(service_token, mode="training", seats=2)
         with pytest.raises(grpc.RpcError):

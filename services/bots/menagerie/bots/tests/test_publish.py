@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for
 from menagerie.bots.publish import TaskPublisher
 from menagerie.shared.settings import BotSettings
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS
 
 pytestmark = pytest.mark.integration
 
@@ -24,7 +24,7 @@ IDS = {"id", "root_id", "correlation_id", "delivery_tag"}
 
 
 def settings(redis_url: str) -> BotSettings:
-    return BotSettings.model_validate({"REDIS_URL": redis_url, "token_secret": TOKEN_SECRET})
+    return BotSettings.model_validate({"REDIS_URL": redis_url, "verify_keys_file": str(KEYS.verify_file)})
 
 
 def without_ids(fields: dict[str, Any]) -> dict[str, Any]:

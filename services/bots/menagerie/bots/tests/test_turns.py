@@ -8,8 +8,7 @@ import grpc
 import pytest
 
 from menagerie.bots.turns import BOT_TOKEN_SECONDS, TurnPlayer
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS
 
 
 def no_channel(address: str) -> grpc.Channel:
@@ -17,7 +16,7 @@ def no_channel(address: str) -> grpc.Channel:
 
 
 def test_a_seat_keeps_its_token_for_half_its_life(monkeypatch: pytest.MonkeyPatch) -> None:
-    signer = TokenSigner(TOKEN_SECRET)
+    signer = KEYS.signer()
     player = TurnPlayer(signer, {}, no_channel, call_timeout=1, decision_timeout=2)
     # A clock in the past, so that every token signed here is valid by PyJWT's real one.
     now = time.time() - BOT_TOKEN_SECONDS * 2 / 3

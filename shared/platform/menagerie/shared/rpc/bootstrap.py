@@ -50,7 +50,7 @@ import redis
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY, CollectorRegistry
-from pydantic import SecretStr, ValidationError
+from pydantic import ValidationError
 from redis.asyncio import Redis
 
 from menagerie.shared.cluster_wakeups import stream_wakeups
@@ -94,8 +94,7 @@ class ProcessSettings(RedisSettings, Protocol):
     def tls_key_file(self) -> str: ...
     @property
     def tls_ca_file(self) -> str: ...
-    @property
-    def token_secret(self) -> SecretStr: ...
+    def token_signer(self) -> TokenSigner: ...
     @property
     def log_format(self) -> str: ...
     @property
@@ -228,7 +227,7 @@ async def serve(
             settings.max_streams,
         )
     )
-    signer = TokenSigner(settings.token_secret.get_secret_value())
+    signer = settings.token_signer()
     runtime = Runtime(name, settings, redis_client, signer, log, stop, Health(name), quotas)
     runtime.on_close(redis_client.aclose)  # the first registered, so the last closed
     tasks: list[asyncio.Task[None]] = []
