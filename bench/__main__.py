@@ -38,8 +38,7 @@ from bench.stats import Latencies, verdict
 from bench.store import store_section
 from menagerie.rules.registry import game_ids
 from menagerie.shared.bots import BOT_LEVELS, searches
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS
 from tests.support.redis_server import throwaway_redis
 from tests.support.services import bot_worker_process, dispatcher_process, game_process, service_process
 
@@ -58,7 +57,7 @@ def game_section(load: GameLoad, redis_url: str, service_token: str, args: argpa
     print(f"\n== {title}")
     print(f"Engine in process, random legal moves: {games:8.1f} full games/s   ({actions:,.0f} actions/s)")
     plans = plan_matches(load, args.clients, PLANS_PER_CLIENT)
-    with game_process(load.game, redis_url, TOKEN_SECRET, **UNLIMITED) as service:
+    with game_process(load.game, redis_url, KEYS, **UNLIMITED) as service:
         health, submit = Latencies([], 0.0), Latencies([], 0.0)
         phase = args.seconds / args.rounds
         for _ in range(args.rounds):
@@ -92,7 +91,7 @@ def flat_cost_section(load: GameLoad, redis_url: str, service_token: str, args: 
     """SubmitAction latency at 10, 100 and 1,000 active matches of one process: within 2× of each other."""
     plans = [plan for client in plan_matches(load, args.clients, PLANS_PER_CLIENT) for plan in client]
     steps: dict[int, Latencies] = {}
-    with game_process(load.game, redis_url, TOKEN_SECRET, **UNLIMITED) as service:
+    with game_process(load.game, redis_url, KEYS, **UNLIMITED) as service:
         # Untimed warm-up: a fresh process's first calls (its scripts loaded, its caches empty) are no step's cost.
         asyncio.run(many_matches_load(service.address, service_token, args.clients, 1.0, load, plans, 10))
         for matches in ACTIVE_MATCH_STEPS:
@@ -116,10 +115,10 @@ def resilience_sections(
 ) -> None:
     """A crowd of watchers and a flooding seat (the first game), each beside the same load without them."""
     load = next(iter(loads.values()))
-    signer = TokenSigner(TOKEN_SECRET)
+    signer = KEYS.signer()
     plans = plan_matches(load, args.clients, PLANS_PER_CLIENT)
     streams = {"MENAGERIE_MAX_STREAMS": str(args.watchers + 100), "MENAGERIE_MAX_CONCURRENT_RPCS": "20000"}
-    with game_process(load.game, redis_url, TOKEN_SECRET, **UNLIMITED, **streams) as service:
+    with game_process(load.game, redis_url, KEYS, **UNLIMITED, **streams) as service:
         quiet, crowded = asyncio.run(
             watchers_rounds(
                 service.address,
@@ -144,7 +143,7 @@ def resilience_sections(
     print(f"  {'with the crowd':28}{crowded.p50_ms:10.3f}{crowded.p99_ms:10.3f}{crowded.per_second:12.0f}")
     print(f"  p99 with / without               {crowded.p99_ms / quiet.p99_ms:6.2f}   (target ≤ 2)")
 
-    with game_process(load.game, redis_url, TOKEN_SECRET) as service:  # the default quotas
+    with game_process(load.game, redis_url, KEYS) as service:  # the default quotas
         calm, stormy, flooder = asyncio.run(
             flood_rounds(service.address, service_token, load, plans[0], args.seconds, args.rounds)
         )
@@ -163,8 +162,8 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
     """The bot hop and matchmaking, for every game, with every game's service running."""
     with ExitStack() as stack:
         services, endpoints = start_games(stack, redis_url, loads)
-        dispatcher = dispatcher_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
-        worker = bot_worker_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
+        dispatcher = dispatcher_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints)
+        worker = bot_worker_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints)
         with dispatcher, worker:
             for game, load in loads.items():
                 hops = [
@@ -176,7 +175,7 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
                 report_hops(load.binding.info.title, load.seats, hops)
 
         lobby_process = service_process(
-            "menagerie.lobby", redis_url, TOKEN_SECRET, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
+            "menagerie.lobby", redis_url, KEYS, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
         )
         with lobby_process as lobby:
             matchmaking_sections(lobby, redis_url, list(loads.values()), services, args.tickets)
@@ -214,7 +213,7 @@ def main() -> None:
     args = parser.parse_args()
 
     print("Menagerie benchmarks (one run; ratios use baselines from this same run)")
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("bench", 3600)[0]
+    service_token = KEYS.signer().issue_service("bench", 3600)[0]
     loads = {game: game_load(game) for game in args.game or game_ids()}
     # Each group on a Redis of its own: the thousands of human matches the first groups leave
     # behind would time out during the next and their timeout bots queue ahead of its hops.

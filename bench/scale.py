@@ -53,8 +53,7 @@ from menagerie.rules.registry import game_ids
 from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.store import MatchStore
 from menagerie.shared.store.keys import shard_keys
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS
 from tests.support.redis_server import throwaway_redis
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, service_process
 
@@ -316,28 +315,24 @@ def main() -> None:
     steps = sorted(int(s) for s in args.steps.split(","))
     games = args.game or list(game_ids())
     loads = [game_load(game) for game in games]
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("bench", 3600)[0]
+    service_token = KEYS.signer().issue_service("bench", 3600)[0]
     auth: Auth = (("authorization", f"Bearer {service_token}"),)
 
     print("Menagerie at scale: the whole platform on this machine (one run)")
     with throwaway_redis() as (redis_url, kind), ExitStack() as stack:
         print(f"Redis: {kind}")
         services, endpoints = start_games(stack, redis_url, games)
-        dispatcher = stack.enter_context(
-            dispatcher_process(redis_url, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints)
-        )
+        dispatcher = stack.enter_context(dispatcher_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints))
         worker = stack.enter_context(
             bot_worker_process(
                 redis_url,
-                TOKEN_SECRET,
+                KEYS,
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_WORKER_CONCURRENCY=str(args.worker_concurrency),
             )
         )
         lobby = stack.enter_context(
-            service_process(
-                "menagerie.lobby", redis_url, TOKEN_SECRET, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED
-            )
+            service_process("menagerie.lobby", redis_url, KEYS, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED)
         )
         processes = {"games": list(services.values()), "dispatcher": [dispatcher], "worker": [worker], "lobby": [lobby]}
         channels = {g: stack.enter_context(grpc.insecure_channel(s.address)) for g, s in services.items()}

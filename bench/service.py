@@ -23,7 +23,7 @@ from menagerie.rules.events import next_view_versions
 from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding, binding
 from menagerie.shared.store import MatchStore
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, game_process
 
 Auth = tuple[tuple[str, str], ...]
@@ -39,7 +39,7 @@ UNLIMITED = {
 
 def start_games(stack: ExitStack, redis_url: str, games: Iterable[str]) -> tuple[dict[str, ServiceProcess], str]:
     """Each game's service in its own process (quotas out of reach) until `stack` closes; and their endpoints."""
-    services = {game: stack.enter_context(game_process(game, redis_url, TOKEN_SECRET, **UNLIMITED)) for game in games}
+    services = {game: stack.enter_context(game_process(game, redis_url, KEYS, **UNLIMITED)) for game in games}
     return services, ",".join(f"{game}={service.address}" for game, service in services.items())
 
 

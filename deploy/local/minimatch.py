@@ -12,12 +12,15 @@ caller's (a URL).
 
 Run it as its own process (what the e2e tests do, tests/support/minimatch.py):
 
-    python deploy/local/minimatch.py   # REDIS_URL, or an embedded Valkey server; Ctrl-C stops it
+    python deploy/local/minimatch.py [--keys-dir DIR]   # REDIS_URL, or an embedded Valkey server; Ctrl-C stops it
+
+(the token keys of DIR, made by `python -m menagerie.shared.keys generate DIR`; without it,
+new ones for this run). Each service gets the verifying set and its own issuer's key.
 
 It prints the addresses, then one line `MINIMATCH_READY {"lobby": …, "games": {…},
 "dispatcher": …}`. Or embed it in a process of your own:
 
-    with Minimatch(redis_url, token_secret) as platform:
+    with Minimatch(redis_url, keys_dir) as platform:
         platform.lobby             # "127.0.0.1:PORT"
         platform.games["beasts"]   # every installed game
         platform.dispatcher        # its gRPC health service
@@ -33,11 +36,12 @@ service, as in production; this is its one-process sibling.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
 import os
-import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -54,6 +58,7 @@ from menagerie.lobby.main import register as register_lobby
 from menagerie.rules.registry import game_ids
 from menagerie.shared.games.binding import binding
 from menagerie.shared.games.service import game_registrar
+from menagerie.shared.keys import VERIFY_FILE, generate
 from menagerie.shared.lifetime import spawn, stop_group
 from menagerie.shared.rpc.bootstrap import ProcessSettings, Register, serve
 from menagerie.shared.settings import BotSettings, GameServiceSettings, LobbySettings
@@ -73,7 +78,7 @@ class Minimatch:
     def __init__(
         self,
         redis_url: str,
-        token_secret: str,
+        keys_dir: Path,
         *,
         settings: Mapping[str, object] | None = None,
         worker_concurrency: int = 4,
@@ -81,7 +86,7 @@ class Minimatch:
     ) -> None:
         """`settings` (field name -> value) apply to every service's settings object and the worker's environment."""
         self.redis_url = redis_url
-        self.token_secret = token_secret
+        self.keys_dir = keys_dir
         self.extra = dict(settings or {})
         self.worker_concurrency = worker_concurrency
         self.startup_timeout = startup_timeout
@@ -98,13 +103,18 @@ class Minimatch:
 
     # --- the in-process services -------------------------------------------------------
 
-    def _values(self, **fields: object) -> dict[str, object]:
+    def _keys(self, role: str) -> dict[str, str]:
+        """The verifying set, and `role`'s private key ("": none)."""
+        signing = str(self.keys_dir / f"{role}.jwk") if role else ""
+        return {"verify_keys_file": str(self.keys_dir / VERIFY_FILE), "signing_key_file": signing}
+
+    def _values(self, role: str, **fields: object) -> dict[str, object]:
         # Explicit values win over the environment (pydantic-settings reads it too), so an
         # operator's MENAGERIE_PORT or MENAGERIE_METRICS_PORT cannot make services collide.
         return {
             **self.extra,
             "REDIS_URL": self.redis_url,
-            "token_secret": self.token_secret,
+            **self._keys(role),
             "host": HOST,
             "port": 0,
             "metrics_port": 0,
@@ -139,12 +149,14 @@ class Minimatch:
         tasks: list[asyncio.Task[None]] = []
         try:
             for game in game_ids():
-                settings = GameServiceSettings.model_validate(self._values())
+                settings = GameServiceSettings.model_validate(self._values("games"))
                 self.games[game] = await self._start(game, settings, game_registrar(binding(game)), tasks)
             endpoints = ",".join(f"{game}={address}" for game, address in self.games.items())
-            lobby = LobbySettings.model_validate(self._values(game_endpoints=endpoints, public_game_endpoints=""))
+            lobby = LobbySettings.model_validate(
+                self._values("lobby", game_endpoints=endpoints, public_game_endpoints="")
+            )
             self.lobby = await self._start("lobby", lobby, register_lobby, tasks)
-            bots = BotSettings.model_validate(self._values(game_endpoints=endpoints))
+            bots = BotSettings.model_validate(self._values("", game_endpoints=endpoints))
             self.dispatcher = await self._start("dispatcher", bots, register_dispatcher, tasks)
         except BaseException as exc:
             self._error = exc
@@ -170,7 +182,7 @@ class Minimatch:
             **os.environ,
             **{f"MENAGERIE_{name.upper()}": str(value) for name, value in self.extra.items()},
             "REDIS_URL": self.redis_url,
-            "MENAGERIE_TOKEN_SECRET": self.token_secret,
+            **{f"MENAGERIE_{name.upper()}": value for name, value in self._keys("bots").items()},
             "MENAGERIE_GAME_ENDPOINTS": endpoints,
             "MENAGERIE_METRICS_PORT": "0",
             "MENAGERIE_WORKER_POOL": "threads",  # one process, whatever the concurrency
@@ -250,9 +262,14 @@ def _main() -> int:
     configure_logging(
         "minimatch", os.environ.get("MENAGERIE_LOG_FORMAT", "console"), os.environ.get("MENAGERIE_LOG_LEVEL", "info")
     )
+    parser = argparse.ArgumentParser(description="Run the Menagerie platform in one process.")
+    parser.add_argument("--keys-dir", type=Path, default=None, help="the token keys (default: new ones for this run)")
+    given = parser.parse_args().keys_dir
+    keys_dir = given.resolve() if given else Path(tempfile.mkdtemp(prefix="minimatch-keys-"))
+    if given is None:
+        generate(keys_dir)
     embedded = None if os.environ.get("REDIS_URL") else EmbeddedRedis()
     redis_url = os.environ.get("REDIS_URL") or (embedded.start() if embedded else "")
-    secret = os.environ.get("MENAGERIE_TOKEN_SECRET") or secrets.token_hex(32)
     stopped = threading.Event()
 
     def request_stop(_signum: int, _frame: FrameType | None) -> None:
@@ -261,7 +278,7 @@ def _main() -> int:
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
     try:
-        with Minimatch(redis_url, secret) as platform:
+        with Minimatch(redis_url, keys_dir) as platform:
             print(f"lobby        {platform.lobby}")
             for game, address in platform.games.items():
                 print(f"{game:<12} {address}")
@@ -276,6 +293,8 @@ def _main() -> int:
     finally:
         if embedded is not None:
             embedded.stop()
+        if given is None:
+            shutil.rmtree(keys_dir, ignore_errors=True)
     return 0
 
 

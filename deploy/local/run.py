@@ -7,12 +7,15 @@ SERVING, prints where each listens, and stops everything cleanly on Ctrl-C (or S
 the lobby and the bot pool first, then the games, Redis last.
 
 What it keeps: the embedded server appends every write to a file in `.menagerie/data`
-(AOF, fsync every second), and the token secret is kept in `.menagerie/secret` (made
-once, mode 0600), so players, seat tokens, ratings and the matches in progress survive
-a restart, a crash included: the dispatcher's deadline scan sends the bots back to the
-decisions they had pending. `--fresh` keeps nothing (a throwaway server, a new secret);
-`--data-dir` puts the data elsewhere; MENAGERIE_TOKEN_SECRET overrides the kept secret;
-with REDIS_URL, keeping the data is that server's business. REDIS_URL may name a Redis
+(AOF, fsync every second), and the token keys are kept in `.menagerie/keys` (made once by
+menagerie.shared.keys.generate: a private key per issuer, mode 0600, and the verifying set),
+so players, seat tokens, ratings and the matches in progress survive a restart, a crash
+included: the dispatcher's deadline scan sends the bots back to the decisions they had
+pending. Each process gets the verifying set and only its own issuer's private key (the
+lobby's, the games', the bots', the gateway's; the dispatcher none). `--fresh` keeps nothing
+(a throwaway server, new keys); `--data-dir` puts the data elsewhere, `--keys-dir` the keys
+(a folder made by `python -m menagerie.shared.keys generate DIR` is used as it is, with
+--fresh too); with REDIS_URL, keeping the data is that server's business. REDIS_URL may name a Redis
 Cluster (`redis+cluster://host:port`, docs/scaling.md); Celery's broker cannot be one, so
 it is then MENAGERIE_BROKER_URL, or else the embedded server started for it alone.
 
@@ -31,7 +34,7 @@ its own HTTP port, --web-port (MENAGERIE_WEB_PORT, default 8080): `web  http://â
 printed once it answers /healthz. `make run` builds the web app first (`make web`).
 
 Usage: python deploy/local/run.py [--base-port 50050] [--host 127.0.0.1] [--web-port 8080]
-                                  [--data-dir PATH | --fresh] [--secret-file PATH]
+                                  [--data-dir PATH | --fresh] [--keys-dir PATH]
 """
 
 from __future__ import annotations
@@ -39,10 +42,11 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import secrets
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -53,6 +57,7 @@ from types import FrameType
 
 from menagerie.rules.registry import game_ids
 from menagerie.shared.embedded_redis import EmbeddedRedis
+from menagerie.shared.keys import ROLE_GRANTS, VERIFY_FILE, generate
 from menagerie.shared.lifetime import spawn
 from menagerie.shared.redis_client import is_cluster_url
 from menagerie.shared.rpc.health import wait_until_serving
@@ -70,7 +75,7 @@ GAME_MODULE = "menagerie.shared.games"
 # What `make run` keeps between runs (git-ignored); `rm -rf .menagerie` starts clean.
 STATE = REPOSITORY / ".menagerie"
 DATA_DIR = STATE / "data"
-SECRET_FILE = STATE / "secret"
+KEYS_DIR = STATE / "keys"
 
 # Restart backoff: the first restart waits BACKOFF_FIRST, each next one twice as long up
 # to BACKOFF_MAX; a process that ran STABLE_AFTER seconds before exiting starts over.
@@ -96,23 +101,31 @@ class Service:
     needs_games: bool = False  # reads MENAGERIE_GAME_ENDPOINTS
     args: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()  # its own settings, over the shared environment
+    role: str = ""  # the issuer whose private key it holds (menagerie.shared.keys.ROLE_GRANTS); "": none
 
 
 def games() -> tuple[Service, ...]:
     """One service per row of deploy/games.toml; GamesTableError when a row's game is not installed."""
     rows = load()
     check_installed(rows, game_ids())
-    return tuple(Service(row.id, GAME_MODULE, row.offset, args=(row.id,)) for row in rows)
+    return tuple(Service(row.id, GAME_MODULE, row.offset, args=(row.id,), role="games") for row in rows)
 
 
 # The browsers' door: HTTP on the web port (Connect and the web app), not a gRPC server.
-GATEWAY = Service("gateway", "menagerie.gateway", None, needs_games=True)
+GATEWAY = Service("gateway", "menagerie.gateway", None, needs_games=True, role="gateway")
 WEB_PORT = 8080
 
 PLATFORM = (
-    Service("lobby", "menagerie.lobby", 0, needs_games=True),
+    Service("lobby", "menagerie.lobby", 0, needs_games=True, role="lobby"),
     Service("dispatcher", "menagerie.bots.dispatcher", None, needs_games=True),
-    Service("bot-worker", "menagerie.bots.worker", None, needs_games=True, env=(("MENAGERIE_WORKER_QUEUES", "plain"),)),
+    Service(
+        "bot-worker",
+        "menagerie.bots.worker",
+        None,
+        needs_games=True,
+        env=(("MENAGERIE_WORKER_QUEUES", "plain"),),
+        role="bots",
+    ),
     # mcts decisions (a second of a core each) on a worker of their own: they never hold the
     # slots that random and greedy decisions wait for; one process, the machine has few cores.
     Service(
@@ -121,6 +134,7 @@ PLATFORM = (
         None,
         needs_games=True,
         env=(("MENAGERIE_WORKER_QUEUES", "search"), ("MENAGERIE_WORKER_CONCURRENCY", "1")),
+        role="bots",
     ),
 )
 
@@ -135,24 +149,41 @@ def exit_status(code: int) -> str:
         return f"code {code}"
 
 
-def token_secret(path: Path | None) -> tuple[str, str]:
-    """(secret, where it comes from): MENAGERIE_TOKEN_SECRET, else the file at `path` (made once), else a new one."""
-    if given := os.environ.get("MENAGERIE_TOKEN_SECRET"):
-        return given, "MENAGERIE_TOKEN_SECRET"
-    if path is None:
-        return secrets.token_hex(32), "new for this run (--fresh: tokens end with it)"
-    path.parent.mkdir(parents=True, exist_ok=True)
+def token_keys(directory: Path | None) -> tuple[Path, str]:
+    """(keys folder, what it is): `directory` as it is if it holds keys, else made there now, else a new one.
+
+    A new folder is generated beside `directory` and renamed into place, so two runs starting
+    at once never each keep different keys.
+    """
+    if directory is None:
+        fresh = Path(tempfile.mkdtemp(prefix="menagerie-keys-"))
+        generate(fresh)
+        return fresh, "new for this run (--fresh: tokens end with them)"
+    if (directory / VERIFY_FILE).exists():
+        missing = [role for role in ROLE_GRANTS if not (directory / f"{role}.jwk").exists()]
+        if missing:
+            raise RuntimeError(f"{directory} holds no key for {', '.join(missing)}; delete it to make new keys")
+        return directory, f"{directory} (player and seat tokens stay valid across restarts)"
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    made = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    generate(made)
     try:
-        # O_EXCL: two runs starting at once must not each write a different secret.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        secret = path.read_text().strip()
-        if len(secret) < 32:
-            raise RuntimeError(f"{path} holds no secret of 32 characters or more; delete it to make one") from None
-        return secret, f"{path} (player and seat tokens stay valid across restarts)"
-    with os.fdopen(fd, "w") as sink:
-        sink.write(secrets.token_hex(32) + "\n")
-    return path.read_text().strip(), f"{path} (made now; player and seat tokens stay valid across restarts)"
+        made.rename(directory)  # fails if another run put its keys there first (or the folder is not empty)
+    except OSError:
+        shutil.rmtree(made, ignore_errors=True)
+        if not (directory / VERIFY_FILE).exists():
+            what = f"{directory} holds no {VERIFY_FILE} and is not empty"
+            raise RuntimeError(f"{what}; name another --keys-dir") from None
+        return token_keys(directory)
+    return directory, f"{directory} (made now; player and seat tokens stay valid across restarts)"
+
+
+def key_env(directory: Path, role: str) -> dict[str, str]:
+    """The token settings of a process holding `role`'s key ("": verifying only)."""
+    env = {"MENAGERIE_VERIFY_KEYS_FILE": str(directory / VERIFY_FILE), "MENAGERIE_SIGNING_KEY_FILE": ""}
+    if role:
+        env["MENAGERIE_SIGNING_KEY_FILE"] = str(directory / f"{role}.jwk")
+    return env
 
 
 @dataclass
@@ -219,7 +250,7 @@ class Platform:
         base_port: int,
         games: tuple[Service, ...],
         data_dir: Path | None = DATA_DIR,
-        secret_file: Path | None = SECRET_FILE,
+        keys_dir: Path | None = KEYS_DIR,
         web_port: int = WEB_PORT,
     ) -> None:
         self.host = host
@@ -227,7 +258,9 @@ class Platform:
         self.base_port = base_port
         self.games = games
         self.data_dir = data_dir  # None: a throwaway server
-        self.secret_file = secret_file  # None: a new secret for this run only
+        self.keys_dir = keys_dir  # None: new keys for this run only
+        self.keys = Path()  # the folder the processes read their keys from, once started
+        self.fresh_keys: Path | None = None  # new keys of this run, removed on stop
         self.game_children: list[Child] = []
         self.platform_children: list[Child] = []
         self.redis: EmbeddedRedis | None = None
@@ -258,15 +291,16 @@ class Platform:
                 print("data         none kept (--fresh: a throwaway server, deleted on stop)")
             else:
                 print(f"data         {self.data_dir} (kept across restarts; delete it to start clean)")
-        secret, where = token_secret(self.secret_file)
-        print(f"secret       {where}", flush=True)
+        keys, where = token_keys(self.keys_dir)
+        self.fresh_keys = None if self.keys_dir is not None else keys
+        self.keys = keys
+        print(f"keys         {where}", flush=True)
         endpoints = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in self.games)
         env = {
             "MENAGERIE_LOG_LEVEL": "warning",
-            **os.environ,
+            **{name: value for name, value in os.environ.items() if name != "MENAGERIE_TOKEN_SECRET"},
             "REDIS_URL": redis_url,
             **broker,
-            "MENAGERIE_TOKEN_SECRET": secret,
             "MENAGERIE_HOST": self.host,
         }
         # The game services first: the lobby and the bots look them up as they start.
@@ -286,6 +320,7 @@ class Platform:
         """Starts the gateway and waits until its /healthz answers SERVING."""
         gateway_env = {
             **env,
+            **key_env(self.keys, GATEWAY.role),
             "MENAGERIE_PORT": str(self.web_port),
             "MENAGERIE_LOBBY_ADDRESS": f"{self.host}:{self.base_port}",
             "MENAGERIE_GAME_ENDPOINTS": endpoints,
@@ -313,7 +348,7 @@ class Platform:
         """Starts `services` and waits until each gRPC server among them is SERVING."""
         started = []
         for service in services:
-            service_env = dict(env)
+            service_env = {**env, **key_env(self.keys, service.role)}
             if service.port_offset is not None:
                 service_env["MENAGERIE_PORT"] = str(self.base_port + service.port_offset)
             if service.needs_games:
@@ -361,6 +396,8 @@ class Platform:
         _terminate(self.game_children, GAMES_GRACE)
         if self.redis is not None:
             self.redis.stop()
+        if self.fresh_keys is not None:
+            shutil.rmtree(self.fresh_keys, ignore_errors=True)
 
 
 def wait_until_http(url: str, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
@@ -409,9 +446,12 @@ def main() -> int:
     keep.add_argument(
         "--data-dir", type=Path, default=DATA_DIR, help=f"where the embedded server keeps its data ({DATA_DIR})"
     )
-    keep.add_argument("--fresh", action="store_true", help="keep nothing: a throwaway server and a new token secret")
+    keep.add_argument("--fresh", action="store_true", help="keep nothing: a throwaway server and new token keys")
     parser.add_argument(
-        "--secret-file", type=Path, default=SECRET_FILE, help=f"where the token secret is kept ({SECRET_FILE})"
+        "--keys-dir",
+        type=Path,
+        default=None,
+        help=f"where the token keys are kept ({KEYS_DIR}; made there if it holds none; with --fresh, used as it is)",
     )
     args = parser.parse_args()
     try:
@@ -420,7 +460,7 @@ def main() -> int:
             args.base_port,
             games(),
             data_dir=None if args.fresh else args.data_dir.resolve(),
-            secret_file=None if args.fresh else args.secret_file.resolve(),
+            keys_dir=args.keys_dir.resolve() if args.keys_dir else None if args.fresh else KEYS_DIR,
             web_port=args.web_port,
         )
     except GamesTableError as exc:  # nothing has started yet

@@ -15,8 +15,8 @@ import pytest
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
+from tests.support.keys import KEYS
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import RunningPlatform, local_platform
 
@@ -62,7 +62,7 @@ def play_a_table(platform: RunningPlatform, lobby: lobby_pb2_grpc.LobbyStub, sea
 
 
 def test_a_player_and_bots_play_mode_iii_tables_to_a_co_op_end() -> None:
-    with local_platform(TOKEN_SECRET) as platform:
+    with local_platform(KEYS) as platform:
         with grpc.insecure_channel(platform.address(LOBBY)) as channel:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
             games = {g.game: g for g in lobby.ListGames(lobby_pb2.ListGamesRequest()).games}

@@ -18,9 +18,8 @@ import pytest
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.lifetime import die_with_parent
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
     from tests.support.minimatch import RunningMinimatch
@@ -70,7 +69,7 @@ def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None
 
 def test_watch_a_bot_match_as_a_spectator_to_the_end(minimatch: RunningMinimatch) -> None:
     game = GameClient("beasts", minimatch.games["beasts"])
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    service_token = KEYS.signer().issue_service("e2e", 600)[0]
     match = game.create(service_token, mode="capture", seats=2, bots=(0, 1))
     game.close()
     child = spawn("--lobby", minimatch.lobby, "watch", match.match_id)
@@ -181,7 +180,7 @@ def test_watch_a_zoo_match_without_naming_the_game_redraws_the_board_as_it_chang
     minimatch: RunningMinimatch,
 ) -> None:
     game = GameClient("zoo", minimatch.games["zoo"])
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    service_token = KEYS.signer().issue_service("e2e", 600)[0]
     match = game.create(service_token, mode="beginner", seats=2, seed=5)  # the test plays both seats
     game.close()  # no gRPC channel open across the fork of spawn (it can crash the child)
     child = spawn("--lobby", minimatch.lobby, "watch", match.match_id)  # no --game: the lobby's services are asked

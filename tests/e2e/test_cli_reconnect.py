@@ -29,9 +29,8 @@ from pexpect.popen_spawn import PopenSpawn
 from menagerie.shared.games.binding import binding
 from menagerie.shared.lifetime import die_with_parent, spawn, stop_group
 from menagerie.shared.rpc.health import wait_until_serving
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, Match, bearer
+from tests.support.keys import KEYS
 from tests.support.minimatch import other_database
 from tests.support.redis_server import free_port
 from tests.support.services import GAME_MODULE, service_env
@@ -53,7 +52,7 @@ class Restartable:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.command = [sys.executable, "-m", module, *argv]
-        self.env = service_env(redis_url, TOKEN_SECRET, MENAGERIE_PORT=str(self.port), **extra_env)
+        self.env = service_env(redis_url, KEYS, module, MENAGERIE_PORT=str(self.port), **extra_env)
         self.log = Path(tempfile.mkstemp(prefix=f"{(argv or (module,))[0]}-", suffix=".log")[1])
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -167,7 +166,7 @@ def finish(child: PopenSpawn[str], seconds: float = 180) -> int:
 def event_texts(address: str, match_id: str) -> list[str]:
     """Every event sentence a spectator reads in the match so far, in order (a fresh Watch from the start)."""
     client = GameClient(GAME, address)
-    token, _ = TokenSigner(TOKEN_SECRET).issue_player("referee", "Referee", 600)
+    token, _ = KEYS.signer().issue_player("referee", "Referee", 600)
     stream = client.stub.Watch(client.pb2.WatchRequest(match_id=match_id), metadata=bearer(token), timeout=30)
     texts: list[str] = []
     try:
@@ -206,7 +205,7 @@ def new_match(address: str, seed: int) -> Match:
     """A two-seat match of people (no bots: the test makes every move)."""
     client = GameClient(GAME, address)
     try:
-        service_token = TokenSigner(TOKEN_SECRET).issue_service("tests", 600)[0]
+        service_token = KEYS.signer().issue_service("tests", 600)[0]
         return client.create(service_token, seats=2, seed=seed)
     finally:
         client.close()

@@ -40,7 +40,6 @@ import pytest
 from menagerie.shared.embedded_redis import LOCK_FILE
 from menagerie.shared.lifetime import spawn, stop_group
 from tests.e2e import interrupted_slice
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.platform import local_platform
 
 pytestmark = [pytest.mark.e2e, pytest.mark.faults]
@@ -310,8 +309,8 @@ def test_make_run_killed_leaves_nothing(tmp_path: Path) -> None:
     """
     tag = uuid.uuid4().hex
     data = tmp_path / "data"
-    args = ("--data-dir", str(data), "--secret-file", str(tmp_path / "secret"))
-    with local_platform(TOKEN_SECRET, args=args, MENAGERIE_KILL_TEST_TAG=tag) as platform:  # TAG
+    args = ("--data-dir", str(data), "--keys-dir", str(tmp_path / "keys"))
+    with local_platform(None, args=args, MENAGERIE_KILL_TEST_TAG=tag) as platform:  # TAG
         run = Run(platform.process, tag, platform.log)
         # The gateway, four games, the lobby, the dispatcher, two workers (the plain one with a pool of two), Redis.
         expect_running(

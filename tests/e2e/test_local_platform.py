@@ -16,9 +16,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
+from tests.support.keys import KEYS
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import RunningPlatform, quick_platform, wait_for
 
@@ -31,7 +30,7 @@ PLAIN_WORKER = "MENAGERIE_WORKER_QUEUES=plain"
 
 
 def test_a_player_plays_bots_the_leaderboard_shows_it_and_killed_children_come_back() -> None:
-    with quick_platform(TOKEN_SECRET) as platform:
+    with quick_platform(KEYS) as platform:
         output = platform.output()
         for name in SERVICES:
             assert f"\n{name}" in "\n" + output, f"make run does not report {name}"
@@ -138,7 +137,7 @@ def kill_child(platform: RunningPlatform, needle: str, env: str = "") -> int:
 def killed_children_are_started_again(platform: RunningPlatform) -> None:
     """kill -9 the bot worker, then a game service: both come back, and bots play on."""
     game = GameClient("beasts", platform.address(BEASTS))
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    service_token = KEYS.signer().issue_service("e2e", 600)[0]
 
     worker = kill_child(platform, "menagerie.bots.worker", PLAIN_WORKER)
     wait_for("the worker's exit line", lambda: "bot-worker exited with code -9" in platform.output() or None, 30)

@@ -19,8 +19,9 @@ import pytest
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.shared.tokens import TokenSigner
+from menagerie.shared.keys import ROLE_GRANTS
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KeyDir
 from tests.support.platform import alive, free_port_block, port_block_size, quick_platform, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.faults]
@@ -105,15 +106,16 @@ def bots_under_way(game: GameClient, token: str, matches: list[str]) -> None:
 
 def test_a_crash_of_every_process_loses_no_acknowledged_move_and_play_resumes(tmp_path: Path) -> None:
     """kill -9 of make run, every service and Redis; the same make run again: the platform carries on."""
-    data, secret_file = tmp_path / "state" / "data", tmp_path / "state" / "secret"
-    # No MENAGERIE_TOKEN_SECRET: make run keeps its own secret in the file, which tokens must survive.
-    args = ("--data-dir", str(data), "--secret-file", str(secret_file))
+    data, keys = tmp_path / "state" / "data", tmp_path / "state" / "keys"
+    # No keys of the test's: make run makes and keeps its own in the folder, which tokens must survive.
+    args = ("--data-dir", str(data), "--keys-dir", str(keys))
     base = free_port_block(port_block_size())
     rng = random.Random(10)
 
     with quick_platform(None, args, base) as platform:
         assert f"data         {data.resolve()} (kept across restarts" in platform.output()
-        assert secret_file.stat().st_mode & 0o777 == 0o600
+        assert "made now; player and seat tokens stay valid" in platform.output()
+        assert all((keys / f"{role}.jwk").stat().st_mode & 0o777 == 0o600 for role in ROLE_GRANTS)
         with grpc.insecure_channel(platform.address(LOBBY)) as channel:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
             player = lobby.RegisterPlayer(lobby_pb2.RegisterPlayerRequest(display_name="Crash"), timeout=10)
@@ -131,7 +133,8 @@ def test_a_crash_of_every_process_loses_no_acknowledged_move_and_play_resumes(tm
             before = history(game, second.match_id, second.seat_token, ours)
 
             # Matches of bots alone, in full swing at the crash (one takes about a second and a half).
-            service_token = TokenSigner(secret_file.read_text().strip()).issue_service("e2e", 600)[0]
+            # Signed with the lobby's own key, as the lobby signs its service credential.
+            service_token = KeyDir(keys).signer("lobby").issue_service("lobby", 600)[0]
             bots = [game.create(service_token, mode="training", seats=3, bots=(0, 1, 2)).match_id for _ in range(4)]
             bots_under_way(game, service_token, bots)
             seen = {m: game.summary(m, service_token) for m in bots}
@@ -180,13 +183,13 @@ def test_a_crash_of_every_process_loses_no_acknowledged_move_and_play_resumes(tm
 @pytest.mark.chaos
 def test_repeated_crashes_under_bot_play_lose_nothing(tmp_path: Path) -> None:
     """Four crashes, each with matches of bots in full swing: after each, every acknowledged move is there."""
-    args = ("--data-dir", str(tmp_path / "data"), "--secret-file", str(tmp_path / "secret"))
+    args = ("--data-dir", str(tmp_path / "data"), "--keys-dir", str(tmp_path / "keys"))
     base = free_port_block(port_block_size())
     known: dict[str, tuple[int, dict[int, bytes]]] = {}  # match -> (version seen before a crash, its history)
     for crash in range(5):
         with quick_platform(None, args, base) as platform:
             game = GameClient("beasts", platform.address(BEASTS))
-            token = TokenSigner((tmp_path / "secret").read_text().strip()).issue_service("e2e", 600)[0]
+            token = KeyDir(tmp_path / "keys").signer("lobby").issue_service("lobby", 600)[0]
             for match_id, (version, events) in known.items():
                 assert stored_version(game, match_id, token) >= version, f"crash {crash} lost moves"
                 assert history(game, match_id, token, version) == events, f"crash {crash} changed the history"

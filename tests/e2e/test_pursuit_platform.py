@@ -11,9 +11,8 @@ import pytest
 
 from menagerie.common.v1 import common_pb2
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
+from tests.support.keys import KEYS
 from tests.support.lobby_client import queue_until_seated
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
@@ -46,7 +45,7 @@ def test_a_three_seat_table_with_bots_and_a_table_of_bots_alone_play_to_the_end(
     assert (seating.seats, seating.bots) == (3, 2)
 
     pursuit = GameClient("pursuit", seating.game_endpoint)
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("e2e", 600)[0]
+    service_token = KEYS.signer().issue_service("e2e", 600)[0]
     bots_alone = pursuit.create(service_token, mode="coop", seats=3, bots=(0, 1, 2), bot_level="greedy")
 
     played = pursuit.play_seat_to_end(seating.match_id, seating.seat, seating.seat_token, random.Random(4))

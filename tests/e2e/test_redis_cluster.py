@@ -21,9 +21,8 @@ from redis.crc import key_slot
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.store.keys import match_keys, shard_keys
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
+from tests.support.keys import KEYS
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import RunningPlatform, local_platform
 from tests.support.redis_cluster import RunningCluster, cluster_binary, redis_cluster
@@ -48,7 +47,7 @@ def cluster() -> Iterator[RunningCluster]:
 
 @pytest.fixture(scope="module")
 def platform(cluster: RunningCluster) -> Iterator[RunningPlatform]:
-    with local_platform(TOKEN_SECRET, timeout=120, redis_url=cluster.url) as running:
+    with local_platform(KEYS, timeout=120, redis_url=cluster.url) as running:
         yield running
 
 
@@ -80,7 +79,7 @@ def test_make_run_takes_a_cluster_url_and_a_player_plays_bots_to_the_end(platfor
 
 def play_bot_matches(platform: RunningPlatform, cluster: RunningCluster, count: int) -> None:
     """Creates `count` all-bot Beasts matches, waits until each ends, and checks their keys and moves."""
-    service_token = TokenSigner(TOKEN_SECRET).issue_service("tests", 3600)[0]
+    service_token = KEYS.signer().issue_service("tests", 3600)[0]
     game = GameClient("beasts", platform.address(BEASTS))
     created = [game.create(service_token, mode="capture", seats=2, bots=(0, 1)) for _ in range(count)]
     pending = {m.match_id for m in created}

@@ -22,9 +22,8 @@ import pytest
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.rules.registry import game_ids
 from menagerie.shared.embedded_redis import _binary as embedded_binary
-from menagerie.shared.tokens import TokenSigner
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient, bearer
+from tests.support.keys import KEYS
 from tests.support.probes import samples, wait_for
 from tests.support.redis_server import free_ports, redis_binary_server
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process
@@ -68,7 +67,7 @@ def bot_pool(games: tuple[str, ...], redispatch_seconds: int, bot_deadline_secon
     with redis_binary_server(binary) as url, ExitStack() as stack:
         services = {
             game: stack.enter_context(
-                game_process(game, url, TOKEN_SECRET, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=str(bot_deadline_seconds))
+                game_process(game, url, KEYS, MENAGERIE_BOT_TURN_DEADLINE_SECONDS=str(bot_deadline_seconds))
             )
             for game in games
         }
@@ -77,7 +76,7 @@ def bot_pool(games: tuple[str, ...], redispatch_seconds: int, bot_deadline_secon
         stack.enter_context(
             dispatcher_process(
                 url,
-                TOKEN_SECRET,
+                KEYS,
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_REDISPATCH_SECONDS=str(redispatch_seconds),
                 MENAGERIE_METRICS_PORT=str(metrics_port),
@@ -87,7 +86,7 @@ def bot_pool(games: tuple[str, ...], redispatch_seconds: int, bot_deadline_secon
         worker = stack.enter_context(
             bot_worker_process(
                 url,
-                TOKEN_SECRET,
+                KEYS,
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_REDISPATCH_SECONDS=str(redispatch_seconds),
                 MENAGERIE_METRICS_PORT=str(worker_metrics_port),
@@ -111,7 +110,7 @@ class Tables:
 
     def __init__(self, game: str, address: str, count: int) -> None:
         self.client = GameClient(game, address)
-        self.token = TokenSigner(TOKEN_SECRET).issue_service("isolation-tests", 3600)[0]
+        self.token = KEYS.signer().issue_service("isolation-tests", 3600)[0]
         mode = self.client.binding.info.modes[0]
         self.seats = max(mode.min_seats, min(3, mode.max_seats))
         self.versions: dict[str, int] = {}  # live match -> its version when last asked

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from tests.support.fixtures import TOKEN_SECRET
 from tests.support.game_client import GameClient
+from tests.support.keys import KEYS
 from tests.support.otlp_collector import Collector, ExportedSpan, otlp_collector
 from tests.support.probes import wait_for
 from tests.support.redis_server import database_of_its_own
@@ -89,12 +89,12 @@ def own_redis(redis_url: str) -> Iterator[str]:
 def test_a_bot_move_is_one_connected_trace_across_the_processes(own_redis: str, service_token: str) -> None:
     with otlp_collector() as collector:
         env = traces_on(collector)
-        with game_process(GAME, own_redis, TOKEN_SECRET, **env) as game:
+        with game_process(GAME, own_redis, KEYS, **env) as game:
             endpoints = f"{GAME}={game.address}"
             with (
-                dispatcher_process(own_redis, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints, **env),
+                dispatcher_process(own_redis, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints, **env),
                 bot_worker_process(
-                    own_redis, TOKEN_SECRET, MENAGERIE_GAME_ENDPOINTS=endpoints, MENAGERIE_WORKER_CONCURRENCY="1", **env
+                    own_redis, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints, MENAGERIE_WORKER_CONCURRENCY="1", **env
                 ),
             ):
                 client = GameClient(GAME, game.address)

@@ -15,7 +15,6 @@ started from here carries this process's owner mark, so that the session guard
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
@@ -32,10 +31,6 @@ from tests.support.game_client import GameClient
 from tests.support.keys import KEYS
 from tests.support.redis_server import throwaway_redis
 from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
-
-# The shared secret `make run` (deploy/local/run.py) and the minimatch sign with until they move to keys;
-# the processes the tests start themselves use KEYS.
-TOKEN_SECRET = secrets.token_hex(32)
 
 GameClients = Callable[[str], GameClient]
 

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from menagerie.shared.lifetime import spawn, stop_group
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS, KeyDir
 from tests.support.redis_server import throwaway_redis
 from tests.support.services import wait_for_line
 
@@ -61,13 +61,19 @@ def other_database(url: str, database: int = OWN_DATABASE) -> str:
 
 
 @contextmanager
-def minimatch_process(redis_url: str, secret: str, timeout: float = 60.0) -> Iterator[RunningMinimatch]:
-    """Runs deploy/local/minimatch.py against `redis_url` until the block ends (SIGTERM: it drains)."""
+def minimatch_process(redis_url: str, keys: KeyDir, timeout: float = 60.0) -> Iterator[RunningMinimatch]:
+    """Runs deploy/local/minimatch.py on `keys` against `redis_url` until the block ends (SIGTERM: it drains)."""
     log = Path(tempfile.mkstemp(prefix="minimatch-", suffix=".log")[1])
-    env = {**os.environ, "REDIS_URL": redis_url, "MENAGERIE_TOKEN_SECRET": secret, "MENAGERIE_LOG_LEVEL": "warning"}
+    env = {**os.environ, "REDIS_URL": redis_url, "MENAGERIE_LOG_LEVEL": "warning"}
     with log.open("wb") as sink:
         # A group of its own, stopped whole, and tied to this process (SIGKILL when it dies; its worker is tied to it).
-        process = spawn([sys.executable, str(SCRIPT)], env=env, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT)
+        process = spawn(
+            [sys.executable, str(SCRIPT), "--keys-dir", str(keys.directory)],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
     platform = RunningMinimatch(process, log)
     try:
         wait_for_line(process, log, READY, timeout)
@@ -89,5 +95,5 @@ def minimatch() -> Iterator[RunningMinimatch]:
     with throwaway_redis() as (url, kind):
         if kind == "REDIS_URL":
             url = other_database(url)
-        with minimatch_process(url, TOKEN_SECRET) as platform:
+        with minimatch_process(url, KEYS) as platform:
             yield platform

@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from deploy.games import load
 from menagerie.shared.lifetime import spawn, stop_group
+from tests.support.keys import KeyDir
 from tests.support.services import wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,7 +183,7 @@ class RunningPlatform:
 
 @contextmanager
 def local_platform(
-    secret: str | None,
+    keys: KeyDir | None,
     # Ten processes start (Redis, four games, the lobby, the dispatcher, two workers, the
     # gateway): on two loaded cores that took more than 60 s once (a full run on 4 workers).
     timeout: float = 150.0,
@@ -196,15 +197,16 @@ def local_platform(
 
     `redis_url` becomes REDIS_URL (a Redis Cluster's `redis+cluster://host:port` too);
     None: unset, so run.py starts its embedded server.
-    `secret` goes to MENAGERIE_TOKEN_SECRET (None: unset, so run.py keeps its own in a file);
+    `keys` (a folder of keys the test signs with, tests.support.keys) go to run.py's --keys-dir
+    (None: run.py's own, new with --fresh, else kept where --keys-dir says);
     `args` go to run.py, by default `--fresh` so that a test never touches the repository's
-    `.menagerie/` (pass `--data-dir` and `--secret-file` to keep data across runs).
+    `.menagerie/` (pass `--data-dir` and `--keys-dir` to keep data and keys across runs).
     """
     base = base_port if base_port is not None else free_port_block(port_block_size())
     log = Path(tempfile.mkstemp(prefix="platform-", suffix=".log")[1])
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MENAGERIE_TOKEN_SECRET")}
-    if secret is not None:
-        env["MENAGERIE_TOKEN_SECRET"] = secret
+    if keys is not None:
+        args = (*args, "--keys-dir", str(keys.directory))
     if redis_url is not None:
         env["REDIS_URL"] = redis_url
     # The gateway's HTTP port is not in the block: a free one, so a test never meets a `make run` on 8080.
@@ -240,7 +242,7 @@ def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 60.0) ->
 
 
 def quick_platform(
-    secret: str | None, args: tuple[str, ...] = ("--fresh",), base_port: int | None = None
+    keys: KeyDir | None, args: tuple[str, ...] = ("--fresh",), base_port: int | None = None
 ) -> AbstractContextManager[RunningPlatform]:
     """make run with short recovery times, so the tests that kill its processes stay short.
 
@@ -249,7 +251,7 @@ def quick_platform(
     default; menagerie.bots.marks): after a crash its match waits that long for its bot.
     """
     return local_platform(
-        secret,
+        keys,
         args=args,
         base_port=base_port,
         MENAGERIE_BOT_TURN_DEADLINE_SECONDS="2",

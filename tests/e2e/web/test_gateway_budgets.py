@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.e2e.web.fixtures import RunningGateway, gateway_process
-from tests.support.fixtures import TOKEN_SECRET
+from tests.support.keys import KEYS
 from tests.support.services import service_process
 
 pytestmark = pytest.mark.e2e
@@ -43,7 +43,7 @@ def budgeted(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         service_process(
             "menagerie.lobby",
             redis_url,
-            TOKEN_SECRET,
+            KEYS,
             MENAGERIE_GAME_ENDPOINTS=",".join(f"{game}={address}" for game, address in GAMES.items()),
             MENAGERIE_RATE_LIMIT_PER_SECOND=str(RATE),
             MENAGERIE_RATE_LIMIT_BURST=str(RATE),
@@ -54,7 +54,7 @@ def budgeted(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             lobby.address,
             GAMES,
             Path(tmp_path_factory.mktemp("no-app")),
-            MENAGERIE_TOKEN_SECRET=TOKEN_SECRET,
+            **KEYS.env("menagerie.gateway"),
             MENAGERIE_TRUSTED_PROXIES="127.0.0.1",
         ) as gateway,
     ):
