@@ -229,10 +229,12 @@ def shift_destinations(
     `scoring_areas=False` for a Shift "to an adjacent Zone (not a Scoring Area)" (the
     Keeper's Kick-Off, l.516).
     """
+    owners = _scoring_area_owners(pitch, layout.halves)  # any other Zone is open to every Player
     return tuple(
         zone
         for zone in adjacent(pitch, layout.zone_of(player))
-        if may_be_in(pitch, layout, player, zone) and (scoring_areas or zone not in pitch.scoring_areas)
+        if (zone not in owners or may_be_in(pitch, layout, player, zone))
+        and (scoring_areas or zone not in pitch.scoring_areas)
     )
 
 
@@ -373,12 +375,13 @@ def bludger_placements(pitch: Pitch, layout: Layout, team: int) -> tuple[str, ..
 def deployment_options(pitch: Pitch, layout: Layout, team: int, moved: frozenset[PlayerRef]) -> tuple[Deploy, ...]:
     """Every single deployment move: an unmoved Player in its Deployment Zone to an adjacent Zone (l.261, l.269)."""
     home = own_half(pitch, layout, team).deployment_zone
+    owners = _scoring_area_owners(pitch, layout.halves)  # any other Zone is open to every Player
     return tuple(
         Deploy(p, zone)
         for p in layout.team_players(team)
         if p not in moved and layout.zone_of(p) == home
         for zone in adjacent(pitch, home)
-        if may_be_in(pitch, layout, p, zone)
+        if zone not in owners or may_be_in(pitch, layout, p, zone)
     )
 
 
