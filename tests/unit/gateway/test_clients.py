@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import jwt
 import pytest
 
 from menagerie.gateway.clients import client_address, parse_networks
 from menagerie.gateway.relay import RelayCredential
+from menagerie.shared import keys
 from menagerie.shared.rpc.relay import RELAY_CLIENT, RELAY_TOKEN
 from menagerie.shared.tokens import TokenKind, TokenSigner
-from tests.support.keys import KEYS
+from tests.support.keys import KEYS, KeyDir
 
 INGRESS = parse_networks("10.0.0.0/8, 2001:db8::/32")
 
@@ -41,3 +45,18 @@ def test_the_credential_names_the_gateway_and_the_client() -> None:
     principal = TokenSigner.from_files(KEYS.verify_file).verify(first[RELAY_TOKEN])
     assert (principal.kind, principal.subject) == (TokenKind.SERVICE, "gateway")
     assert dict(relay.metadata(None)) == {RELAY_TOKEN: first[RELAY_TOKEN]}  # no client known: the credential only
+
+
+def test_the_credential_is_signed_again_when_the_gateways_key_rotates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keys, "RELOAD_CHECK_SECONDS", 0.0)  # the key file is looked at on every call
+    folder = KeyDir.generate(tmp_path)
+    relay = RelayCredential(folder.signer("gateway"))
+    first = dict(relay.metadata(None))[RELAY_TOKEN]
+    assert dict(relay.metadata(None))[RELAY_TOKEN] == first, "kept while the key is the same"
+    new_kid = keys.rotate(tmp_path, "gateway")
+    renewed = dict(relay.metadata(None))[RELAY_TOKEN]
+    assert renewed != first and jwt.get_unverified_header(renewed)["kid"] == new_kid
+    principal = TokenSigner.from_files(folder.verify_file).verify(renewed)
+    assert (principal.kind, principal.subject) == (TokenKind.SERVICE, "gateway")

@@ -98,7 +98,8 @@ class TurnPlayer:
         self.decision_timeout = decision_timeout
         self._stubs: dict[str, tuple[grpc.Channel, Any]] = {}
         self._local = threading.local()  # the policies, per thread (Celery's threads pool)
-        self._tokens: OrderedDict[tuple[str, int, str], tuple[str, int]] = OrderedDict()
+        # (match, seat, level) -> (token, expires at, the kid that signed it)
+        self._tokens: OrderedDict[tuple[str, int, str], tuple[str, int, str]] = OrderedDict()
         self._tokens_lock = threading.Lock()
 
     def play(
@@ -202,13 +203,20 @@ class TurnPlayer:
         return policy
 
     def _token(self, match_id: str, seat: int, level: str) -> str:
-        """The seat's bot token: the one kept for it while it has more than TOKEN_RENEW_SECONDS to live."""
+        """The seat's bot token: the one kept for it while it has more than TOKEN_RENEW_SECONDS to live.
+
+        A token is signed again at once when the worker's key is rotated (its kid changes), so
+        none signed by the old key is in use once that key is dropped.
+        """
         key = (match_id, seat, level)
+        kid = self.signer.signing_kid()
         with self._tokens_lock:  # shared by the threads of Celery's threads pool
             kept = self._tokens.get(key)
-            if kept is None or kept[1] - time.time() <= TOKEN_RENEW_SECONDS:
-                kept = self.signer.issue_seat(match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True)
-                self._tokens[key] = kept
+            if kept is None or kept[1] - time.time() <= TOKEN_RENEW_SECONDS or kept[2] != kid:
+                token, expires = self.signer.issue_seat(
+                    match_id, seat, f"bot:{level}", "Bot", BOT_TOKEN_SECONDS, bot=True
+                )
+                kept = self._tokens[key] = (token, expires, kid)
                 if len(self._tokens) > KEPT_TOKENS:
                     self._tokens.popitem(last=False)
             self._tokens.move_to_end(key)

@@ -4,7 +4,9 @@ The backends' interceptor (menagerie.shared.rpc.relay) keys the budgets of anony
 by the client named here, and believes it only with this credential. The credential is
 signed here, with the gateway's own key (MENAGERIE_SIGNING_KEY_FILE, trusted by the backends
 for the subject `gateway` only), and signed again a quarter of its lifetime
-before it expires; it rides in its own metadata key, never as the call's authorization.
+before it expires, or at once when the key is rotated (its kid changes), so that no
+credential of the old key is in use once the old key is dropped; it rides in its own
+metadata key, never as the call's authorization.
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ class RelayCredential:
         self._clock = clock
         self._token = ""
         self._renew_at = 0.0
+        self._kid = ""  # the key that signed the credential
 
     def _current(self) -> str:
-        if self._clock() >= self._renew_at:
+        kid = self._signer.signing_kid()
+        if self._clock() >= self._renew_at or kid != self._kid:
             self._token, expires_at = self._signer.issue_service(RELAY_SUBJECT, self._ttl)
-            self._renew_at = expires_at - self._ttl / 4
+            self._renew_at, self._kid = expires_at - self._ttl / 4, kid
         return self._token
 
     def metadata(self, client: str | None) -> tuple[tuple[str, str], ...]:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import grpc
+import jwt
 import pytest
 
 from menagerie.bots.turns import BOT_TOKEN_SECONDS, TurnPlayer
-from tests.support.keys import KEYS
+from menagerie.shared import keys
+from menagerie.shared.tokens import TokenSigner
+from tests.support.keys import KEYS, KeyDir
 
 
 def no_channel(address: str) -> grpc.Channel:
@@ -32,3 +36,19 @@ def test_a_seat_keeps_its_token_for_half_its_life(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(time, "time", lambda: now + BOT_TOKEN_SECONDS / 2 + 1)
     renewed = player._token("m-1", 0, "greedy")
     assert renewed != first and signer.verify(renewed).seat == 0
+
+
+def test_a_kept_token_is_signed_again_when_the_workers_key_rotates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keys, "RELOAD_CHECK_SECONDS", 0.0)  # the key file is looked at on every call
+    folder = KeyDir.generate(tmp_path)
+    player = TurnPlayer(folder.signer("bots"), {}, no_channel, call_timeout=1, decision_timeout=2)
+    verifier = TokenSigner.from_files(folder.verify_file)
+    first = player._token("m-1", 0, "greedy")
+    assert player._token("m-1", 0, "greedy") == first
+    new_kid = keys.rotate(tmp_path, "bots")
+    renewed = player._token("m-1", 0, "greedy")
+    assert renewed != first, "a token of the old key is kept after the rotation"
+    assert jwt.get_unverified_header(renewed)["kid"] == new_kid
+    assert verifier.verify(renewed).bot and player._token("m-1", 0, "greedy") == renewed
