@@ -17,7 +17,7 @@ import msgspec
 
 from menagerie.rules.contract import MatchSetup
 from menagerie.snitch.data import FERVENT_FAN
-from menagerie.snitch.data.cards import GoldenSnitchCard
+from menagerie.snitch.data.cards import DECK_SIZE, GoldenSnitchCard
 from menagerie.snitch.engine import race, roster
 from menagerie.snitch.engine.model import (
     Aim,
@@ -168,7 +168,7 @@ def test_an_advanced_rivals_deck_is_drawn_within_the_funding() -> None:
             roster.add(draft, "tactic", str(tactic))
         limits = roster.Limits(funding=15, spectators=True)
         assert roster.complete_problem(ENGINE.catalogue, draft, limits) is None
-        assert len(set(tactics)) == roster.DECK_SIZE
+        assert len(set(tactics)) == DECK_SIZE
         assert sorted(sampled.players[0].deck) == sorted(state.players[0].deck)
         decks.add(tuple(sorted(tactics)))
     assert len(decks) > 10, len(decks)
