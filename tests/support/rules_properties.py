@@ -130,7 +130,8 @@ class EngineProperties:
             assert step < max_actions, "the match does not end"
         for seat in range(setup.seats):
             assert engine.legal_actions(state, seat) == []
-        assert engine.prompt(state).must == engine.prompt(state).may == []
+        final = engine.prompt(state)
+        assert final.must == final.may == [] and (final.kind, bool(final.title)) == ("finished", True)
         self.check_views(state, setup.seats, sampler, every_viewer=True, proto=True)
         log.final = state
         return log
@@ -140,6 +141,7 @@ class EngineProperties:
         prompt = self.engine.prompt(state)
         to_act = self.engine.to_act(state)
         assert prompt.kind, "a match in play waits for a named decision"
+        assert prompt.title, f"decision {prompt.kind!r} has no title (the game text's `titles`)"
         assert (tuple(prompt.must), tuple(prompt.may)) == (to_act.must, to_act.may)
         view = self.engine.view(state, viewer)
         assert view.prompt == prompt, "every view carries the same prompt"

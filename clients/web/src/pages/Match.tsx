@@ -199,6 +199,7 @@ export function MatchPage({ game, matchId, spectate }: Props) {
       )}
       {view?.prompt?.text && (
         <p className="prompt" data-testid="prompt">
+          {view.prompt.title && <strong className="prompt-title">{view.prompt.title}: </strong>}
           {view.prompt.text}
         </p>
       )}

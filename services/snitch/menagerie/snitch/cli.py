@@ -43,35 +43,6 @@ TEAM_STYLE = ("bold red", "bold green")  # seat 0, seat 1
 SNITCH = "★"
 QUAFFLE = "◉"  # the holder's mark, and a Loose Quaffle
 BLUDGER = "●"
-# The title of each decision the prompt may name (its kind).
-DECISION: dict[str, str] = {
-    "kick_off_bludger": "Kick-Off: Bludgers",
-    "deployment": "Kick-Off: deployment",
-    "pitch_cards": "Pitch Actions cards",
-    "intrepid_offer": "Intrepid Moves",
-    "block_action": "Action Block",
-    "free_action": "Free Action",
-    "reaction": "Reaction",
-    "aim_at_hoop": "Aim at the Hoop",
-    "dice_tokens": "Dice tokens",
-    "roll_window": "Re-rolls",
-    "loose_quaffle": "Loose Quaffle",
-    "beaten_bludger": "Beaten Bludger",
-    "shift_players": "Shift",
-    "kick_off_pass": "Keeper's Kick-Off",
-    "tempo_choice": "Tempo",
-    "bludger_move": "Bludger Movement",
-    "bludger_target": "Bludger Movement",
-    "dice_token_placement": "Dice tokens",
-    "hand_swap_recovery": "Hand Swap",
-    "snitch_card_choice": "Snitch card",
-    "race_token_placement": "Snitch Race token",
-    "dodge_choice": "Dodge",
-    "swift_window": "Swift Intrepid Move",
-    "team_building": "Build Your Team",
-    "flag_choice": "Flag colour",
-    "finished": "Finished",
-}
 BUILDING = ("team_building", "flag_choice")  # the decisions before the Teams are on the table
 UNIQUE = "✷"  # a Player with a Trait (the unique Players' mark)
 LOCKED = "⊘"  # its Locked token is on its card
@@ -238,7 +209,7 @@ class SnitchUI:
                 style=TEAM_STYLE[view.attacking % 2],
             )
         if kind:
-            text.append(f" · {DECISION.get(kind, _title(kind))}", style="bold cyan")
+            text.append(f" · {view.prompt.title or _title(kind)}", style="bold cyan")
         if view.HasField("block_seat"):
             block = ", ".join(_title(a) for a in view.block_remaining) or "done"
             whose = _who(view, names, view.block_seat)

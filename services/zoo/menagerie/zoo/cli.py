@@ -54,14 +54,6 @@ CONNECTOR: dict[int, str] = {
     zoo_pb2.CONNECTOR_MIDDLE: "mid",
     zoo_pb2.CONNECTOR_LOWER: "low",
 }
-# The title of each decision the prompt may name (its kind).
-PHASE_NAME: dict[str, str] = {
-    "drafting": "Drafting",
-    "construction": "Construction",
-    "rewards": "Open-goal rewards",
-    "secret_goals": "Secret goals",
-    "finished": "Finished",
-}
 # The edge a zoo grows from, drawn under the entrance.
 GROWS: dict[int, str] = {zoo_pb2.END_LEFT: "← grows", zoo_pb2.END_RIGHT: "grows →"}
 # The widest a card's column in a drawn row may be (longer cells wrap), and the label column.
@@ -191,7 +183,7 @@ class ZooUI:
         return Group(*parts)
 
     def _header(self, view: zoo_pb2.View, names: dict[int, str], viewer: int | None) -> Text:
-        phase = PHASE_NAME.get(view.prompt.kind, "?")
+        phase = view.prompt.title or "?"
         text = Text(f"Fantasy Zoo · round {view.round}/{view.rounds} · {phase}", style="bold")
         if view.prompt.kind == "drafting":
             text.append(f" · pick {view.pick}")

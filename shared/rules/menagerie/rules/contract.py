@@ -56,7 +56,9 @@ class Prompt(msgspec.Struct, frozen=True):
     "protego_window"); `must` seats have to decide, `may` seats may (passing is a
     decision too); `actor` is the seat whose action opened the decision, when one did;
     `stack` names the decisions it interrupted, outermost first. `text` is the engine's
-    sentence for it, written for the viewer by the service (`Engine.describe_prompt`).
+    sentence for it, written for the viewer by the service (`Engine.describe_prompt`);
+    `title` the decision's short name ("Action Block"), the same for every viewer, so that
+    no renderer keeps a copy of the game's words.
     """
 
     kind: str = ""
@@ -65,6 +67,7 @@ class Prompt(msgspec.Struct, frozen=True):
     actor: int | None = None
     stack: list[str] = []
     text: str = ""
+    title: str = ""
 
 
 class Label(msgspec.Struct, frozen=True):

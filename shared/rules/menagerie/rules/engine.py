@@ -23,6 +23,7 @@ here, in one place:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from menagerie.rules.contract import GameInfo, Label, Outcome, Prompt, ToAct
@@ -69,6 +70,9 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
     event_type: ClassVar[Any]
     # The game's words (set by the game before calling __init__ here).
     text: GameText[V, A, E]
+    # The short title of each decision kind, and of "finished" (the prompt's `title`): words of the
+    # game's text module, named here because the prompt is built from the state, for every viewer.
+    titles: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self) -> None:
         self.rules: dict[type, Rule[S, A, E]] = self.rulebook()
@@ -114,10 +118,19 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
         """The top decision as every view shows it (its text is written per viewer by describe_prompt)."""
         top = self.top(state)
         if top is None:
-            return Prompt(kind="finished" if self.outcome(state) is not None else "")
+            kind = "finished" if self.outcome(state) is not None else ""
+            return Prompt(kind=kind, title=self.titles.get(kind, ""))
         to_act = self.to_act(state)
         below = [d.kind() for d in state.decisions[:-1]]  # type: ignore[attr-defined]
-        return Prompt(kind=top.kind(), must=list(to_act.must), may=list(to_act.may), actor=top.actor, stack=below)
+        kind = top.kind()
+        return Prompt(
+            kind=kind,
+            must=list(to_act.must),
+            may=list(to_act.may),
+            actor=top.actor,
+            stack=below,
+            title=self.titles.get(kind, ""),  # every kind has one: the property runs check it
+        )
 
     def refusal(self, state: S, seat: int, action: A) -> Refusal | None:
         """Why `apply` would refuse the action, or None when it is legal."""

@@ -505,6 +505,7 @@ class Prompt(_message.Message):
     ACTOR_FIELD_NUMBER: _builtins.int
     STACK_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
     """The decision's stable id, e.g. "move" or "protego_window"; empty once the match
     is over ("finished").
@@ -513,6 +514,8 @@ class Prompt(_message.Message):
     """The seat whose action opened this decision, when one did."""
     text: _builtins.str
     """What is being decided, by whom, in the engine's words for the reader."""
+    title: _builtins.str
+    """The decision's short name, e.g. "Action Block" (the same for every reader)."""
     @_builtins.property
     def must(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats that must decide."""
@@ -534,10 +537,11 @@ class Prompt(_message.Message):
         actor: _builtins.int | None = ...,
         stack: _abc.Iterable[_builtins.str] | None = ...,
         text: _builtins.str = ...,
+        title: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "kind", b"kind", "may", b"may", "must", b"must", "stack", b"stack", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_actor", b"_actor", "actor", b"actor", "kind", b"kind", "may", b"may", "must", b"must", "stack", b"stack", "text", b"text", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__actor: _TypeAlias = _typing.Literal["actor"]  # noqa: Y015
     _WhichOneofArgType__actor: _TypeAlias = _typing.Literal["_actor", b"_actor"]  # noqa: Y015

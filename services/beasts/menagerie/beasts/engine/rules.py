@@ -71,7 +71,7 @@ from menagerie.beasts.engine.salem_data import (
     SalemData,
     load_salem,
 )
-from menagerie.beasts.engine.text import BeastsText
+from menagerie.beasts.engine.text import TITLES, BeastsText
 from menagerie.rules.chance import Distribution, die_outcomes
 from menagerie.rules.contract import (
     GameInfo,
@@ -127,6 +127,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             ),
         ),
     )
+    titles: ClassVar[Mapping[str, str]] = TITLES
     state_type: ClassVar[Any] = BeastsState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = BeastsView

@@ -81,6 +81,17 @@ ADVANCED_EVENTS = (
 )
 
 
+# The short title of each decision (the prompt's `title`; menagerie.rules.engine.GameText).
+TITLES = {
+    "character": "Choose a character",
+    "roll": "Roll the die",
+    "move": "Move",
+    "stopped": "At the stop",
+    "actions": "Actions",
+    "finished": "Finished",
+}
+
+
 class BeastsText:
     """Labels, event text and prompt text for one data set."""
 

@@ -13,7 +13,7 @@ window is empty it pops and the turn goes on from the decision underneath.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar, Literal, cast, get_args
 
 import msgspec
@@ -110,6 +110,7 @@ from menagerie.pursuit.engine.model import (
 from menagerie.pursuit.engine.text import (
     ACTION_NAMES,
     CARDS,
+    TITLES,
     PursuitText,
     beast_card_text,
     beast_die_text,
@@ -163,6 +164,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
             ),
         ),
     )
+    titles: ClassVar[Mapping[str, str]] = TITLES
     state_type: ClassVar[Any] = PursuitState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = PursuitView

@@ -181,6 +181,19 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# The short title of each decision (the prompt's `title`; menagerie.rules.engine.GameText).
+TITLES = {
+    "roll": "Rolling",
+    "reroll_window": "Re-roll?",
+    "assign": "Assign the dice",
+    "help_window": "Help",
+    "discard": "Discard down",
+    "muffliato_window": "Muffliato",
+    "protego_window": "Protego",
+    "finished": "Finished",
+}
+
+
 class PursuitText:
     """Labels, event text and prompt text for one data set."""
 

@@ -15,7 +15,7 @@ Rulebook line numbers (l.) are of catch-the-golden-snitch.txt.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from menagerie.rules.contract import GameInfo, ModeInfo, OptionInfo
@@ -118,7 +118,7 @@ from menagerie.snitch.engine.scoring import ScoringAndTheEnd
 from menagerie.snitch.engine.sequence import GameSequence
 from menagerie.snitch.engine.setup import SetUpAndKickOff
 from menagerie.snitch.engine.stand import SpectatorStand
-from menagerie.snitch.engine.text import SnitchText
+from menagerie.snitch.engine.text import TITLES, SnitchText
 from menagerie.snitch.engine.windows import RollWindows
 from menagerie.snitch.engine.wording import not_a_choice
 
@@ -173,6 +173,7 @@ class SnitchEngine(
             ),
         ),
     )
+    titles: ClassVar[Mapping[str, str]] = TITLES
     state_type: ClassVar[Any] = SnitchState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = SnitchView

@@ -31,6 +31,37 @@ from menagerie.snitch.engine.model import (
 from menagerie.snitch.engine.narration import EventNarration
 from menagerie.snitch.engine.wording import SPECTATOR_MOMENTS, cap
 
+# The short title of each decision (the prompt's `title`; menagerie.rules.engine.GameText).
+TITLES = {
+    "kick_off_bludger": "Kick-Off: Bludgers",
+    "deployment": "Kick-Off: deployment",
+    "pitch_cards": "Pitch Actions cards",
+    "intrepid_offer": "Intrepid Moves",
+    "block_action": "Action Block",
+    "free_action": "Free Action",
+    "reaction": "Reaction",
+    "aim_at_hoop": "Aim at the Hoop",
+    "dice_tokens": "Dice tokens",
+    "roll_window": "Re-rolls",
+    "loose_quaffle": "Loose Quaffle",
+    "beaten_bludger": "Beaten Bludger",
+    "shift_players": "Shift",
+    "kick_off_pass": "Keeper's Kick-Off",
+    "tempo_choice": "Tempo",
+    "bludger_move": "Bludger Movement",
+    "bludger_target": "Bludger Movement",
+    "dice_token_placement": "Dice tokens",
+    "hand_swap_recovery": "Hand Swap",
+    "snitch_card_choice": "Snitch card",
+    "race_token_placement": "Snitch Race token",
+    "dodge_choice": "Dodge",
+    "swift_window": "Swift Intrepid Move",
+    "spectator_window": "Spectators",
+    "team_building": "Build Your Team",
+    "flag_choice": "Flag colour",
+    "finished": "Finished",
+}
+
 
 class SnitchText(ActionLabels, EventNarration):
     """The game's words, for one engine: labels, event text and prompts."""

@@ -10,7 +10,7 @@ that move the whole table on (hands passed, a new phase) concern everyone.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from menagerie.rules.contract import (
@@ -75,7 +75,7 @@ from menagerie.zoo.engine.model import (
     ZooState,
     ZooView,
 )
-from menagerie.zoo.engine.text import MODE_WORDS, NEGATIVE_VALUES_OPTION, ZooText, end_words
+from menagerie.zoo.engine.text import MODE_WORDS, NEGATIVE_VALUES_OPTION, TITLES, ZooText, end_words
 
 HAND_SIZE = 4
 SECRET_GOALS_EACH = 2
@@ -108,6 +108,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             ModeInfo("advanced", MODE_WORDS["advanced"], 2, 6, options=(NEGATIVE_VALUES,)),
         ),
     )
+    titles: ClassVar[Mapping[str, str]] = TITLES
     state_type: ClassVar[Any] = ZooState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = ZooView

@@ -176,6 +176,16 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# The short title of each decision (the prompt's `title`; menagerie.rules.engine.GameText).
+TITLES = {
+    "drafting": "Drafting",
+    "construction": "Construction",
+    "rewards": "Open-goal rewards",
+    "secret_goals": "Secret goals",
+    "finished": "Finished",
+}
+
+
 class ZooText:
     """Labels, event text and prompt text for one data set."""
 
