@@ -44,21 +44,25 @@ def idempotency_keys(redis_url: str, match_id: str) -> list[str]:
 
 
 @pytest.mark.usefixtures("dispatcher", "bot_worker")
-@pytest.mark.parametrize("level", ["random", "greedy"])
-def test_bots_play_a_whole_match_through_celery(
-    beasts: GameClient, service_token: str, redis_url: str, level: str
+def test_bots_of_each_level_play_a_whole_match_through_celery(
+    beasts: GameClient, service_token: str, redis_url: str
 ) -> None:
-    match = beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level=level)
-    wait_for(lambda: finished(beasts, match, service_token), 120, "the bots to finish the match")
-    summary = beasts.summary(match.match_id, service_token)
-    assert summary.outcome.reason
-    moves = entries(redis_url, match.match_id)
-    assert len(moves) == summary.version - 1
-    assert not any(auto for _, auto in moves)
-    # One idempotency key per accepted move, each naming its decision: no decision applied twice.
-    keys = idempotency_keys(redis_url, match.match_id)
-    assert len(keys) == len(moves) == len(set(keys))
-    assert all(key.split(":", 1)[1].startswith(f"bot:{match.match_id}:") for key in keys)
+    """A random and a greedy table at once, on one worker (a worker's start is the costly part)."""
+    matches = {
+        level: beasts.create(service_token, mode="training", seats=3, bots=(0, 1, 2), bot_level=level)
+        for level in ("random", "greedy")
+    }
+    for level, match in matches.items():
+        wait_for(lambda match=match: finished(beasts, match, service_token), 120, f"the {level} bots to finish")
+        summary = beasts.summary(match.match_id, service_token)
+        assert summary.outcome.reason
+        moves = entries(redis_url, match.match_id)
+        assert len(moves) == summary.version - 1
+        assert not any(auto for _, auto in moves)
+        # One idempotency key per accepted move, each naming its decision: no decision applied twice.
+        keys = idempotency_keys(redis_url, match.match_id)
+        assert len(keys) == len(moves) == len(set(keys))
+        assert all(key.split(":", 1)[1].startswith(f"bot:{match.match_id}:") for key in keys)
 
 
 @pytest.mark.usefixtures("dispatcher", "bot_worker")
