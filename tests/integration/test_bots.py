@@ -53,7 +53,11 @@ def test_bots_of_each_level_play_a_whole_match_through_celery(
         for level in ("random", "greedy")
     }
     for level, match in matches.items():
-        wait_for(lambda match=match: finished(beasts, match, service_token), 120, f"the {level} bots to finish")
+
+        def done(match: Match = match) -> bool:
+            return finished(beasts, match, service_token)
+
+        wait_for(done, 120, f"the {level} bots to finish")
         summary = beasts.summary(match.match_id, service_token)
         assert summary.outcome.reason
         moves = entries(redis_url, match.match_id)
