@@ -1319,6 +1319,23 @@ _SNITCH_ENGINE: list[SnitchEngine] = []
 
 def evaluate(state: SnitchState, seat: int) -> float | None:
     """The seat's chance to win a position by greedy's values (None until both Teams are on the pitch)."""
+    value = _position_value(state, seat)
+    return None if value is None else _win_chance(value)
+
+
+def evaluate_seats(state: SnitchState) -> list[float] | None:
+    """Both seats' `evaluate` from one reading: every term of a position's value is one side's minus the
+    other's, so seat 1's value is seat 0's negated, exactly (a test compares both ways over random matches)."""
+    value = _position_value(state, 0)
+    return None if value is None else [_win_chance(value), _win_chance(-value)]
+
+
+def _win_chance(value: float) -> float:
+    return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
+
+
+def _position_value(state: SnitchState, seat: int) -> float | None:
+    """What a position is worth to the seat, in greedy's units (None until both Teams are on the pitch)."""
     if not all(coach.lineup for coach in state.players):
         return None  # the Teams are still being built (the view would say so, at the cost of building it)
     if not _SNITCH_ENGINE:
@@ -1331,7 +1348,7 @@ def evaluate(state: SnitchState, seat: int) -> float | None:
     mine, theirs = view.coaches[seat], view.coaches[1 - seat]
     value += SNITCH_CARD * (mine.has_snitch_card - theirs.has_snitch_card)
     value += TEMPO * (mine.tempo - theirs.tempo) + GOAL_TOKEN * (mine.goals - theirs.goals)
-    return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
+    return value
 
 
 def searchable(view: SnitchView) -> bool:

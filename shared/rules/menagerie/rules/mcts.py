@@ -14,7 +14,8 @@ Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (2012); 
 3. expand one edge not yet in the tree;
 4. roll out: uniformly random legal actions to the end, or to `rollout_depth` actions
    where the game's own evaluation (an `evaluate(state, seat) -> float` beside its bot
-   levels) estimates each seat's chance to win;
+   levels, or `evaluate_seats(state)` giving every seat's at once where it offers one)
+   estimates each seat's chance to win;
 5. back-propagate each seat's reward (1 win, ½ draw, 0 loss; in a cooperative mode every
    seat gets the team's result; discounted a little per action, so the nearest win is
    preferred) to the edges that seat chose.
@@ -112,6 +113,16 @@ def evaluation_of(game: str) -> Evaluate | None:
     return found
 
 
+# Every seat's `evaluate` at once (None where evaluate gives None), for a game that reads a position once for all.
+EvaluateSeats = Callable[[Any], list[float] | None]
+
+
+def seats_evaluation_of(game: str) -> EvaluateSeats | None:
+    """The `evaluate_seats(state) -> list[float] | None` beside the game's bot levels, if any."""
+    found: EvaluateSeats | None = _hook(game, "evaluate_seats")
+    return found
+
+
 # Whether a search can tell the actions of a decision apart from this view; where it cannot (a
 # plan the rollouts cannot judge, e.g. a Snitch Team being built), the game's greedy level decides.
 Searchable = Callable[[Any], bool]
@@ -154,6 +165,8 @@ class MctsPolicy:
         self.guided: Any = None  # the greedy level's choice at the last decision's root (the tests read it)
         self._decoder = msgspec.msgpack.Decoder(self.engine.state_type)
         self.evaluate = evaluate if evaluate is not None else evaluation_of(game)
+        # The game's own evaluation of every seat at once (never beside an evaluation given here).
+        self.evaluate_seats = seats_evaluation_of(game) if evaluate is None and self.evaluate is not None else None
         self.searchable = searchable_of(game)
         # Without an evaluation a rollout must reach the end to score anything.
         self.rollout_depth = rollout_depth if self.evaluate is not None else None
@@ -369,17 +382,25 @@ class MctsPolicy:
 
     def _estimate(self, state: Any) -> list[float] | None:
         """Each seat's chance to win by the game's evaluation (the team's mean in a cooperative mode)."""
-        assert self.evaluate is not None
         seats = len(state.players)
+        found = self.evaluate_seats(state) if self.evaluate_seats is not None else self._each_seat(state, seats)
+        if found is None:
+            return None
+        values = [min(1.0, max(0.0, value)) for value in found]
+        if self._cooperative(state):
+            team = sum(values) / seats
+            return [team] * seats
+        return values
+
+    def _each_seat(self, state: Any, seats: int) -> list[float] | None:
+        """The game's evaluation of each seat in turn (None as soon as one has no estimate)."""
+        assert self.evaluate is not None
         values: list[float] = []
         for s in range(seats):
             value = self.evaluate(state, s)
             if value is None:
                 return None
-            values.append(min(1.0, max(0.0, value)))
-        if self._cooperative(state):
-            team = sum(values) / seats
-            return [team] * seats
+            values.append(value)
         return values
 
     @staticmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from menagerie.rules.contract import MatchSetup
-from menagerie.snitch.bots import Table, evaluate
+from menagerie.snitch.bots import Table, evaluate, evaluate_seats
 from menagerie.snitch.engine.rules import SnitchEngine
 from menagerie.snitch.engine.views import evaluation_view
 
@@ -43,3 +43,19 @@ def test_evaluate_waits_for_the_teams_and_then_gives_a_chance() -> None:
     state, _ = ENGINE.setup(MatchSetup("basic", 2), 1)
     value = evaluate(state, 0)
     assert value is not None and 0.0 < value < 1.0
+
+
+def test_both_seats_evaluations_from_one_reading_are_each_seats_own() -> None:
+    """evaluate_seats (seat 0's value, negated for seat 1) gives exactly what evaluate gives each seat."""
+    judged = 0
+    for setup in (MatchSetup("basic", 2), MatchSetup("advanced", 2, {"funding": "15", "spectators": "on"})):
+        for seed in range(3):
+            rng = random.Random(seed)
+            state, _ = ENGINE.setup(setup, seed)
+            while ENGINE.outcome(state) is None:
+                both = [evaluate(state, 0), evaluate(state, 1)]
+                assert evaluate_seats(state) == (None if both[0] is None else both)
+                judged += both[0] is not None
+                seat = rng.choice(ENGINE.to_act(state).seats())
+                ENGINE.perform(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+    assert judged >= 1000, judged
