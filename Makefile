@@ -17,6 +17,12 @@ STAMP := $(VENV)/.installed
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.installed
 WEB_SOURCES := $(shell find $(WEB)/src -type f 2>/dev/null) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json $(WEB)/package.json
+# buf, for the protos (buf.yaml): pinned in clients/web's package.json (Buf ships it on npm), so
+# `make lint` stands on the web's npm ci. The protos are checked against the last released ones,
+# RELEASED_PROTOS, a buf image taken at each release: `make proto-release` rewrites it, on purpose,
+# when a release lets the contract change (docs/architecture.md, "The contract and its releases").
+BUF := $(WEB)/node_modules/.bin/buf
+RELEASED_PROTOS := protos/released.binpb
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -42,6 +48,12 @@ $(WEB_DEPS): $(WEB)/package-lock.json
 	done
 	touch $@
 
+# The current protos are built into an image and compared with the released one as a whole: buf
+# compares a workspace (buf.yaml's modules) with an image module by module, which it cannot pair.
+proto-release: $(WEB_DEPS) ## Take the protos as released: rewrite protos/released.binpb, the baseline of `buf breaking` (commit it)
+	$(BUF) lint
+	$(BUF) build --exclude-source-info -o $(RELEASED_PROTOS)
+
 web-protos: $(STAMP) $(WEB_DEPS) ## Regenerate only the TypeScript code of protos/ (clients/web/src/gen, committed)
 	$(WEB)/scripts/generate.sh
 
@@ -61,7 +73,7 @@ deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.ya
 # lands; mypy searches MYPYPATH first, then the other folders of mypy_path (pyproject.toml).
 # vulture fails on code nothing uses but tests (issue 28): what is kept on purpose is named, with
 # the reason, in vulture_allowlist.py; tests, generated code and stubs are not searched.
-lint: $(STAMP) ## ruff, mypy, the import rules (engines pure, no cycle in a game), no unused code (vulture) and engine complexity (≤ 25)
+lint: $(STAMP) $(WEB_DEPS) ## ruff, mypy, the import rules (engines pure, no cycle in a game), no unused code (vulture), engine complexity (≤ 25), buf lint and breaking
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	MYPYPATH=$(subst $() ,:,$(patsubst %/pyproject.toml,%,$(wildcard services/*/pyproject.toml))) \
@@ -70,6 +82,8 @@ lint: $(STAMP) ## ruff, mypy, the import rules (engines pure, no cycle in a game
 	$(BIN)/vulture services shared clients deploy bench vulture_allowlist.py --min-confidence 60 \
 		--exclude "*/tests/*,*_pb2.py,*_pb2_grpc.py,*_connect.py,*.pyi,*/node_modules/*"
 	$(BIN)/python -m tests.support.complexity
+	$(BUF) lint
+	set -o pipefail; $(BUF) build -o -#format=binpb | $(BUF) breaking -#format=binpb --against $(RELEASED_PROTOS)
 
 golden: $(STAMP) ## Rewrite tests/golden/: a seeded match of every game and mode in the engines' words (a test fails when stale)
 	$(TIED) $(BIN)/python -m tests.support.golden
@@ -85,10 +99,11 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 # take what tests/ leaves. Each worker starts its own Redis and services (session fixtures); a
 # module's tests stay on one worker, and each long run is a group of its own, sent first
 # (--dist loadgroup in the order tests/support/fixtures.py gives). services/ and the lint print
-# their reports once tests/ is done, so that nothing interleaves.
+# their reports once tests/ is done, so that nothing interleaves. npm ci runs before all three
+# (the lint's buf and the web tests' `make web` stand on it), not twice at once in one node_modules.
 SERVICES_LOG := $(VENV)/services-tests.log
 LINT_LOG := $(VENV)/lint.log
-test: $(STAMP) ## Lint and the whole test suite (unit, integration, e2e): the lint, tests/ and services/ side by side
+test: $(STAMP) $(WEB_DEPS) ## Lint and the whole test suite (unit, integration, e2e): the lint, tests/ and services/ side by side
 	@$(TIED) nice -n 10 $(MAKE) --no-print-directory lint > $(LINT_LOG) 2>&1 & lint=$$!; \
 	$(TIED) nice -n 10 $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 services > $(SERVICES_LOG) 2>&1 & games=$$!; \
 	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 tests; platform=$$?; \
@@ -124,4 +139,4 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(TIED) $(BIN)/python deploy/local/run.py $(ARGS)
 
-.PHONY: help install protos web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-scale arena run
+.PHONY: help install protos proto-release web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-scale arena run
