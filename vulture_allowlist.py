@@ -39,6 +39,7 @@ _.java_outer_classname
 # --- pydantic settings: model_config configures the model; validators run through their decorators.
 model_config
 _._tls_pair
+_._password_from_file
 _._long_enough
 _._parseable
 _._networks

@@ -30,6 +30,9 @@ from deploy.k8s_parts import (  # noqa: E402
     autoscaler,
     container_security,
     disruption_budget,
+    keys_env,
+    keys_mount,
+    keys_volume,
     network_policy,
     pod_security,
     tmp_mount,
@@ -50,12 +53,35 @@ METRICS_PORT = 9100
 # the games' range; deploy/k8s/base/dispatcher.yaml and the Dockerfile's dispatcher target say the same.
 DISPATCHER_PORT = LOBBY_PORT - 1
 HOST_PORTS = 10  # host ports published per game: `docker compose up --scale <game>=N` for N <= 10
+# Token keys (menagerie.shared.keys): compose mounts each as a file secret under /run/secrets,
+# from the folder `python -m menagerie.shared.keys generate DIR` wrote (make run's by default).
+KEYS_DIR = "${MENAGERIE_KEYS_DIR:-.menagerie/keys}"
+VERIFY_KEYS = "verify-keys.json"
+SECRETS = "/run/secrets"
+# The issuer whose private key every game service holds (menagerie.shared.keys.ROLE_GRANTS).
+GAMES_ROLE = "games"
+# Each Redis user's password, one file per user (compose.secure.yml): `openssl rand -hex 16 > DIR/USER`.
+REDIS_PASSWORDS_DIR = "${MENAGERIE_REDIS_PASSWORDS_DIR:-.menagerie/redis}"
 
 
 def host_ports(row: GameRow) -> range:
     """The host ports compose publishes the game's replicas on: 10 from 51000 + 10·(port − lobby port)."""
     first = 51000 + 10 * row.offset
     return range(first, first + HOST_PORTS)
+
+
+def _key_env(role: str) -> str:
+    return f"      MENAGERIE_SIGNING_KEY_FILE: {SECRETS}/{role}.jwk\n"
+
+
+def _key_secrets(role: str | None, verify: bool = True) -> str:
+    names = [*([VERIFY_KEYS] if verify else []), *([f"{role}.jwk"] if role else [])]
+    return "    secrets:\n" + "".join(f"      - {name}\n" for name in names)
+
+
+def _key_files(roles: list[str], verify: bool = True) -> str:
+    names = [*([VERIFY_KEYS] if verify else []), *(f"{role}.jwk" for role in roles)]
+    return "".join(f"  {name}:\n    file: {KEYS_DIR}/{name}\n" for name in names)
 
 
 def _compose_game(row: GameRow) -> str:
@@ -67,7 +93,7 @@ def _compose_game(row: GameRow) -> str:
       target: game
     environment:
       <<: *menagerie-env
-      MENAGERIE_GAME: {row.id}
+{_key_env(GAMES_ROLE)}      MENAGERIE_GAME: {row.id}
       MENAGERIE_HOST: 0.0.0.0
       MENAGERIE_PORT: "{row.port}"
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
@@ -76,7 +102,7 @@ def _compose_game(row: GameRow) -> str:
     ports:
       - "127.0.0.1:{ports.start}-{ports.stop - 1}:{row.port}"
     expose: ["{row.port}", "{METRICS_PORT}"]
-    depends_on:
+{_key_secrets(GAMES_ROLE)}    depends_on:
       redis:
         condition: service_healthy
     init: true
@@ -97,8 +123,16 @@ def compose(rows: list[GameRow]) -> str:
     games = "".join(_compose_game(row) for row in rows)
     return f"""{GENERATED}
 # The whole Menagerie platform in containers:
-#   MENAGERIE_TOKEN_SECRET=$(openssl rand -hex 32) docker compose up --build
+#   .venv/bin/python -m menagerie.shared.keys generate .menagerie/keys   # the token keys, once (make run's folder)
+#   sudo chgrp 10001 .menagerie/keys/*.jwk && sudo chmod 0640 .menagerie/keys/*.jwk
+#   docker compose up --build
 #   docker compose up {scale} --scale bot-worker=4   # scale what is stateless
+# Token keys are file secrets (MENAGERIE_KEYS_DIR names another folder): each process gets the
+# public set and its own issuer's private key only, under {SECRETS} (the dispatcher no private key).
+# Compose mounts a file secret with the host file's owner and mode (it ignores the long syntax's
+# uid/gid/mode for files), and the images run as uid/gid 10001: hence the chgrp above. A key rotated
+# by `python -m menagerie.shared.keys rotate` is a new file: chgrp it again and
+# `docker compose up -d --force-recreate` (README.md, "Token keys").
 # Clients connect to the lobby at 127.0.0.1:{LOBBY_PORT}. Images: deploy/docker/Dockerfile (every
 # game runs the `game` target, told which by MENAGERIE_GAME). tests/unit/test_deploy_files.py
 # checks this file against the settings classes and the console scripts.
@@ -112,7 +146,7 @@ def compose(rows: list[GameRow]) -> str:
 # Every Menagerie process reads these (menagerie.shared.settings.Settings).
 x-menagerie-env: &menagerie-env
   REDIS_URL: redis://redis:6379/0
-  MENAGERIE_TOKEN_SECRET: ${{MENAGERIE_TOKEN_SECRET:?set a secret of at least 32 characters}}
+  MENAGERIE_VERIFY_KEYS_FILE: {SECRETS}/{VERIFY_KEYS}
   MENAGERIE_SHARDS: "16"
   MENAGERIE_LOG_FORMAT: json
 
@@ -147,7 +181,7 @@ services:
       target: lobby
     environment:
       <<: [*menagerie-env, *game-endpoints]
-      MENAGERIE_HOST: 0.0.0.0
+{_key_env("lobby")}      MENAGERIE_HOST: 0.0.0.0
       MENAGERIE_PORT: "{LOBBY_PORT}"
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
       MENAGERIE_GRACE_SECONDS: "10"
@@ -160,7 +194,7 @@ services:
     ports:
       - "127.0.0.1:{LOBBY_PORT}:{LOBBY_PORT}" # the one fixed host port: the lobby does not scale here
     expose: ["{LOBBY_PORT}", "{METRICS_PORT}"] # gRPC and Prometheus, on the compose network
-    depends_on:
+{_key_secrets("lobby")}    depends_on:
       redis:
         condition: service_healthy
 {_depends_on_games(rows)}    init: true
@@ -180,7 +214,7 @@ services:
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
       MENAGERIE_GRACE_SECONDS: "5"
     expose: ["{DISPATCHER_PORT}", "{METRICS_PORT}"] # gRPC health and Prometheus, on the compose network
-    depends_on:
+{_key_secrets(None)}    depends_on:
       redis:
         condition: service_healthy
     init: true
@@ -195,13 +229,13 @@ services:
       target: bot-worker
     environment:
       <<: [*menagerie-env, *game-endpoints]
-      MENAGERIE_HOST: 0.0.0.0
+{_key_env("bots")}      MENAGERIE_HOST: 0.0.0.0
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
       MENAGERIE_WORKER_CONCURRENCY: "2"
       MENAGERIE_WORKER_QUEUES: plain # random and greedy; mcts is search-worker's
       MENAGERIE_TASK_TIME_LIMIT_SECONDS: "30"
     expose: ["{METRICS_PORT}"] # /healthz and Prometheus, on the compose network
-    depends_on:
+{_key_secrets("bots")}    depends_on:
       redis:
         condition: service_healthy
 {_depends_on_games(rows)}    init: true
@@ -216,13 +250,13 @@ services:
       target: bot-worker
     environment:
       <<: [*menagerie-env, *game-endpoints]
-      MENAGERIE_HOST: 0.0.0.0
+{_key_env("bots")}      MENAGERIE_HOST: 0.0.0.0
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
       MENAGERIE_WORKER_CONCURRENCY: "1"
       MENAGERIE_WORKER_QUEUES: search
       MENAGERIE_TASK_TIME_LIMIT_SECONDS: "30"
     expose: ["{METRICS_PORT}"]
-    depends_on:
+{_key_secrets("bots")}    depends_on:
       redis:
         condition: service_healthy
 {_depends_on_games(rows)}    init: true
@@ -231,20 +265,24 @@ services:
 
 volumes:
   redis-data:
-"""
+
+# The token keys' files on the host (see the header).
+secrets:
+{_key_files(["lobby", GAMES_ROLE, "bots"])}"""
 
 
 def web_compose(rows: list[GameRow]) -> str:
     """deploy/compose.web.yml: the gateway (its own image, with the built web app) over docker-compose.yml."""
     internal = endpoints(rows, lambda row: f"{row.id}:{row.port}")
     return f"""{GENERATED}
-# The web app and the gateway in front of docker-compose.yml's platform:
-#   MENAGERIE_TOKEN_SECRET=$(openssl rand -hex 32) \\
-#     docker compose -f docker-compose.yml -f deploy/compose.web.yml up --build
+# The web app and the gateway in front of docker-compose.yml's platform (its header says how the
+# token keys are made and made readable to the images' user):
+#   docker compose -f docker-compose.yml -f deploy/compose.web.yml up --build
 # then open http://127.0.0.1:{WEB_PORT}. The image (deploy/docker/gateway.Dockerfile) builds the app with
 # Node from clients/web/package-lock.json. The gateway holds no Redis: the browsers' tokens pass
-# through to the lobby and the games, which it reaches on the compose network. It holds the token
-# key to sign its own service credential, naming each browser's address to them (budgets per client).
+# through to the lobby and the games, which it reaches on the compose network. It holds its own token
+# key (a file secret, gateway.jwk) to sign its service credential, naming each browser's address to
+# them (budgets per client); it verifies no token, so it gets no public set.
 services:
   gateway:
     build:
@@ -257,7 +295,8 @@ services:
       MENAGERIE_GAME_ENDPOINTS: {internal}
       MENAGERIE_LOG_FORMAT: json
       MENAGERIE_GRACE_SECONDS: "5"
-      MENAGERIE_TOKEN_SECRET: ${{MENAGERIE_TOKEN_SECRET:?set a secret of at least 32 characters}}
+{_key_env("gateway")}    secrets:
+      - gateway.jwk
     ports:
       - "127.0.0.1:{WEB_PORT}:{WEB_PORT}"
     # Healthy (what depends_on and a balancer read) only while the lobby answers: /readyz. The
@@ -274,7 +313,9 @@ services:
 {_depends_on_games(rows)}    init: true
     restart: unless-stopped
     stop_grace_period: 15s # > MENAGERIE_GRACE_SECONDS: open requests finish
-"""
+
+secrets:
+{_key_files(["gateway"], verify=False)}"""
 
 
 # The processes of the platform besides the games, and the Redis user each connects as
@@ -294,18 +335,27 @@ READYZ_TEST = (
     "'http://127.0.0.1:' + os.environ['MENAGERIE_PORT'] + '/readyz', timeout=4)\"]"
 )
 REDIS_TEST = (
-    '["CMD-SHELL", "redis-cli --user game --pass $$MENAGERIE_REDIS_GAME_PASSWORD --no-auth-warning ping'
-    ' | grep -q PONG"]'
+    '["CMD-SHELL", "redis-cli --user game --pass \\"$$(cat /run/secrets/redis-game.password)\\" --no-auth-warning'
+    ' ping | grep -q PONG"]'
 )
+# Where a process finds its Redis user's password (MENAGERIE_REDIS_PASSWORD_FILE).
+REDIS_PASSWORD_TARGET = "redis-password"
+
+
+def _password_secret(user: str) -> str:
+    return f"redis-{user}.password"
 
 
 def _secure_service(name: str, user: str) -> str:
-    password = _password_env(user)
     return f"""
   {name}:
     environment:
       <<: *tls-env
-      REDIS_URL: redis://{user}:${{{password}:?set a password for the Redis user {user}}}@redis:6379/0
+      REDIS_URL: redis://{user}@redis:6379/0
+      MENAGERIE_REDIS_PASSWORD_FILE: {SECRETS}/{REDIS_PASSWORD_TARGET}
+    secrets:
+      - source: {_password_secret(user)}
+        target: {REDIS_PASSWORD_TARGET}
     volumes: ["tls:/tls:ro"]
     depends_on:
       certs:
@@ -318,25 +368,26 @@ def secure_compose(rows: list[GameRow]) -> str:
     """deploy/compose.secure.yml: an override of docker-compose.yml with TLS everywhere and a Redis user per process."""
     names = " ".join([*PLATFORM_USERS, *(row.id for row in rows)])
     users = sorted({*PLATFORM_USERS.values(), "game"})
-    passwords = "\n".join(
-        f"      {_password_env(user)}: ${{{_password_env(user)}:?set a password for the Redis user {user}}}"
-        for user in users
-    )
-    substitutions = " ".join(f'-e "s/<{user}-password>/$${_password_env(user)}/"' for user in users)
+    passwords = "".join(f"      - {_password_secret(user)}\n" for user in users)
+    password_files = "".join(f"  {_password_secret(user)}:\n    file: {REDIS_PASSWORDS_DIR}/{user}\n" for user in users)
+    substitutions = " ".join(f'-e "s/<{user}-password>/$$(cat {SECRETS}/{_password_secret(user)})/"' for user in users)
     services = "".join(_secure_service(name, user) for name, user in PLATFORM_USERS.items())
     services += "".join(_secure_service(row.id, "game") for row in rows)
     return f"""{GENERATED}
-# The platform with transport security on, over docker-compose.yml:
-#   export MENAGERIE_TOKEN_SECRET=$(openssl rand -hex 32)
-#   for user in {" ".join(u.upper().replace("-", "_") for u in users)}; do
-#     export MENAGERIE_REDIS_${{user}}_PASSWORD=$(openssl rand -hex 16); done
+# The platform with transport security on, over docker-compose.yml (whose header makes the token keys):
+#   mkdir -p .menagerie/redis && for user in {" ".join(users)}; do
+#     openssl rand -hex 16 > .menagerie/redis/$user; done
+#   sudo chgrp 10001 .menagerie/redis/* && sudo chmod 0640 .menagerie/redis/*
 #   docker compose -f docker-compose.yml -f deploy/compose.secure.yml up --build
 # * TLS on every gRPC hop: the one-shot `certs` service makes a private CA and one
 #   certificate naming every service (deploy/tls/make-certs.sh) into the `tls` volume, the
 #   first time only. Players trust the CA: `docker compose cp lobby:/tls/ca.pem .` then
 #   `menagerie --tls-ca ca.pem play beasts`.
 # * Redis users (deploy/redis/users.acl, explained in deploy/redis/README.md): the default
-#   user is off, each process connects as its own user with its own password.
+#   user is off, each process connects as its own user with its own password, a file secret
+#   (MENAGERIE_REDIS_PASSWORD_FILE; MENAGERIE_REDIS_PASSWORDS_DIR names another folder than
+#   .menagerie/redis) that it reads at start into REDIS_URL. Redis gets every user's file and
+#   writes them into its ACL file as it starts (as root, before its entrypoint drops to its user).
 # * Health: a TLS server cannot be probed by the images' plaintext gRPC check, so every
 #   service is probed on GET /healthz beside /metrics (MENAGERIE_METRICS_PORT).
 
@@ -369,30 +420,29 @@ services:
       - >-
         sed {substitutions} /usr/local/etc/redis/users.acl > /data/users.acl &&
         exec docker-entrypoint.sh redis-server /usr/local/etc/redis/redis.conf --aclfile /data/users.acl
-    environment:
-{passwords}
-    volumes:
+    secrets:
+{passwords}    volumes:
       - ./deploy/redis/users.acl:/usr/local/etc/redis/users.acl:ro
     healthcheck:
       test: {REDIS_TEST}
 {services}
 volumes:
   tls:
-"""
 
-
-def _password_env(user: str) -> str:
-    return f"MENAGERIE_REDIS_{user.upper().replace('-', '_')}_PASSWORD"
+# Each Redis user's password on the host (see the header).
+secrets:
+{password_files}"""
 
 
 def k8s_config(rows: list[GameRow]) -> str:
     """deploy/k8s/base/config.yaml: the common settings and where the game services are."""
     internal = endpoints(rows, lambda row: f"{row.id}:{row.port}")
     return f"""{GENERATED}
-# Non-secret settings, read by the Deployments through envFrom. The secret ones come
-# from the Secret `menagerie-secrets` (keys redis-url, token-secret; see README.md).
-# Redis is not deployed here: use a managed or operated Redis (AOF on) and put its
-# URL in that Secret.
+# Non-secret settings, read by the Deployments through envFrom. The Redis URL comes from
+# the Secret `menagerie-secrets` (key redis-url); the token keys are files, mounted from
+# the ConfigMap `menagerie-verify-keys` (the public set) and a Secret per issuer,
+# `menagerie-key-<role>` (see README.md). Redis is not deployed here: use a managed or
+# operated Redis (AOF on) and put its URL in that Secret.
 apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -455,12 +505,7 @@ spec:
                 secretKeyRef:
                   name: menagerie-secrets
                   key: redis-url
-            - name: MENAGERIE_TOKEN_SECRET
-              valueFrom:
-                secretKeyRef:
-                  name: menagerie-secrets
-                  key: token-secret
-            - name: MENAGERIE_GAME
+{keys_env(GAMES_ROLE)}            - name: MENAGERIE_GAME
               value: {row.id}
             - name: MENAGERIE_HOST
               value: 0.0.0.0
@@ -494,7 +539,7 @@ spec:
               memory: 128Mi
             limits:
               memory: 512Mi
-{container_security()}{tmp_mount()}{tmp_volume()}---
+{container_security()}{tmp_mount()}{keys_mount()}{tmp_volume()}{keys_volume(GAMES_ROLE)}---
 apiVersion: v1
 kind: Service
 metadata:
@@ -592,7 +637,7 @@ def secure_k8s(rows: list[GameRow]) -> str:
     patches = "".join(_secure_k8s_patch(name, user) for name, user in deployments) + GATEWAY_TLS_PATCH
     return f"""{GENERATED}
 # deploy/k8s/web (the platform and the gateway) with transport security on: `kubectl apply -k deploy/k8s/secure`.
-# Needs, besides deploy/k8s/README.md's Secret `menagerie-secrets` (token-secret):
+# Needs, besides deploy/k8s/README.md's Secret `menagerie-secrets` and the token keys:
 # * the Secret `menagerie-tls` (tls.crt and tls.key naming every Service, ca.crt the CA that
 #   signed them; cert-manager writes exactly these), mounted at {TLS_MOUNT} in every pod (the
 #   gateway gets ca.crt only: it verifies the lobby and the games, and serves plain HTTP to the ingress);

@@ -16,6 +16,13 @@ IMAGE_UID = 10001
 MONITORING_NAMESPACE = "monitoring"
 # Pods that connect to Redis carry this label; the Redis policy admits only them.
 REDIS_CLIENT_LABEL = ("menagerie.io/redis", "client")
+# Token keys (menagerie.shared.keys): the public set in a ConfigMap every verifier mounts, each
+# issuer's private key in a Secret of its own, both projected read-only at KEYS_MOUNT. Not through
+# subPath, so that an updated ConfigMap or Secret reaches the files (a rotation, no restart).
+KEYS_MOUNT = "/keys"
+VERIFY_KEYS_CONFIGMAP = "menagerie-verify-keys"
+VERIFY_KEYS_FILE = "verify-keys.json"
+KEY_SECRET_PREFIX = "menagerie-key-"
 
 
 def pod_security(indent: int = 6) -> str:
@@ -55,6 +62,37 @@ def tmp_volume(indent: int = 6) -> str:
     """The pod's emptyDir behind tmp_mount."""
     pad = " " * indent
     return f"{pad}volumes:\n{pad}  - name: tmp\n{pad}    emptyDir:\n{pad}      sizeLimit: 64Mi\n"
+
+
+def keys_env(role: str | None, verify: bool = True, indent: int = 12) -> str:
+    """The env entries naming the key files: the public set (if `verify`) and `role`'s private key (if any)."""
+    pad = " " * indent
+    files = [
+        *([("MENAGERIE_VERIFY_KEYS_FILE", VERIFY_KEYS_FILE)] if verify else []),
+        *([("MENAGERIE_SIGNING_KEY_FILE", f"{role}.jwk")] if role else []),
+    ]
+    return "".join(f"{pad}- name: {name}\n{pad}  value: {KEYS_MOUNT}/{file}\n" for name, file in files)
+
+
+def keys_mount(indent: int = 10) -> str:
+    """The container's read-only mount of keys_volume (an item of the volumeMounts tmp_mount opens)."""
+    pad = " " * indent
+    return f"{pad}  - name: keys\n{pad}    mountPath: {KEYS_MOUNT}\n{pad}    readOnly: true\n"
+
+
+def keys_volume(role: str | None, verify: bool = True, indent: int = 6) -> str:
+    """The pod's projected volume of the public set (if `verify`) and `role`'s Secret (an item after tmp_volume)."""
+    pad = " " * indent
+    sources = [
+        *([f"configMap:\n{pad}            name: {VERIFY_KEYS_CONFIGMAP}"] if verify else []),
+        *([f"secret:\n{pad}            name: {KEY_SECRET_PREFIX}{role}"] if role else []),
+    ]
+    listed = "".join(f"{pad}        - {source}\n" for source in sources)
+    return (
+        f"{pad}  - name: keys\n{pad}    projected:\n"
+        f"{pad}      defaultMode: 288 # 0440: the pod's group (fsGroup) reads, nobody writes\n"
+        f"{pad}      sources:\n{listed}"
+    )
 
 
 def network_policy(name: str, internal_ports: list[int], metrics_port: int) -> str:

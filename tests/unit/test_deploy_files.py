@@ -30,9 +30,12 @@ from pydantic_settings import BaseSettings
 
 from deploy import generate
 from deploy.games import LOBBY_PORT, GameRow, GamesTableError, check_installed, endpoints, load
+from deploy.k8s_parts import KEY_SECRET_PREFIX, KEYS_MOUNT, VERIFY_KEYS_CONFIGMAP
 from menagerie.rules.registry import game_ids
 from menagerie.shared.games.service import GAME_ENV, chosen_game
+from menagerie.shared.keys import ROLE_GRANTS, VERIFY_FILE
 from menagerie.shared.settings import BotSettings, GameServiceSettings, LobbySettings, parse_endpoints
+from tests.support.keys import KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "deploy" / "docker" / "Dockerfile"
@@ -56,6 +59,9 @@ class Process(NamedTuple):  # one process of the platform, as the code defines i
     called: bool = False  # other processes call it: a k8s Service selects it
     reads: frozenset[str] = frozenset()  # variables the script reads itself, beside its settings class
 
+
+# Which issuer's private key (menagerie.shared.keys.ROLE_GRANTS) each process holds: the dispatcher none.
+KEY_ROLES = {"lobby": "lobby", GAME: "games", "dispatcher": None, "bot-worker": "bots", "search-worker": "bots"}
 
 PROCESSES = {
     "lobby": Process("menagerie-lobby", LobbySettings, LOBBY_PORT, "grace_seconds", called=True),
@@ -184,6 +190,26 @@ def compose_settings(name: str) -> dict[str, Any]:
     return settings_from(name, {k: REQUIRED_FROM_HOST.sub(PLACEHOLDER, v) for k, v in env.items()}, name)
 
 
+def compose_secret_files(svc: dict[str, Any]) -> dict[str, str]:
+    """Path in the container -> the top-level secret mounted there (short or long syntax)."""
+    entries = [{"source": e} if isinstance(e, str) else e for e in svc.get("secrets", [])]
+    return {f"/run/secrets/{e.get('target', e['source'])}": e["source"] for e in entries}
+
+
+def check_compose_keys(name: str, svc: dict[str, Any], settings: Mapping[str, Any], where: str) -> None:
+    """Secrets are file secrets, never values: the public key set and the process's own issuer key, no other."""
+    secret_values = env_names(PROCESSES[name].settings, secret=True) & set(svc["environment"])
+    assert not secret_values, f"{where}: {sorted(secret_values)} in the environment; mount a file secret"
+    mounted, role = compose_secret_files(svc), KEY_ROLES[name]
+    assert settings["verify_keys_file"] == f"/run/secrets/{VERIFY_FILE}", f"{where}: MENAGERIE_VERIFY_KEYS_FILE"
+    assert settings["signing_key_file"] == (f"/run/secrets/{role}.jwk" if role else ""), f"{where}: its key"
+    assert role is None or role in ROLE_GRANTS, f"{where}: {role} is no issuer of menagerie.shared.keys"
+    assert set(mounted) == {settings["verify_keys_file"], settings["signing_key_file"]} - {""}, f"{where}: {mounted}"
+    declared = compose().get("secrets", {})
+    for source in mounted.values():
+        assert declared[source]["file"].endswith(f"/{source}"), f"docker-compose.yml secret {source}: {declared}"
+
+
 def published(svc: dict[str, Any]) -> list[tuple[range, range]]:
     """(host ports, container ports) of each `ports` entry ("[IP:]HOST[-HOST]:CONTAINER[-CONTAINER]")."""
     specs = [[[int(p) for p in part.split("-")] for part in str(e).split(":")[-2:]] for e in svc.get("ports", [])]
@@ -229,6 +255,22 @@ def k8s_env(name: str, objects: Objects | None = None) -> tuple[dict[str, str], 
         else:
             values[variable["name"]] = variable.get("value", "")
     return values, secret
+
+
+def check_k8s_keys(name: str, objects: Objects, settings: Mapping[str, Any], where: str) -> None:
+    """The token keys are files of one read-only projected volume: the public set's ConfigMap, its issuer's Secret."""
+    role, box = KEY_ROLES[name], container(name, objects)
+    assert settings["verify_keys_file"] == f"{KEYS_MOUNT}/{VERIFY_FILE}", f"{where}: MENAGERIE_VERIFY_KEYS_FILE"
+    assert settings["signing_key_file"] == (f"{KEYS_MOUNT}/{role}.jwk" if role else ""), f"{where}: its key"
+    (mount,) = [m for m in box["volumeMounts"] if m["mountPath"] == KEYS_MOUNT]
+    assert mount.get("readOnly") is True and "subPath" not in mount, f"{where}: {mount} (subPath never updates)"
+    volumes = {v["name"]: v for v in objects["Deployment", name]["spec"]["template"]["spec"]["volumes"]}
+    sources = volumes[mount["name"]]["projected"]["sources"]
+    wanted = [
+        {"configMap": {"name": VERIFY_KEYS_CONFIGMAP}},
+        *([{"secret": {"name": f"{KEY_SECRET_PREFIX}{role}"}}] if role else []),
+    ]
+    assert sources == wanted, f"{where}: the keys volume projects {sources}"
 
 
 def k8s_target(name: str) -> str:  # `registry/menagerie/game:0.1.0` -> `game`, its Dockerfile target
@@ -349,6 +391,9 @@ def test_the_secure_compose_gives_every_process_tls_and_its_own_redis_user() -> 
     secure = yaml.safe_load(files[generate.SECURE_COMPOSE])["services"]
     acl_users = set(re.findall(r"^user (\S+) on", (ROOT / "deploy/redis/users.acl").read_text(), re.M))
     assert set(secure) == {*base, "certs"}
+    declared = yaml.safe_load(files[generate.SECURE_COMPOSE])["secrets"]
+    assert set(declared) == {f"redis-{user}.password" for user in acl_users}
+    assert "environment" not in secure[REDIS], "Redis reads its users' passwords from files, not variables"
     for name, service in secure.items():
         if name in ("certs", REDIS):
             continue
@@ -356,10 +401,12 @@ def test_the_secure_compose_gives_every_process_tls_and_its_own_redis_user() -> 
         assert {env["MENAGERIE_TLS_CERT_FILE"], env["MENAGERIE_TLS_KEY_FILE"], env["MENAGERIE_TLS_CA_FILE"]} <= {
             f"/tls/{file}" for file in ("service.pem", "service.key", "ca.pem")
         }
-        user = re.fullmatch(r"redis://([a-z-]+):\$\{(\w+):\?[^}]*\}@redis:6379/0", env["REDIS_URL"])
+        user = re.fullmatch(r"redis://([a-z-]+)@redis:6379/0", env["REDIS_URL"])  # the password is a file
         assert user is not None and user[1] in acl_users, env["REDIS_URL"]
         assert user[1] == ("game" if name in {"alpha", "omega"} else name)
-        assert user[2] in secure[REDIS]["environment"], f"Redis does not get {user[2]}"
+        password = compose_secret_files(service)[env["MENAGERIE_REDIS_PASSWORD_FILE"]]
+        assert password == f"redis-{user[1]}.password", f"{name} reads {password}"
+        assert password in secure[REDIS]["secrets"] and password in declared, f"Redis does not get {password}"
         assert service["depends_on"]["certs"] == {"condition": "service_completed_successfully"}
     names = secure["certs"]["command"][-1].split()
     assert set(names) == set(base) - {REDIS}  # the certificate names every service
@@ -411,12 +458,12 @@ def test_the_secure_k8s_overlay_patches_every_deployment_into_tls_and_its_redis_
         (box,) = spec["containers"]
         env = {e["name"]: e.get("value") for e in box["env"]}
         # Appended to the base's volumes (its writable /tmp stays), not in their place.
-        assert [v["name"] for v in spec["volumes"]] == ["tmp", "tls"], name
-        assert [m["mountPath"] for m in box["volumeMounts"]] == ["/tmp", "/tls"], name
-        assert spec["volumes"][1]["secret"]["secretName"] == "menagerie-tls"
+        assert [v["name"] for v in spec["volumes"]] == ["tmp", "keys", "tls"], name
+        assert [m["mountPath"] for m in box["volumeMounts"]] == ["/tmp", KEYS_MOUNT, "/tls"], name
+        assert spec["volumes"][2]["secret"]["secretName"] == "menagerie-tls"
         if name == "gateway":  # verifies the backends, serves plain HTTP to the ingress: the CA and nothing else
             assert [k for k in env if k.startswith("MENAGERIE_TLS_")] == ["MENAGERIE_TLS_CA_FILE"]
-            assert spec["volumes"][1]["secret"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]
+            assert spec["volumes"][2]["secret"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]
             continue
         redis_url = box["env"][0]
         assert redis_url["name"] == "REDIS_URL"
@@ -481,7 +528,7 @@ def test_console_script_is_installed_and_imports(script: str) -> None:
     found = list(entry_points(group="console_scripts").select(name=script))
     assert found, f"{script!r} is no installed console script (declare it in [project.scripts], pip install -e)"
     # Set while importing, in case a module builds its app from settings.
-    with mock.patch.dict(os.environ, {"REDIS_URL": "redis://127.0.0.1:1/0", "MENAGERIE_TOKEN_SECRET": PLACEHOLDER}):
+    with mock.patch.dict(os.environ, {"REDIS_URL": "redis://127.0.0.1:1/0", **KEYS.env()}):
         try:
             loaded = found[0].load()
         except (Exception, SystemExit) as exc:
@@ -519,8 +566,7 @@ def test_compose_service_runs_its_process_configured_to_scale_and_drain(name: st
     user = (image(built, "USER") or ["root"])[-1]
     assert user.split(":")[0] not in ("root", "0"), f"{DOCKERFILE} {built}: runs as {user}"
     settings = compose_settings(name)  # every variable is read, the values validate
-    for key in env_names(PROCESSES[name].settings, secret=True):
-        assert REQUIRED_FROM_HOST.fullmatch(svc["environment"][key]), f"{where}: {key} must be ${{{key}:?message}}"
+    check_compose_keys(name, svc, settings, where)
     url = urlsplit(settings["redis_url"])
     assert (url.hostname, url.port or 6379) == (REDIS, 6379), f"{where}: REDIS_URL is not the {REDIS} service"
     # Scalable, restarted, given time to drain, started after what it needs is healthy.
@@ -567,7 +613,8 @@ def test_k8s_deployment_runs_its_process_configured_probed_and_drained(name: str
     assert image_command(k8s_target(name))[:1] == [process.script], f"{where}: image {box['image']}"
     values, _ = k8s_env(name)
     secrets = env_names(process.settings, secret=True) | {"REDIS_URL"}  # the URL may carry a password
-    assert "MENAGERIE_TOKEN_SECRET" in secrets and not secrets & set(values), f"{where}: a secret written out"
+    assert not secrets & set(values), f"{where}: a secret written out"
+    check_k8s_keys(name, k8s(), settings, where)
     template = k8s()["Deployment", name]["spec"]["template"]
     selector = k8s()["Deployment", name]["spec"]["selector"]["matchLabels"]
     assert selector.items() <= template["metadata"]["labels"].items(), f"{where}: selector misses the pod labels"

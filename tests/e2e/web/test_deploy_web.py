@@ -81,7 +81,11 @@ def test_the_web_compose_file_puts_the_gateway_before_every_game_and_the_lobby()
     assert set(service["depends_on"]) == {"lobby", *(row.id for row in ROWS)}
     assert service["restart"] == "unless-stopped"
     assert "/readyz" in " ".join(service["healthcheck"]["test"]), "healthy only while the lobby answers"
-    assert configured.token_secret.get_secret_value(), "the gateway signs its own credential"
+    # The gateway signs its own credential with its own key, a file secret; it verifies no token.
+    assert service["secrets"] == ["gateway.jwk"] and configured.signing_key_file == "/run/secrets/gateway.jwk"
+    declared = yaml.safe_load(text)["secrets"]
+    assert list(declared) == ["gateway.jwk"] and declared["gateway.jwk"]["file"].endswith("/gateway.jwk")
+    assert not any("SECRET" in name or "PASSWORD" in name for name in service["environment"])
 
 
 def test_the_gateway_manifest_probes_its_health_and_reads_only_its_settings() -> None:
@@ -94,11 +98,14 @@ def test_the_gateway_manifest_probes_its_health_and_reads_only_its_settings() ->
     }
     assert sources <= set(config)
     literal = {e["name"]: e["value"] for e in box["env"] if "value" in e}
-    secret = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in box["env"] if "valueFrom" in e}
-    # The token key signs the gateway's own credential (budgets per client): the platform's Secret.
-    assert secret == {"MENAGERIE_TOKEN_SECRET": {"name": "menagerie-secrets", "key": "token-secret"}}
+    assert not [e for e in box["env"] if "valueFrom" in e], "no secret in the environment"
+    # Its own key signs the gateway's credential (budgets per client): its Secret, a read-only file.
+    volumes = {v["name"]: v for v in objects["Deployment", "gateway"]["spec"]["template"]["spec"]["volumes"]}
+    assert volumes["keys"]["projected"]["sources"] == [{"secret": {"name": "menagerie-key-gateway"}}]
+    assert {"name": "keys", "mountPath": "/keys", "readOnly": True} in box["volumeMounts"]
     games = config["menagerie-game-endpoints"]
-    configured = settings({**image_env(), **literal, **games, "MENAGERIE_TOKEN_SECRET": "k" * 32})
+    configured = settings({**image_env(), **literal, **games})
+    assert configured.signing_key_file == "/keys/gateway.jwk"
     assert configured.endpoints() == dict(item.split("=") for item in INTERNAL.split(","))
     ports = {p["name"]: p["containerPort"] for p in box["ports"]}
     assert ports["http"] == configured.port and ports["metrics"] == configured.metrics_port != 0

@@ -12,8 +12,9 @@ cluster_wakeups.py).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol, cast
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import redis
 import redis.cluster
@@ -52,6 +53,26 @@ class RedisSettings(Protocol):
 def is_cluster_url(url: str) -> bool:
     """True when `url` names a Redis Cluster (`redis+cluster://host:port`)."""
     return urlsplit(url).scheme in CLUSTER_SCHEMES
+
+
+def read_secret(path: str) -> str:
+    """The text of a secret's file, without the line end an editor or `echo` leaves (ValueError if unreadable)."""
+    try:
+        text = Path(path).read_text().strip()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from exc
+    if not text:
+        raise ValueError(f"{path} is empty")
+    return text
+
+
+def with_password(url: str, password: str) -> str:
+    """`url` with `password` in place of its own (its user, if it names one, kept)."""
+    parts = urlsplit(url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    user = userinfo.partition(":")[0] if at else ""  # as written (already percent-encoded)
+    netloc = f"{user}:{quote(password, safe='')}@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def node_url(url: str) -> str:

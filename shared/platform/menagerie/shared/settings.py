@@ -8,7 +8,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator, model_vali
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_BOT_BUDGET_SECONDS
-from menagerie.shared.redis_client import is_cluster_url
+from menagerie.shared.redis_client import is_cluster_url, read_secret, with_password
 from menagerie.shared.rpc.channels import grpc_target
 from menagerie.shared.tokens import TokenSigner
 
@@ -35,6 +35,11 @@ class Settings(BaseSettings):
         SecretStr(""),
         description="Transition only, while a deployment moves to keys: the shared HS256 key of the tokens"
         " before them; ignored once verify_keys_file is set.",
+    )
+    redis_password_file: str = Field(
+        "",
+        description="A file holding the Redis password (a compose or Kubernetes secret), put into REDIS_URL at"
+        " start (its user, if any, stays the URL's); empty = the URL's own password, if any.",
     )
     redis_timeout_margin_s: float = Field(
         5.0, gt=0, le=60, description="How long past its longest blocking read a Redis reply may take."
@@ -66,6 +71,14 @@ class Settings(BaseSettings):
     def _tls_pair(self) -> Self:
         if bool(self.tls_cert_file) != bool(self.tls_key_file):
             raise ValueError("MENAGERIE_TLS_CERT_FILE and MENAGERIE_TLS_KEY_FILE go together: set both or neither")
+        return self
+
+    @model_validator(mode="after")
+    def _password_from_file(self) -> Self:
+        # Read here, once, so that every client the process makes (redis_client, the Celery
+        # broker, the health probes) connects with the same URL.
+        if self.redis_password_file:
+            self.redis_url = with_password(self.redis_url, read_secret(self.redis_password_file))
         return self
 
     @model_validator(mode="after")
