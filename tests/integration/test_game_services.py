@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import grpc
@@ -10,6 +11,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
+from menagerie.generic.v1 import generic_pb2, generic_pb2_grpc
 from menagerie.shared.games.binding import binding
 from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import GameClient, bearer
@@ -85,5 +87,42 @@ def test_the_engines_words_reach_clients(game_service: ServiceProcess, service_t
         assert len({label.code for label in legal.labels}) == len(legal.labels)
         answer = client.submit(match.match_id, token, legal.actions[0], legal.view_version)
         assert all(not event.header.text for event in answer.events), "SubmitAction answers stay lean"
+    finally:
+        client.close()
+
+
+def test_every_game_is_also_served_in_the_generic_envelope(game_service: ServiceProcess, service_token: str) -> None:
+    """menagerie.generic.v1.Game: the view's fields as JSON, actions as JSON sent back as listed, events by tag."""
+    game = game_service.argv[0]
+    client = GameClient(game, game_service.address)
+    try:
+        mode = binding(game).info.modes[0]
+        match = client.create(service_token, mode=mode.mode, seats=max(2, mode.min_seats), seed=5)
+        seat = match.summary.to_act[0]
+        auth = bearer(match.tokens[seat])
+        with grpc.insecure_channel(game_service.address) as channel:
+            stub = generic_pb2_grpc.GameStub(channel)
+            reply = stub.GetView(generic_pb2.GetViewRequest(match_id=match.match_id), metadata=auth, timeout=10)
+            assert reply.view.viewer == seat
+            assert reply.view.prompt.text and seat in {*reply.view.prompt.must, *reply.view.prompt.may}
+            assert isinstance(json.loads(reply.view.fields_json), dict)
+            legal = stub.ListLegalActions(
+                generic_pb2.ListLegalActionsRequest(match_id=match.match_id), metadata=auth, timeout=10
+            )
+            assert len(legal.labels) == len(legal.actions) > 0
+            assert all(json.loads(action.json)["kind"] for action in legal.actions)
+            request = generic_pb2.SubmitActionRequest(
+                match_id=match.match_id,
+                expected_version=legal.view_version,
+                idempotency_key="generic-1",
+                action=legal.actions[0],
+            )
+            answer = stub.SubmitAction(request, metadata=auth, timeout=10)
+            assert answer.version == 2
+            again = stub.SubmitAction(request, metadata=auth, timeout=10)  # the recorded answer, read back
+            assert again == answer
+            assert all(event.kind and isinstance(json.loads(event.fields_json), dict) for event in answer.events)
+            first = next(iter(stub.Watch(generic_pb2.WatchRequest(match_id=match.match_id), metadata=auth, timeout=10)))
+            assert any(event.header.text for event in first.events)
     finally:
         client.close()

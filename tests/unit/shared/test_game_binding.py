@@ -7,6 +7,8 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 
+from menagerie.rules import bots as bots_module
+from menagerie.rules.bots import REQUIRED_LEVELS, missing_levels
 from menagerie.rules.contract import GameInfo
 from menagerie.rules.registry import game_ids
 from menagerie.shared.games import binding as binding_module
@@ -124,10 +126,17 @@ def test_the_service_is_the_one_the_proto_declares(monkeypatch: pytest.MonkeyPat
         GameBinding.for_engine(FAKE_ENGINE)
 
 
-def test_a_game_without_generated_code_stops_the_binding() -> None:
-    engine = Missing()
-    with pytest.raises(GameBindingError, match=r"cannot import its generated module menagerie\.nosuchgame\.v1"):
-        GameBinding.for_engine(engine)
+def test_a_game_without_generated_code_is_served_through_the_generic_service() -> None:
+    bound = GameBinding.for_engine(Missing())
+    assert not bound.typed
+    assert bound.service_name == "menagerie.generic.v1.Game"
+
+
+def test_a_game_whose_generated_code_is_half_there_stops_the_binding(monkeypatch: pytest.MonkeyPatch) -> None:
+    pb2, _ = fake_modules()
+    monkeypatch.setitem(sys.modules, pb2.__name__, pb2)  # its _pb2_grpc is missing: a broken build, not no proto
+    with pytest.raises(GameBindingError, match=r"cannot import its generated module menagerie\.fake\.v1"):
+        GameBinding.for_engine(FAKE_ENGINE)
 
 
 def test_menagerie_game_serves_the_game_named_by_argument_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,3 +171,22 @@ def test_menagerie_game_exits_2_when_the_game_does_not_fit(
     assert exited.value.code == USAGE_ERROR
     assert f"menagerie-game: {game}: menagerie.x.v1.x_pb2 lacks the messages View" in capsys.readouterr().err
     assert binding_module.binding(game).info.game == game  # the real one is untouched
+
+
+def test_every_installed_game_ships_the_required_bot_levels() -> None:
+    assert REQUIRED_LEVELS == ("random", "greedy")
+    for game in game_ids():
+        assert missing_levels(game) == [], game
+
+
+def test_menagerie_game_refuses_a_game_without_a_greedy_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = game_ids()[0]
+    # The game's own levels as if its package named none in `menagerie.bots`: only the contract's remain.
+    monkeypatch.setattr(bots_module, "plugins", lambda group: {})
+    assert missing_levels(game) == ["greedy"]
+    with pytest.raises(SystemExit) as exited:
+        chosen_game([game])
+    assert exited.value.code == USAGE_ERROR
+    assert f"game {game!r} ships no bot level greedy; every game ships random, greedy" in capsys.readouterr().err

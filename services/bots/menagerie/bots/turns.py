@@ -36,7 +36,6 @@ import structlog
 from menagerie.bots.games import BINDINGS
 from menagerie.rules.bots import SEARCH_LEVELS, Policy, SearchBudget, policy_for
 from menagerie.rules.rng import seed_from
-from menagerie.shared import codec
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -116,7 +115,6 @@ class TurnPlayer:
         auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
         search = level in SEARCH_LEVELS
         policy = self._policy(game, level, budget if search else 0.0)
-        engine = binding.engine
         give_up_at = time.monotonic() + self.decision_timeout + (budget if search else 0.0)
 
         def time_left(method: str) -> float:
@@ -151,21 +149,21 @@ class TurnPlayer:
                 pending.cancel()  # a no-op once it answered; else nobody waits for it any more
             if reply.view_version != view_version:
                 return TurnResult.STALE
-            view = codec.from_message(reply.view, engine.view_type)
+            view = binding.messages.view_value(reply.view)
         else:
             legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
         if legal.view_version != view_version:
             return TurnResult.STALE
         if not legal.actions:
             return TurnResult.NOTHING_TO_DO
-        actions = [codec.decode_tagged(a, engine.action_type, "action") for a in legal.actions]
+        actions = [binding.messages.action_value(a) for a in legal.actions]
         rng = random.Random(seed_from(match_id, seat, view_version))
         choice = policy.choose(view, actions, seat, rng)
         request = pb.SubmitActionRequest(
             match_id=match_id,
             expected_version=view_version,
             idempotency_key=decision_key(match_id, seat, view_version),
-            action=codec.tagged_to_message(pb.Action, choice),
+            action=binding.messages.action(choice),
         )
         try:
             call("SubmitAction", request)

@@ -5,6 +5,8 @@ Paths:
   /menagerie.<game>.v1.<Game>/<Method>           each game's own service (its name is unique)
   /games/<game>/menagerie.<game>.v1.<Game>/...   the same, under the game's prefix
   /games/<game>/menagerie.common.v1.Matches/...  each game's Matches service (the same name on every game)
+  /games/<game>/menagerie.generic.v1.Game/...    each game in the generic envelope (every game; the only
+                                                 service of a game that ships no proto)
   /healthz                                       200 SERVING, or 503 NOT_SERVING while starting or draining
   /readyz                                        the same, and 503 NOT_SERVING while the lobby does not answer
   anything else                                  the built web app (clients/web/dist), index.html at /
@@ -31,12 +33,14 @@ from menagerie.gateway.forward import DISCONNECTED, Forwarder
 from menagerie.gateway.limits import BoundedGzip
 from menagerie.gateway.paths import GAMES_PREFIX, HEALTH_PATHS
 from menagerie.gateway.relay import RelayCredential
+from menagerie.generic.v1 import generic_pb2
 from menagerie.lobby.v1 import lobby_pb2
 from menagerie.shared.rpc.channels import open_aio_channel
 
 # A request larger than the backends accept (grpc.max_receive_message_length) is refused here already.
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 MATCHES = matches_pb2.DESCRIPTOR.services_by_name["Matches"]
+GENERIC = generic_pb2.DESCRIPTOR.services_by_name["Game"]
 LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
 
 
@@ -50,9 +54,18 @@ def connect_application(service: ServiceDescriptor, forwarder: Forwarder, limit:
     return cast("ASGIApp", application(cast("Any", forwarder), read_max_bytes=limit, compressions=[BoundedGzip(limit)]))
 
 
-def game_service(game: str) -> ServiceDescriptor:
-    """A game's own service, found by convention: the one service of menagerie.<game>.v1.<game>_pb2."""
-    module = importlib.import_module(f"menagerie.{game}.v1.{game}_pb2")
+def game_service(game: str) -> ServiceDescriptor | None:
+    """A game's own service, found by convention: the one service of menagerie.<game>.v1.<game>_pb2.
+
+    None for a game that ships no proto (no such package here): the generic service serves it.
+    """
+    name = f"menagerie.{game}.v1.{game}_pb2"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):
+            return None
+        raise
     services = list(module.DESCRIPTOR.services_by_name.values())
     if len(services) != 1:
         raise LookupError(f"menagerie.{game}.v1.{game}_pb2 has {len(services)} services, expected one")
@@ -111,10 +124,11 @@ class Gateway:
         self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby)}
         self.per_game: dict[str, dict[str, ASGIApp]] = {}
         for game, address in games.items():
+            served = {MATCHES.full_name: app(MATCHES, address), GENERIC.full_name: app(GENERIC, address)}
             own = game_service(game)
-            served = {own.full_name: app(own, address), MATCHES.full_name: app(MATCHES, address)}
+            if own is not None:
+                served[own.full_name] = self.root[own.full_name] = app(own, address)
             self.per_game[game] = served
-            self.root[own.full_name] = served[own.full_name]
         self.static: ASGIApp | None = (
             StaticFiles(directory=static_dir, html=True) if (static_dir / "index.html").is_file() else None
         )

@@ -200,6 +200,11 @@ def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
     return out
 
 
+def plain(message: Message) -> dict[str, Any]:
+    """A message as plain data, by field name (enums as engine strings, unset optional fields None)."""
+    return _plain(message, message.DESCRIPTOR)
+
+
 def from_message(message: Message, type_: type[T]) -> T:
     """An engine struct (or other msgspec type) from a message, by field name."""
     return msgspec.convert(_plain(message, message.DESCRIPTOR), type_)

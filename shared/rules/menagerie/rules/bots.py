@@ -62,6 +62,17 @@ def mcts_policy(game: str, budget: SearchBudget | None = None) -> Policy:
     return MctsPolicy(game, budget)
 
 
+# The levels every game must ship, checked as its service starts: `random` comes with the
+# contract, `greedy` from the game's own `menagerie.bots` entry point.
+REQUIRED_LEVELS: tuple[str, ...] = ("random", "greedy")
+
+
+def missing_levels(game: str) -> list[str]:
+    """The levels of REQUIRED_LEVELS that `game` does not ship (empty: it ships them all)."""
+    known = levels(game)
+    return [level for level in REQUIRED_LEVELS if level not in known]
+
+
 def levels(game: str) -> dict[str, PolicyFactory]:
     """The bot levels of `game`: `random` and `mcts`, and the game's own."""
     return {**EVERY_GAME, "mcts": partial(mcts_policy, game), **plugins(BOTS).get(game, {})}

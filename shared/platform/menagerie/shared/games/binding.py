@@ -2,9 +2,12 @@
 
 Nothing here names a game. An installed game (see menagerie.rules.registry) is bound
 by convention: game `x` has its generated code in `menagerie.x.v1.x_pb2` and
-`menagerie.x.v1.x_pb2_grpc`, and that proto file declares exactly one service. Every
-binding is checked when it is made, so a game whose proto lacks a message or a method
-the platform reaches by name stops its process at start, naming what is missing.
+`menagerie.x.v1.x_pb2_grpc`, and that proto file declares exactly one service. A game
+that ships no such package is served through the generic service alone
+(menagerie.generic.v1.Game, its values as JSON: menagerie.shared.games.messages), and
+every game is served through it too, beside its own. Every binding is checked when it
+is made, so a game whose proto lacks a message or a method the platform reaches by name
+stops its process at start, naming what is missing.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 from dataclasses import dataclass
+from functools import cached_property
 from types import ModuleType
 from typing import Any
 
@@ -19,6 +23,7 @@ import grpc
 
 from menagerie.rules import registry
 from menagerie.rules.contract import Engine, GameInfo
+from menagerie.shared.games.messages import JsonMessages, Messages, TypedMessages
 
 # The messages the platform reaches by name in every game's pb2 module.
 MESSAGES = (
@@ -36,6 +41,8 @@ MESSAGES = (
 )
 # The methods of every game's service: method -> whether it streams its responses.
 METHODS = {"GetView": False, "ListLegalActions": False, "SubmitAction": False, "Watch": True}
+# The generic service's code: any game's values as JSON (menagerie.shared.games.messages).
+GENERIC_MODULES = ("menagerie.generic.v1.generic_pb2", "menagerie.generic.v1.generic_pb2_grpc")
 
 
 class GameBindingError(Exception):
@@ -66,13 +73,18 @@ class GameBinding:
 
     @classmethod
     def for_engine(cls, engine: Any) -> GameBinding:
-        """The binding of `engine` by convention: its game id names its modules, whose one service it serves."""
+        """The binding of `engine` by convention: its game id names its modules, whose one service it serves.
+
+        A game without a `menagerie.<id>.v1` package at all gets the generic binding.
+        """
         game = engine.info.game
         modules = []
         for name in pb2_module_names(game):
             try:
                 modules.append(importlib.import_module(name))
             except ImportError as exc:
+                if not modules and isinstance(exc, ModuleNotFoundError) and name.startswith(str(exc.name)):
+                    return cls.generic(engine)  # no generated code at all: a game without a proto
                 raise GameBindingError(f"game {game!r}: cannot import its generated module {name}: {exc}") from exc
         pb2, pb2_grpc = modules
         services = list(pb2.DESCRIPTOR.services_by_name)
@@ -82,6 +94,22 @@ class GameBinding:
                 f" ({', '.join(services) or 'none'})"
             )
         return cls(engine, pb2, pb2_grpc, services[0])
+
+    @classmethod
+    def generic(cls, engine: Any) -> GameBinding:
+        """`engine` served through menagerie.generic.v1.Game (its values as JSON)."""
+        pb2, pb2_grpc = (importlib.import_module(name) for name in GENERIC_MODULES)
+        return cls(engine, pb2, pb2_grpc, "Game")
+
+    @property
+    def typed(self) -> bool:
+        """True when the game ships its own proto (False: the generic service is its only one)."""
+        return str(getattr(self.pb2, "__name__", "")) != GENERIC_MODULES[0]
+
+    @cached_property
+    def messages(self) -> Messages:
+        """The translation between the engine's values and this binding's messages."""
+        return TypedMessages(self.pb2, self.engine) if self.typed else JsonMessages(self.pb2, self.engine)
 
     def check(self) -> None:
         """Raises GameBindingError naming every message, method and helper the platform needs but the code lacks."""

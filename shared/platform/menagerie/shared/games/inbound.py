@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from menagerie.common.v1 import common_pb2, matches_pb2
-from menagerie.shared import codec
+from menagerie.shared.games.messages import Messages
 from menagerie.shared.games.terms import MatchRequest, Move, PageRequest, SeatKind, SeatRequest
 from menagerie.shared.store import ACTIVE, FINISHED
 
@@ -53,8 +53,8 @@ def page_request(request: matches_pb2.ListMatchesRequest) -> PageRequest:
 class Inbound:
     """One game's requests: its SubmitActionRequest's action as the engine's action type."""
 
-    def __init__(self, action_type: Any) -> None:
-        self.action_type = action_type
+    def __init__(self, messages: Messages) -> None:
+        self.messages = messages
         # An action message's engine struct, by its bytes; emptied when full (cheaper than an LRU).
         self._actions: dict[bytes, Any] = {}
 
@@ -76,7 +76,7 @@ class Inbound:
         """
         action = self._actions.get(serialized)
         if action is None:
-            action = codec.decode_tagged(message, self.action_type, "action")
+            action = self.messages.action_value(message)
             if len(self._actions) >= _CACHE_ENTRIES:
                 self._actions.clear()
             self._actions[serialized] = action

@@ -143,12 +143,14 @@ def seat_decisions(counts: Sequence[DecisionCount]) -> list[common_pb2.SeatDecis
 class Outbound:
     """One game's replies (its View, Event and *Response messages) and the messages the store keeps."""
 
-    def __init__(self, binding: GameBinding) -> None:
+    def __init__(self, binding: GameBinding, stored: GameBinding | None = None) -> None:
         self.pb = binding.pb2
+        self.messages = binding.messages
+        # The binding whose SubmitActionResponse the store keeps, when it is another's (the
+        # generic service of a game with its own proto): answers are read in its terms.
+        self._stored = stored if stored is not None and stored.pb2 is not binding.pb2 else None
         # Actions are small frozen values: their messages are built once and copied after.
-        self._action_message = functools.lru_cache(maxsize=4096)(
-            functools.partial(codec.tagged_to_message, self.pb.Action)
-        )
+        self._action_message = functools.lru_cache(maxsize=4096)(self.messages.action)
         # Hot-path caches, keyed by bytes and bounded (cleared when full): a projected event's
         # message body, a match's constant turn-notice part.
         self._event_bodies: dict[bytes, bytes] = {}
@@ -159,7 +161,7 @@ class Outbound:
 
     def view(self, seat_view: SeatView) -> Any:
         """The reader's view as the game's View message, its prompt in the engine's words."""
-        message = codec.to_message(self.pb.View, seat_view.view)
+        message = self.messages.view(seat_view.view)
         message.prompt.text = seat_view.prompt
         return message
 
@@ -182,7 +184,16 @@ class Outbound:
 
     def submitted(self, answer: bytes) -> Any:
         """SubmitAction's reply: the answer recorded for the key (written by `answer`)."""
-        return self.pb.SubmitActionResponse.FromString(answer)
+        if self._stored is None:
+            return self.pb.SubmitActionResponse.FromString(answer)
+        # Recorded by the game's own service: its events are read back into this service's messages.
+        kept = self._stored.pb2.SubmitActionResponse.FromString(answer)
+        response = self.pb.SubmitActionResponse(version=kept.version, view_version=kept.view_version)
+        for event in kept.events:
+            kind = event.WhichOneof(codec.TAG)
+            fields = msgspec.json.encode(codec.plain(getattr(event, kind))).decode()
+            response.events.add(header=event.header, kind=kind, fields_json=fields)
+        return response
 
     def watch_update(self, update: WatchUpdate) -> Any:
         """One Watch message: the entry's events, the timeout note, and the view when it is the latest."""
@@ -197,8 +208,7 @@ class Outbound:
 
     def _event(self, shown: ShownEvent) -> Any:
         """An event as Event, its header from the stored entry, its text the engine's sentence."""
-        fields = msgspec.to_builtins(shown.event)
-        message = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields)
+        message = self.messages.event(shown.event)
         header = message.header
         header.text = shown.text
         entry = shown.entry
@@ -234,8 +244,7 @@ class Outbound:
         key = self._encode(shown)
         body = self._event_bodies.get(key)
         if body is None:
-            fields = msgspec.to_builtins(shown)
-            body = codec.fill_oneof(self.pb.Event(), fields.pop(codec.TAG), fields).SerializeToString()
+            body = self.messages.event(shown).SerializeToString()
             _bounded_put(self._event_bodies, key, body)
         return body
 

@@ -17,6 +17,7 @@ import grpc
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.rules import registry
+from menagerie.rules.bots import REQUIRED_LEVELS, missing_levels
 from menagerie.shared.games.binding import GameBinding, GameBindingError, binding
 from menagerie.shared.games.host import GameHost
 from menagerie.shared.games.inbound import Inbound
@@ -47,9 +48,15 @@ def game_registrar(binding: GameBinding) -> Register:
         )
         replies = Outbound(binding)
         host = GameHost(binding.engine, store, runtime.signer, settings, runtime.wakeups(), replies)
-        binding.add_to_server(GameServicer(host, Inbound(binding.engine.action_type), replies), server)
+        binding.add_to_server(GameServicer(host, Inbound(binding.messages), replies), server)
+        served = [binding.service_name]
+        if binding.typed:
+            # Every game is also served in the generic envelope: clients without its board draw it from there.
+            generic = GameBinding.generic(binding.engine)
+            generic.add_to_server(GameServicer(host, Inbound(generic.messages), Outbound(generic, binding)), server)
+            served.append(generic.service_name)
         matches_pb2_grpc.add_MatchesServicer_to_server(MatchesServicer(host), server)
-        return [binding.service_name, matches_pb2.DESCRIPTOR.services_by_name["Matches"].full_name]
+        return [*served, matches_pb2.DESCRIPTOR.services_by_name["Matches"].full_name]
 
     return register
 
@@ -73,6 +80,11 @@ def chosen_game(argv: Sequence[str] | None = None) -> GameBinding:
         parser.error(f"name a game, as an argument or in {GAME_ENV}; installed: {', '.join(installed) or 'none'}")
     if game not in installed:
         parser.error(f"no game {game!r} is installed; installed: {', '.join(installed) or 'none'}")
+    if missing := missing_levels(game):
+        # A seat left to a bot, or a timer that runs out, would find no policy: refuse the game now.
+        parser.error(
+            f"game {game!r} ships no bot level {', '.join(missing)}; every game ships {', '.join(REQUIRED_LEVELS)}"
+        )
     try:
         return binding(game)
     except GameBindingError as exc:
