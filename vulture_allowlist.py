@@ -40,7 +40,6 @@ _.java_outer_classname
 model_config
 _._tls_pair
 _._password_from_file
-_._long_enough
 _._parseable
 _._networks
 _._bounds_nest

@@ -298,7 +298,7 @@ class Platform:
         endpoints = ",".join(f"{g.name}={self.host}:{self.base_port + (g.port_offset or 0)}" for g in self.games)
         env = {
             "MENAGERIE_LOG_LEVEL": "warning",
-            **{name: value for name, value in os.environ.items() if name != "MENAGERIE_TOKEN_SECRET"},
+            **os.environ,
             "REDIS_URL": redis_url,
             **broker,
             "MENAGERIE_HOST": self.host,

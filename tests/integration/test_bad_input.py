@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Callable, Iterator
 
 import grpc
+import jwt
 import pytest
 
 from menagerie.beasts.v1 import beasts_pb2
@@ -145,7 +146,8 @@ def test_missing_expired_and_forged_tokens_are_unauthenticated(beasts: GameClien
     code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(forged)))
     assert code == grpc.StatusCode.UNAUTHENTICATED and "may not sign seat tokens" in details
     # A token of the old shared HS256 secret names no key the service trusts.
-    old, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    claims = {"iss": "menagerie", "iat": 0, "exp": 2**40, "sub": "p0", "typ": "seat", "mid": match.match_id, "seat": 0}
+    old = jwt.encode(claims, "x" * 48, algorithm="HS256")
     code, details = status_of(lambda: beasts.stub.GetView(request, metadata=bearer(old)))
     assert (code, details) == (
         grpc.StatusCode.UNAUTHENTICATED,

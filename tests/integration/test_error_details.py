@@ -24,7 +24,6 @@ from menagerie.shared.games.binding import binding
 from menagerie.shared.keys import parse_signing_key
 from menagerie.shared.rpc.details import read_details
 from menagerie.shared.rpc.reflection import V1_FILE, V1_SERVICE, V1ALPHA_SERVICE, v1_file
-from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import GameClient, Match, bearer
 from tests.support.keys import KEYS
 from tests.support.services import ServiceProcess, service_process
@@ -147,7 +146,7 @@ def test_undecodable_bytes_stale_views_and_missing_tokens_have_their_reasons(bea
     error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(forged)))
     assert (error.details(), read_details(error).reason) == ("the token's signature is not valid", "TOKEN_INVALID")
     # A token of the old shared HS256 secret names no trusted key.
-    old, _ = TokenSigner("x" * 48).issue_seat(match.match_id, 0, "p0", "P", 60)
+    old = jwt.encode(claims, "x" * 48, algorithm="HS256")
     error = refused(lambda: beasts.stub.GetView(request, metadata=bearer(old)))
     assert read_details(error).reason == "TOKEN_INVALID" and "does not trust" in (error.details() or "")
 

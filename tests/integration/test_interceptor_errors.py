@@ -18,7 +18,7 @@ from menagerie.rules.errors import IllegalAction, InvalidArgument
 from menagerie.shared.rpc.details import ErrorDetails, read_details
 from menagerie.shared.rpc.interceptor import STORE_UNAVAILABLE, ServiceInterceptor
 from menagerie.shared.rpc.quotas import Quotas, QuotaSettings
-from menagerie.shared.tokens import TokenSigner
+from tests.support.keys import KEYS
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +40,7 @@ async def toy(request: Any, context: Any) -> Any:
 @pytest.fixture
 async def channel() -> AsyncIterator[grpc.aio.Channel]:
     interceptor = ServiceInterceptor(
-        TokenSigner("toy-secret"), Quotas(QuotaSettings(calls_per_second=1, burst=10)), domain="menagerie.toy"
+        KEYS.signer(), Quotas(QuotaSettings(calls_per_second=1, burst=10)), domain="menagerie.toy"
     )
     server = grpc.aio.server(interceptors=[interceptor])
     handler = grpc.unary_unary_rpc_method_handler(

@@ -204,7 +204,7 @@ def local_platform(
     """
     base = base_port if base_port is not None else free_port_block(port_block_size())
     log = Path(tempfile.mkstemp(prefix="platform-", suffix=".log")[1])
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MENAGERIE_TOKEN_SECRET")}
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     if keys is not None:
         args = (*args, "--keys-dir", str(keys.directory))
     if redis_url is not None:

@@ -39,23 +39,21 @@ class ServiceProcess:
         return self.log.read_text(errors="replace")
 
 
-TOKEN_VARIABLES = ("MENAGERIE_SIGNING_KEY_FILE", "MENAGERIE_VERIFY_KEYS_FILE", "MENAGERIE_TOKEN_SECRET")
+TOKEN_VARIABLES = ("MENAGERIE_SIGNING_KEY_FILE", "MENAGERIE_VERIFY_KEYS_FILE")
 
 
-def service_env(redis_url: str, keys: KeyDir | str, module: str = "", **extra: str) -> dict[str, str]:
+def service_env(redis_url: str, keys: KeyDir, module: str = "", **extra: str) -> dict[str, str]:
     """The environment a Menagerie process `python -m module` reads.
 
-    `keys` are the platform's token keys (the process gets the verifying set and its issuer's
-    key); a str is the transitional shared secret (MENAGERIE_TOKEN_SECRET).
+    `keys` are the platform's token keys: the process gets the verifying set and its issuer's key.
     """
     inherited = {k: v for k, v in os.environ.items() if k not in TOKEN_VARIABLES}
-    tokens = {"MENAGERIE_TOKEN_SECRET": keys} if isinstance(keys, str) else keys.env(module)
-    return {**inherited, "REDIS_URL": redis_url, **tokens, "MENAGERIE_LOG_LEVEL": "warning", **extra}
+    return {**inherited, "REDIS_URL": redis_url, **keys.env(module), "MENAGERIE_LOG_LEVEL": "warning", **extra}
 
 
 @contextmanager
 def service_process(
-    module: str, redis_url: str, secret: KeyDir | str, argv: tuple[str, ...] = (), **extra_env: str
+    module: str, redis_url: str, secret: KeyDir, argv: tuple[str, ...] = (), **extra_env: str
 ) -> Iterator[ServiceProcess]:
     """Runs `python -m module *argv` on a free port until the block ends (then SIGTERM)."""
     port = free_port()
@@ -80,9 +78,7 @@ def service_process(
 GAME_MODULE = "menagerie.shared.games"
 
 
-def game_process(
-    game: str, redis_url: str, secret: KeyDir | str, **extra_env: str
-) -> AbstractContextManager[ServiceProcess]:
+def game_process(game: str, redis_url: str, secret: KeyDir, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
     """Runs the installed game `game` as `menagerie-game` runs it, on a free port (see service_process)."""
     return service_process(GAME_MODULE, redis_url, secret, (game,), **extra_env)
 
@@ -95,7 +91,7 @@ STARTUP_TIMEOUT_S = 60.0
 def worker_process(
     module: str,
     redis_url: str,
-    secret: KeyDir | str,
+    secret: KeyDir,
     ready: str,
     *,
     timeout: float = STARTUP_TIMEOUT_S,
@@ -118,18 +114,14 @@ def worker_process(
         stop_group(process, signal.SIGTERM, 30)
 
 
-def dispatcher_process(
-    redis_url: str, secret: KeyDir | str, **extra_env: str
-) -> AbstractContextManager[ServiceProcess]:
+def dispatcher_process(redis_url: str, secret: KeyDir, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
     """The bot dispatcher in its own session, started once it says so (see worker_process)."""
     return worker_process(
         "menagerie.bots.dispatcher", redis_url, secret, "dispatcher started", timeout=STARTUP_TIMEOUT_S, **extra_env
     )
 
 
-def bot_worker_process(
-    redis_url: str, secret: KeyDir | str, **extra_env: str
-) -> AbstractContextManager[ServiceProcess]:
+def bot_worker_process(redis_url: str, secret: KeyDir, **extra_env: str) -> AbstractContextManager[ServiceProcess]:
     """A Celery bot worker in its own session, started once Celery says it is ready (see worker_process)."""
     return worker_process("menagerie.bots.worker", redis_url, secret, " ready.", timeout=STARTUP_TIMEOUT_S, **extra_env)
 

@@ -43,6 +43,6 @@ def test_decision_counts_grow_by_who_decided_and_cover_every_seat() -> None:
 
 def test_bots_default_to_the_strongest_level() -> None:
     assert DEFAULT_BOT_LEVEL == "greedy" and DEFAULT_BOT_LEVEL in BOT_LEVELS
-    base = {"REDIS_URL": "redis://127.0.0.1:1/0", "token_secret": "x" * 32}
+    base = {"REDIS_URL": "redis://127.0.0.1:1/0", "verify_keys_file": "/keys/verify-keys.json"}
     assert BotSettings.model_validate(base).timeout_bot_level == "greedy"
     assert LobbySettings.model_validate(base).ticket_watch_grace_seconds == 15

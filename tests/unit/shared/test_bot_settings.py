@@ -11,7 +11,11 @@ from pydantic import ValidationError
 
 from menagerie.shared.settings import BotSettings
 
-BASE = {"REDIS_URL": "redis://127.0.0.1:1/0", "token_secret": "x" * 32, "game_endpoints": "beasts=h:1,zoo=h:2"}
+BASE = {
+    "REDIS_URL": "redis://127.0.0.1:1/0",
+    "verify_keys_file": "/keys/verify-keys.json",
+    "game_endpoints": "beasts=h:1,zoo=h:2",
+}
 
 
 def bot_settings(**values: object) -> BotSettings:
@@ -50,7 +54,7 @@ def test_the_worker_stops_at_start_with_the_message() -> None:
     env = {
         **os.environ,
         "REDIS_URL": BASE["REDIS_URL"],
-        "MENAGERIE_TOKEN_SECRET": BASE["token_secret"],
+        "MENAGERIE_VERIFY_KEYS_FILE": BASE["verify_keys_file"],
         "MENAGERIE_REDISPATCH_SECONDS": "10",
         "MENAGERIE_BOT_CALL_TIMEOUT_SECONDS": "10",
     }

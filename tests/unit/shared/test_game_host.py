@@ -31,6 +31,7 @@ from menagerie.shared.games.terms import MatchRequest, Move, NoticeKind, SeatKin
 from menagerie.shared.store import DecisionCount, MatchMeta, MatchStore, StoredEntry
 from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
+from tests.support.keys import KEYS
 from tests.support.redis_server import throwaway_redis
 
 SEED = 7
@@ -111,7 +112,7 @@ async def rig(own_redis_url: str) -> AsyncIterator[Rig]:
     store = MatchStore(redis, shards=2)
     wakeups = StreamWakeups(reader, redis)
     follow = asyncio.create_task(wakeups.run(asyncio.Event()))
-    signer = TokenSigner("a test secret of at least thirty-two bytes")
+    signer = KEYS.signer()  # the tests' issuer: seats, players and service credentials
     messages = MsgpackMessages()
     yield Rig(GameHost(ENGINE, store, signer, Settings(), wakeups, messages), signer, messages)
     follow.cancel()

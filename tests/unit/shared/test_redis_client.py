@@ -16,7 +16,9 @@ from menagerie.shared.wakeups import StreamWakeups
 
 
 def test_socket_timeout_outlasts_every_blocking_read() -> None:
-    settings = Settings.model_validate({"REDIS_URL": "redis://127.0.0.1:1/0", "token_secret": "x" * 32})
+    settings = Settings.model_validate(
+        {"REDIS_URL": "redis://127.0.0.1:1/0", "verify_keys_file": "/keys/verify-keys.json"}
+    )
     timeouts_s = [
         client.connection_pool.connection_kwargs["socket_timeout"]
         for client in (connect_redis(settings), connect_blocking_redis(settings))

@@ -10,7 +10,7 @@ from menagerie.shared.redis_client import connect_redis, is_cluster, is_cluster_
 from menagerie.shared.rpc.channels import ROUND_ROBIN, channel_options, grpc_target
 from menagerie.shared.settings import BotSettings, LobbySettings, Settings
 
-SECRET = "x" * 32
+KEYS_FILE = "/keys/verify-keys.json"  # named, not read: the settings never open it
 
 
 def test_a_cluster_url_makes_the_cluster_client_and_a_plain_one_does_not() -> None:
@@ -18,8 +18,8 @@ def test_a_cluster_url_makes_the_cluster_client_and_a_plain_one_does_not() -> No
     assert not is_cluster_url("redis://127.0.0.1:6379/0")
     assert node_url("rediss+cluster://u:p@h:1") == "rediss://u:p@h:1"
     assert node_url("redis://h:1/0") == "redis://h:1/0"
-    cluster = Settings.model_validate({"REDIS_URL": "redis+cluster://127.0.0.1:1", "token_secret": SECRET})
-    plain = Settings.model_validate({"REDIS_URL": "redis://127.0.0.1:1/0", "token_secret": SECRET})
+    cluster = Settings.model_validate({"REDIS_URL": "redis+cluster://127.0.0.1:1", "verify_keys_file": KEYS_FILE})
+    plain = Settings.model_validate({"REDIS_URL": "redis://127.0.0.1:1/0", "verify_keys_file": KEYS_FILE})
     client: object = connect_redis(cluster)  # typed as Redis: it serves the same commands
     assert isinstance(client, RedisCluster) and is_cluster(client)
     assert not is_cluster(connect_redis(plain))
@@ -27,12 +27,16 @@ def test_a_cluster_url_makes_the_cluster_client_and_a_plain_one_does_not() -> No
 
 def test_the_bots_need_a_plain_broker_beside_a_cluster() -> None:
     with pytest.raises(ValidationError, match="MENAGERIE_BROKER_URL"):
-        BotSettings.model_validate({"REDIS_URL": "redis+cluster://127.0.0.1:1", "token_secret": SECRET})
+        BotSettings.model_validate({"REDIS_URL": "redis+cluster://127.0.0.1:1", "verify_keys_file": KEYS_FILE})
     settings = BotSettings.model_validate(
-        {"REDIS_URL": "redis+cluster://127.0.0.1:1", "token_secret": SECRET, "broker_url": "redis://127.0.0.1:2/0"}
+        {
+            "REDIS_URL": "redis+cluster://127.0.0.1:1",
+            "verify_keys_file": KEYS_FILE,
+            "broker_url": "redis://127.0.0.1:2/0",
+        }
     )
     assert settings.broker() == "redis://127.0.0.1:2/0"
-    plain = BotSettings.model_validate({"REDIS_URL": "redis://127.0.0.1:1/0", "token_secret": SECRET})
+    plain = BotSettings.model_validate({"REDIS_URL": "redis://127.0.0.1:1/0", "verify_keys_file": KEYS_FILE})
     assert plain.broker() == "redis://127.0.0.1:1/0"
 
 
@@ -49,10 +53,10 @@ def test_replicas_become_one_round_robin_target() -> None:
 
 def test_the_lobby_gives_clients_the_replicas_as_one_target() -> None:
     settings = LobbySettings.model_validate(
-        {"REDIS_URL": "redis://h:1/0", "token_secret": SECRET, "game_endpoints": "beasts=10.0.0.1:1|10.0.0.2:1"}
+        {"REDIS_URL": "redis://h:1/0", "verify_keys_file": KEYS_FILE, "game_endpoints": "beasts=10.0.0.1:1|10.0.0.2:1"}
     )
     assert settings.public_endpoints() == {"beasts": "ipv4:10.0.0.1:1,10.0.0.2:1"}
     with pytest.raises(ValidationError, match="dns:///"):
         LobbySettings.model_validate(
-            {"REDIS_URL": "redis://h:1/0", "token_secret": SECRET, "game_endpoints": "beasts=a:1|b:2"}
+            {"REDIS_URL": "redis://h:1/0", "verify_keys_file": KEYS_FILE, "game_endpoints": "beasts=a:1|b:2"}
         )

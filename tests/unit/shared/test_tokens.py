@@ -147,8 +147,9 @@ def test_private_keys_are_written_for_their_owner_only(key_dir: KeyDir) -> None:
     assert all("d" not in jwk for jwk in json.loads(key_dir.verify_file.read_text())["keys"])
 
 
-def test_the_shared_secret_still_works_during_the_move_to_keys() -> None:
-    legacy = TokenSigner("s" * 40)
-    assert legacy.verify(legacy.issue_service("lobby", 60)[0]).kind is TokenKind.SERVICE
-    with pytest.raises(Unauthenticated, match="signature"):
-        legacy.verify(TokenSigner("f" * 40).issue_player("p", "P", 60)[0])
+def test_an_hs256_token_naming_a_trusted_kid_is_refused(signer: TokenSigner) -> None:
+    """The verifier takes EdDSA only: an HS256 token keyed on a public key's kid is no confusion of algorithms."""
+    claims = {"iss": "menagerie", "iat": 0, "exp": 2**40, "sub": "p", "typ": "service", "name": "lobby"}
+    named = jwt.encode(claims, "s" * 40, algorithm="HS256", headers={"kid": signer.signing_kid()})
+    with pytest.raises(Unauthenticated, match="not valid"):
+        signer.verify(named)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.gateway.clients import Network, parse_networks
@@ -70,11 +70,6 @@ class GatewaySettings(BaseSettings):
         " credential, which lets the backends believe the client address it relays (per-client budgets);"
         " empty = every anonymous call counts under the gateway's own address.",
     )
-    token_secret: SecretStr = Field(
-        SecretStr(""),
-        description="Transition only, while a deployment moves to keys: the platform's shared HS256 key, used"
-        " for the credential when signing_key_file is empty.",
-    )
     trusted_proxies: str = Field(
         "",
         description="Proxies (an ingress) whose X-Forwarded-For names the client: addresses or CIDRs,"
@@ -83,19 +78,9 @@ class GatewaySettings(BaseSettings):
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
 
-    @field_validator("token_secret")
-    @classmethod
-    def _long_enough(cls, value: SecretStr) -> SecretStr:
-        if value.get_secret_value() and len(value.get_secret_value()) < 32:
-            raise ValueError("must be at least 32 characters (or empty)")
-        return value
-
     def relay_signer(self) -> TokenSigner | None:
-        """What signs the gateway's credential: its key, else the transitional shared secret, else nothing."""
-        if self.signing_key_file:
-            return TokenSigner.from_files("", self.signing_key_file)
-        secret = self.token_secret.get_secret_value()
-        return TokenSigner(secret) if secret else None
+        """What signs the gateway's credential: its key, else nothing."""
+        return TokenSigner.from_files("", self.signing_key_file) if self.signing_key_file else None
 
     @field_validator("trusted_proxies")
     @classmethod

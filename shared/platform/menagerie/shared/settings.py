@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_BOT_BUDGET_SECONDS
@@ -24,17 +24,12 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("REDIS_URL", "MENAGERIE_REDIS_URL"),
     )
     verify_keys_file: str = Field(
-        "",
+        min_length=1,
         description="JWK set of the Ed25519 public keys this process trusts, each with what it may sign"
         " (menagerie.shared.keys); read again when it changes.",
     )
     signing_key_file: str = Field(
         "", description="This process's Ed25519 private key (a JWK with its kid), if it issues tokens; else empty."
-    )
-    token_secret: SecretStr = Field(
-        SecretStr(""),
-        description="Transition only, while a deployment moves to keys: the shared HS256 key of the tokens"
-        " before them; ignored once verify_keys_file is set.",
     )
     redis_password_file: str = Field(
         "",
@@ -81,20 +76,9 @@ class Settings(BaseSettings):
             self.redis_url = with_password(self.redis_url, read_secret(self.redis_password_file))
         return self
 
-    @model_validator(mode="after")
-    def _long_enough(self) -> Self:  # the transitional secret, when no keys are set
-        if not self.verify_keys_file and len(self.token_secret.get_secret_value()) < 32:
-            raise ValueError(
-                "set MENAGERIE_VERIFY_KEYS_FILE (the trusted public keys), or during the move to keys"
-                " MENAGERIE_TOKEN_SECRET of at least 32 characters"
-            )
-        return self
-
     def token_signer(self) -> TokenSigner:
         """Verifies tokens with the trusted keys and issues them with this process's key, if it has one."""
-        return TokenSigner.configured(
-            self.verify_keys_file, self.signing_key_file, self.token_secret.get_secret_value()
-        )
+        return TokenSigner.from_files(self.verify_keys_file, self.signing_key_file)
 
 
 def parse_endpoints(text: str) -> dict[str, str]:

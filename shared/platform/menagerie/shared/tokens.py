@@ -21,7 +21,6 @@ from menagerie.shared.keys import (
 
 ISSUER = "menagerie"
 _ALGORITHM = "EdDSA"
-_LEGACY_ALGORITHM = "HS256"
 # The reasons a client reads in the error's details (docs/clients.md): get a new token, or fix it.
 TOKEN_EXPIRED = "TOKEN_EXPIRED"
 TOKEN_INVALID = "TOKEN_INVALID"
@@ -79,29 +78,15 @@ class TokenSigner:
 
     def __init__(
         self,
-        verifying: WatchedFile[dict[str, VerifyingKey]] | str | None,
+        verifying: WatchedFile[dict[str, VerifyingKey]] | None,
         signing: WatchedFile[SigningKey] | None = None,
         cache_size: int = 10_000,
     ) -> None:
-        # A str is the shared HS256 secret of the platform before its keys (MENAGERIE_TOKEN_SECRET):
-        # kept only while deployments move to keys (menagerie.shared.keys); every process
-        # holding it can mint any token.
-        self._secret = verifying if isinstance(verifying, str) else ""
-        self._verifying = None if isinstance(verifying, str) else verifying
-        self._trusts_none = verifying is None  # an issuer only (the gateway)
+        self._verifying = verifying  # None: an issuer only (the gateway), which trusts no token
         self._signing = signing
         self._verified: dict[str, Principal] = {}
         self._version = 0
         self._cache_size = cache_size
-
-    @classmethod
-    def configured(cls, verify_keys_file: str, signing_key_file: str = "", secret: str = "") -> TokenSigner:
-        """The signer a process's settings describe: its keys' files, else the transitional shared secret."""
-        if verify_keys_file:
-            return cls.from_files(verify_keys_file, signing_key_file)
-        if not secret:
-            raise ValueError("set MENAGERIE_VERIFY_KEYS_FILE (or, during the move to keys, MENAGERIE_TOKEN_SECRET)")
-        return cls(secret)
 
     @classmethod
     def from_files(cls, verify_keys_file: str | Path, signing_key_file: str | Path = "") -> TokenSigner:
@@ -114,8 +99,6 @@ class TokenSigner:
         now = int(time.time())
         expires_at = now + ttl_seconds
         payload = {"iss": ISSUER, "iat": now, "exp": expires_at, **claims}
-        if self._secret:
-            return jwt.encode(payload, self._secret, algorithm=_LEGACY_ALGORITHM), expires_at
         if self._signing is None:
             raise RuntimeError("this process holds no signing key (MENAGERIE_SIGNING_KEY_FILE)")
         key = self._signing.current()
@@ -127,7 +110,7 @@ class TokenSigner:
         Holders of a long-lived credential sign it again when this changes, so a rotated key's
         credentials are gone before the old key is dropped.
         """
-        return self._signing.current().kid if self._signing is not None and not self._secret else ""
+        return self._signing.current().kid if self._signing is not None else ""
 
     def issue_player(self, player_id: str, name: str, ttl_seconds: int) -> tuple[str, int]:
         """A player token; returns (token, expires_at)."""
@@ -171,12 +154,10 @@ class TokenSigner:
         self._verified[token] = principal
         return principal
 
-    def _key(self, token: str) -> VerifyingKey | None:
-        """The trusted key the token names (the set is read again once if it does not know it); None: HS256."""
-        if self._trusts_none:
-            raise Unauthenticated("this process trusts no token key", reason=TOKEN_INVALID)
+    def _key(self, token: str) -> VerifyingKey:
+        """The trusted key the token names (the set is read again once if it does not know it)."""
         if self._verifying is None:
-            return None
+            raise Unauthenticated("this process trusts no token key", reason=TOKEN_INVALID)
         try:
             kid = jwt.get_unverified_header(token).get("kid")
         except jwt.InvalidTokenError as exc:
@@ -194,8 +175,8 @@ class TokenSigner:
         try:
             claims = jwt.decode(
                 token,
-                key.key if key is not None else self._secret,
-                algorithms=[_ALGORITHM if key is not None else _LEGACY_ALGORITHM],
+                key.key,
+                algorithms=[_ALGORITHM],
                 issuer=ISSUER,
                 options={"require": ["exp", "iat", "iss", "sub", "typ"]},
             )
@@ -213,7 +194,7 @@ class TokenSigner:
         except ValueError as exc:
             raise Unauthenticated(f"the token is not valid: {exc}", reason=TOKEN_INVALID) from None
         bot = claims.get("bot") is True
-        if key is not None and not key.may_sign(kind.value, str(claims["sub"]), bot):
+        if not key.may_sign(kind.value, str(claims["sub"]), bot):
             raise Unauthenticated(f"key {key.kid} may not sign {kind.value} tokens", reason=TOKEN_INVALID)
         return Principal(
             kind=kind,

@@ -9,7 +9,11 @@ from menagerie.rules.errors import InvalidArgument
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
 from menagerie.shared.settings import BotSettings
 
-BASE = {"REDIS_URL": "redis://127.0.0.1:1/0", "token_secret": "x" * 32, "game_endpoints": "beasts=h:1,zoo=h:2"}
+BASE = {
+    "REDIS_URL": "redis://127.0.0.1:1/0",
+    "verify_keys_file": "/keys/verify-keys.json",
+    "game_endpoints": "beasts=h:1,zoo=h:2",
+}
 
 
 def test_a_search_level_has_a_queue_of_its_own_per_game() -> None:
