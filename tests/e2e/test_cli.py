@@ -47,7 +47,7 @@ def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None
     seen = io.StringIO()
     child.logfile_read = seen
     child.expect("Waiting for players")
-    child.expect(r"Seated at seat \d of 3 \(2 bots\) in match (\w+)\.")
+    child.expect(r"Seated at Seat \d of 3 \(2 bots\) in match (\w+)\.")
     child.expect("Players")
     child.expect(CHOOSE)
     child.sendline("99")
@@ -97,7 +97,7 @@ def test_play_zoo_drafts_a_few_cards_then_quits_cleanly(minimatch: RunningMinima
     child = spawn("--lobby", minimatch.lobby, "play", "zoo", "--mode", "advanced", "--players", "4", "--max-wait", "1")
     seen = io.StringIO()
     child.logfile_read = seen
-    child.expect(r"Seated at seat \d of 4 \(3 bots\) in match (\w+)\.")
+    child.expect(r"Seated at Seat \d of 4 \(3 bots\) in match (\w+)\.")
     for _ in range(3):
         child.expect(CHOOSE)
         child.sendline("1")
@@ -119,7 +119,7 @@ def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly(minimatch: Runn
     )  # fmt: skip
     seen = io.StringIO()
     child.logfile_read = seen
-    child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
+    child.expect(r"Seated at Seat \d of 2 \(1 bots?\) in match (\w+)\.")
     # This seat is asked in every reaction window (it may pass) and on its own turn. No beast
     # can end the match in the first round, so its own turn comes: answer until it has made
     # a choice of its own turn, then leave (the team may also lose first, ending the match).
@@ -151,7 +151,7 @@ def test_play_snitch_against_a_bot_through_the_kick_off_then_quit_cleanly(minima
     )  # fmt: skip
     seen = io.StringIO()
     child.logfile_read = seen
-    child.expect(r"Seated at seat \d of 2 \(1 bots?\) in match (\w+)\.")
+    child.expect(r"Seated at Seat \d of 2 \(1 bots?\) in match (\w+)\.")
     # Answer every decision of this seat with its first choice until the first Game Sequence
     # begins (the Kick-Off's Bludger and deployment moves are the seat's own), then leave.
     answered = 0
@@ -260,7 +260,7 @@ def test_resume_lists_the_match_and_plays_the_seat_again(minimatch: RunningMinim
         "--lobby", minimatch.lobby, "play", "zoo", "--mode", "beginner", "--players", "2", "--max-wait", "1",
         "--name", "Resumer", home=home,
     )  # fmt: skip
-    child.expect(r"Seated at seat (\d) of 2 \(1 bots?\) in match (\w+)\.")
+    child.expect(r"Seated at Seat (\d) of 2 \(1 bots?\) in match (\w+)\.")
     seat, match_id = str(child.match.group(1)), str(child.match.group(2))  # type: ignore[union-attr]
     child.expect(CHOOSE)
     child.sendline("q")
@@ -271,7 +271,7 @@ def test_resume_lists_the_match_and_plays_the_seat_again(minimatch: RunningMinim
     again = spawn("--lobby", minimatch.lobby, "resume", home=home)
     seen = io.StringIO()
     again.logfile_read = seen
-    again.expect(rf"Back at seat {seat} of match {match_id} \(zoo, beginner\)\.")
+    again.expect(rf"Back at Seat {seat} of match {match_id} \(zoo, beginner\)\.")
     again.expect(CHOOSE)
     again.sendline("1")
     again.expect(r"You picked (the )?[A-Z]")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+
+# A seat a person reads about by number ("Seat 2", "Bot 2 (greedy)"): counted from 1 everywhere.
+SEAT_NUMBER = re.compile(r"\b(?:seat|bot) (\d+)\b", re.IGNORECASE)
 
 
 def register(page: Page, name: str) -> None:
@@ -65,3 +69,24 @@ def play_to_end(
         assert screenshot is not None
         page.screenshot(path=str(screenshot))
     return clicks
+
+
+def check_one_seat_numbering(page: Page, seats: int, labels: str, player: str) -> None:
+    """The page's seat labels (test id `labels`) name the seats as the engine's text does, numbered 1..seats.
+
+    The board shows the bots by the names the lobby gave them ("Bot 2 (greedy)"), the engine's
+    final prompt names the winner by one of the board's names, the results table uses them
+    too, the page's own seat badge counts from 1, and no seat number on the page is 0 or
+    beyond the table.
+    """
+    board = " ".join(page.get_by_test_id(labels).all_inner_texts())
+    bots = set(re.findall(r"Bot \d+ \(\w+\)", board))
+    assert bots and player in board, board
+    prompt = page.get_by_test_id("prompt").inner_text()
+    assert "everyone ties" in prompt or any(name in prompt for name in [player, *bots]), (prompt, board)
+    results = page.get_by_test_id("outcome").inner_text()
+    assert all(name in results for name in [player, *bots]), results
+    badge = page.get_by_test_id("seat-badge").inner_text()
+    assert re.fullmatch(rf"Seat [1-{seats}] · {player}", badge), badge
+    shown = [int(n) for n in SEAT_NUMBER.findall(page.locator("body").inner_text())]
+    assert shown and all(1 <= n <= seats for n in shown), shown

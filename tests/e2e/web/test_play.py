@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.web.pages import play_to_end, queue, register
+from tests.e2e.web.pages import check_one_seat_numbering, play_to_end, queue, register
 
 pytestmark = pytest.mark.e2e
 pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]
@@ -27,6 +27,7 @@ def test_a_zoo_match_is_played_to_the_end_from_the_page(page: Page, screenshots:
     expect(outcome.locator("tbody tr")).to_have_count(2)
     expect(outcome).to_contain_text("Keeper")
     expect(page.get_by_test_id("events").locator("li").first).to_be_visible()
+    check_one_seat_numbering(page, seats=2, labels="zoo-row", player="Keeper")
     # The results reach the game's leaderboard (the lobby rates finished matches in the background).
     page.goto("/#/leaderboard/zoo")
     for _ in range(30):

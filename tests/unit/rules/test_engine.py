@@ -33,7 +33,7 @@ def test_a_pushed_window_interrupts_and_popping_it_returns_to_the_decision_below
 
 def test_refusals_follow_one_order_and_name_the_rule() -> None:
     state, _ = TOY.setup(MatchSetup("plain", 2), 1)
-    with pytest.raises(IllegalAction, match="Seats: there is no seat 5"):
+    with pytest.raises(IllegalAction, match="Seats: there is no Seat 6"):
         TOY.check(state, 5, Add(1))
     with pytest.raises(IllegalAction, match="Turn order: seat 1 waits"):
         TOY.check(state, 1, Add(1))

@@ -23,6 +23,7 @@ from menagerie.cli.games import GAMES
 from menagerie.cli.play import Quit, follow, stdin_lines, wait_for_seat
 from menagerie.cli.session import GameSession, LobbySession
 from menagerie.lobby.v1 import lobby_pb2
+from menagerie.rules.text import seat_name
 
 app = typer.Typer(help="Menagerie: creature-themed tabletop games, online.", no_args_is_help=True, add_completion=False)
 console = Console(highlight=False)
@@ -191,7 +192,7 @@ def play(
 @app.command()
 def resume(
     match_id: Annotated[str, typer.Argument(help="The match to rejoin (default: choose from your matches).")] = "",
-    seat: Annotated[int, typer.Option(help="Your seat, when you hold several in the match (-1: the first).")] = -1,
+    seat: Annotated[int, typer.Option(help="Your seat's number (1, 2, …), when you hold several in the match.")] = 0,
     auto_pass: Annotated[
         bool, typer.Option(help="Take a decision by itself when only one action is possible (e.g. End turn).")
     ] = False,
@@ -214,7 +215,7 @@ def resume(
             for number, entry in enumerate(mine, 1):
                 turn = ("yes" if entry.my_turn else "no") if entry.available else "?"
                 people = ", ".join(s.display_name for s in entry.seats)
-                table.add_row(str(number), entry.match_id, entry.game, entry.mode, str(entry.seat), turn, people)
+                table.add_row(str(number), entry.match_id, entry.game, entry.mode, seat_name(entry.seat), turn, people)
             console.print(table)
             picked = mine[0]
             if len(mine) > 1:
@@ -223,13 +224,14 @@ def resume(
                     return
                 picked = mine[int(answer) - 1]
             match_id = picked.match_id
-            if seat < 0:
-                seat = picked.seat
-        reply = lobby.resume(match_id, seat if seat >= 0 else None)
+            if seat < 1:
+                seat = picked.seat + 1
+        # The person counts seats from 1 (seat_name); the lobby's field is the 0-based index.
+        reply = lobby.resume(match_id, seat - 1 if seat >= 1 else None)
         if reply.game not in GAMES:
             _fail(f"This client cannot show {reply.game!r} matches.")
         console.print(
-            f"Back at seat {reply.seating.seat} of match {match_id} ({reply.game}, {reply.mode}).", soft_wrap=True
+            f"Back at {seat_name(reply.seating.seat)} of match {match_id} ({reply.game}, {reply.mode}).", soft_wrap=True
         )
         seated.address = reply.seating.game_endpoint
         _seat(seated.opened, reply.game, reply.seating, auto_pass)

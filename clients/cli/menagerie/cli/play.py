@@ -30,6 +30,7 @@ from menagerie.cli.menu import BOARD, QUIT, Menu, Quit, default_menu
 from menagerie.cli.screen import HEIGHT, WIDTH, choice_screen, render
 from menagerie.cli.session import GameSession, LobbySession
 from menagerie.lobby.v1 import lobby_pb2
+from menagerie.rules.text import seat_name
 
 __all__ = ["Quit", "follow", "wait_for_seat"]
 
@@ -63,7 +64,7 @@ def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.Crea
                     seating = update.ticket.seating
                     bots = f" ({seating.bots} bots)" if seating.bots else ""
                     console.print(
-                        f"Seated at seat {seating.seat} of {seating.seats}{bots} in match {seating.match_id}.",
+                        f"Seated at {seat_name(seating.seat)} of {seating.seats}{bots} in match {seating.match_id}.",
                         soft_wrap=True,
                     )
                     seated = True
@@ -120,7 +121,7 @@ def timeout_note(response: Any, names: dict[int, str]) -> str:
     for event in response.events:
         header = event.header
         if header.timeout_decision and header.HasField("seat"):
-            name = names.get(header.seat, f"Seat {header.seat}")
+            name = seat_name(header.seat, names.get(header.seat, ""))
             return f"{name}'s turn timer ran out; a bot decided for them."
     return ""
 

@@ -52,9 +52,14 @@ export function targetProps<V, A>(props: BoardProps<V, A>, key: string): {
   };
 }
 
-/** "Ann" for a seat with a known name, else "Seat 2". */
+/** "Seat 2" for index 1: seats are counted from 1 wherever a person reads them, as the server's words do. */
+export function seatNumber(seat: number): string {
+  return `Seat ${seat + 1}`;
+}
+
+/** The seat's name as the server sends it ("Ann", "Bot 2 (greedy)"); "Seat 2" until the names arrive. */
 export function seatName(names: Map<number, string>, seat: number): string {
-  return names.get(seat) ?? `Seat ${seat + 1}`;
+  return names.get(seat) ?? seatNumber(seat);
 }
 
 /** SOME_ENUM_NAME -> "some enum name" without its prefix (e.g. HABITAT_FOREST -> "forest"). */

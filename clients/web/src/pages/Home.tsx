@@ -6,6 +6,7 @@ import type { GameListing, MyMatch } from "../gen/menagerie/lobby/v1/lobby_pb";
 import type { MatchSummary } from "../gen/menagerie/common/v1/common_pb";
 import { MatchStatus } from "../gen/menagerie/common/v1/common_pb";
 import { currentPlayer, forgetPlayer, register, rememberTicket, type Player } from "../session";
+import { seatNumber } from "../games/types";
 
 function navigate(hash: string): void {
   window.location.hash = hash;
@@ -208,7 +209,7 @@ function MyMatches({ player }: { player: Player }) {
       <ul>
         {mine.map((m) => (
           <li key={m.matchId}>
-            {m.game} ({m.mode}), seat {m.seat + 1} {m.myTurn && <b>your turn</b>}{" "}
+            {m.game} ({m.mode}), {seatNumber(m.seat)} {m.myTurn && <b>your turn</b>}{" "}
             <a href={`#/match/${m.game}/${m.matchId}`}>Resume</a>
           </li>
         ))}

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { bearer, Code, ConnectError, describeError, gameClient, lobby, matches } from "../api";
 import type { DecisionClock, Outcome, Prompt } from "../gen/menagerie/common/v1/common_pb";
 import { gameUI } from "../games";
-import type { LegalAction } from "../games/types";
+import { seatName, seatNumber, type LegalAction } from "../games/types";
 import { Actions } from "../components/Actions";
 import { Countdown } from "../components/Countdown";
 import { OutcomeTable } from "../components/Outcome";
@@ -188,7 +188,14 @@ export function MatchPage({ game, matchId, spectate }: Props) {
         <a href="#/">← Lobby</a>
         <h2>
           {game} · match <code>{matchId.slice(0, 8)}</code>{" "}
-          {seat ? <span className="badge">seat {seat.seat + 1}</span> : <span className="badge">spectator</span>}
+          {seat ? (
+            <span className="badge" data-testid="seat-badge">
+              {seatNumber(seat.seat)}
+              {names.has(seat.seat) ? ` · ${seatName(names, seat.seat)}` : ""}
+            </span>
+          ) : (
+            <span className="badge">spectator</span>
+          )}
         </h2>
       </header>
       {seat === null && <p>Finding your seat…</p>}

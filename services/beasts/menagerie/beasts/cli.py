@@ -20,6 +20,7 @@ from rich.text import Text
 
 from menagerie.beasts.v1 import beasts_pb2, beasts_pb2_grpc
 from menagerie.cli.menu import Entry, default_menu
+from menagerie.rules.text import seat_name
 
 COLOURS = ("red", "blue", "yellow", "green", "wild")
 LEGEND = "Spaces: ◎ blue circle · ? face down · ✦ creature · R/B/Y/G/W resource · @seat"
@@ -189,7 +190,7 @@ class BoardMap:
             mark = Text("◎" if space.blue_circle else "", style="blue")
             mark.append_text(token_mark(self.view, tokens.get(space.id)))
             if space.id in at:
-                mark.append("".join(f"@{seat}" for seat in at[space.id]), style="bold cyan")
+                mark.append("".join(f"@{seat + 1}" for seat in at[space.id]), style="bold cyan")
             cells.append((space.id, space.name, mark))
         return cells
 
@@ -226,7 +227,7 @@ class BeastsUI:
         viewer = view.viewer if view.HasField("viewer") else None
         me = next((p for p in view.players if p.seat == viewer), None)
         if me is None:
-            where = " · ".join(f"{names.get(p.seat, p.seat)} @{p.position}" for p in view.players)
+            where = " · ".join(f"{seat_name(p.seat, names.get(p.seat, ''))} @{p.position}" for p in view.players)
             lines.append(Text(f"Standing: {where}"))
             return Group(*lines)
         tokens = {t.space: t for t in view.tokens}
@@ -272,8 +273,8 @@ class BeastsUI:
             you = " (you)" if view.HasField("viewer") and view.viewer == player.seat else ""
             spells = ", ".join(spell_names.get(s, "?") for s in player.spells) or str(player.spell_count)
             players.add_row(
-                f"{marker}@{player.seat}",
-                names.get(player.seat, f"Seat {player.seat}") + you,
+                f"{marker}@{player.seat + 1}",
+                seat_name(player.seat, names.get(player.seat, "")) + you,
                 str(player.position),
                 _counts(player.resources),
                 ", ".join(_creature_name(view, c) for c in player.captured) or "–",
@@ -322,7 +323,7 @@ class BeastsUI:
         creatures = {t.space: t.creature for t in view.tokens if t.state == beasts_pb2.TOKEN_STATE_CREATURE}
         standing: dict[int, list[str]] = {}
         for player in view.players:
-            standing.setdefault(player.position, []).append(f"@{player.seat}")
+            standing.setdefault(player.position, []).append(f"@{player.seat + 1}")
         cells = []
         for space in view.board.spaces:
             marks = Text("◎" if space.blue_circle else "")
@@ -360,8 +361,8 @@ class BeastsUI:
                 f"{view.actions_left} of {player.actions}" if current and view.actions_left else str(player.actions)
             )
             players.add_row(
-                f"{'▶ ' if current else ''}@{player.seat}",
-                names.get(player.seat, f"Seat {player.seat}") + you,
+                f"{'▶ ' if current else ''}@{player.seat + 1}",
+                seat_name(player.seat, names.get(player.seat, "")) + you,
                 books.get(player.character, player.character.capitalize()) or "–",
                 str(player.position),
                 actions if player.character else "–",

@@ -38,6 +38,7 @@ from menagerie.lobby.matchmaking import Candidate, plan_tables
 from menagerie.lobby.records import CANCELLED, EXPIRED, Claim, Seating, Ticket
 from menagerie.lobby.seats import SeatBook, SeatedMatch, SeatedPlayer
 from menagerie.lobby.tickets import ENDED_TICKET_SECONDS, OPEN, TicketStore
+from menagerie.rules.text import seat_name
 from menagerie.shared.aio import pause
 from menagerie.shared.settings import LobbySettings
 
@@ -289,7 +290,7 @@ class Matchmaker:
                     common_pb2.SeatInfo(
                         seat=index,
                         player_id=f"bot:{claim.bot_level}",
-                        display_name=f"Bot {index} ({claim.bot_level})",
+                        display_name=seat_name(index, bot_level=claim.bot_level),
                         kind=common_pb2.SEAT_KIND_BOT,
                         bot_level=claim.bot_level,
                     )

@@ -42,6 +42,7 @@ from menagerie.rules.errors import (
     Unauthenticated,
     Unavailable,
 )
+from menagerie.rules.text import listing, seat_name
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
@@ -485,7 +486,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             raise PermissionDenied(f"you have no seat in match {request.match_id}")
         seat = request.seat if request.HasField("seat") else seats[0]
         if seat not in seats:
-            raise PermissionDenied(f"seat {seat} of match {request.match_id} is not yours (yours: {seats})")
+            yours = listing([seat_name(s) for s in seats])
+            raise PermissionDenied(f"{seat_name(seat)} of match {request.match_id} is not yours (yours: {yours})")
         summary = await self._summary(match)
         if summary is None:
             raise Unavailable(f"the {match.game} service is not reachable right now; try again shortly")

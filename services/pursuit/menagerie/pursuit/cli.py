@@ -23,6 +23,7 @@ from rich.text import Text
 from menagerie.cli.menu import Entry, Toggles, default_menu, picks
 from menagerie.cli.results import result_word
 from menagerie.pursuit.v1 import pursuit_pb2, pursuit_pb2_grpc
+from menagerie.rules.text import name_mentions, seat_name
 
 View = pursuit_pb2.View
 TEAL_STYLE = "bold cyan"
@@ -57,7 +58,7 @@ def _die(die: pursuit_pb2.Die | pursuit_pb2.PoolDie) -> Text:
 
 
 def _name(names: dict[int, str], seat: int) -> str:
-    return names.get(seat, f"Seat {seat}")
+    return seat_name(seat, names.get(seat, ""))
 
 
 def _is_viewer(view: View, seat: int) -> bool:
@@ -323,7 +324,7 @@ class PursuitUI:
         results = {s.result for s in view.outcome.seats}
         result = result_word(results.pop()) if len(results) == 1 else "ended"
         text = Text(f"The team {result}: ", style="bold green" if result == "won" else "bold red")
-        text.append(view.outcome.reason)
+        text.append(name_mentions(view.outcome.reason, names))
         stunned = [_name(names, p.seat) for p in view.players if p.health == 0]
         if stunned:
             # The engine's reason names seats by number; the players know each other by name.

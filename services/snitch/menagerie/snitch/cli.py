@@ -35,6 +35,7 @@ from rich.text import Text
 
 from menagerie.cli.menu import Entry, action_kind, grouped
 from menagerie.cli.results import result_word
+from menagerie.rules.text import name_mentions, seat_name
 from menagerie.snitch.data.cards import DECK_SIZE  # the rulebook's number, from the data (not the engine)
 from menagerie.snitch.v1 import snitch_pb2, snitch_pb2_grpc
 
@@ -79,7 +80,7 @@ SHORTER: tuple[tuple[tuple[str, str], ...], ...] = (
 
 
 def _name(names: dict[int, str], seat: int) -> str:
-    return names.get(seat, f"Seat {seat}")
+    return seat_name(seat, names.get(seat, ""))
 
 
 def _viewer(view: View) -> int | None:
@@ -507,7 +508,7 @@ class SnitchUI:
         for seat in sorted(view.outcome.seats, key=lambda s: s.rank):
             table.add_row(str(seat.rank), _name(names, seat.seat), result_word(seat.result), f"{seat.score:g}")
         if view.outcome.reason:
-            table.caption = view.outcome.reason
+            table.caption = name_mentions(view.outcome.reason, names)
             table.caption_justify = "left"
         return table
 

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from menagerie.cli.menu import Entry, default_menu
 from menagerie.cli.results import result_word
+from menagerie.rules.text import seat_name
 from menagerie.zoo.v1 import zoo_pb2, zoo_pb2_grpc
 
 Card = zoo_pb2.Card
@@ -202,7 +203,7 @@ class ZooUI:
         """A zoo's summary line and its row of cards."""
         viewer = view.viewer if view.HasField("viewer") else None
         you = " (you)" if zoo.seat == viewer else ""
-        line = Text(names.get(zoo.seat, f"Seat {zoo.seat}") + you, style="bold")
+        line = Text(seat_name(zoo.seat, names.get(zoo.seat, "")) + you, style="bold")
         line.append(f" · {_values(zoo.values)} · ")
         line.append(_score_sum(zoo), style="bold green")
         line.append(f" · {zoo.animals} animal{'s' if zoo.animals != 1 else ''} · {self._status(view, zoo)}")
@@ -336,7 +337,7 @@ class ZooUI:
             table.add_column(header)
         animals = {z.seat: z.animals for z in view.zoos}
         for seat in sorted(view.outcome.seats, key=lambda s: s.rank):
-            who = names.get(seat.seat, f"Seat {seat.seat}")
+            who = seat_name(seat.seat, names.get(seat.seat, ""))
             table.add_row(str(seat.rank), who, result_word(seat.result), f"{seat.score:g}", str(animals.get(seat.seat)))
         return table
 
@@ -348,7 +349,7 @@ def _who(seat: int, viewer: int | None, names: dict[int, str], start: bool) -> s
     """ "You"/"you" for the viewer, else the seat's name."""
     if seat == viewer:
         return "You" if start else "you"
-    return names.get(seat, f"Seat {seat}")
+    return seat_name(seat, names.get(seat, ""))
 
 
 def _goal_title(view: zoo_pb2.View, goal_id: int) -> str:

@@ -33,7 +33,7 @@ from menagerie.rules.events import GameEvent
 from menagerie.rules.hidden import permute_hidden
 from menagerie.rules.procedure import Procedure
 from menagerie.rules.rng import Rng
-from menagerie.rules.text import Narrator
+from menagerie.rules.text import Narrator, listing, seat_name
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -90,8 +90,8 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
 
     def out_of_turn(self, state: S, seat: int, decision: Decision) -> Refusal:
         """Why `seat` may not act while `decision` is pending (it is not among its deciders)."""
-        waiting = ", ".join(f"seat {s}" for s in decision.seats())
-        return Refusal("Turn order", f"seat {seat} has nothing to decide now; waiting for {waiting}")
+        waiting = listing([seat_name(s) for s in decision.seats()])
+        return Refusal("Turn order", f"{seat_name(seat)} has nothing to decide now; waiting for {waiting}")
 
     def state_from_view(self, view: V, seat: int) -> S:
         """A state consistent with `view`: what `seat` cannot see filled in any way that fits."""
@@ -144,7 +144,7 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
                 return Refusal("End of the game", "the match is over"), action
             return Refusal("End of the game", "nothing is left to decide"), action
         if not 0 <= seat < len(state.players):  # type: ignore[attr-defined]
-            return Refusal("Seats", f"there is no seat {seat}"), action
+            return Refusal("Seats", f"there is no {seat_name(seat)}"), action
         if seat not in top.must and seat not in top.may:
             return self.out_of_turn(state, seat, top), action
         rule = self.rules.get(type(action))

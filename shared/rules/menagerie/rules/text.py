@@ -2,12 +2,37 @@
 
 Engines write every sentence through a `Narrator`, which knows who is reading: the
 viewer is "you", every other seat is its display name, and verbs agree
-("You roll" / "Ann rolls").
+("You roll" / "Ann rolls"). A seat without a display name is "Seat N", counted from 1
+(`seat_name`, the one rule for how a person reads a seat; indexes stay 0-based inside).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+
+# How a sentence written without names mentions a seat ("Seat 2", counted from 1): refusals and
+# results are written once, for every reader, and a reader's Narrator names them (Narrator.named).
+SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
+
+
+def seat_name(seat: int, display_name: str = "", bot_level: str = "") -> str:
+    """How a person reads a seat: its display name, else "Bot 2 (greedy)", else "Seat 2" (index + 1)."""
+    if display_name:
+        return display_name
+    if bot_level:
+        return f"Bot {seat + 1} ({bot_level})"
+    return f"Seat {seat + 1}"
+
+
+def name_mentions(text: str, names: Mapping[int, str]) -> str:
+    """A sentence written for every reader ("Seat 2 wins"), its seat mentions replaced by the seats' names."""
+
+    def name(mention: re.Match[str]) -> str:
+        seat = int(mention.group(1)) - 1
+        return seat_name(seat, names.get(seat, ""))
+
+    return SEAT_MENTION.sub(name, text)
 
 
 class Narrator:
@@ -18,10 +43,12 @@ class Narrator:
         self.names = list(names)
 
     def name(self, seat: int) -> str:
-        """The seat's display name ("Seat 2" when none is known)."""
-        if 0 <= seat < len(self.names) and self.names[seat]:
-            return self.names[seat]
-        return f"Seat {seat}"
+        """The seat's display name (seat_name: "Seat 2" for index 1 when none is known)."""
+        return seat_name(seat, self.names[seat] if 0 <= seat < len(self.names) else "")
+
+    def named(self, text: str) -> str:
+        """A sentence written for every reader, its seat mentions ("Seat 2") replaced by their names."""
+        return name_mentions(text, dict(enumerate(self.names)))
 
     def who(self, seat: int, start: bool = True) -> str:
         """ "You"/"you" for the reader, else the seat's name."""

@@ -86,6 +86,7 @@ from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.procedure import Automatic, Chance
 from menagerie.rules.rng import Rng
+from menagerie.rules.text import seat_name
 
 SPELLS_PER_TURN = 3
 STARTING_SPELLS = 2
@@ -191,7 +192,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
     def out_of_turn(self, state: BeastsState, seat: int, decision: Decision) -> Refusal:
         """Only the seat to play decides."""
         deciding = decision.must[0] if decision.must else state.current
-        return Refusal("Turn order", f"it is seat {deciding}'s turn, not seat {seat}'s")
+        return Refusal("Turn order", f"it is {seat_name(deciding)}'s turn, not {seat_name(seat)}'s")
 
     # ------------------------------------------------------------------ setup
 
@@ -473,7 +474,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         """Ends the match after `seat` captured, if that wins it."""
         target = CREATURES_TO_WIN[state.mode]
         if len(state.players[seat].captured) >= target:
-            return self._finish(state, [seat], f"seat {seat} captured {target} creatures")
+            return self._finish(state, [seat], f"{seat_name(seat)} captured {target} creatures")
         captured = sum(len(p.captured) for p in state.players)
         if state.mode == "capture" and captured == len(self.creatures):
             winners = [i for i, p in enumerate(state.players) if len(p.captured) == 2]
@@ -569,7 +570,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             if target == seat or not 0 <= target < len(state.players):
                 return Refusal("Expelliarmus", "choose another player's seat")
             if state.players[target].resources[action.colour] <= 0:
-                return Refusal("Expelliarmus", f"seat {target} holds no {action.colour} token")
+                return Refusal("Expelliarmus", f"{seat_name(target)} holds no {action.colour} token")
         elif isinstance(action, Portkey):
             if action.space not in BLUE_CIRCLES:
                 return Refusal("Portkey", f"space {action.space} is not a blue-circle space")

@@ -213,7 +213,7 @@ class BeastsText:
         if isinstance(event, MatchFinished):
             ranked = sorted(event.outcome.seats, key=lambda s: s.rank)
             results = ", ".join(f"{n.who(s.seat)} {RESULT_WORDS[s.result]}" for s in ranked)
-            return f"Game over — {event.outcome.reason}. {results}."
+            return f"Game over — {n.named(event.outcome.reason)}. {results}."
         return None  # token_placed, turn_ended: nothing a player needs to read
 
     def _spell_event(self, event: SpellDrawn | SpellCast, n: Narrator) -> str:
@@ -272,7 +272,7 @@ class BeastsText:
         """What the match waits for, for the reader."""
         prompt = view.prompt
         if view.outcome is not None:
-            return f"The match is over: {view.outcome.reason}."
+            return f"The match is over: {n.named(view.outcome.reason)}."
         seat = view.current_seat
         where = next((p.position for p in view.players if p.seat == seat), 0)
         spells = " (spells may be cast first)" if view.spell_cards else ""

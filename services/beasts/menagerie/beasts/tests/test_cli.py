@@ -89,7 +89,7 @@ def check_advanced(state: BeastsState, viewer: int | None) -> None:
         assert ("S" in mark) == (space in view.salemers)
         assert ("■" in mark) == (space in on_bar)
         assert ("✦" in mark) == (space in creatures)
-        assert all((f"@{p.seat}" in mark) == (p.position == space) for p in view.players)
+        assert all((f"@{p.seat + 1}" in mark) == (p.position == space) for p in view.players)
     track = next(line for line in text.splitlines() if line.startswith("Salem track"))
     assert track.count("■") == view.track and len(track.split()[2]) == view.loss_at
     for player in view.players:

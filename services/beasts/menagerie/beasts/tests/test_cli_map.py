@@ -81,7 +81,7 @@ def test_the_map_shows_the_streets_blue_circles_tokens_and_standees_in_80_column
         assert re.search(rf"(?<![\d@]){space}◎", chain), f"blue circle {space} is marked on the streets"
     grid = "\n".join(lines[end:])
     for player in view.players:
-        assert f"@{player.seat}" in grid
+        assert f"@{player.seat + 1}" in grid  # counted from 1, as people read seats
     hidden = sum(1 for t in view.tokens if t.state == beasts_pb2.TOKEN_STATE_HIDDEN)
     assert grid.count("?") >= hidden
 

@@ -306,7 +306,7 @@ def test_mode_two_two_creatures_win() -> None:
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners() == [2]
-    assert outcome.reason == "seat 2 captured 2 creatures"
+    assert outcome.reason == "Seat 3 captured 2 creatures"
 
 
 def test_end_turn_only_after_moving() -> None:

@@ -159,7 +159,7 @@ def test_expelliarmus_takes_a_resource_from_another_player() -> None:
     give(state, 2, blue=1)
     listed = [a for a in ENGINE.legal_actions(state, 0) if isinstance(a, Expelliarmus)]
     assert listed == [Expelliarmus(2, "blue")]
-    with pytest.raises(IllegalAction, match="seat 1 holds no blue"):
+    with pytest.raises(IllegalAction, match="Seat 2 holds no blue"):
         ENGINE.check(state, 0, Expelliarmus(1, "blue"))
     with pytest.raises(IllegalAction, match="another player's seat"):
         ENGINE.check(state, 0, Expelliarmus(0, "blue"))

@@ -128,6 +128,7 @@ from menagerie.rules.contract import (
 from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
+from menagerie.rules.text import listing, seat_name
 
 HEALTH = 10
 HAND_LIMIT = 3
@@ -256,9 +257,9 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
     def out_of_turn(self, state: PursuitState, seat: int, decision: Decision) -> Refusal:
         """A window admits only the seats in it; otherwise it is the active player's turn."""
         if isinstance(decision, WINDOWS):
-            waiting = ", ".join(f"seat {s}" for s in decision.seats())
-            return Refusal("Insight cards", f"seat {seat} is not to act in this window; it waits for {waiting}")
-        return Refusal("Turn order", f"it is seat {state.active}'s turn, not seat {seat}'s")
+            waiting = listing([seat_name(s) for s in decision.seats()])
+            return Refusal("Insight cards", f"{seat_name(seat)} is not to act in this window; it waits for {waiting}")
+        return Refusal("Turn order", f"it is {seat_name(state.active)}'s turn, not {seat_name(seat)}'s")
 
     def _not_now(self, state: PursuitState, seat: int, decision: Decision) -> Refusal:
         """The pending decision's rule, and what it allows instead."""
@@ -556,14 +557,14 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
     ) -> str | None:
         """Why the active player cannot activate `action` on `target`'s board now (None if it can)."""
         if not 0 <= target < len(state.players):
-            return f"there is no seat {target}"
+            return f"there is no {seat_name(target)}"
         board = state.players[target]
         if action not in board.ready or action not in board.set:
-            return f"the {action} action of seat {target} is not Ready and Set"
+            return f"the {action} action of {seat_name(target)} is not Ready and Set"
         if target != state.active and action not in state.players[state.active].set:
             return f"Set your own {action} action before you place dice on other players' boards"
         if any(a.seat == target and a.action == action for a in state.activations):
-            return f"the {action} space of seat {target} was activated this turn already"
+            return f"the {action} space of {seat_name(target)} was activated this turn already"
         face = ACTIVATED_BY[action]
         if spent_die(state.pool, state.card_boards, face, target, color=color) is None:
             die = f"{color} {face} die" if color else f"{face} die"
@@ -734,7 +735,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         player.health = max(0, player.health - (damage - absorbed))
         events: list[Event] = [PlayerHurt(seat=seat, health=player.health, shields=player.shields)]
         if player.health == 0:
-            events += self._finish(state, False, f"seat {seat} was stunned by the {self._beast(state).name}")
+            events += self._finish(state, False, f"{seat_name(seat)} was stunned by the {self._beast(state).name}")
         return events
 
     def _move_beast(self, state: PursuitState, steps: int) -> list[Event]:

@@ -413,7 +413,7 @@ class PursuitText:
         if isinstance(event, PlayerHurt):
             return f"{n.does(event.seat, 'were', 'was')} hurt: health {event.health}, shields {event.shields}."
         if isinstance(event, MatchFinished):
-            return f"Game over — {self._result(event.outcome.seats[0].result)}: {event.outcome.reason}."
+            return f"Game over — {self._result(event.outcome.seats[0].result)}: {n.named(event.outcome.reason)}."
         return None
 
     def _moved(self, event: BeastMoved) -> str:
@@ -442,7 +442,7 @@ class PursuitText:
         """What the match waits for, for the reader."""
         prompt = view.prompt
         if view.outcome is not None:
-            return f"The match is over: {self._result(view.outcome.seats[0].result)}: {view.outcome.reason}."
+            return f"The match is over: {self._result(view.outcome.seats[0].result)}: {n.named(view.outcome.reason)}."
         active = view.active
         beast = view.track.beast.name
         seats = n.seats(sorted({*prompt.must, *prompt.may}))

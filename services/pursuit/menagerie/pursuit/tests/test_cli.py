@@ -21,6 +21,7 @@ from menagerie.pursuit.engine.text import ACTION_NAMES
 from menagerie.pursuit.tests.seeded import ENGINE, NAMES, Match, decision, find, finished, window, won_match
 from menagerie.pursuit.v1 import pursuit_pb2
 from menagerie.rules.contract import MatchSetup
+from menagerie.rules.text import name_mentions
 from menagerie.shared import codec
 
 SEAT_NAMES = dict(enumerate(NAMES))
@@ -167,7 +168,7 @@ def test_drawing_a_lost_match_shows_the_shared_loss_and_why(cause: str) -> None:
     state = match.state
     text = draw(match, None)
     assert state.outcome is not None
-    assert f"The team lost: {state.outcome.reason}" in text
+    assert f"The team lost: {name_mentions(state.outcome.reason, dict(enumerate(NAMES)))}" in text
     stunned = [NAMES[s] for s, p in enumerate(state.players) if p.health == 0]
     if cause == "stunned":
         assert "0 (stunned)" in text and f"— {stunned[0]} was stunned" in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from menagerie.rules.text import seat_name
 from menagerie.snitch.data import (
     Colour,
 )
@@ -125,7 +126,7 @@ class SnitchRace(EngineParts):
         caught = race.catcher(self.race_of(state), state.attacking)
         if caught is not None:
             events.append(SnitchCaught(seat=caught))
-            self._finish(state, caught, events, reason=f"seat {caught}'s Seeker caught the Golden Snitch")
+            self._finish(state, caught, events, reason=f"{seat_name(caught)}'s Seeker caught the Golden Snitch")
 
     def _impulse(self, state: SnitchState, step: ImpulseStep, events: list[Event]) -> None:
         if step.index + 1 < len(step.steps):

@@ -99,7 +99,7 @@ class EventNarration(Words):
             case SequenceEnded(sequence=number):
                 return f"Game Sequence {number} ends."
             case MatchFinished(outcome=outcome):
-                return f"The match is over: {outcome.reason}."
+                return f"The match is over: {n.named(outcome.reason)}."
             case LockedRemoved(seat=seat):
                 return f"{n.does(seat, 'remove')} all Locked tokens (the rival's Hand Swap)."
         return None

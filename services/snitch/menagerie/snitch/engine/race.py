@@ -30,6 +30,7 @@ import msgspec
 
 from menagerie.rules.chance import Distribution
 from menagerie.rules.rng import Rng
+from menagerie.rules.text import seat_name
 from menagerie.snitch.data import Colour, Dice, DicePool, Track
 from menagerie.snitch.data.cards import (
     Accelerate,
@@ -214,7 +215,7 @@ def place_token(race: Race, seat: Seat, step: UpwindToken | RaceDiceToken, space
             raise RaceError(f"a token must be placed: free spaces {legal}")
         return race  # l.618 "they cannot be placed and will be discarded directly"
     if space not in legal:
-        raise RaceError(f"space {space} is not free for a token of seat {seat}: {legal}")
+        raise RaceError(f"space {space} is not free for a token of {seat_name(seat)}: {legal}")
     if isinstance(step, UpwindToken):
         return _with_token(race, Token(space=space, kind="upwind", owner=seat, turn=race.turn))
     return _with_token(race, Token(space=space, kind=step.token, colour=step.colour, turn=race.turn))
@@ -352,7 +353,7 @@ def spend_held(race: Race, seat: Seat, bonus: Sequence[Colour] = (), penalty: Se
     left = Counter(race.held[seat])
     left.subtract([HeldDice("bonus", c) for c in bonus] + [HeldDice("penalty", c) for c in penalty])
     if any(n < 0 for n in left.values()):
-        raise RaceError(f"seat {seat}'s Seeker does not hold those tokens")
+        raise RaceError(f"{seat_name(seat)}'s Seeker does not hold those tokens")
     held = tuple(sorted(left.elements()))
     return msgspec.structs.replace(race, held=(held, race.held[1]) if seat == 0 else (race.held[0], held))
 
@@ -409,7 +410,7 @@ def take_snitch_card(race: Race, seat: Seat, choice: SnitchChoice) -> tuple[Race
     rolls), stops at once if `catcher` finds a catch, then calls `refill_row`.
     """
     if choice not in snitch_choices(race, seat):
-        raise RaceError(f"seat {seat} cannot take {choice}")
+        raise RaceError(f"{seat_name(seat)} cannot take {choice}")
     row = tuple(c for c in race.row if c != choice.card)
     race = msgspec.structs.replace(race, row=row, turn=race.turn + 1)
     taken = card(choice.card)

@@ -22,6 +22,7 @@ from menagerie.rules.contract import GameInfo, ModeInfo, OptionInfo
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.procedure import Automatic, Chance
+from menagerie.rules.text import seat_name
 from menagerie.snitch.data import (
     HOUSES,
     BoardData,
@@ -128,7 +129,7 @@ FUNDING_OPTIONS = ("0", "3", "5", "7", "10", "15")
 
 
 def _house_option(seat: int, default: House) -> OptionInfo:
-    return OptionInfo(f"house_{seat}", f"the House seat {seat} coaches", HOUSE_OPTIONS, default_value=default)
+    return OptionInfo(f"house_{seat}", f"the House {seat_name(seat)} coaches", HOUSE_OPTIONS, default_value=default)
 
 
 class SnitchEngine(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from menagerie.rules.decisions import Decision
-from menagerie.rules.text import Narrator, listing, plural
+from menagerie.rules.text import Narrator, listing, plural, seat_name
 from menagerie.snitch.engine import race
 from menagerie.snitch.engine.labels import ActionLabels
 from menagerie.snitch.engine.model import (
@@ -99,7 +99,7 @@ class SnitchText(ActionLabels, EventNarration):
         """What the match waits for, for the reader."""
         prompt = view.prompt
         if prompt.kind == "finished" and view.outcome is not None:
-            return f"The match is over: {view.outcome.reason}."
+            return f"The match is over: {n.named(view.outcome.reason)}."
         what = self.PROMPTS.get(prompt.kind)
         if what is None:
             return ""
@@ -141,4 +141,5 @@ class SnitchText(ActionLabels, EventNarration):
 
     def waiting(self, state: SnitchState, seat: int, decision: Decision) -> str:
         """Why `seat` may not act: who the match waits for."""
-        return f"seat {seat} has nothing to decide now; waiting for {listing([f'seat {s}' for s in decision.seats()])}"
+        waiting = listing([seat_name(s) for s in decision.seats()])
+        return f"{seat_name(seat)} has nothing to decide now; waiting for {waiting}"

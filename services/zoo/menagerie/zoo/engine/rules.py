@@ -25,6 +25,7 @@ from menagerie.rules.contract import (
 from menagerie.rules.decisions import Decision, Refusal, Rule
 from menagerie.rules.engine import RulesEngine
 from menagerie.rules.rng import Rng
+from menagerie.rules.text import listing, seat_name
 from menagerie.zoo.engine import zoo
 from menagerie.zoo.engine.data import VALUES, Card, ChooseOne, Exchange, Gain, ValueName, ZooData, load_data
 from menagerie.zoo.engine.model import (
@@ -540,7 +541,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             result: ResultKind = "draw" if everyone else ("win" if seat in winners else "loss")
             rank = 1 + sum(other > key for other in keys)
             results.append(SeatResult(seat=seat, result=result, score=float(key[0]), rank=rank))
-        names = ", ".join(f"seat {w}" for w in winners)
+        names = listing([seat_name(w) for w in winners])
         reason = f"{names} {'win' if len(winners) > 1 else 'wins'} with {best[0]} points and {best[1]} animals"
         if everyone:
             reason = f"everyone ties with {best[0]} points and {best[1]} animals"

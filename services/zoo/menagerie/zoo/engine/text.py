@@ -384,7 +384,7 @@ class ZooText:
         """What the match waits for, for the reader."""
         prompt = view.prompt
         if view.outcome is not None:
-            return f"The match is over: {view.outcome.reason}."
+            return f"The match is over: {n.named(view.outcome.reason)}."
         waiting = n.seats(prompt.must)
         when = f"round {view.round} of {view.rounds}"
         if prompt.kind == "drafting":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from menagerie.rules.errors import InvalidArgument, PermissionDenied
+from menagerie.rules.text import seat_name
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from menagerie.shared.games.terms import SeatKind, SeatRequest
 from menagerie.shared.store import MatchRecord, SeatMeta
@@ -48,7 +49,7 @@ def checked_seats(seats: list[SeatRequest]) -> list[SeatMeta]:
             SeatMeta(
                 seat=index,
                 player_id=seat.player_id or f"bot-{index}",
-                display_name=seat.display_name or (f"Bot {index}" if bot else f"Seat {index}"),
+                display_name=seat_name(index, seat.display_name, level if bot else ""),
                 bot=bot,
                 bot_level=level if bot else "",
             )

@@ -282,7 +282,7 @@ class GameHost:
         current = record.seat_versions[seat]
         if move.expected_version != current:
             raise Aborted(
-                f"your view is at version {move.expected_version} but seat {seat}'s view moved on to "
+                f"your view is at version {move.expected_version} but your seat's view moved on to "
                 f"version {current}; fetch the view and decide again"
             )
         if record.finished:
@@ -290,7 +290,11 @@ class GameHost:
         state = self._state.decode(record.state)
         # The seat's view before the move, on a state of its own (apply changes `state` in place).
         before = self.engine.view(self._state.decode(record.state), seat) if timeout_decision else None
-        events = self.engine.apply(state, seat, action)
+        try:
+            events = self.engine.apply(state, seat, action)
+        except IllegalAction as refused:
+            # The rules write a refusal once for every reader ("Seat 2"); the player reads the seats' names.
+            raise IllegalAction(refused.rule, _narrator(record.meta, seat).named(refused.detail)) from None
         label = ""
         if before is not None:
             label = self.engine.describe_action(before, action, _narrator(record.meta, seat)).text
