@@ -5,7 +5,8 @@ choice the search plays: not a Snitch Team being built, which the level leaves t
 plan). Each decision is searched for the default budget (1 s); the time from the call to the
 answer is printed beside the target (the budget + 50 ms) with PASS/MISS, and the
 simulations per second beside the baseline of the same run: random legal actions per second
-through the same engine (what a simulation is made of, without the search around it).
+through the same engine (what a simulation is made of, without the search around it), and
+where an issue set one, beside its target (SIMS_TARGETS) with PASS/MISS.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from menagerie.rules.contract import MatchSetup, ModeInfo
 from menagerie.rules.mcts import MctsPolicy, Searchable, searchable_of
 
 MARGIN = 0.050  # a decision returns within its budget plus this (issue 16)
+# Simulations per second a search needs to play well (issue 28, item 6; issue 32, item 4: from 41 and 1,725).
+SIMS_TARGETS = {("snitch", "advanced"): 1_000, ("snitch", "basic"): 5_000}
 
 
 def seats_of(mode: ModeInfo) -> int:
@@ -107,7 +110,9 @@ def mcts_section(decisions: int, budget: SearchBudget | None = None) -> None:
                 print(f"  {label:30}{rate:35}{p50:9.1f}{p99:9.1f}")
                 continue
             sims = iterations / searching if searching else 0.0
+            wanted = SIMS_TARGETS.get((game, mode.mode))
+            sims_target = f"   sims/s target ≥ {wanted:,}  {verdict(sims >= wanted)}" if wanted else ""
             print(
                 f"  {label:30}{sims:9.0f}{iterations / len(times):8.0f}{baseline:18.0f}"
-                f"{p50:9.1f}{p99:9.1f}  {verdict(p99 <= target_ms)}"
+                f"{p50:9.1f}{p99:9.1f}  {verdict(p99 <= target_ms)}{sims_target}"
             )
