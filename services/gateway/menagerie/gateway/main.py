@@ -26,10 +26,12 @@ from menagerie.gateway.protocol import protocol_class
 from menagerie.gateway.readiness import watch_lobby
 from menagerie.gateway.relay import RelayCredential
 from menagerie.gateway.settings import GatewaySettings
+from menagerie.gateway.tracing import traced
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.logs import configure_logging
 from menagerie.shared.observability import Health, HttpEndpoint
 from menagerie.shared.rpc.bootstrap import load_settings
+from menagerie.shared.tracing import setup_tracing
 
 DISCOVERY_CALL_SECONDS = 2.0
 DISCOVERY_PAUSE_SECONDS = 0.5
@@ -67,12 +69,13 @@ def connection_limit(wanted: int) -> int:
 
 
 def asgi_stack(gateway: Gateway, settings: GatewaySettings) -> ASGIApp:
-    """The router behind its middlewares: metrics, security headers, request ids, body limits, client addresses."""
+    """The router behind its middlewares: a request's span, metrics, security headers, request ids, body limits,
+    client addresses."""
     strict_codecs()
     limited = BodyLimit(
         ClientAddresses(gateway, settings.proxies()), settings.max_request_bytes, settings.body_timeout_seconds
     )
-    return Measured(SecurityHeaders(RequestIds(limited)))
+    return traced(Measured(SecurityHeaders(RequestIds(limited))))
 
 
 def uvicorn_config(app: ASGIApp, settings: GatewaySettings) -> uvicorn.Config:
@@ -184,6 +187,7 @@ def main() -> None:
     settings = load_settings(GatewaySettings)
     configure_logging("gateway", settings.log_format, settings.log_level)
     rate_limit_server_logs(settings.log_interval_seconds)
+    setup_tracing("gateway")  # before any channel to the backends is made: each carries the context
     asyncio.run(serve(settings))
 
 
