@@ -118,7 +118,8 @@ def test_an_illegal_move_is_failed_precondition_naming_the_rule(beasts: GameClie
     other_version = beasts.legal(match.match_id, match.tokens[other]).view_version
     code, details = status_of(lambda: beasts.submit(match.match_id, match.tokens[other], ROLL, other_version))
     assert code == grpc.StatusCode.FAILED_PRECONDITION
-    assert details.startswith("Turn order: it is seat")
+    # The refusal is written with seat numbers for everyone; the player reads the seats' display names.
+    assert details == f"Turn order: it is Player {seat}'s turn, not Player {other}'s"
 
 
 @pytest.mark.usefixtures("unchanged")
