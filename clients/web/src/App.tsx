@@ -1,4 +1,5 @@
 // Hash routes: #/ lobby, #/queue/<ticket>, #/match/<game>/<match>, #/watch/<game>/<match>, #/leaderboard/<game>.
+// A match page takes ?board=generic: the generic board (the one a game without its own gets) for any game.
 import { useEffect, useState } from "react";
 import { HomePage } from "./pages/Home";
 import { LeaderboardPage } from "./pages/Leaderboard";
@@ -23,9 +24,9 @@ function Page({ hash }: { hash: string }) {
     case "queue":
       return <QueuePage key={parts[1]} ticketId={parts[1]} table={params.get("table") ?? undefined} code={params.get("code") ?? undefined} />;
     case "match":
-      return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={false} />;
+      return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={false} board={params.get("board") ?? undefined} />;
     case "watch":
-      return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={true} />;
+      return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={true} board={params.get("board") ?? undefined} />;
     case "leaderboard":
       return <LeaderboardPage game={parts[1]} />;
     default:

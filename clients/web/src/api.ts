@@ -67,9 +67,13 @@ export interface GameClient<V = unknown, A = unknown> {
   watch(request: { matchId: string; fromVersion: bigint }, options?: CallOptions): AsyncIterable<WatchReply<V>>;
 }
 
-/** A typed client of a game's own service; every game has the same four RPCs. */
-export function gameClient<V, A>(service: DescService): GameClient<V, A> {
-  return createClient(service, transport) as unknown as GameClient<V, A>;
+/**
+ * A typed client of a game's service; every game has the same four RPCs. A service whose name is the
+ * same for every game (the generic one) is called under /games/<game>, as Matches is.
+ */
+export function gameClient<V, A>(service: DescService, game?: string): GameClient<V, A> {
+  const under = game ? createConnectTransport({ baseUrl: `${origin}/games/${game}` }) : transport;
+  return createClient(service, under) as unknown as GameClient<V, A>;
 }
 
 /** The authorization header the platform expects. */

@@ -34,6 +34,8 @@ export interface GameUI<V = any, A = any> {
    * the board can make that element clickable. It reads the server's action; it never decides legality.
    */
   target?(action: A, view: V, viewer?: number): string | undefined;
+  /** The service's name is the same for every game (the generic one): it is called under /games/<game>. */
+  perGame?: boolean;
 }
 
 /** Props of a clickable board element: selectable when some legal action is about it. */

@@ -14,6 +14,8 @@ interface Props {
   game: string;
   matchId: string;
   spectate: boolean;
+  /** "generic": the generic board even for a game with a board of its own (a plain view of the match). */
+  board?: string;
 }
 
 interface Shown {
@@ -45,9 +47,9 @@ async function findSeat(game: string, matchId: string): Promise<Seat | undefined
   }
 }
 
-export function MatchPage({ game, matchId, spectate }: Props) {
-  const ui = gameUI(game);
-  const client = useMemo(() => (ui ? gameClient<Shown["view"], unknown>(ui.service) : null), [ui]);
+export function MatchPage({ game, matchId, spectate, board }: Props) {
+  const ui = useMemo(() => gameUI(game, board), [game, board]);
+  const client = useMemo(() => gameClient<Shown["view"], unknown>(ui.service, ui.perGame ? game : undefined), [ui, game]);
   const [seat, setSeat] = useState<Seat | undefined | null>(null); // null: still looking
   const [shown, setShown] = useState<Shown | null>(null);
   const [events, setEvents] = useState<string[]>([]);
@@ -134,7 +136,7 @@ export function MatchPage({ game, matchId, spectate }: Props) {
           index,
           action,
           label: reply.labels[index],
-          target: ui?.target?.(action, shownRef.current?.view, seat.seat),
+          target: ui.target?.(action, shownRef.current?.view, seat.seat),
         })),
       );
       setActionsVersion(reply.viewVersion);
@@ -172,7 +174,6 @@ export function MatchPage({ game, matchId, spectate }: Props) {
     }
   };
 
-  if (!ui || !client) return <p>Unknown game {game}.</p>;
   const view = shown?.view;
   const outcome = view?.outcome && view.outcome.seats.length > 0 ? view.outcome : undefined;
   const Board = ui.Board;
