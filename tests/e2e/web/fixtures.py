@@ -111,13 +111,8 @@ def healthy(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def gateway_process(
-    lobby: str, games: dict[str, str], static: Path, open_files: int | None = None, **extra_env: str
-) -> Iterator[RunningGateway]:
-    """`python -m menagerie.gateway` in front of `lobby` and `games` (GATEWAY_LIMITS, then `extra_env`).
-
-    `open_files`, if given, is its limit of open files (prlimit), as a small pod or a default ulimit sets it.
-    """
+def gateway_process(lobby: str, games: dict[str, str], static: Path, **extra_env: str) -> Iterator[RunningGateway]:
+    """`python -m menagerie.gateway` in front of `lobby` and `games` (GATEWAY_LIMITS, then `extra_env`)."""
     port = free_port_block(2)
     log = Path(tempfile.mkstemp(prefix="gateway-", suffix=".log")[1])
     env = {
@@ -132,9 +127,9 @@ def gateway_process(
         **extra_env,
     }
     with log.open("wb") as sink:
-        limited = ["prlimit", f"--nofile={open_files}:{open_files}", "--"] if open_files else []
-        argv = [*limited, sys.executable, "-m", "menagerie.gateway"]
-        process = spawn(argv, env=env, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT)
+        process = spawn(
+            [sys.executable, "-m", "menagerie.gateway"], env=env, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT
+        )
     url = f"http://127.0.0.1:{port}"
     running = RunningGateway(process, url, log, f"http://127.0.0.1:{port + 1}/metrics", GATEWAY_LIMITS)
     try:

@@ -9,6 +9,7 @@ connection limit) rather than left to time out, and the log stays a few lines.
 
 from __future__ import annotations
 
+import resource
 import socket
 import threading
 import time
@@ -45,7 +46,9 @@ def ask(url: str, tally: Counter[str], lock: threading.Lock) -> None:
 
 def test_idle_sockets_past_the_open_file_limit_leave_other_clients_answered(tmp_path: Path) -> None:
     """Must: a bounded number of connections with a clean 503 past it, and logging that is rate-limited."""
-    with gateway_process("127.0.0.1:1", GAMES, tmp_path, open_files=OPEN_FILES) as gateway:
+    with gateway_process("127.0.0.1:1", GAMES, tmp_path) as gateway:
+        # The limit a small pod or a default ulimit gives it, set on the running process.
+        resource.prlimit(gateway.process.pid, resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
         port = int(gateway.url.rsplit(":", 1)[1])
         idle: list[socket.socket] = []
         tally: Counter[str] = Counter()
