@@ -257,8 +257,9 @@ def test_watch_resumes_where_it_was_after_the_game_service_restarts(own_redis: s
     rng = random.Random(7)
     play(game.address, match, rng, 3)
     watch = ("watch", match.match_id, "--game", GAME)
-    # Stream calls of 1 s: the stream is reopened many times while nobody moves.
-    patience = {"MENAGERIE_STREAM_SECONDS": "1", "MENAGERIE_RECONNECT_SECONDS": "120"}
+    # Stream calls of 2 s: the stream is reopened several times while nobody moves (at 1 s, a loaded
+    # machine's slow first answer to a reopened stream read as a lost connection, rightly, once).
+    patience = {"MENAGERIE_STREAM_SECONDS": "2", "MENAGERIE_RECONNECT_SECONDS": "120"}
     with (
         lobby_running(own_redis, game.address) as lobby,
         menagerie("--lobby", lobby.address, *watch, **patience) as (child, transcript),
@@ -267,7 +268,7 @@ def test_watch_resumes_where_it_was_after_the_game_service_restarts(own_redis: s
         assert printed_events(child, transcript, history) == history
 
         # Quiet for several stream deadlines: reopened where it was, nothing lost, nothing repeated.
-        child.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=4)
+        child.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=6)
         play(game.address, match, rng, 2)
         history = event_texts(game.address, match.match_id)
         assert printed_events(child, transcript, history) == history

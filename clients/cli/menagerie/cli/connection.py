@@ -160,6 +160,12 @@ def on_interrupt(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def interrupted() -> bool:
+    """True once Ctrl-C was pressed: an error raised after it (a KeyboardInterrupt that landed inside a
+    lock's release becomes RuntimeError there) is the player leaving, not a failure."""
+    return _interrupted.is_set()
+
+
 def handle_interrupts() -> None:
     """Installs `on_interrupt` for Ctrl-C, unless the process was started with Ctrl-C ignored."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:

@@ -17,7 +17,14 @@ from rich.console import Console
 from rich.table import Table
 
 from menagerie.cli import identity
-from menagerie.cli.connection import Patience, Transport, Unreachable, handle_interrupts, use_transport
+from menagerie.cli.connection import (
+    Patience,
+    Transport,
+    Unreachable,
+    handle_interrupts,
+    interrupted,
+    use_transport,
+)
 from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
 from menagerie.cli.play import Quit, follow, stdin_lines, wait_for_seat
@@ -125,7 +132,10 @@ def seated_session(address: str) -> Iterator[Seated]:
         except (KeyboardInterrupt, EOFError):
             console.print("\nBye.")
         except RuntimeError as error:
-            _fail(f"Could not play: {error}.")
+            if interrupted():  # Ctrl-C, turned into RuntimeError inside a lock (menagerie.cli.connection)
+                console.print("\nBye.")
+            else:
+                _fail(f"Could not play: {error}.")
 
 
 def _seat(opened: ExitStack, game: str, seating: lobby_pb2.Seating, auto_pass: bool) -> None:

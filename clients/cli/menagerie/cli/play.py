@@ -25,6 +25,7 @@ import grpc
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from menagerie.cli.connection import interrupted
 from menagerie.cli.errors import explain
 from menagerie.cli.menu import BOARD, QUIT, Menu, Quit, default_menu
 from menagerie.cli.screen import HEIGHT, WIDTH, choice_screen, render
@@ -79,6 +80,12 @@ def wait_for_seat(console: Console, lobby: LobbySession, request: lobby_pb2.Crea
         if not seated:
             leave_queue(console, lobby, ticket.ticket_id)
         raise
+    except RuntimeError:
+        if not interrupted():
+            raise
+        if not seated:  # Ctrl-C, which Python turned into RuntimeError inside a lock (see interrupted)
+            leave_queue(console, lobby, ticket.ticket_id)
+        raise KeyboardInterrupt from None
 
 
 def leave_queue(console: Console, lobby: LobbySession, ticket_id: str) -> None:
