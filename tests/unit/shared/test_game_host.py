@@ -23,12 +23,12 @@ import pytest
 from redis.asyncio import Redis
 
 from menagerie.rules import registry
-from menagerie.rules.contract import MatchSetup, Outcome
+from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import Aborted, IllegalAction, InvalidArgument, NotFound, PermissionDenied
 from menagerie.rules.events import project
 from menagerie.shared.games.host import GameHost
 from menagerie.shared.games.terms import MatchRequest, Move, NoticeKind, SeatKind, SeatRequest, WatchUpdate
-from menagerie.shared.store import DecisionCount, MatchMeta, MatchStore, StoredEntry
+from menagerie.shared.store import DecisionCount, MatchRecord, MatchStore, StoredEntry
 from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
 from tests.support.keys import KEYS
@@ -68,21 +68,10 @@ class MsgpackMessages:
         return encode(Answer(version, view_version, entry.version, shown))
 
     def notice(
-        self,
-        match_id: str,
-        meta: MatchMeta,
-        version: int,
-        kind: NoticeKind,
-        to_act: list[int],
-        seat_versions: list[int],
-        outcome: Outcome | None,
-        now_ms: int,
-        decisions: list[DecisionCount],
-        seat: int | None = None,
-        timeout_decision: bool = False,
+        self, record: MatchRecord, kind: NoticeKind, seat: int | None = None, timeout_decision: bool = False
     ) -> bytes:
-        self.notices.append((match_id, version, kind))
-        return encode([match_id, version, str(kind), to_act])
+        self.notices.append((record.match_id, record.version, kind))
+        return encode([record.match_id, record.version, str(kind), record.to_act])
 
 
 def read_answer(raw: bytes) -> Answer:

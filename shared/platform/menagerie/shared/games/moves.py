@@ -116,7 +116,7 @@ class MatchWriter:
         return NewMatch(
             record=record,
             setup=StoredEntry(1, None, b"", self._encode(events), now),
-            notice=self.messages.notice(match_id, meta, 1, kind, to_act, seat_versions, outcome, now, decisions),
+            notice=self.messages.notice(record, kind),
         )
 
     def commit(
@@ -157,19 +157,8 @@ class MatchWriter:
             updated_ms=now,
             decisions=decisions,
         )
-        notice = self.messages.notice(
-            record.match_id,
-            record.meta,
-            version,
-            NoticeKind.FINISHED if outcome else NoticeKind.TURN,
-            to_act,
-            seat_versions,
-            outcome,
-            now,
-            decisions,
-            seat=seat,
-            timeout_decision=played.timeout_decision,
-        )
+        kind = NoticeKind.FINISHED if outcome else NoticeKind.TURN
+        notice = self.messages.notice(applied, kind, seat=seat, timeout_decision=played.timeout_decision)
         commit = Commit(
             loaded=record,
             applied=applied,

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from menagerie.common.v1 import common_pb2, matches_pb2
-from menagerie.rules.contract import GameInfo, Outcome
+from menagerie.rules.contract import GameInfo
 from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.terms import (
@@ -29,7 +29,7 @@ from menagerie.shared.games.terms import (
     ShownEvent,
     WatchUpdate,
 )
-from menagerie.shared.store import ACTIVE, FINISHED, DecisionCount, MatchMeta, SeatMeta, StoredEntry
+from menagerie.shared.store import ACTIVE, FINISHED, DecisionCount, MatchMeta, MatchRecord, SeatMeta, StoredEntry
 
 _STATUS_NAMES = {ACTIVE: common_pb2.MATCH_STATUS_ACTIVE, FINISHED: common_pb2.MATCH_STATUS_FINISHED}
 _NOTICE_KINDS = {
@@ -249,38 +249,27 @@ class Outbound:
         return body
 
     def notice(
-        self,
-        match_id: str,
-        meta: MatchMeta,
-        version: int,
-        kind: NoticeKind,
-        to_act: list[int],
-        seat_versions: list[int],
-        outcome: Outcome | None,
-        now_ms: int,
-        decisions: list[DecisionCount],
-        seat: int | None = None,
-        timeout_decision: bool = False,
+        self, record: MatchRecord, kind: NoticeKind, seat: int | None = None, timeout_decision: bool = False
     ) -> bytes:
-        """The turn notice (MatchEvent) of a new version of a match, serialized for the shard's feed."""
+        """The turn notice (MatchEvent) of `record`'s version, serialized for the shard's feed."""
         notice = common_pb2.MatchEvent(
-            version=version,
+            version=record.version,
             kind=_NOTICE_KINDS[kind],
-            to_act=to_act,
-            to_act_versions=[seat_versions[s] for s in to_act],
+            to_act=record.to_act,
+            to_act_versions=[record.seat_versions[s] for s in record.to_act],
             timeout_decision=timeout_decision,
         )
         if seat is not None:
             notice.seat = seat
-        if outcome is not None:
-            notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, outcome))
+        if record.outcome is not None:
+            notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
             # The ratings read them: a seat mostly played by the timeout bot is left unrated.
-            notice.decisions.extend(seat_decisions(decisions))
+            notice.decisions.extend(seat_decisions(record.decision_counts()))
         if kind is not NoticeKind.TURN:
-            notice.seats.extend(seat_info(s) for s in meta.seats)
-        notice.time.FromMilliseconds(now_ms)
+            notice.seats.extend(seat_info(s) for s in record.meta.seats)
+        notice.time.FromMilliseconds(record.updated_ms)
         # Two serialized messages of one type, joined, read as one with both sets of fields.
-        return self._notice_base(match_id, meta) + notice.SerializeToString()
+        return self._notice_base(record.match_id, record.meta) + notice.SerializeToString()
 
     def _notice_base(self, match_id: str, meta: MatchMeta) -> bytes:
         """The turn notice's fields that never change in a match, serialized once per match."""

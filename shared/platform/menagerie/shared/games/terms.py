@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from menagerie.rules.contract import Label, Outcome
-from menagerie.shared.store import DecisionCount, MatchMeta, MatchRecord, StoredEntry
+from menagerie.rules.contract import Label
+from menagerie.shared.store import MatchRecord, StoredEntry
 
 # ------------------------------------------------------------------------ asked
 
@@ -199,20 +199,9 @@ class StoredMessages(Protocol):
         ...
 
     def notice(
-        self,
-        match_id: str,
-        meta: MatchMeta,
-        version: int,
-        kind: NoticeKind,
-        to_act: list[int],
-        seat_versions: list[int],
-        outcome: Outcome | None,
-        now_ms: int,
-        decisions: list[DecisionCount],
-        seat: int | None = None,
-        timeout_decision: bool = False,
+        self, record: MatchRecord, kind: NoticeKind, seat: int | None = None, timeout_decision: bool = False
     ) -> bytes:
-        """The turn notice of a new version of a match, for the shard's feed."""
+        """The turn notice of `record`'s version, for the shard's feed (`seat`: whose move made it)."""
         ...
 
 
