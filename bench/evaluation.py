@@ -29,7 +29,7 @@ from menagerie.rules import registry
 from menagerie.rules.bots import Policy, policy_for
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.fitted import fitted_chance
-from menagerie.rules.mcts import evaluation_of
+from menagerie.search.mcts import evaluation_of
 
 Sample = tuple[list[float], float]
 Features = Callable[[Any, int], list[float] | None]

@@ -31,8 +31,8 @@ from menagerie.rules.bots import SearchBudget, policy_for
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import InvalidArgument
 from menagerie.rules.hidden import RNG_POOL, hidden_places
-from menagerie.rules.mcts import MctsPolicy
 from menagerie.rules.rng import Rng
+from menagerie.search.mcts import MctsPolicy
 
 
 class AllSeeing:

@@ -5,7 +5,9 @@ same bytes a human in the seat gets. Each game names its own levels in the
 `menagerie.bots` entry point group (a dict level -> policy factory).
 
 Levels in `SEARCH_LEVELS` think for a `SearchBudget` per decision: their factories take
-it as the `budget` keyword; every other factory is called with no argument.
+it as the `budget` keyword; every other factory is called with no argument. A search level
+is no one game's and does not live in the contract: a package on the bots' side (the `mcts`
+level: menagerie.search) offers it to every game in the `menagerie.levels` entry point group.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from menagerie.rules.registry import BOTS, plugins
+from menagerie.rules.registry import BOTS, LEVELS, plugins
 
 
 class Policy(Protocol):
@@ -55,13 +57,6 @@ PolicyFactory = Callable[..., Policy]
 EVERY_GAME: dict[str, PolicyFactory] = {"random": RandomPolicy}
 
 
-def mcts_policy(game: str, budget: SearchBudget | None = None) -> Policy:
-    """The `mcts` level of `game`: information-set MCTS from the seat's view (menagerie.rules.mcts)."""
-    from menagerie.rules.mcts import MctsPolicy  # mcts imports this module (SearchBudget)
-
-    return MctsPolicy(game, budget)
-
-
 # The levels every game must ship, checked as its service starts: `random` comes with the
 # contract, `greedy` from the game's own `menagerie.bots` entry point.
 REQUIRED_LEVELS: tuple[str, ...] = ("random", "greedy")
@@ -74,8 +69,9 @@ def missing_levels(game: str) -> list[str]:
 
 
 def levels(game: str) -> dict[str, PolicyFactory]:
-    """The bot levels of `game`: `random` and `mcts`, and the game's own."""
-    return {**EVERY_GAME, "mcts": partial(mcts_policy, game), **plugins(BOTS).get(game, {})}
+    """The bot levels of `game`: `random`, those offered to every game (`mcts`), and the game's own."""
+    offered = {level: partial(factory, game) for level, factory in plugins(LEVELS).items()}
+    return {**EVERY_GAME, **offered, **plugins(BOTS).get(game, {})}
 
 
 def policy_for(game: str, level: str, budget: SearchBudget | None = None) -> Policy:

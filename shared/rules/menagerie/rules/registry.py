@@ -8,6 +8,12 @@ A game's package (services/<game>/pyproject.toml) declares, under its game id:
 
 and everything that serves, plays or draws games (the game service, the bot pool,
 the CLI, the arena, the tests) iterates these groups instead of naming games.
+
+A package that is no game's may offer a bot level to every game, under the level's name:
+
+    [project.entry-points."menagerie.levels"]   mcts = "menagerie.search.mcts:MctsPolicy"
+
+(a factory taking the game id and a `budget`; see menagerie.rules.bots.levels).
 """
 
 from __future__ import annotations
@@ -19,11 +25,12 @@ from typing import Any
 GAMES = "menagerie.games"
 BOTS = "menagerie.bots"
 CLI = "menagerie.cli"
+LEVELS = "menagerie.levels"  # keyed by level, not by game: levels every game gets
 
 
 @cache
 def plugins(group: str) -> dict[str, Any]:
-    """Game id -> the loaded object each installed game names in `group`, in game-id order."""
+    """Name (a game id; a level for LEVELS) -> the loaded object each installed package names in `group`, by name."""
     found = {point.name: point for point in entry_points(group=group)}
     return {name: found[name].load() for name in sorted(found)}
 

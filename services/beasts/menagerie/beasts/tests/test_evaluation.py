@@ -10,7 +10,7 @@ from menagerie.beasts.bots import evaluate as offered
 from menagerie.beasts.engine import BeastsState
 from menagerie.beasts.evaluation import FEATURES, WEIGHTS, baseline, evaluate, features
 from menagerie.beasts.tests.scenarios import ENGINE, give, new_match, place, rolled, stopped
-from menagerie.rules.mcts import evaluation_of
+from menagerie.search.mcts import evaluation_of
 
 
 def test_the_mcts_level_finds_the_evaluation_beside_the_bot_levels() -> None:

@@ -10,7 +10,7 @@ from menagerie.pursuit.engine import PursuitEngine, PursuitState
 from menagerie.pursuit.evaluation import FEATURES, WEIGHTS, evaluate, features, settled
 from menagerie.pursuit.tests.seeded import clone
 from menagerie.rules.contract import MatchSetup
-from menagerie.rules.mcts import evaluation_of
+from menagerie.search.mcts import evaluation_of
 
 ENGINE = PursuitEngine()
 

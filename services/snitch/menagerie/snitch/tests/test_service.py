@@ -23,7 +23,7 @@ from tests.support.stored_match import replayed_and_stored_state
 pytestmark = pytest.mark.integration
 
 # Every bot level the game has (`random`, and the game's own once its bots are installed); a search
-# level (1 s a decision, some 200 decisions a match) is measured by the arena and tests/unit/rules/test_mcts.py.
+# level (1 s a decision, some 200 decisions a match) is measured by the arena and tests/unit/search/test_mcts.py.
 LEVELS = sorted(set(levels("snitch")) - SEARCH_LEVELS)
 
 

@@ -1,4 +1,4 @@
-"""The `mcts` level (menagerie.rules.mcts) on every installed game and mode.
+"""The `mcts` level (menagerie.search.mcts) on every installed game and mode.
 
 Positions come from seeded random matches of the real engines. With an iteration budget
 the search is deterministic for a seed, so "the same decision" is exact equality.
@@ -13,12 +13,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from menagerie.rules import mcts, registry
+from menagerie.rules import registry
 from menagerie.rules.bots import SEARCH_LEVELS, SearchBudget, levels, policy_for
 from menagerie.rules.contract import MatchSetup, ModeInfo
 from menagerie.rules.hidden import permute_hidden
-from menagerie.rules.mcts import MctsPolicy
 from menagerie.rules.rng import Rng
+from menagerie.search import mcts
+from menagerie.search.mcts import MctsPolicy
 
 ITERATIONS = 24  # enough to grow a tree a few levels deep, cheap enough for every game and mode
 BUDGET = SearchBudget(seconds=60.0, iterations=ITERATIONS)  # the iteration count ends every search here
