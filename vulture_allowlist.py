@@ -91,6 +91,7 @@ spell_deck_size
 track_spaces
 locked_trait
 deployment_zone_of
+bludger_names
 
 # --- Read through their annotations: secret_goal_box is a Hidden("goals") place of the Zoo state,
 # which permute_hidden shuffles when the bots determinize (menagerie.rules.hidden).

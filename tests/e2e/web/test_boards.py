@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from menagerie.snitch.engine.pitch import PITCH_LINEUP
+from menagerie.snitch.engine.wording import bludger_name, player_code, player_name
 from tests.e2e.web.pages import play_to_end, queue, register
 
 pytestmark = pytest.mark.e2e
@@ -58,3 +60,20 @@ def test_the_snitch_pitch_and_race_are_drawn_and_take_the_engines_choices(page: 
         expect(page.get_by_test_id("match")).not_to_have_attribute("data-version", before or "0")
     page.get_by_test_id("action").first.wait_for()
     page.screenshot(path=str(screenshots / "snitch.png"))
+    check_snitch_names(page)
+
+
+def check_snitch_names(page: Page) -> None:
+    """The pitch names its Players and Bludgers as the engine's text does: what a chip shows and names is the
+    engine's code and name for that Player, and every Player or Bludger the page's actions and events name is on it."""
+    engine_names = {(player_code(i), player_name(i)) for i in range(len(PITCH_LINEUP))}
+    chips = page.get_by_test_id("snitch-pitch").locator(".chip")
+    drawn = {(chip.inner_text().strip("●").strip(), chip.get_attribute("data-label")) for chip in chips.all()}
+    assert drawn == engine_names, drawn
+    bludgers = page.get_by_test_id("snitch-pitch").locator(".bludger[data-label]")
+    on_pitch = {name for name, _ in drawn} | {label for _, label in drawn}
+    on_pitch |= {b.get_attribute("data-label") for b in bludgers.all()}
+    assert on_pitch >= {bludger_name(0), bludger_name(1)}, on_pitch  # both Bludgers are placed at Kick-Off
+    text = " ".join(page.get_by_test_id("events").all_inner_texts() + page.get_by_test_id("action").all_inner_texts())
+    named = set(re.findall(r"\b(?:Beater|Chaser|Bludger) \d\b|\bKeeper\b", text))
+    assert named and named <= on_pitch, (named, on_pitch)

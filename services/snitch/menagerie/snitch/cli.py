@@ -100,13 +100,6 @@ def _title(word: str) -> str:
     return word.replace("_", " ").capitalize()
 
 
-def _code(position: str, index: int, players: Any) -> str:
-    """A Player's short code within its Team: K, B1, B2, C1, C2, C3 (by the lineup order the view keeps)."""
-    same = sorted(p.index for p in players if p.position == position)
-    letter = position[:1].upper()
-    return letter if len(same) == 1 else f"{letter}{same.index(index) + 1}"
-
-
 def _marks(view: View) -> tuple[str, str]:
     """A one-letter mark per Team: its House's initial (the seat number if both share one)."""
     houses = [c.house for c in view.coaches] if len(view.coaches) == 2 else ["", ""]
@@ -465,12 +458,11 @@ class SnitchUI:
         if ex.HasField("actor"):
             actor = _player(view, ex.seat, ex.actor)
             if actor is not None:
-                text.append(f" ({marks[ex.seat % 2]} {_code(actor.position, actor.index, _team(view, ex.seat))})")
+                text.append(f" ({marks[ex.seat % 2]} {actor.code})")
         if ex.HasField("target_team") and ex.HasField("target"):
             target = _player(view, ex.target_team, ex.target)
             if target is not None:
-                code = _code(target.position, target.index, _team(view, ex.target_team))
-                text.append(f" at {marks[ex.target_team % 2]} {code}")
+                text.append(f" at {marks[ex.target_team % 2]} {target.code}")
         text.append("\n  Action: ")
         if ex.HasField("fixed"):
             text.append(f"{ex.fixed} fixed")
@@ -488,7 +480,7 @@ class SnitchUI:
                 team = 1 - ex.seat if not ex.HasField("target_team") else ex.target_team
                 reactor = _player(view, team, ex.reactor)
                 if reactor is not None:
-                    text.append(f" ({marks[team % 2]} {_code(reactor.position, reactor.index, _team(view, team))})")
+                    text.append(f" ({marks[team % 2]} {reactor.code})")
             text.append(": ")
             if ex.HasField("reaction_roll"):
                 text.append_text(_roll(ex.reaction_roll))
@@ -554,12 +546,10 @@ class PitchGrid:
             if not here:
                 continue
             text.append(f"\n{marks[team]}", style=TEAM_STYLE[team])
-            squad = _team(view, team)
             for player in sorted(here, key=lambda p: p.index):
                 text.append(" ")
-                code = _code(player.position, player.index, squad)
                 style = "bold underline" if player.has_quaffle else ""
-                text.append(code, style=style)
+                text.append(player.code, style=style)
                 text.append(_trait_mark(view, team, player.index), style="yellow")
                 if player.has_quaffle:
                     text.append(QUAFFLE, style="bold yellow")
@@ -619,10 +609,6 @@ def _spectator_text(card: snitch_pb2.SpectatorCardView) -> Text:
     zones = " or ".join(_title(z) for z in card.zones)
     text.append(f" ({zones}): {card.first} · displacing a rival: {card.second}")
     return text
-
-
-def _team(view: View, team: int) -> list[snitch_pb2.PlayerView]:
-    return [p for p in view.players if p.team == team]
 
 
 def _player(view: View, team: int, index: int) -> snitch_pb2.PlayerView | None:

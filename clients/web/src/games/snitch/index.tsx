@@ -17,18 +17,17 @@ function target(action: Action): string | undefined {
 }
 
 const TEAM_COLOURS = ["#b22222", "#1f4e9c"];
-const SHORT: Record<string, string> = { keeper: "K", beater: "B", chaser: "C", seeker: "S" };
 
+// A Pitch Player by the engine's short code and name ("C1", "Chaser 1"): the words the actions and events use.
 function PlayerChip({ player }: { player: PlayerView }) {
-  const label = SHORT[player.position.toLowerCase()] ?? player.position.slice(0, 1).toUpperCase();
   return (
     <span
       className={`chip ${player.stunned ? "stunned" : ""}`}
       style={{ borderColor: TEAM_COLOURS[player.team % 2] }}
-      title={`${player.name}${player.stunned ? " (stunned)" : ""}${player.hasQuaffle ? " — has the Quaffle" : ""}`}
+      data-label={player.label}
+      title={`${player.label} (${player.name})${player.stunned ? " (stunned)" : ""}${player.hasQuaffle ? " — has the Quaffle" : ""}`}
     >
-      {label}
-      {player.index > 0 && player.index < 6 ? player.index : ""}
+      {player.code}
       {player.hasQuaffle ? "●" : ""}
     </span>
   );
@@ -60,7 +59,11 @@ function Zone({ zone, players, props }: { zone: ZoneView; players: PlayerView[];
       </div>
       <div className="small">
         {zone.quaffle && players.every((p) => !p.hasQuaffle) ? "Quaffle (loose) " : ""}
-        {zone.bludgers.length > 0 ? `Bludger${zone.bludgers.length > 1 ? "s" : ""} ${zone.bludgers.join(", ")}` : ""}
+        {zone.bludgerNames.map((name) => (
+          <span key={name} className="bludger" data-label={name}>
+            {name}{" "}
+          </span>
+        ))}
       </div>
     </div>
   );

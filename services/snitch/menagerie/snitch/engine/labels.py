@@ -56,6 +56,7 @@ from menagerie.snitch.engine.wording import (
     OPTION_WORDS,
     REACTION_WORDS,
     Words,
+    bludger_name,
     player_code,
     player_name,
     spectator_text,
@@ -150,7 +151,7 @@ class ActionLabels(Words):
                 return f"{player_name(p)} tries to steal the Quaffle", f"steal {player_code(p)}"
             case Beat(player=p, bludger=b, target=t):
                 return (
-                    f"{player_name(p)} beats Bludger {b + 1} at {n.whose(1 - me)} {player_name(t)}",
+                    f"{player_name(p)} beats {bludger_name(b)} at {n.whose(1 - me)} {player_name(t)}",
                     f"beat {player_code(p)} {b + 1} {player_code(t)}",
                 )
             case Recover(player=p):
@@ -174,7 +175,7 @@ class ActionLabels(Words):
                 what = "a free Pass" if option == "free_pass" else "Shift one of your Players"
                 return f"Break the Tempo: {what} instead of the point", f"break {option}"
             case MoveBludger(bludger=b, zone=zone):
-                return f"Move Bludger {b + 1} to {self.zone(zone)}", f"bludger{b + 1} {zone}"
+                return f"Move {bludger_name(b)} to {self.zone(zone)}", f"bludger{b + 1} {zone}"
             case TargetPlayer(team=team, player=p):
                 return (
                     f"The Bludger flies at {self.who(team, p, n)}",

@@ -1407,6 +1407,9 @@ class PlayerView(msgspec.Struct, frozen=True):
     penalty: list[str]
     has_quaffle: bool
     disadvantage: int
+    # Its name and short code on the Pitch, as every text says them ("Chaser 1", "C1"): boards draw these.
+    label: str = ""
+    code: str = ""
 
 
 class DicePoolView(msgspec.Struct, frozen=True):
@@ -1505,6 +1508,8 @@ class ZoneView(msgspec.Struct, frozen=True):
     scoring_area_of: int | None = None
     deployment_zone_of: int | None = None
     orange: bool = False
+    # The Bludgers' names, as every text says them ("Bludger 1"), beside `bludgers`.
+    bludger_names: list[str] = msgspec.field(default_factory=list)
 
 
 class TacticalCardView(msgspec.Struct, frozen=True):

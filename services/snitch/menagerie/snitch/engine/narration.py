@@ -59,7 +59,7 @@ from menagerie.snitch.engine.model import (
     TokensSpent,
     TraitUsed,
 )
-from menagerie.snitch.engine.wording import REACTION_WORDS, ROLL_WORDS, Words, cap, faces, player_name
+from menagerie.snitch.engine.wording import REACTION_WORDS, ROLL_WORDS, Words, bludger_name, cap, faces, player_name
 
 
 class EventNarration(Words):
@@ -91,7 +91,7 @@ class EventNarration(Words):
                 what = plural(count, "Tactical card")
                 return f"{n.does(seat, 'draw')} {what}{' (Hand Swap)' if swap else ''}."
             case BludgerPlaced(seat=seat, bludger=b, zone=zone):
-                return f"{n.does(seat, 'put')} Bludger {b + 1} in {self.zone(zone)}."
+                return f"{n.does(seat, 'put')} {bludger_name(b)} in {self.zone(zone)}."
             case HandSwapped(seats=seats):
                 return f"Hand Swap: {n.seats(seats)} had no cards and draw 5."
             case SequenceStarted(sequence=number):
@@ -202,9 +202,9 @@ class EventNarration(Words):
             case DiceTokenPlaced(team=team, player=p, token=token, colour=colour):
                 return f"A {colour} {token.capitalize()} Dice token goes on {self.who(team, p, n)}."
             case BludgerMoved(seat=seat, bludger=b, zone=zone):
-                return f"{n.does(seat, 'move')} Bludger {b + 1} to {self.zone(zone)}."
+                return f"{n.does(seat, 'move')} {bludger_name(b)} to {self.zone(zone)}."
             case BludgerAimed(bludger=b, team=team, player=p):
-                return f"Bludger {b + 1} flies at {self.who(team, p, n)}."
+                return f"{bludger_name(b)} flies at {self.who(team, p, n)}."
         return None
 
     def _roll_event(self, e: Any, n: Narrator) -> str | None:

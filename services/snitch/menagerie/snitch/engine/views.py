@@ -62,6 +62,7 @@ from menagerie.snitch.engine.model import (
     ZoneView,
 )
 from menagerie.snitch.engine.tactics import BlockTurn
+from menagerie.snitch.engine.wording import bludger_name, player_code, player_name
 
 if TYPE_CHECKING:
     from menagerie.snitch.engine.parts import EngineParts as SnitchEngine
@@ -274,6 +275,8 @@ def player_views(engine: SnitchEngine, state: SnitchState) -> list[PlayerView]:
                     penalty=list(tokens.penalty),
                     has_quaffle=layout.holder == ref,
                     disadvantage=disadvantages[layout.zone_of(ref)][team],
+                    label=player_name(ref.index),
+                    code=player_code(ref.index),
                 )
             )
     return players
@@ -295,6 +298,7 @@ def zone_views(engine: SnitchEngine, state: SnitchState) -> list[ZoneView]:
             scoring_area_of=next((t for t in (0, 1) if halves[t].scoring_area == z.id), None),
             deployment_zone_of=next((t for t in (0, 1) if halves[t].deployment_zone == z.id), None),
             orange=z.id in the_pitch.orange_zones,
+            bludger_names=[bludger_name(b) for b in pitch.bludgers_in(layout, z.id)],
         )
         for z in the_pitch.zones
     ]

@@ -57,6 +57,11 @@ def player_code(index: int) -> str:
     return name[0] + name.split(" ")[1] if " " in name else name[0]
 
 
+def bludger_name(bludger: int) -> str:
+    """A Bludger by its number, counted from 1: "Bludger 1", "Bludger 2"."""
+    return f"Bludger {bludger + 1}"
+
+
 def spectator_text(card: Any, second: bool = False) -> str:
     """A Spectator card's effect in words: the first (an empty Zone) or the second (displacing a rival)."""
     return describe_effect(card.second if second else card.first)

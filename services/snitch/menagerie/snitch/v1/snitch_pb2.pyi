@@ -556,6 +556,8 @@ class PlayerView(_message.Message):
     PENALTY_FIELD_NUMBER: _builtins.int
     HAS_QUAFFLE_FIELD_NUMBER: _builtins.int
     DISADVANTAGE_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
     team: _builtins.int
     """Its Team (seat) and index in the lineup (0 Keeper, 1–2 Beaters, 3–5 Chasers)."""
     index: _builtins.int
@@ -566,6 +568,11 @@ class PlayerView(_message.Message):
     has_quaffle: _builtins.bool
     disadvantage: _builtins.int
     """0 none, 1 Disadvantage, 2 severe Disadvantage."""
+    label: _builtins.str
+    """Its name and short code on the Pitch as every text says them ("Chaser 1", "C1"): boards
+    draw these rather than deriving their own.
+    """
+    code: _builtins.str
     @_builtins.property
     def bonus(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The colours of the Bonus and Penalty Dice tokens on its card."""
@@ -585,10 +592,12 @@ class PlayerView(_message.Message):
         penalty: _abc.Iterable[_builtins.str] | None = ...,
         has_quaffle: _builtins.bool = ...,
         disadvantage: _builtins.int = ...,
+        label: _builtins.str = ...,
+        code: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bonus", b"bonus", "disadvantage", b"disadvantage", "has_quaffle", b"has_quaffle", "index", b"index", "name", b"name", "penalty", b"penalty", "position", b"position", "stunned", b"stunned", "team", b"team", "zone", b"zone"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bonus", b"bonus", "code", b"code", "disadvantage", b"disadvantage", "has_quaffle", b"has_quaffle", "index", b"index", "label", b"label", "name", b"name", "penalty", b"penalty", "position", b"position", "stunned", b"stunned", "team", b"team", "zone", b"zone"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -610,6 +619,7 @@ class ZoneView(_message.Message):
     SCORING_AREA_OF_FIELD_NUMBER: _builtins.int
     DEPLOYMENT_ZONE_OF_FIELD_NUMBER: _builtins.int
     ORANGE_FIELD_NUMBER: _builtins.int
+    BLUDGER_NAMES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     row: _builtins.int
@@ -627,6 +637,12 @@ class ZoneView(_message.Message):
     def bludgers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """The Bludgers (0, 1) in this Zone."""
 
+    @_builtins.property
+    def bludger_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The names of the Bludgers in this Zone, beside `bludgers`, as every text says them
+        ("Bludger 1").
+        """
+
     def __init__(
         self,
         *,
@@ -640,10 +656,11 @@ class ZoneView(_message.Message):
         scoring_area_of: _builtins.int | None = ...,
         deployment_zone_of: _builtins.int | None = ...,
         orange: _builtins.bool = ...,
+        bludger_names: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_deployment_zone_of", b"_deployment_zone_of", "_scoring_area_of", b"_scoring_area_of", "deployment_zone_of", b"deployment_zone_of", "scoring_area_of", b"scoring_area_of"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deployment_zone_of", b"_deployment_zone_of", "_scoring_area_of", b"_scoring_area_of", "adjacent", b"adjacent", "bludgers", b"bludgers", "column", b"column", "deployment_zone_of", b"deployment_zone_of", "id", b"id", "name", b"name", "orange", b"orange", "quaffle", b"quaffle", "row", b"row", "scoring_area_of", b"scoring_area_of"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deployment_zone_of", b"_deployment_zone_of", "_scoring_area_of", b"_scoring_area_of", "adjacent", b"adjacent", "bludger_names", b"bludger_names", "bludgers", b"bludgers", "column", b"column", "deployment_zone_of", b"deployment_zone_of", "id", b"id", "name", b"name", "orange", b"orange", "quaffle", b"quaffle", "row", b"row", "scoring_area_of", b"scoring_area_of"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__deployment_zone_of: _TypeAlias = _typing.Literal["deployment_zone_of"]  # noqa: Y015
     _WhichOneofArgType__deployment_zone_of: _TypeAlias = _typing.Literal["_deployment_zone_of", b"_deployment_zone_of"]  # noqa: Y015
