@@ -1,7 +1,8 @@
 """The dice rules, in one place: the engine rolls and resolves with these, the bot plans with them.
 
-- which faces a die shows, and the exact distribution of the beast's roll
-  (`beast_roll_outcomes`, built on menagerie.rules.chance over the dice data);
+- which faces a die shows, and the exact distribution of a roll (`roll_outcomes`: the
+  engine's chance nodes state it) and of the beast's roll's effect (`beast_roll_outcomes`),
+  built on menagerie.rules.chance over the dice data;
 - how many dice the beast rolls after Distract and Muffliato (`beast_dice`);
 - what each die of the beast's roll does (`die_effect`);
 - how a Ready pattern is paid, wilds filling in (`pay_pattern`, `pattern_dice`);
@@ -212,13 +213,22 @@ def roll_effect(beast: Beast, faces: Iterable[str]) -> DieEffect:
     return DieEffect(escape, attack, reacts)
 
 
-def beast_roll_outcomes(beast: Beast, dice: DiceSet, black: int, teal: bool) -> Distribution[DieEffect]:
-    """Every outcome of the beast rolling `black` black dice (and the teal die if `teal`), with its chance."""
+def roll_outcomes(dice: DiceSet, black: int, teal: bool) -> Distribution[tuple[Face, ...]]:
+    """Every way `black` black dice (then the teal die if `teal`) may fall, with its chance.
+
+    Faces in rolling order, the black ones before the teal one; equal black dice count
+    once (their faces listed in the die's face order), as menagerie.rules.chance lists them.
+    """
     rolls = dice_outcomes(die_faces(dice, "black"), black)
     if teal:
         rolls = combine(rolls, dice_outcomes(die_faces(dice, "teal"), 1))
+    return rolls
+
+
+def beast_roll_outcomes(beast: Beast, dice: DiceSet, black: int, teal: bool) -> Distribution[DieEffect]:
+    """Every outcome of the beast rolling `black` black dice (and the teal die if `teal`), with its chance."""
     merged: dict[DieEffect, Fraction] = {}
-    for faces, chance in rolls:
+    for faces, chance in roll_outcomes(dice, black, teal):
         effect = roll_effect(beast, faces)
         merged[effect] = merged.get(effect, Fraction(0)) + chance
     return list(merged.items())

@@ -24,6 +24,7 @@ from menagerie.rules.contract import Outcome, Prompt
 from menagerie.rules.decisions import Decision
 from menagerie.rules.events import GameEvent, SeenBy
 from menagerie.rules.hidden import BySeat, Hidden
+from menagerie.rules.procedure import Step as FlowStep
 from menagerie.rules.rng import Rng
 
 Difficulty = Literal["easy", "normal", "hard"]
@@ -188,6 +189,27 @@ Window = RerollWindow | HelpWindow | MuffliatoWindow | ProtegoWindow
 WINDOWS: tuple[type[Window], ...] = (RerollWindow, HelpWindow, MuffliatoWindow, ProtegoWindow)
 
 
+# -------------------------------------------------------------------------- flow
+# Every roll is a chance node (menagerie.rules.procedure): pushed by the action or step
+# that rolls, drawn (or chosen by a search or a test) once no decision is pending.
+
+
+class RollDice(FlowStep, tag="roll_dice"):
+    """The active player's dice not kept are rolled: at the start of a turn and on each Reroll."""
+
+    seat: int
+
+
+class BeastRoll(FlowStep, tag="beast_roll"):
+    """The beast's dice are rolled: `black` black dice and the teal die if `teal` (Distract and Muffliato applied)."""
+
+    black: int
+    teal: bool
+
+
+TurnStep = RollDice | BeastRoll
+
+
 # ------------------------------------------------------------------------------- state
 
 
@@ -239,6 +261,8 @@ class PursuitState(msgspec.Struct):
     active: int
     # The pending decisions, the one the match waits for last.
     decisions: list[TurnDecision] = []
+    # The rolls to make once no decision is pending (chance nodes; menagerie.rules.procedure).
+    flow: list[TurnStep] = []
     turn: int = 0
     dice: list[Die] = []
     kept: list[bool] = []

@@ -8,7 +8,8 @@ reaction windows where any player holding an applicable insight card may act —
 each of the active player's rolls (Reroll), before assigning (dice cards), before the
 beast rolls (Muffliato) and between the beast's roll and its resolution (Protego). A
 seat in a window may play or pass; passing takes it out of the window, and once the
-window is empty it pops and the turn goes on from the decision underneath.
+window is empty it pops and the turn goes on from the decision underneath. Every roll,
+the active player's and the beast's, is a chance node of the flow (`procedure`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from menagerie.pursuit.engine.dice import (
     pattern_dice,
     reroll_choices,
     roll_die,
+    roll_outcomes,
     spent_die,
     usable,
 )
@@ -60,6 +62,7 @@ from menagerie.pursuit.engine.model import (
     BeastEscaped,
     BeastMoved,
     BeastReacted,
+    BeastRoll,
     BeastRolled,
     BeastTrack,
     CardDiscarded,
@@ -97,6 +100,7 @@ from menagerie.pursuit.engine.model import (
     Ready,
     Reroll,
     RerollWindow,
+    RollDice,
     Rolling,
     RollingStopped,
     SetAction,
@@ -116,6 +120,7 @@ from menagerie.pursuit.engine.text import (
     beast_die_text,
     card_book,
 )
+from menagerie.rules.chance import Distribution
 from menagerie.rules.contract import (
     GameInfo,
     MatchSetup,
@@ -127,6 +132,7 @@ from menagerie.rules.contract import (
 )
 from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.engine import RulesEngine
+from menagerie.rules.procedure import Automatic, Chance
 from menagerie.rules.rng import Rng
 from menagerie.rules.text import listing, seat_name
 
@@ -304,13 +310,30 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         events: list[Event] = [MatchStarted(first_seat=first, beasts=stack)]
         for seat, player in enumerate(players):
             events.append(CardDrawn(seat=seat, card=self.cards[player.hand[0]]))
-        return state, events + self._start_turn(state)
+        return state, events + self._start_turn(state) + self._run(state)
+
+    # -------------------------------------------------------------------- flow
+
+    def procedure(self) -> dict[type, Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]]:
+        """Every roll is a chance node: the active player's dice and the beast's."""
+        return {
+            RollDice: Chance(self._roll_faces, self._draw_roll, self._dice_rolled),
+            BeastRoll: Chance(self._beast_faces, self._draw_beast, self._beast_rolled),
+        }
+
+    def _run(self, state: PursuitState) -> list[Event]:
+        """The rolls pushed are made (drawn, or chosen by a search or a test) and what they ask is asked."""
+        events: list[Event] = []
+        self.advance(state, events)
+        return events
 
     # ----------------------------------------------------------------- rolling
 
     def _start_turn(self, state: PursuitState) -> list[Event]:
+        """A new turn: nothing is asked until its first roll (a chance node, made by `_run`) has fallen."""
         state.turn += 1
-        self.restart(state, Rolling(must=[state.active]))
+        self.restart(state)
+        self.then(state, RollDice(seat=state.active))
         state.rolls = 0
         state.roll_limit = 3
         state.pool = []
@@ -321,24 +344,34 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         state.ignored = []
         state.dice = [Die("black", "wild") for _ in range(self.data.dice.black.count)] + [Die("teal", "protect")]
         state.kept = [False] * len(state.dice)
-        events: list[Event] = [TurnStarted(seat=state.active, turn=state.turn)]
-        return events + self._roll(state)
+        return [TurnStarted(seat=state.active, turn=state.turn)]
 
-    def _roll(self, state: PursuitState) -> list[Event]:
-        """Rolls every die not kept; a beast-reaction face is resolved at once; then the Reroll window."""
+    @staticmethod
+    def _rolled_dice(state: PursuitState) -> list[Die]:
+        """The dice not kept, in order (the black ones, then the teal one): the dice a roll throws."""
+        return [die for die, kept in zip(state.dice, state.kept, strict=True) if not kept]
+
+    def _roll_faces(self, state: PursuitState, step: RollDice) -> Distribution[tuple[Face, ...]]:
+        """Every way the dice not kept may fall, with its chance (equal black dice as one)."""
+        colors = [die.color for die in self._rolled_dice(state)]
+        return roll_outcomes(self.data.dice, colors.count("black"), "teal" in colors)
+
+    def _draw_roll(self, state: PursuitState, step: RollDice) -> tuple[Face, ...]:
+        """The dice not kept, rolled one by one in order with the match's Rng."""
+        return tuple(roll_die(state.rng, self.data.dice, die.color) for die in self._rolled_dice(state))
+
+    def _dice_rolled(self, state: PursuitState, step: RollDice, faces: tuple[Face, ...], events: list[Event]) -> None:
+        """The dice not kept show `faces`; a beast-reaction face is resolved at once; Rolling and the Reroll window."""
+        for die, face in zip(self._rolled_dice(state), faces, strict=True):
+            die.face = face
         state.rolls += 1
-        for die, kept in zip(state.dice, state.kept, strict=True):
-            if not kept:
-                die.face = roll_die(state.rng, self.data.dice, die.color)
-        events: list[Event] = [
-            DiceRolled(seat=state.active, roll=state.rolls, dice=_dice(state.dice), kept=list(state.kept))
-        ]
-        if any(d.face == "reaction" and not k for d, k in zip(state.dice, state.kept, strict=True)):
+        events.append(DiceRolled(seat=step.seat, roll=state.rolls, dice=_dice(state.dice), kept=list(state.kept)))
+        if "reaction" in faces:
             events += self._react(state, "roll")
             if state.outcome is not None:
-                return events
+                return
+        self.ask(state, Rolling(must=[step.seat]))
         self._open(state, RerollWindow(may=self._others(state)))
-        return events
 
     def _reroll_options(self, state: PursuitState, seat: int) -> list[Reroll]:
         """Exactly the legal rerolls: every keep the dice allow (`is_reroll_choice`), while rolls remain."""
@@ -361,7 +394,9 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
                 state.kept[index] = True
             else:
                 state.kept[index] = False
-        return self._roll(state)
+        self.settle(state)  # Rolling is asked again once the dice have fallen
+        self.then(state, RollDice(seat=seat))
+        return self._run(state)
 
     def _stop_rolling(self, state: PursuitState) -> list[Event]:
         """The dice as they lie are the pool to assign; the help window opens before assigning."""
@@ -444,7 +479,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         assert isinstance(window, WINDOWS)
         events: list[Event] = [Passed(seat=seat)]
         if self.decided(state, seat):
-            return events + self._after[type(window)](state)
+            return events + self._after[type(window)](state) + self._run(state)
         return events
 
     def _play(self, state: PursuitState, seat: int, card: int) -> list[Event]:
@@ -647,19 +682,28 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return events + self._played(state, seat)
 
     def _beast_roll(self, state: PursuitState) -> list[Event]:
-        """The active player rolls the beast's dice: its card's dice, less distracted and muffled ones."""
+        """The beast's dice are rolled (a chance node): its card's dice, less the distracted and muffled ones."""
         black, teal = beast_dice(self._beast(state), state.activations, state.muffled)
-        colors: list[Color] = ["black" for _ in range(black)]
-        if teal:
-            colors.append("teal")
-        state.beast_dice = [Die(color, roll_die(state.rng, self.data.dice, color)) for color in colors]
+        self.then(state, BeastRoll(black=black, teal=teal))
+        return []
+
+    def _beast_faces(self, state: PursuitState, step: BeastRoll) -> Distribution[tuple[Face, ...]]:
+        """Every way the beast's dice may fall, with its chance (equal black dice as one)."""
+        return roll_outcomes(self.data.dice, step.black, step.teal)
+
+    def _draw_beast(self, state: PursuitState, step: BeastRoll) -> tuple[Face, ...]:
+        """The beast's dice, rolled one by one (the black ones, then the teal one) with the match's Rng."""
+        return tuple(roll_die(state.rng, self.data.dice, color) for color in _colors(step))
+
+    def _beast_rolled(self, state: PursuitState, step: BeastRoll, faces: tuple[Face, ...], events: list[Event]) -> None:
+        """The beast's dice show `faces`: the Protego window opens while one may do harm, or they take effect."""
+        state.beast_dice = [Die(color, face) for color, face in zip(_colors(step), faces, strict=True)]
         state.ignored = []
         distracted = sum(1 for a in state.activations if a.action == "distract")
-        events: list[Event] = [BeastRolled(beast=state.beast, dice=_dice(state.beast_dice), distracted=distracted)]
+        events.append(BeastRolled(beast=state.beast, dice=_dice(state.beast_dice), distracted=distracted))
         # Whether any die may do harm is public (the roll is): no harm, no window.
-        if self._open(state, ProtegoWindow(may=self._everyone(state) if self._harmful_faces(state) else [])):
-            return events
-        return events + self._beast_resolve(state)
+        if not self._open(state, ProtegoWindow(may=self._everyone(state) if self._harmful_faces(state) else [])):
+            events += self._beast_resolve(state)
 
     def _harmful_faces(self, state: PursuitState) -> list[Face]:
         """The faces of the beast's roll, not ignored, that may do something (Protego's targets)."""
@@ -683,7 +727,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         state.ignored.append(index)
         if not self._harmful_faces(state):  # nothing left to ignore, as everyone can see
             self.settle(state)
-            return events + self._beast_resolve(state)
+            return events + self._beast_resolve(state) + self._run(state)
         return events + self._played(state, seat)
 
     def _beast_resolve(self, state: PursuitState) -> list[Event]:
@@ -892,6 +936,12 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         return [*below, top]
 
     # ------------------------------------------------------------------ words
+
+
+def _colors(step: BeastRoll) -> list[Color]:
+    """The beast's dice in rolling order: the black ones, then the teal one."""
+    colors: list[Color] = ["black" for _ in range(step.black)]
+    return [*colors, "teal"] if step.teal else colors
 
 
 def _dice(dice: Iterable[Die]) -> list[Die]:
