@@ -80,14 +80,15 @@ def test_watch_a_bot_match_as_a_spectator_to_the_end(minimatch: RunningMinimatch
     assert child.exitstatus == 0
 
 
-def test_server_errors_read_as_sentences() -> None:
+def test_server_errors_read_as_sentences(minimatch: RunningMinimatch) -> None:
     child = spawn("--lobby", "127.0.0.1:1", "games")
     child.expect(r"The server at 127\.0\.0\.1:1 is not reachable\. Is the platform running \(make run\)\?")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
-    child = spawn("play", "chess")
-    child.expect(r"This client knows the games [a-z, ]+, not 'chess'")
+    # Any game the lobby offers can be played (a game without a board on the generic one): the lobby refuses others.
+    child = spawn("--lobby", minimatch.lobby, "play", "chess")
+    child.expect(r"The request was not valid: unknown game 'chess'; games: [a-z, ]+")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1

@@ -3,7 +3,8 @@
 Each position is what one seat's terminal holds when it must decide: the view
 (GetView/Watch), ListLegalActions with the engine's labels, the prompt's sentence and
 the event sentences so far, all built the way the game service builds them
-(menagerie.shared.games.host, translated by menagerie.shared.games.outbound).
+(menagerie.shared.games.host, translated by menagerie.shared.games.outbound), for the
+game's own service or, given generic_pb2, for the generic one.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from menagerie.generic.v1 import generic_pb2
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.events import project
 from menagerie.rules.registry import engine
 from menagerie.rules.text import Narrator
-from menagerie.shared import codec
+from menagerie.shared.games.messages import JsonMessages, Messages, TypedMessages
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
@@ -38,10 +40,15 @@ def names(seats: int) -> dict[int, str]:
     return dict(enumerate(NAMES[:seats]))
 
 
+def messages(game: Any, pb2: ModuleType) -> Messages:
+    """How the service translates `game`'s values to `pb2`'s messages (the generic service's: as JSON)."""
+    return JsonMessages(pb2, game) if pb2 is generic_pb2 else TypedMessages(pb2, game)
+
+
 def view_message(game: Any, pb2: ModuleType, state: Any, viewer: int | None, seats: int) -> Any:
     """The view of `viewer` as the service sends it (its prompt in the engine's words)."""
     view = game.view(state, viewer)
-    message = codec.to_message(pb2.View, view)
+    message = messages(game, pb2).view(view)
     message.prompt.text = game.describe_prompt(view, Narrator(viewer, NAMES[:seats]))
     return message
 
@@ -50,7 +57,7 @@ def legal_message(game: Any, pb2: ModuleType, state: Any, seat: int, seats: int)
     """ListLegalActions as the service answers it."""
     actions = game.legal_actions(state, seat)
     response = pb2.ListLegalActionsResponse(view_version=1)
-    response.actions.extend(codec.tagged_to_message(pb2.Action, a) for a in actions)
+    response.actions.extend(messages(game, pb2).action(a) for a in actions)
     view = game.view(state, seat)
     narrator = Narrator(seat, NAMES[:seats])
     for action in actions:

@@ -44,4 +44,4 @@ def test_the_command_prints_it() -> None:
     assert done.stdout.startswith("FANTASY ZOO — how to play")
     assert "services/zoo/RULES.md" in done.stdout
     unknown = subprocess.run([MENAGERIE, "rules", "chess"], capture_output=True, text=True, timeout=60, check=False)
-    assert unknown.returncode == 1 and "not 'chess'" in unknown.stdout
+    assert unknown.returncode == 1 and "no how-to-play of 'chess'" in unknown.stdout

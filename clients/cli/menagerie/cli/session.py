@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 
 from menagerie.cli.connection import Notify, Patience, StreamCall, open_channel, reconnecting
-from menagerie.cli.games import GAMES, GameUI
+from menagerie.cli.games import GameUI, ui_for
 from menagerie.cli.identity import Identity
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
@@ -75,7 +75,7 @@ class LobbySession:
         """(game, endpoint) of the service that holds `match_id` (KeyError when none does)."""
         request = matches_pb2.GetMatchRequest(match_id=match_id)
         for listing in self.games().games:
-            if not listing.available or listing.game not in GAMES:
+            if not listing.available:  # every game can be drawn (a game without a board: the generic one)
                 continue
             channel = open_channel(listing.endpoint)
             try:
@@ -143,7 +143,7 @@ class GameSession:
         patience: Patience | None = None,
         notify: Notify = _quiet,
     ) -> None:
-        self.ui: GameUI = GAMES[game]
+        self.ui: GameUI = ui_for(game)
         self.address = address
         self.patience = patience or Patience()
         self.notify = notify
