@@ -34,7 +34,7 @@ def _upper_snake(camel: str) -> str:
 
 
 @cache
-def _enum_numbers(enum: EnumDescriptor) -> dict[str, int]:  # descriptors are immutable and hashable
+def enum_numbers(enum: EnumDescriptor) -> dict[str, int]:  # descriptors are immutable and hashable
     """Engine string -> enum number, e.g. "red" -> COLOUR_RED's number."""
     prefix = _upper_snake(enum.name) + "_"
     return {v.name.removeprefix(prefix).lower(): v.number for v in enum.values if v.number != 0}
@@ -43,10 +43,10 @@ def _enum_numbers(enum: EnumDescriptor) -> dict[str, int]:  # descriptors are im
 @cache
 def _enum_names(enum: EnumDescriptor) -> dict[int, str]:
     """Enum number -> engine string (the zero value is absent: it means "unset")."""
-    return {number: name for name, number in _enum_numbers(enum).items()}
+    return {number: name for name, number in enum_numbers(enum).items()}
 
 
-def _is_map(field: Any) -> bool:
+def is_map(field: Any) -> bool:
     """True for a map<K, V> field (a repeated message of a map-entry type)."""
     return field.message_type is not None and field.message_type.GetOptions().map_entry
 
@@ -55,7 +55,7 @@ def _enum_value(field: Any, value: Any) -> int:
     if isinstance(value, int):
         return value
     try:
-        return _enum_numbers(field.enum_type)[value]
+        return enum_numbers(field.enum_type)[value]
     except KeyError:
         raise ValueError(f"{field.full_name}: no enum value for {value!r}") from None
 
@@ -66,7 +66,7 @@ Setter = Callable[[Message, Any], None]
 def _setter(field: Any) -> Setter:
     """How to store plain data into one field, decided once per field."""
     name = field.name
-    if _is_map(field):
+    if is_map(field):
         value_field = field.message_type.fields_by_name["value"]
         if value_field.type == _TYPE_MESSAGE:
 
@@ -176,7 +176,7 @@ def _plain(message: Message, descriptor: Any) -> dict[str, Any]:
             out[field.name] = None
             continue
         value = getattr(message, field.name)
-        if _is_map(field):
+        if is_map(field):
             value_field = field.message_type.fields_by_name["value"]
             if value_field.type == _TYPE_MESSAGE:
                 out[field.name] = {k: _plain(v, value_field.message_type) for k, v in value.items()}

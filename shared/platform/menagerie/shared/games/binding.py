@@ -6,8 +6,9 @@ by convention: game `x` has its generated code in `menagerie.x.v1.x_pb2` and
 that ships no such package is served through the generic service alone
 (menagerie.generic.v1.Game, its values as JSON: menagerie.shared.games.messages), and
 every game is served through it too, beside its own. Every binding is checked when it
-is made, so a game whose proto lacks a message or a method the platform reaches by name
-stops its process at start, naming what is missing.
+is made, so a game whose proto lacks a message or a method the platform reaches by name,
+or an enum value for a word its engine may send (menagerie.shared.schema), stops its
+process at start, naming what is missing.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from types import ModuleType
 from typing import Any
 
 import grpc
+from google.protobuf.descriptor import Descriptor
 
 from menagerie.rules import registry
 from menagerie.rules.contract import Engine, GameInfo
 from menagerie.shared.games.messages import JsonMessages, Messages, TypedMessages
+from menagerie.shared.schema import enum_problems
 
 # The messages the platform reaches by name in every game's pb2 module.
 MESSAGES = (
@@ -141,8 +144,25 @@ class GameBinding:
         lacking = [name for name in helpers if not hasattr(self.pb2_grpc, name)]
         if lacking:
             problems.append(f"{getattr(self.pb2_grpc, '__name__', 'the pb2_grpc module')} lacks {', '.join(lacking)}")
+        problems.extend(self.word_problems())
         if problems:
             raise GameBindingError(f"the game's generated code does not fit the platform: {'; '.join(problems)}")
+
+    def word_problems(self) -> list[str]:
+        """Each word the engine's view, actions and events may hold that the game's enums lack (typed games)."""
+        if not self.typed:
+            return []  # the generic service carries the engine's words as JSON
+        engine = self.engine
+        found = []
+        for name, engine_type in (
+            ("View", engine.view_type),
+            ("Action", engine.action_type),
+            ("Event", engine.event_type),
+        ):
+            descriptor = getattr(getattr(self.pb2, name, None), "DESCRIPTOR", None)
+            if isinstance(descriptor, Descriptor):  # a missing message is named above
+                found.extend(enum_problems(engine_type, descriptor))
+        return found
 
     @property
     def info(self) -> GameInfo:
