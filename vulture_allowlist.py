@@ -125,3 +125,8 @@ StreamReply
 # logging module's formatter reads them.
 _.exc_info
 _.exc_text
+
+# --- Fields of an arena run's JSON Lines (menagerie.arena.records.LevelTimes, issue 33): written for
+# whoever reads the file (jq, a notebook); `menagerie arena report` computes its figures from `ms`.
+_.mean_ms
+_.max_ms

@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from menagerie.arena import local, sweep
+from menagerie.arena import local, pool, records, sweep
 from menagerie.arena.main import budget_of, main
 from menagerie.arena.stats import percentile, wilson
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget
 from menagerie.rules.errors import InvalidArgument
+
+
+def _run(plan: local.Plan) -> local.ArenaRun:
+    """The plan played in this process, as the tables count it."""
+    return records.arena_of(records.setting_of(plan), pool.run(plan))
 
 
 def _summary(arena: local.ArenaRun) -> list[tuple[object, ...]]:
@@ -25,7 +30,7 @@ def _summary(arena: local.ArenaRun) -> list[tuple[object, ...]]:
 
 def test_a_competitive_table_adds_up_and_rotates_seats() -> None:
     plan = local.make_plan("zoo", "beginner", ["greedy", "random"], games=6, seed=3)
-    arena = local.run(plan)
+    arena = _run(plan)
     (pairing,) = arena.pairings
     assert (pairing.first, pairing.second) == ("greedy", "random")
     assert pairing.games == 6
@@ -46,7 +51,7 @@ def test_every_pair_of_levels_is_played_in_the_order_named() -> None:
 
 def test_a_cooperative_mode_plays_each_level_as_a_team_on_the_same_seeds() -> None:
     plan = local.make_plan("pursuit", None, ["greedy", "random"], games=4, seed=1, options={"difficulty": "easy"})
-    arena = local.run(plan)
+    arena = _run(plan)
     assert arena.cooperative and arena.seats == 3
     assert [(p.first, p.second) for p in arena.pairings] == [("greedy", None), ("random", None)]
     for pairing in arena.pairings:
@@ -60,9 +65,9 @@ def test_a_seed_replays_identically_with_an_iteration_budget() -> None:
     assert budget.iterations == 3 and budget.seconds >= 3600  # only iterations stop the search
     # Beasts training: a game of choices, and a match of it a fraction of Zoo's time (the suite's time, issue 34).
     plan = local.make_plan("beasts", "training", ["mcts", "random"], games=1, seed=5, budget=budget)
-    first, second = local.run(plan), local.run(plan)
+    first, second = _run(plan), _run(plan)
     assert _summary(first) == _summary(second)
-    other = local.run(local.make_plan("beasts", "training", ["mcts", "random"], games=1, seed=6, budget=budget))
+    other = _run(local.make_plan("beasts", "training", ["mcts", "random"], games=1, seed=6, budget=budget))
     assert _summary(other) != _summary(first)
 
 
@@ -133,9 +138,9 @@ def test_menagerie_arena_runs_the_arena_without_importing_it() -> None:
 
 
 def test_the_sweep_plays_the_matches_the_pairing_table_plays() -> None:
-    """One match loop: the sweep's greedy seat and results are local.run's for the same seeds."""
+    """One match loop: the sweep's greedy seat and results are the pairing table's for the same seeds."""
     plan = local.make_plan("zoo", "beginner", ["greedy", "random"], games=4, seed=3)
-    (pairing,) = local.run(plan).pairings
+    (pairing,) = _run(plan).pairings
     tally = sweep.run("zoo", 4, 2, "beginner", plan.options, base_seed=3)
     assert [r.greedy_won for r in tally.results] == [r.levels.index("greedy") in r.winners for r in pairing.results]
     assert [r.actions for r in tally.results] == [r.actions for r in pairing.results]

@@ -9,9 +9,12 @@ cooperative mode: each level listed as a whole team, the same N seeds for every 
 Whoever must act first acts (a simultaneous phase is played seat by seat; in a reaction
 window nobody must, and the first seat that may act does); a seat's view is built only
 for a policy that reads it; each seat has its own random generator (seeded from the
-match seed and the seat), and each level one policy for the whole run (its caches built
-once, as the bot pool keeps them). With a search budget bounded by iterations alone the
-run replays exactly for a seed. Decision times are what `choose` took, per level.
+match seed and the seat), and each level one policy per process (its caches built once,
+as the bot pool keeps them; a policy's choice depends on nothing an earlier match left).
+With a search budget bounded by iterations alone the run replays exactly for a seed,
+whatever the number of processes that play it. Decision times are what `choose` took, per
+level. menagerie.arena.pool plays a plan's matches on every core, menagerie.arena.records
+writes and reads them as JSON Lines.
 """
 
 from __future__ import annotations
@@ -111,6 +114,20 @@ class ArenaRun:
 
 
 @dataclass(frozen=True)
+class Match:
+    """One match of a run, by what makes it that match: its pairing, its seats' levels and its seed.
+
+    `index` is its place in the run (menagerie.arena.pool plays them in any order, on any process).
+    """
+
+    index: int
+    first: str
+    second: str | None
+    levels: tuple[str, ...]  # seat by seat
+    seed: int
+
+
+@dataclass(frozen=True)
 class Plan:
     """What to play: a game, a mode, its seats and options, the levels, the matches and the search budget."""
 
@@ -135,6 +152,19 @@ class Plan:
         if second is None:
             return (first,) * self.seats
         return tuple(first if seat == index % self.seats else second for seat in range(self.seats))
+
+    def matches(self) -> list[Match]:
+        """Every match of the run: match g of each pairing before match g+1 of any.
+
+        So a match keeps its index when --games grows (a run extended in place), and a run
+        stopped early has played each pairing about as often.
+        """
+        pairings = self.pairings()
+        return [
+            Match(g * len(pairings) + p, first, second, self.lineup((first, second), g), self.seed + g)
+            for g in range(self.games)
+            for p, (first, second) in enumerate(pairings)
+        ]
 
 
 def default_seats(mode: ModeInfo) -> int:
@@ -218,21 +248,3 @@ def play_match(
         if observe is not None:
             observe(state)
     return MatchResult(seed, tuple(lineup), frozenset(outcome.winners()), actions, outcome)
-
-
-def run(plan: Plan, on_match: Callable[[], None] | None = None) -> ArenaRun:
-    """Plays every pairing of `plan`; `on_match` is called after each match (a progress bar)."""
-    engine = registry.engine(plan.game)
-    setup = MatchSetup(plan.mode.mode, plan.seats, plan.options)
-    policies = {level: make_policy(plan.game, level, plan.budget) for level in plan.levels}
-    arena = ArenaRun(plan.game, plan.mode.mode, plan.seats, plan.options, plan.mode.cooperative)
-    for first, second in plan.pairings():
-        pairing = Pairing(first, second)
-        for index in range(plan.games):
-            lineup = plan.lineup((first, second), index)
-            seed = plan.seed + index
-            pairing.results.append(play_match(engine, setup, seed, lineup, policies, arena.decision_seconds))
-            if on_match is not None:
-                on_match()
-        arena.pairings.append(pairing)
-    return arena

@@ -9,11 +9,22 @@ The pairing table (the default): bot levels against each other, and a table of h
     menagerie arena --game beasts --mode capture --bots greedy,random --games 20 --through-stack
 
 In process by default (no services; menagerie.arena.local says how matches are paired and
-played); `--through-stack` plays the same pairings through the running platform
-(menagerie.arena.stack). A search level (`mcts`) thinks for `--budget` seconds per
-decision (default 1 s) and, with `--iterations N`, stops after N iterations as well;
-`--iterations` without `--budget` bounds the search by iterations alone, so a seed replays
-the same matches.
+played), on every core: `--jobs N` worker processes (default one per core; menagerie.arena.pool),
+the run's matches and their seeds listed up front so that it gives the same results
+whatever N. Progress, the rate and the time left go to stderr. `--out FILE` writes each
+match as it finishes, a line of JSON (menagerie.arena.records); the same command with the
+same FILE resumes a stopped run (and a larger --games extends a finished one), playing only
+the matches FILE does not hold. `--through-stack` plays the same pairings through the
+running platform, one match at a time (menagerie.arena.stack). A search level (`mcts`)
+thinks for `--budget` seconds per decision (default 1 s) and, with `--iterations N`, stops
+after N iterations as well; `--iterations` without `--budget` bounds the search by
+iterations alone, so a seed replays the same matches.
+
+`report`: the tables of one or more files that `--out` wrote (per setting: each pairing's
+wins with 95% Wilson intervals, by seat, by match length, decision times).
+
+    menagerie arena --game zoo --mode beginner --bots mcts,greedy --games 400 --out zoo.jsonl
+    menagerie arena report zoo.jsonl more-zoo.jsonl
 
 `sweep`: greedy against random over every installed game, mode and option value (what
 `make arena` runs; menagerie.arena.sweep says what it plays and prints), a line-up per
@@ -35,12 +46,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from menagerie.arena import local, stack, sweep
-from menagerie.arena.report import results_table, times_table
+from menagerie.arena import local, pool, records, stack, sweep
+from menagerie.arena.progress import RunProgress
+from menagerie.arena.report import print_report, print_tables, results_table, times_table
 from menagerie.arena.teams import TeamRecord
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget, levels
@@ -50,6 +63,8 @@ DEFAULT_LEVELS = "mcts,greedy,random"
 # --iterations without --budget: a wall clock this long never stops a search first.
 UNBOUNDED_SECONDS = 24 * 3600.0
 SWEEP = "sweep"  # the subcommand: `menagerie arena sweep ...`
+REPORT = "report"  # the subcommand: `menagerie arena report FILE...`
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 
 
 def parse_options(items: Sequence[str]) -> dict[str, str]:
@@ -80,7 +95,8 @@ def parser() -> argparse.ArgumentParser:
         prog="menagerie arena",
         description="Bot levels against each other: wins with 95% Wilson intervals, draws, match length and"
         " decision time per level.",
-        epilog="`menagerie arena sweep --help`: greedy against random over every game, mode and option (make arena).",
+        epilog="`menagerie arena sweep --help`: greedy against random over every game, mode and option (make arena);"
+        " `menagerie arena report FILE...`: the tables of files written with --out.",
     )
     p.add_argument("--game", required=True, help="an installed game, e.g. zoo")
     p.add_argument("--mode", help="one of the game's modes (default: its first)")
@@ -97,6 +113,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a mode option (repeatable)")
     p.add_argument("--budget", type=float, metavar="SECONDS", help="a search level's time per decision (default 1)")
     p.add_argument("--iterations", type=int, default=0, help="a search level's iterations per decision (0: no bound)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=pool.default_jobs(),
+        metavar="N",
+        help=f"worker processes (default {pool.default_jobs()}: one per core); the results are the same for any N",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE",
+        help="append each match to FILE as a line of JSON; rerun with the same FILE to resume (or extend) the run",
+    )
     p.add_argument("--through-stack", action="store_true", help="play through the running services (make run)")
     p.add_argument(
         "--lobby",
@@ -186,15 +215,89 @@ def sweep_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def report_parser() -> argparse.ArgumentParser:
+    """The command line of `menagerie arena report`."""
+    p = argparse.ArgumentParser(
+        prog="menagerie arena report",
+        description="The tables of arena runs written with --out: per setting, each pairing's wins with 95% Wilson"
+        " intervals, by seat and by match length, and decision times per level.",
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="a file `menagerie arena --out` wrote")
+    return p
+
+
+def report_main(argv: Sequence[str], console: Console) -> int:
+    """Runs `menagerie arena report`: the tables of the files' matches (exit 2: a file missing or not an arena's)."""
+    args = report_parser().parse_args(argv)
+    games: list[records.GameRecord] = []
+    try:
+        for path in args.files:
+            games += records.games_of(records.read(path))
+    except (OSError, InvalidArgument) as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    if not print_report(console, games):
+        console.print("no matches in " + ", ".join(str(path) for path in args.files))
+    return 0
+
+
+def _in_process(console: Console, plan: local.Plan, args: argparse.Namespace) -> int:
+    """Plays `plan` on `args.jobs` processes, writing `args.out`; its tables (130 when Ctrl-C stopped it)."""
+    label = f"{plan.game} {plan.mode.mode}"
+    with RunProgress(label) as shown:
+        try:
+            played = pool.run(plan, args.jobs, args.out, shown.start, lambda _record: shown.advance())
+        except KeyboardInterrupt:
+            kept = f"; {args.out} keeps every match finished, the same command resumes the run" if args.out else ""
+            console.print(f"stopped: {shown.done} of {shown.total} matches played{kept}", soft_wrap=True)
+            return INTERRUPTED
+    print_tables(console, records.arena_of(records.setting_of(plan), played), plan.levels)
+    return 0
+
+
+def _through_stack(console: Console, plan: local.Plan, lobby: str) -> int:
+    """Plays `plan` through the services at `lobby`; its tables (1 when they do not answer)."""
+    total = len(plan.pairings()) * plan.games
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{plan.game} {plan.mode.mode} through the services", total=total)
+        try:
+            arena = stack.run(plan, lobby, lambda: progress.advance(task))
+        except stack.PlatformDown as exc:
+            progress.stop()
+            console.print(f"[red]{exc}[/red]")
+            return 1
+    console.print(results_table(arena))
+    console.print(times_table(arena.decision_seconds, list(plan.levels)))
+    console.print(
+        "Through the services, the times are those of the seat the arena plays (its own policy, in this"
+        " process); the bot pool's seats are timed by its metrics."
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the arena (`sweep` first: the sweep); 2 for a bad argument, 1 when --through-stack finds no platform."""
+    """Runs the arena (`sweep` first: the sweep; `report`: the tables of files); 2 for a bad argument,
+    1 when --through-stack finds no platform, 130 when Ctrl-C stopped a run."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == [SWEEP]:
         return sweep_main(arguments[1:])
-    args = parser().parse_args(arguments)
     # Piped (a log, a closing note): wide enough that no row wraps.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    if arguments[:1] == [REPORT]:
+        return report_main(arguments[1:], console)
+    args = parser().parse_args(arguments)
     try:
+        if args.jobs < 1:
+            raise InvalidArgument("--jobs must be at least 1")
+        if args.through_stack and args.out is not None:
+            raise InvalidArgument("--out is for runs in process: --through-stack plays one match at a time, unsaved")
         budget = budget_of(args.budget, args.iterations)
         plan = local.make_plan(
             args.game,
@@ -206,41 +309,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             parse_options(args.option),
             budget,
         )
+        if args.through_stack:
+            return _through_stack(console, plan, args.lobby)
+        return _in_process(console, plan, args)
     except InvalidArgument as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
-    total = len(plan.pairings()) * plan.games
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    where = "through the services" if args.through_stack else "in process"
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(f"{plan.game} {plan.mode.mode} {where}", total=total)
-
-        def advance() -> None:
-            progress.advance(task)
-
-        if args.through_stack:
-            try:
-                arena = stack.run(plan, args.lobby, advance)
-            except stack.PlatformDown as exc:
-                progress.stop()
-                console.print(f"[red]{exc}[/red]")
-                return 1
-        else:
-            arena = local.run(plan, advance)
-    console.print(results_table(arena))
-    console.print(times_table(arena.decision_seconds, list(plan.levels)))
-    if args.through_stack:
-        console.print(
-            "Through the services, the times are those of the seat the arena plays (its own policy, in this"
-            " process); the bot pool's seats are timed by its metrics."
-        )
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,11 +1,22 @@
-"""The arena's table: wins with 95% Wilson intervals, draws, match length, decision times."""
+"""The arena's tables: wins with 95% Wilson intervals, by seat and by match length, draws, decision times.
+
+`menagerie arena` prints them for the run it played, `menagerie arena report FILE...` for the
+matches of arena files (menagerie.arena.records), a set of tables per setting found.
+"""
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable, Sequence
+
+from rich.console import Console
 from rich.table import Table
 
-from menagerie.arena.local import ArenaRun
+from menagerie.arena.local import ArenaRun, MatchResult, Pairing
+from menagerie.arena.records import GameRecord, arena_of, by_setting
 from menagerie.arena.stats import percentile, wilson
+
+LENGTH_QUARTILES = (0.25, 0.5, 0.75)  # a match-length bucket's upper ends: the quartiles of the matches' lengths
 
 
 def _rate(wins: int, games: int) -> str:
@@ -19,8 +30,7 @@ def _interval(wins: int, games: int) -> str:
 
 def results_table(arena: ArenaRun) -> Table:
     """One row per pairing (a competitive mode) or per team (a cooperative one)."""
-    options = " ".join(f"{name}={value}" for name, value in arena.options.items())
-    title = f"{arena.game} {arena.mode} {options}".strip() + f", {arena.seats} seats"
+    title = _title(arena)
     if arena.cooperative:
         table = Table("team", "won", "rate", "95% Wilson", "lost", "actions", title=title)
         for pairing in arena.pairings:
@@ -61,11 +71,125 @@ def results_table(arena: ArenaRun) -> Table:
     return table
 
 
+def _title(arena: ArenaRun) -> str:
+    options = " ".join(f"{name}={value}" for name, value in arena.options.items())
+    return f"{arena.game} {arena.mode} {options}".strip() + f", {arena.seats} seats"
+
+
+def _pairing_name(pairing: Pairing) -> str:
+    return f"all {pairing.first}" if pairing.second is None else f"{pairing.first} vs {pairing.second}"
+
+
+def seats_table(arena: ArenaRun) -> Table:
+    """A competitive mode: each pairing's `first` level seat by seat (the first-player advantage, if any)."""
+    table = Table(
+        "first vs second",
+        "first's seat",
+        "first won",
+        "rate",
+        "95% Wilson",
+        "second won",
+        title=f"{_title(arena)}: by the seat of the first level",
+    )
+    for pairing in arena.pairings:
+        for seat in range(arena.seats):
+            sat = Pairing(
+                pairing.first, pairing.second, [r for r in pairing.results if r.levels[seat] == pairing.first]
+            )
+            wins, games = sat.first_wins, sat.games
+            name = _pairing_name(pairing)
+            table.add_row(
+                name,
+                f"Seat {seat + 1}",
+                f"{wins}/{games}",
+                _rate(wins, games),
+                _interval(wins, games),
+                str(sat.second_wins),
+            )
+    return table
+
+
+def length_buckets(actions: Sequence[int]) -> list[int]:
+    """The upper ends of the match-length buckets: the quartiles of `actions`, each once (the last bucket open)."""
+    return sorted({int(percentile([float(a) for a in actions], q)) for q in LENGTH_QUARTILES})
+
+
+def _bucket_name(ends: Sequence[int], bucket: int) -> str:
+    if bucket == 0:
+        return f"≤ {ends[0]} actions"
+    if bucket == len(ends):
+        return f"> {ends[-1]} actions"
+    low, high = ends[bucket - 1] + 1, ends[bucket]
+    return f"{high} actions" if low == high else f"{low}–{high} actions"
+
+
+def lengths_table(arena: ArenaRun) -> Table:
+    """Each pairing's (or team's) wins by match length, in buckets split at the quartiles of every match's length."""
+    ends = length_buckets([r.actions for p in arena.pairings for r in p.results])
+    table = Table(
+        "first vs second" if not arena.cooperative else "team",
+        "match length",
+        "games",
+        "first won" if not arena.cooperative else "won",
+        "rate",
+        "95% Wilson",
+        title=f"{_title(arena)}: by match length",
+    )
+    for pairing in arena.pairings:
+        buckets: dict[int, list[MatchResult]] = {}
+        for result in pairing.results:
+            buckets.setdefault(bisect.bisect_left(ends, result.actions), []).append(result)
+        for bucket in sorted(buckets):
+            part = Pairing(pairing.first, pairing.second, buckets[bucket])
+            wins, games = part.first_wins, part.games
+            name = _pairing_name(pairing)
+            table.add_row(
+                name,
+                _bucket_name(ends, bucket),
+                str(games),
+                f"{wins}/{games}",
+                _rate(wins, games),
+                _interval(wins, games),
+            )
+    return table
+
+
 def times_table(seconds: dict[str, list[float]], levels: tuple[str, ...] | list[str]) -> Table:
-    """Decision time per level: how many decisions, their mean and p99 in milliseconds."""
-    table = Table("level", "decisions", "mean (ms)", "p99 (ms)", title="decision time per level")
+    """Decision time per level: how many decisions, their mean, p50, p99 and longest in milliseconds."""
+    table = Table(
+        "level", "decisions", "mean (ms)", "p50 (ms)", "p99 (ms)", "max (ms)", title="decision time per level"
+    )
     for level in levels:
         made = seconds.get(level, [])
         mean = 1000 * sum(made) / len(made) if made else 0.0
-        table.add_row(level, str(len(made)), f"{mean:.3f}", f"{1000 * percentile(made, 0.99):.3f}")
+        table.add_row(
+            level,
+            str(len(made)),
+            f"{mean:.3f}",
+            f"{1000 * percentile(made, 0.5):.3f}",
+            f"{1000 * percentile(made, 0.99):.3f}",
+            f"{1000 * max(made, default=0.0):.3f}",
+        )
     return table
+
+
+def print_tables(console: Console, arena: ArenaRun, levels: Sequence[str]) -> None:
+    """Every table of one setting's matches: the results, by seat (a competitive mode), by length, decision times."""
+    console.print(results_table(arena))
+    if not arena.cooperative:
+        console.print(seats_table(arena))
+    console.print(lengths_table(arena))
+    console.print(times_table(arena.decision_seconds, list(levels)))
+
+
+def print_report(console: Console, games: Iterable[GameRecord]) -> int:
+    """The tables of every setting among `games` (each match once); how many settings were found."""
+    groups, repeats = by_setting(games)
+    for group in groups.values():
+        setting = group[0].setting
+        console.print(f"[bold]{setting.label()}[/bold]: {len(group)} matches")
+        levels = list(dict.fromkeys(level for record in group for level in record.levels))
+        print_tables(console, arena_of(setting, group), levels)
+    if repeats:
+        console.print(f"{repeats} matches found more than once were counted once")
+    return len(groups)
