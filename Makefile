@@ -35,7 +35,8 @@ $(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shar
 
 install: $(STAMP) ## Create the virtualenv and install every package (editable)
 
-protos: $(STAMP) $(WEB_DEPS) ## Regenerate the Python and TypeScript code of protos/ (committed; a test fails when stale)
+protos: $(STAMP) $(WEB_DEPS) ## Rewrite every game's service and envelopes (protos/envelopes.py), regenerate the Python and TypeScript code of protos/ (committed; tests fail when stale)
+	$(BIN)/python protos/envelopes.py
 	$(BIN)/python protos/generate.py
 	$(WEB)/scripts/generate.sh
 
@@ -77,7 +78,7 @@ lint: $(STAMP) $(WEB_DEPS) ## ruff, mypy, the import rules (engines pure, no cyc
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	MYPYPATH=$(subst $() ,:,$(patsubst %/pyproject.toml,%,$(wildcard services/*/pyproject.toml))) \
-		$(BIN)/mypy shared services clients tests bench deploy protos/generate.py
+		$(BIN)/mypy shared services clients tests bench deploy protos/generate.py protos/envelopes.py
 	$(BIN)/lint-imports
 	$(BIN)/vulture services shared clients deploy bench vulture_allowlist.py --min-confidence 60 \
 		--exclude "*/tests/*,*_pb2.py,*_pb2_grpc.py,*_connect.py,*.pyi,*/node_modules/*"

@@ -21,7 +21,15 @@ DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
 class View(_message.Message):
-    """A seat's view: what every view has, typed, and the rest as the engine wrote it."""
+    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
+    of the game's own types), beside the platform's common messages. Every game service
+    serves it next to its own typed service, and a game that ships no proto serves only
+    this one; clients without a board of their own for a game draw it from here
+    (docs/architecture.md, "Games as plugins, and bots"). The service and its envelopes,
+    the same as every game's, are at the end (protos/envelopes.py).
+
+    A seat's view: what every view has, typed, and the rest as the engine wrote it.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -140,7 +148,9 @@ class GetViewResponse(_message.Message):
     VIEW_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version."""
     view_version: _builtins.int
+    """The version to pass as SubmitActionRequest.expected_version."""
     @_builtins.property
     def view(self) -> Global___View: ...
     @_builtins.property
@@ -221,7 +231,9 @@ class SubmitActionRequest(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     expected_version: _builtins.int
+    """The view_version of the view the action was chosen from."""
     idempotency_key: _builtins.str
+    """Unique per intended action; a retry with the same key gets the first answer."""
     @_builtins.property
     def action(self) -> Global___Action: ...
     def __init__(
@@ -250,10 +262,14 @@ class SubmitActionResponse(_message.Message):
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version after the action."""
     view_version: _builtins.int
+    """The caller's view version after the action (for its next submit)."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
-        """The events the action caused, as the caller may see them (their text comes with Watch)."""
+        """The events the action caused, as the caller may see them; their text (header.text)
+        comes with Watch, so that the answer kept for a retried request stays small.
+        """
 
     def __init__(
         self,
@@ -278,6 +294,7 @@ class WatchRequest(_message.Message):
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     from_version: _builtins.int
+    """Send events after this version; 0 = from the start."""
     def __init__(
         self,
         *,
@@ -294,6 +311,10 @@ Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
 
 @_typing.final
 class WatchResponse(_message.Message):
+    """One accepted action (or the setup) and its events; the response that brings
+    the watcher up to date also carries the current view.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     VERSION_FIELD_NUMBER: _builtins.int
@@ -307,14 +328,18 @@ class WatchResponse(_message.Message):
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
     @_builtins.property
-    def view(self) -> Global___View: ...
+    def view(self) -> Global___View:
+        """Present on the response whose version is the match's current version."""
+
     @_builtins.property
     def clock(self) -> _common_pb2.DecisionClock:
-        """With the view: the turn timers of the decision(s) pending now."""
+        """With the view: the turn timers of the decision(s) pending now (human seats in to_act)."""
 
     @_builtins.property
     def timeout(self) -> _common_pb2.TimeoutDecision:
-        """Set when this version's action was made by a bot for a human seat whose turn timer ran out."""
+        """Set when this version's action was made by a bot for a human seat whose turn timer
+        ran out (its events also carry EventHeader.timeout_decision).
+        """
 
     def __init__(
         self,

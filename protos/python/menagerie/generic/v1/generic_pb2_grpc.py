@@ -26,12 +26,10 @@ if _version_not_supported:
 
 
 class GameStub:
-    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
-    of the game's own types), beside the platform's common messages. Every game service
-    serves it next to its own typed service, and a game that ships no proto serves only
-    this one; clients without a board of their own for a game draw it from here
-    (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
-    carries a seat token (or, for GetView and Watch, any valid token to look on).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel):
@@ -63,12 +61,10 @@ class GameStub:
 
 
 class GameServicer:
-    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
-    of the game's own types), beside the platform's common messages. Every game service
-    serves it next to its own typed service, and a game that ships no proto serves only
-    this one; clients without a board of their own for a game draw it from here
-    (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
-    carries a seat token (or, for GetView and Watch, any valid token to look on).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def GetView(self, request, context):
@@ -79,7 +75,7 @@ class GameServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListLegalActions(self, request, context):
-        """Every action the caller's seat may take now.
+        """Every action the caller's seat may take now; the list is exact.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -131,12 +127,10 @@ def add_GameServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Game:
-    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
-    of the game's own types), beside the platform's common messages. Every game service
-    serves it next to its own typed service, and a game that ships no proto serves only
-    this one; clients without a board of their own for a game draw it from here
-    (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
-    carries a seat token (or, for GetView and Watch, any valid token to look on).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @staticmethod

@@ -27,12 +27,10 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class GameStub:
-    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
-    of the game's own types), beside the platform's common messages. Every game service
-    serves it next to its own typed service, and a game that ships no proto serves only
-    this one; clients without a board of their own for a game draw it from here
-    (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
-    carries a seat token (or, for GetView and Watch, any valid token to look on).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_typing.overload
@@ -42,7 +40,7 @@ class GameStub:
     GetView: _grpc.UnaryUnaryMultiCallable[_generic_pb2.GetViewRequest, _generic_pb2.GetViewResponse]
     """What the caller's seat (or a spectator) may see now."""
     ListLegalActions: _grpc.UnaryUnaryMultiCallable[_generic_pb2.ListLegalActionsRequest, _generic_pb2.ListLegalActionsResponse]
-    """Every action the caller's seat may take now."""
+    """Every action the caller's seat may take now; the list is exact."""
     SubmitAction: _grpc.UnaryUnaryMultiCallable[_generic_pb2.SubmitActionRequest, _generic_pb2.SubmitActionResponse]
     """Takes one action for the caller's seat."""
     Watch: _grpc.UnaryStreamMultiCallable[_generic_pb2.WatchRequest, _generic_pb2.WatchResponse]
@@ -50,31 +48,27 @@ class GameStub:
 
 @_typing.type_check_only
 class GameAsyncStub(GameStub):
-    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
-    of the game's own types), beside the platform's common messages. Every game service
-    serves it next to its own typed service, and a game that ships no proto serves only
-    this one; clients without a board of their own for a game draw it from here
-    (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
-    carries a seat token (or, for GetView and Watch, any valid token to look on).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetView: _aio.UnaryUnaryMultiCallable[_generic_pb2.GetViewRequest, _generic_pb2.GetViewResponse]  # type: ignore[assignment]
     """What the caller's seat (or a spectator) may see now."""
     ListLegalActions: _aio.UnaryUnaryMultiCallable[_generic_pb2.ListLegalActionsRequest, _generic_pb2.ListLegalActionsResponse]  # type: ignore[assignment]
-    """Every action the caller's seat may take now."""
+    """Every action the caller's seat may take now; the list is exact."""
     SubmitAction: _aio.UnaryUnaryMultiCallable[_generic_pb2.SubmitActionRequest, _generic_pb2.SubmitActionResponse]  # type: ignore[assignment]
     """Takes one action for the caller's seat."""
     Watch: _aio.UnaryStreamMultiCallable[_generic_pb2.WatchRequest, _generic_pb2.WatchResponse]  # type: ignore[assignment]
     """The match's events after from_version, then each new one, with the view."""
 
 class GameServicer(metaclass=_abc_1.ABCMeta):
-    """Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
-    of the game's own types), beside the platform's common messages. Every game service
-    serves it next to its own typed service, and a game that ships no proto serves only
-    this one; clients without a board of their own for a game draw it from here
-    (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
-    carries a seat token (or, for GetView and Watch, any valid token to look on).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_abc_1.abstractmethod
@@ -91,7 +85,7 @@ class GameServicer(metaclass=_abc_1.ABCMeta):
         request: _generic_pb2.ListLegalActionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_generic_pb2.ListLegalActionsResponse, _abc.Awaitable[_generic_pb2.ListLegalActionsResponse]]:
-        """Every action the caller's seat may take now."""
+        """Every action the caller's seat may take now; the list is exact."""
 
     @_abc_1.abstractmethod
     def SubmitAction(

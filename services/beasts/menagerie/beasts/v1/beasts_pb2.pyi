@@ -34,7 +34,11 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     MODE_ADVANCED: _Mode.ValueType  # 3
     """Mode III, Advanced Magizoology: every seat together against the Second Salemers."""
 
-class Mode(_Mode, metaclass=_ModeEnumTypeWrapper): ...
+class Mode(_Mode, metaclass=_ModeEnumTypeWrapper):
+    """The Fantastic Beasts board game, modes I (capture), II (training) and III
+    (advanced: co-op against the Second Salemers). The service and its envelopes, the same
+    in every game, are at the end (protos/envelopes.py).
+    """
 
 MODE_UNSPECIFIED: Mode.ValueType  # 0
 MODE_CAPTURE: Mode.ValueType  # 1

@@ -26,10 +26,10 @@ if _version_not_supported:
 
 
 class BeastsStub:
-    """The Fantastic Beasts board game, modes I (capture), II (training) and III
-    (advanced: co-op against the Second Salemers).
-    Every call names a match and carries a seat token (or, for GetView and
-    Watch, any valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel):
@@ -61,10 +61,10 @@ class BeastsStub:
 
 
 class BeastsServicer:
-    """The Fantastic Beasts board game, modes I (capture), II (training) and III
-    (advanced: co-op against the Second Salemers).
-    Every call names a match and carries a seat token (or, for GetView and
-    Watch, any valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def GetView(self, request, context):
@@ -127,10 +127,10 @@ def add_BeastsServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Beasts:
-    """The Fantastic Beasts board game, modes I (capture), II (training) and III
-    (advanced: co-op against the Second Salemers).
-    Every call names a match and carries a seat token (or, for GetView and
-    Watch, any valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @staticmethod

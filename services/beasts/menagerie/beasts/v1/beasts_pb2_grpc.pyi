@@ -27,10 +27,10 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class BeastsStub:
-    """The Fantastic Beasts board game, modes I (capture), II (training) and III
-    (advanced: co-op against the Second Salemers).
-    Every call names a match and carries a seat token (or, for GetView and
-    Watch, any valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_typing.overload
@@ -48,10 +48,10 @@ class BeastsStub:
 
 @_typing.type_check_only
 class BeastsAsyncStub(BeastsStub):
-    """The Fantastic Beasts board game, modes I (capture), II (training) and III
-    (advanced: co-op against the Second Salemers).
-    Every call names a match and carries a seat token (or, for GetView and
-    Watch, any valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -65,10 +65,10 @@ class BeastsAsyncStub(BeastsStub):
     """The match's events after from_version, then each new one, with the view."""
 
 class BeastsServicer(metaclass=_abc_1.ABCMeta):
-    """The Fantastic Beasts board game, modes I (capture), II (training) and III
-    (advanced: co-op against the Second Salemers).
-    Every call names a match and carries a seat token (or, for GetView and
-    Watch, any valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_abc_1.abstractmethod

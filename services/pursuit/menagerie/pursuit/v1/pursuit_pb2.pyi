@@ -32,7 +32,10 @@ class _DifficultyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Difficulty
     DIFFICULTY_HARD: _Difficulty.ValueType  # 3
     """One more level-3 beast: the team may let one escape."""
 
-class Difficulty(_Difficulty, metaclass=_DifficultyEnumTypeWrapper): ...
+class Difficulty(_Difficulty, metaclass=_DifficultyEnumTypeWrapper):
+    """The cooperative beast-capture dice game: everyone against the beasts. The service and
+    its envelopes, the same in every game, are at the end (protos/envelopes.py).
+    """
 
 DIFFICULTY_UNSPECIFIED: Difficulty.ValueType  # 0
 DIFFICULTY_EASY: Difficulty.ValueType  # 1
@@ -1766,7 +1769,9 @@ class GetViewResponse(_message.Message):
     VIEW_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version."""
     view_version: _builtins.int
+    """The version to pass as SubmitActionRequest.expected_version."""
     @_builtins.property
     def view(self) -> Global___View: ...
     @_builtins.property
@@ -1847,7 +1852,9 @@ class SubmitActionRequest(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     expected_version: _builtins.int
+    """The view_version of the view the action was chosen from."""
     idempotency_key: _builtins.str
+    """Unique per intended action; a retry with the same key gets the first answer."""
     @_builtins.property
     def action(self) -> Global___Action: ...
     def __init__(
@@ -1876,7 +1883,9 @@ class SubmitActionResponse(_message.Message):
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version after the action."""
     view_version: _builtins.int
+    """The caller's view version after the action (for its next submit)."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
         """The events the action caused, as the caller may see them; their text (header.text)
@@ -1906,6 +1915,7 @@ class WatchRequest(_message.Message):
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     from_version: _builtins.int
+    """Send events after this version; 0 = from the start."""
     def __init__(
         self,
         *,
@@ -1922,6 +1932,10 @@ Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
 
 @_typing.final
 class WatchResponse(_message.Message):
+    """One accepted action (or the setup) and its events; the response that brings
+    the watcher up to date also carries the current view.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     VERSION_FIELD_NUMBER: _builtins.int
@@ -1935,7 +1949,9 @@ class WatchResponse(_message.Message):
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
     @_builtins.property
-    def view(self) -> Global___View: ...
+    def view(self) -> Global___View:
+        """Present on the response whose version is the match's current version."""
+
     @_builtins.property
     def clock(self) -> _common_pb2.DecisionClock:
         """With the view: the turn timers of the decision(s) pending now (human seats in to_act)."""

@@ -26,8 +26,9 @@ if _version_not_supported:
 
 
 class PursuitStub:
-    """The cooperative beast-capture dice game: everyone against the beasts. Every call
-    names a match and carries a seat token (or, for GetView and Watch, any valid
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
     token to look on as a spectator).
     """
 
@@ -60,8 +61,9 @@ class PursuitStub:
 
 
 class PursuitServicer:
-    """The cooperative beast-capture dice game: everyone against the beasts. Every call
-    names a match and carries a seat token (or, for GetView and Watch, any valid
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
     token to look on as a spectator).
     """
 
@@ -125,8 +127,9 @@ def add_PursuitServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Pursuit:
-    """The cooperative beast-capture dice game: everyone against the beasts. Every call
-    names a match and carries a seat token (or, for GetView and Watch, any valid
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
     token to look on as a spectator).
     """
 

@@ -27,8 +27,9 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class PursuitStub:
-    """The cooperative beast-capture dice game: everyone against the beasts. Every call
-    names a match and carries a seat token (or, for GetView and Watch, any valid
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
     token to look on as a spectator).
     """
 
@@ -47,8 +48,9 @@ class PursuitStub:
 
 @_typing.type_check_only
 class PursuitAsyncStub(PursuitStub):
-    """The cooperative beast-capture dice game: everyone against the beasts. Every call
-    names a match and carries a seat token (or, for GetView and Watch, any valid
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
     token to look on as a spectator).
     """
 
@@ -63,8 +65,9 @@ class PursuitAsyncStub(PursuitStub):
     """The match's events after from_version, then each new one, with the view."""
 
 class PursuitServicer(metaclass=_abc_1.ABCMeta):
-    """The cooperative beast-capture dice game: everyone against the beasts. Every call
-    names a match and carries a seat token (or, for GetView and Watch, any valid
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
     token to look on as a spectator).
     """
 

@@ -30,7 +30,15 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     MODE_BASIC: _Mode.ValueType  # 1
     MODE_ADVANCED: _Mode.ValueType  # 2
 
-class Mode(_Mode, metaclass=_ModeEnumTypeWrapper): ...
+class Mode(_Mode, metaclass=_ModeEnumTypeWrapper):
+    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
+    exchanges with Reactions and re-roll windows, and the Snitch race. The service and its
+    envelopes, the same in every game, are at the end (protos/envelopes.py).
+
+    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
+    the generic codec translates them by name, an enum value MODE_BASIC carrying the
+    engine string "basic" and each `oneof kind` member the tag of its struct.
+    """
 
 MODE_UNSPECIFIED: Mode.ValueType  # 0
 MODE_BASIC: Mode.ValueType  # 1
@@ -6199,7 +6207,9 @@ class GetViewResponse(_message.Message):
     VIEW_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version."""
     view_version: _builtins.int
+    """The version to pass as SubmitActionRequest.expected_version."""
     @_builtins.property
     def view(self) -> Global___View: ...
     @_builtins.property
@@ -6280,7 +6290,9 @@ class SubmitActionRequest(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     expected_version: _builtins.int
+    """The view_version of the view the action was chosen from."""
     idempotency_key: _builtins.str
+    """Unique per intended action; a retry with the same key gets the first answer."""
     @_builtins.property
     def action(self) -> Global___Action: ...
     def __init__(
@@ -6309,7 +6321,9 @@ class SubmitActionResponse(_message.Message):
     VIEW_VERSION_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
+    """The match version after the action."""
     view_version: _builtins.int
+    """The caller's view version after the action (for its next submit)."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
         """The events the action caused, as the caller may see them; their text (header.text)
@@ -6339,6 +6353,7 @@ class WatchRequest(_message.Message):
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     from_version: _builtins.int
+    """Send events after this version; 0 = from the start."""
     def __init__(
         self,
         *,
@@ -6355,6 +6370,10 @@ Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
 
 @_typing.final
 class WatchResponse(_message.Message):
+    """One accepted action (or the setup) and its events; the response that brings
+    the watcher up to date also carries the current view.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     VERSION_FIELD_NUMBER: _builtins.int
@@ -6368,7 +6387,9 @@ class WatchResponse(_message.Message):
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
     @_builtins.property
-    def view(self) -> Global___View: ...
+    def view(self) -> Global___View:
+        """Present on the response whose version is the match's current version."""
+
     @_builtins.property
     def clock(self) -> _common_pb2.DecisionClock:
         """With the view: the turn timers of the decision(s) pending now (human seats in to_act)."""

@@ -26,14 +26,10 @@ if _version_not_supported:
 
 
 class SnitchStub:
-    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
-    exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
-    match and carries a seat token (or, for GetView and Watch, any valid token to look on
-    as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
 
-    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
-    the generic codec translates them by name, an enum value MODE_BASIC carrying the
-    engine string "basic" and each `oneof kind` member the tag of its struct.
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel):
@@ -65,14 +61,10 @@ class SnitchStub:
 
 
 class SnitchServicer:
-    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
-    exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
-    match and carries a seat token (or, for GetView and Watch, any valid token to look on
-    as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
 
-    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
-    the generic codec translates them by name, an enum value MODE_BASIC carrying the
-    engine string "basic" and each `oneof kind` member the tag of its struct.
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def GetView(self, request, context):
@@ -135,14 +127,10 @@ def add_SnitchServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Snitch:
-    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
-    exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
-    match and carries a seat token (or, for GetView and Watch, any valid token to look on
-    as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
 
-    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
-    the generic codec translates them by name, an enum value MODE_BASIC carrying the
-    engine string "basic" and each `oneof kind` member the tag of its struct.
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @staticmethod

@@ -27,14 +27,10 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class SnitchStub:
-    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
-    exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
-    match and carries a seat token (or, for GetView and Watch, any valid token to look on
-    as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
 
-    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
-    the generic codec translates them by name, an enum value MODE_BASIC carrying the
-    engine string "basic" and each `oneof kind` member the tag of its struct.
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_typing.overload
@@ -52,14 +48,10 @@ class SnitchStub:
 
 @_typing.type_check_only
 class SnitchAsyncStub(SnitchStub):
-    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
-    exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
-    match and carries a seat token (or, for GetView and Watch, any valid token to look on
-    as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
 
-    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
-    the generic codec translates them by name, an enum value MODE_BASIC carrying the
-    engine string "basic" and each `oneof kind` member the tag of its struct.
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -73,14 +65,10 @@ class SnitchAsyncStub(SnitchStub):
     """The match's events after from_version, then each new one, with the view."""
 
 class SnitchServicer(metaclass=_abc_1.ABCMeta):
-    """Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
-    exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
-    match and carries a seat token (or, for GetView and Watch, any valid token to look on
-    as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
 
-    The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
-    the generic codec translates them by name, an enum value MODE_BASIC carrying the
-    engine string "basic" and each `oneof kind` member the tag of its struct.
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_abc_1.abstractmethod

@@ -26,9 +26,10 @@ if _version_not_supported:
 
 
 class ZooStub:
-    """Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
-    Every call names a match and carries a seat token (or, for GetView and Watch, any
-    valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel):
@@ -60,9 +61,10 @@ class ZooStub:
 
 
 class ZooServicer:
-    """Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
-    Every call names a match and carries a seat token (or, for GetView and Watch, any
-    valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def GetView(self, request, context):
@@ -125,9 +127,10 @@ def add_ZooServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Zoo:
-    """Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
-    Every call names a match and carries a seat token (or, for GetView and Watch, any
-    valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @staticmethod

@@ -27,9 +27,10 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class ZooStub:
-    """Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
-    Every call names a match and carries a seat token (or, for GetView and Watch, any
-    valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_typing.overload
@@ -47,9 +48,10 @@ class ZooStub:
 
 @_typing.type_check_only
 class ZooAsyncStub(ZooStub):
-    """Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
-    Every call names a match and carries a seat token (or, for GetView and Watch, any
-    valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -63,9 +65,10 @@ class ZooAsyncStub(ZooStub):
     """The match's events after from_version, then each new one, with the view."""
 
 class ZooServicer(metaclass=_abc_1.ABCMeta):
-    """Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
-    Every call names a match and carries a seat token (or, for GetView and Watch, any
-    valid token to look on as a spectator).
+    """---- Written by protos/envelopes.py from its template (make protos): edit it there, not here. ----
+
+    Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+    token to look on as a spectator).
     """
 
     @_abc_1.abstractmethod

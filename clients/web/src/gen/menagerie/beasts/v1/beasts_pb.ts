@@ -2196,10 +2196,8 @@ export const TokenStateSchema: GenEnum<TokenState> = /*@__PURE__*/
   enumDesc(file_menagerie_beasts_v1_beasts, 3);
 
 /**
- * The Fantastic Beasts board game, modes I (capture), II (training) and III
- * (advanced: co-op against the Second Salemers).
- * Every call names a match and carries a seat token (or, for GetView and
- * Watch, any valid token to look on as a spectator).
+ * Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+ * token to look on as a spectator).
  *
  * @generated from service menagerie.beasts.v1.Beasts
  */

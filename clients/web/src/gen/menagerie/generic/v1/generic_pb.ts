@@ -131,11 +131,15 @@ export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
  */
 export type GetViewResponse = Message<"menagerie.generic.v1.GetViewResponse"> & {
   /**
+   * The match version.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The version to pass as SubmitActionRequest.expected_version.
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -216,11 +220,15 @@ export type SubmitActionRequest = Message<"menagerie.generic.v1.SubmitActionRequ
   matchId: string;
 
   /**
+   * The view_version of the view the action was chosen from.
+   *
    * @generated from field: uint64 expected_version = 2;
    */
   expectedVersion: bigint;
 
   /**
+   * Unique per intended action; a retry with the same key gets the first answer.
+   *
    * @generated from field: string idempotency_key = 3;
    */
   idempotencyKey: string;
@@ -245,17 +253,22 @@ export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__P
  */
 export type SubmitActionResponse = Message<"menagerie.generic.v1.SubmitActionResponse"> & {
   /**
+   * The match version after the action.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The caller's view version after the action (for its next submit).
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
 
   /**
-   * The events the action caused, as the caller may see them (their text comes with Watch).
+   * The events the action caused, as the caller may see them; their text (header.text)
+   * comes with Watch, so that the answer kept for a retried request stays small.
    *
    * @generated from field: repeated menagerie.generic.v1.Event events = 3;
    */
@@ -279,6 +292,8 @@ export type WatchRequest = Message<"menagerie.generic.v1.WatchRequest"> & {
   matchId: string;
 
   /**
+   * Send events after this version; 0 = from the start.
+   *
    * @generated from field: uint64 from_version = 2;
    */
   fromVersion: bigint;
@@ -292,6 +307,9 @@ export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
   messageDesc(file_menagerie_generic_v1_generic, 9);
 
 /**
+ * One accepted action (or the setup) and its events; the response that brings
+ * the watcher up to date also carries the current view.
+ *
  * @generated from message menagerie.generic.v1.WatchResponse
  */
 export type WatchResponse = Message<"menagerie.generic.v1.WatchResponse"> & {
@@ -306,6 +324,8 @@ export type WatchResponse = Message<"menagerie.generic.v1.WatchResponse"> & {
   events: Event[];
 
   /**
+   * Present on the response whose version is the match's current version.
+   *
    * @generated from field: menagerie.generic.v1.View view = 3;
    */
   view?: View | undefined;
@@ -316,14 +336,15 @@ export type WatchResponse = Message<"menagerie.generic.v1.WatchResponse"> & {
   viewVersion: bigint;
 
   /**
-   * With the view: the turn timers of the decision(s) pending now.
+   * With the view: the turn timers of the decision(s) pending now (human seats in to_act).
    *
    * @generated from field: menagerie.common.v1.DecisionClock clock = 5;
    */
   clock?: DecisionClock | undefined;
 
   /**
-   * Set when this version's action was made by a bot for a human seat whose turn timer ran out.
+   * Set when this version's action was made by a bot for a human seat whose turn timer
+   * ran out (its events also carry EventHeader.timeout_decision).
    *
    * @generated from field: menagerie.common.v1.TimeoutDecision timeout = 6;
    */
@@ -338,12 +359,8 @@ export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
   messageDesc(file_menagerie_generic_v1_generic, 10);
 
 /**
- * Any game in one shape: the engine's view, actions and events as JSON (msgspec's encoding
- * of the game's own types), beside the platform's common messages. Every game service
- * serves it next to its own typed service, and a game that ships no proto serves only
- * this one; clients without a board of their own for a game draw it from here
- * (docs/architecture.md, "Games as plugins, and bots"). Every call names a match and
- * carries a seat token (or, for GetView and Watch, any valid token to look on).
+ * Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+ * token to look on as a spectator).
  *
  * @generated from service menagerie.generic.v1.Game
  */
@@ -359,7 +376,7 @@ export const Game: GenService<{
     output: typeof GetViewResponseSchema;
   },
   /**
-   * Every action the caller's seat may take now.
+   * Every action the caller's seat may take now; the list is exact.
    *
    * @generated from rpc menagerie.generic.v1.Game.ListLegalActions
    */

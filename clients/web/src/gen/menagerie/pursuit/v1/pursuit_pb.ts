@@ -1718,11 +1718,15 @@ export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
  */
 export type GetViewResponse = Message<"menagerie.pursuit.v1.GetViewResponse"> & {
   /**
+   * The match version.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The version to pass as SubmitActionRequest.expected_version.
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -1803,11 +1807,15 @@ export type SubmitActionRequest = Message<"menagerie.pursuit.v1.SubmitActionRequ
   matchId: string;
 
   /**
+   * The view_version of the view the action was chosen from.
+   *
    * @generated from field: uint64 expected_version = 2;
    */
   expectedVersion: bigint;
 
   /**
+   * Unique per intended action; a retry with the same key gets the first answer.
+   *
    * @generated from field: string idempotency_key = 3;
    */
   idempotencyKey: string;
@@ -1832,11 +1840,15 @@ export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__P
  */
 export type SubmitActionResponse = Message<"menagerie.pursuit.v1.SubmitActionResponse"> & {
   /**
+   * The match version after the action.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The caller's view version after the action (for its next submit).
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -1867,6 +1879,8 @@ export type WatchRequest = Message<"menagerie.pursuit.v1.WatchRequest"> & {
   matchId: string;
 
   /**
+   * Send events after this version; 0 = from the start.
+   *
    * @generated from field: uint64 from_version = 2;
    */
   fromVersion: bigint;
@@ -1880,6 +1894,9 @@ export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
   messageDesc(file_menagerie_pursuit_v1_pursuit, 60);
 
 /**
+ * One accepted action (or the setup) and its events; the response that brings
+ * the watcher up to date also carries the current view.
+ *
  * @generated from message menagerie.pursuit.v1.WatchResponse
  */
 export type WatchResponse = Message<"menagerie.pursuit.v1.WatchResponse"> & {
@@ -1894,6 +1911,8 @@ export type WatchResponse = Message<"menagerie.pursuit.v1.WatchResponse"> & {
   events: Event[];
 
   /**
+   * Present on the response whose version is the match's current version.
+   *
    * @generated from field: menagerie.pursuit.v1.View view = 3;
    */
   view?: View | undefined;
@@ -2123,8 +2142,7 @@ export const CardKindSchema: GenEnum<CardKind> = /*@__PURE__*/
   enumDesc(file_menagerie_pursuit_v1_pursuit, 4);
 
 /**
- * The cooperative beast-capture dice game: everyone against the beasts. Every call
- * names a match and carries a seat token (or, for GetView and Watch, any valid
+ * Every call names a match and carries a seat token (or, for GetView and Watch, any valid
  * token to look on as a spectator).
  *
  * @generated from service menagerie.pursuit.v1.Pursuit

@@ -6431,11 +6431,15 @@ export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
  */
 export type GetViewResponse = Message<"menagerie.snitch.v1.GetViewResponse"> & {
   /**
+   * The match version.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The version to pass as SubmitActionRequest.expected_version.
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -6516,11 +6520,15 @@ export type SubmitActionRequest = Message<"menagerie.snitch.v1.SubmitActionReque
   matchId: string;
 
   /**
+   * The view_version of the view the action was chosen from.
+   *
    * @generated from field: uint64 expected_version = 2;
    */
   expectedVersion: bigint;
 
   /**
+   * Unique per intended action; a retry with the same key gets the first answer.
+   *
    * @generated from field: string idempotency_key = 3;
    */
   idempotencyKey: string;
@@ -6545,11 +6553,15 @@ export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__P
  */
 export type SubmitActionResponse = Message<"menagerie.snitch.v1.SubmitActionResponse"> & {
   /**
+   * The match version after the action.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The caller's view version after the action (for its next submit).
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -6580,6 +6592,8 @@ export type WatchRequest = Message<"menagerie.snitch.v1.WatchRequest"> & {
   matchId: string;
 
   /**
+   * Send events after this version; 0 = from the start.
+   *
    * @generated from field: uint64 from_version = 2;
    */
   fromVersion: bigint;
@@ -6593,6 +6607,9 @@ export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
   messageDesc(file_menagerie_snitch_v1_snitch, 181);
 
 /**
+ * One accepted action (or the setup) and its events; the response that brings
+ * the watcher up to date also carries the current view.
+ *
  * @generated from message menagerie.snitch.v1.WatchResponse
  */
 export type WatchResponse = Message<"menagerie.snitch.v1.WatchResponse"> & {
@@ -6607,6 +6624,8 @@ export type WatchResponse = Message<"menagerie.snitch.v1.WatchResponse"> & {
   events: Event[];
 
   /**
+   * Present on the response whose version is the match's current version.
+   *
    * @generated from field: menagerie.snitch.v1.View view = 3;
    */
   view?: View | undefined;
@@ -6903,14 +6922,8 @@ export const SnitchCardOptionSchema: GenEnum<SnitchCardOption> = /*@__PURE__*/
   enumDesc(file_menagerie_snitch_v1_snitch, 7);
 
 /**
- * Catch the Golden Snitch: two Coaches, a pitch of Zones, secret card choices, dice
- * exchanges with Reactions and re-roll windows, and the Snitch race. Every call names a
- * match and carries a seat token (or, for GetView and Watch, any valid token to look on
- * as a spectator).
- *
- * The messages mirror the engine's types field by field (menagerie.snitch.engine.model):
- * the generic codec translates them by name, an enum value MODE_BASIC carrying the
- * engine string "basic" and each `oneof kind` member the tag of its struct.
+ * Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+ * token to look on as a spectator).
  *
  * @generated from service menagerie.snitch.v1.Snitch
  */

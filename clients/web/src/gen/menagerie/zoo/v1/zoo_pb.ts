@@ -1766,11 +1766,15 @@ export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
  */
 export type GetViewResponse = Message<"menagerie.zoo.v1.GetViewResponse"> & {
   /**
+   * The match version.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The version to pass as SubmitActionRequest.expected_version.
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -1851,11 +1855,15 @@ export type SubmitActionRequest = Message<"menagerie.zoo.v1.SubmitActionRequest"
   matchId: string;
 
   /**
+   * The view_version of the view the action was chosen from.
+   *
    * @generated from field: uint64 expected_version = 2;
    */
   expectedVersion: bigint;
 
   /**
+   * Unique per intended action; a retry with the same key gets the first answer.
+   *
    * @generated from field: string idempotency_key = 3;
    */
   idempotencyKey: string;
@@ -1880,11 +1888,15 @@ export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__P
  */
 export type SubmitActionResponse = Message<"menagerie.zoo.v1.SubmitActionResponse"> & {
   /**
+   * The match version after the action.
+   *
    * @generated from field: uint64 version = 1;
    */
   version: bigint;
 
   /**
+   * The caller's view version after the action (for its next submit).
+   *
    * @generated from field: uint64 view_version = 2;
    */
   viewVersion: bigint;
@@ -1915,6 +1927,8 @@ export type WatchRequest = Message<"menagerie.zoo.v1.WatchRequest"> & {
   matchId: string;
 
   /**
+   * Send events after this version; 0 = from the start.
+   *
    * @generated from field: uint64 from_version = 2;
    */
   fromVersion: bigint;
@@ -1928,6 +1942,9 @@ export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
   messageDesc(file_menagerie_zoo_v1_zoo, 57);
 
 /**
+ * One accepted action (or the setup) and its events; the response that brings
+ * the watcher up to date also carries the current view.
+ *
  * @generated from message menagerie.zoo.v1.WatchResponse
  */
 export type WatchResponse = Message<"menagerie.zoo.v1.WatchResponse"> & {
@@ -1942,6 +1959,8 @@ export type WatchResponse = Message<"menagerie.zoo.v1.WatchResponse"> & {
   events: Event[];
 
   /**
+   * Present on the response whose version is the match's current version.
+   *
    * @generated from field: menagerie.zoo.v1.View view = 3;
    */
   view?: View | undefined;
@@ -2344,9 +2363,8 @@ export const MetricKindSchema: GenEnum<MetricKind> = /*@__PURE__*/
   enumDesc(file_menagerie_zoo_v1_zoo, 10);
 
 /**
- * Fantasy Zoo: simultaneous drafting, hidden hands passed left, double-sided cards.
- * Every call names a match and carries a seat token (or, for GetView and Watch, any
- * valid token to look on as a spectator).
+ * Every call names a match and carries a seat token (or, for GetView and Watch, any valid
+ * token to look on as a spectator).
  *
  * @generated from service menagerie.zoo.v1.Zoo
  */
