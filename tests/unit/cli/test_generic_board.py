@@ -66,7 +66,7 @@ def test_a_finished_match_shows_the_result_in_the_engines_words() -> None:
     view = generic_pb2.View()
     view.CopyFrom(last.view)
     view.viewer = 1
-    view.outcome.reason = "Ann has the best zoo"
+    view.outcome.reason = "Seat 1 has the best zoo"
     view.outcome.seats.add(seat=0, result=1, score=12, rank=1)
     view.outcome.seats.add(seat=1, result=2, score=7, rank=2)
     drawn = [line.plain for line in render(GENERIC.draw(view, names(2)), WIDTH)]

@@ -28,7 +28,7 @@ from rich.text import Text
 from menagerie.cli.menu import Entry, Pick, Toggles, arrange, label_subject, picks
 from menagerie.cli.results import result_word
 from menagerie.generic.v1 import generic_pb2, generic_pb2_grpc
-from menagerie.rules.text import seat_name
+from menagerie.rules.text import name_mentions, seat_name
 
 Json = Any  # a value decoded from the view's or an action's JSON
 # The field of an action's JSON that names its kind (generic.proto: {"kind": "take", ...}).
@@ -170,7 +170,8 @@ def headline(view: Any, readers: Readers) -> Text:
     """The decision's title and who decides, or the result once the match is over."""
     prompt = view.prompt
     if len(view.outcome.seats) > 0:
-        return Text(f"Game over: {view.outcome.reason}", style="bold")
+        # The reason is written once for every reader ("Seat 2 reached 10"): the seats' names go in here.
+        return Text(f"Game over: {name_mentions(view.outcome.reason, readers.names)}", style="bold")
     text = Text(prompt.title or words(prompt.kind).capitalize() or "The match", style="bold")
     deciding = sorted({*prompt.must, *prompt.may})
     if deciding:
