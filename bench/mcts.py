@@ -1,118 +1,148 @@
-"""The `mcts` level's speed: simulations per second per game and mode, and a 1 s decision's wall time.
+"""The `mcts` level's speed and the engines' own: today's code beside the code as it was, in one run.
 
 Positions are taken from a seeded random match of each mode (positions where the seat has a
 choice the search plays: not a Snitch Team being built, which the level leaves to greedy's
 plan). Each decision is searched for the default budget (1 s); the time from the call to the
-answer is printed beside the target (the budget + 50 ms) with PASS/MISS, and the
-simulations per second beside the baseline of the same run: random legal actions per second
-through the same engine (what a simulation is made of, without the search around it), and
-where an issue set one, beside its target (SIMS_TARGETS) with PASS/MISS.
+answer is printed beside the target (the budget + 50 ms) with PASS/MISS. Where an issue set a
+target for the search's iterations per second (SIMS_TARGETS), the same positions are searched
+by the code as it was (bench.earlier: the engines and search of its BASELINE_COMMIT, in a child
+process) and both are printed with their ratio and the target's verdict.
+
+Then random playouts, the engine alone: legal actions and whole matches per second, today's
+beside the earlier commit's, with the verdict of "no lower than then" (issue 28, item 6).
 """
 
 from __future__ import annotations
 
-import random
 import statistics
-import time
+from dataclasses import dataclass
 from typing import Any
 
+from bench import earlier, probe
 from bench.stats import verdict
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget
-from menagerie.rules.contract import MatchSetup, ModeInfo
-from menagerie.rules.mcts import MctsPolicy, Searchable, searchable_of
+from menagerie.rules.contract import MatchSetup
 
 MARGIN = 0.050  # a decision returns within its budget plus this (issue 16)
 # Simulations per second a search needs to play well (issue 28, item 6; issue 32, item 4: from 41 and 1,725).
 SIMS_TARGETS = {("snitch", "advanced"): 1_000, ("snitch", "basic"): 5_000}
+PLAYOUT_SECONDS = 2.0  # of random playouts per mode, on each side
+# A ratio of playout speeds under 1 by less than this is the machine's noise, not a slower engine.
+PLAYOUT_NOISE = 0.05
 
 
-def seats_of(mode: ModeInfo) -> int:
-    """2 seats, or a team of 3 in a cooperative mode that allows it."""
-    if mode.cooperative and mode.min_seats <= 3 <= mode.max_seats:
-        return 3
-    return min(max(2, mode.min_seats), mode.max_seats)
+@dataclass
+class Mode:
+    """A game mode as the section measures it: its setup, and the search's positions in it."""
+
+    game: str
+    setup: MatchSetup
+    found: list[probe.Position]
+
+    @property
+    def label(self) -> str:
+        """ "game mode, seats"."""
+        return f"{self.game} {self.setup.mode}, {self.setup.seats}"
+
+    def job(self) -> dict[str, Any]:
+        """What bench.probe is asked of the earlier code for this mode: playouts, and the search where targeted."""
+        job: dict[str, Any] = {
+            "game": self.game,
+            "mode": self.setup.mode,
+            "seats": self.setup.seats,
+            "playout_seconds": PLAYOUT_SECONDS,
+        }
+        if (self.game, self.setup.mode) in SIMS_TARGETS:
+            job.update(seed=SEED, places=[p.where for p in self.found], search_seconds=SearchBudget().seconds)
+        return job
 
 
-def positions(
-    engine: Any, setup: MatchSetup, count: int, seed: int, searchable: Searchable | None = None
-) -> list[tuple[Any, list[Any], int]]:
-    """(view, legal, seat) at `count` positions with a choice the search plays (see `searchable`), spread over
-    seeded random matches."""
-    found: list[tuple[Any, list[Any], int]] = []
-    rng = random.Random(seed)
-    match = 0
-    while len(found) < count and match < 50:
-        state, _ = engine.setup(setup, seed + match)
-        choices = 0
-        while engine.outcome(state) is None and len(found) < count:
-            to_act = engine.to_act(state)
-            seat = (to_act.must or to_act.may)[0]
-            legal = engine.legal_actions(state, seat)
-            view = engine.view(state, seat) if len(legal) > 1 else None
-            if view is not None and (searchable is None or searchable(view)):
-                if choices % 5 == 2:
-                    found.append((view, legal, seat))
-                choices += 1
-            engine.perform(state, seat, rng.choice(legal))
-        match += 1
+SEED = 7  # of the random matches the positions are taken from
+
+
+def modes(decisions: int) -> list[Mode]:
+    """Every game mode of the registry with up to `decisions` positions for the search."""
+    found = []
+    for game in registry.game_ids():
+        engine = registry.engine(game)
+        for info in engine.info.modes:
+            setup = MatchSetup(info.mode, probe.seats_of(info))
+            wanted = probe.every_fifth_searchable(game)
+            found.append(Mode(game, setup, probe.positions(engine, setup, SEED, wanted, decisions)))
     return found
 
 
-def random_actions_per_second(engine: Any, setup: MatchSetup, seconds: float) -> float:
-    """The baseline: random legal actions per second through the engine, whole matches from their setup."""
-    rng = random.Random(0)
-    actions, started, seed = 0, time.perf_counter(), 0
-    while time.perf_counter() - started < seconds:
-        state, _ = engine.setup(setup, seed)
-        while engine.outcome(state) is None:
-            to_act = engine.to_act(state)
-            seat = (to_act.must or to_act.may)[0]
-            engine.perform(state, seat, rng.choice(engine.legal_actions(state, seat)))
-            actions += 1
-        seed += 1
-    return actions / (time.perf_counter() - started)
+def then_figures(measured: list[Mode]) -> tuple[list[dict[str, Any]], str]:
+    """The earlier commit's figures per mode (empty where unavailable) and a line saying what they are."""
+    try:
+        results = earlier.measure([mode.job() for mode in measured])
+    except (earlier.Unavailable, OSError) as why:
+        return [{} for _ in measured], f"  (no baseline from {earlier.BASELINE_COMMIT}: {why})"
+    return results, f'  "then": the same measures on {earlier.BASELINE_COMMIT} (main when issue 28 was filed), this run'
+
+
+def ratio(now: float, then: float | None) -> str:
+    """now / then, or a dash without a figure for then."""
+    return f"{now / then:7.2f}" if then else f"{'—':>7}"
 
 
 def mcts_section(decisions: int, budget: SearchBudget | None = None) -> None:
-    """Per game and mode: simulations/s beside random actions/s, and p50/p99 decision time beside the target."""
+    """Per game and mode: the search's iterations/s beside then's and its target, decision times, playout speed."""
     budget = budget or SearchBudget()
     target_ms = (budget.seconds + MARGIN) * 1000
+    measured = modes(decisions)
     print(f"\n== mcts: {decisions} decisions per mode at {budget.seconds:g} s each (in process, one core)")
+    then, about = then_figures(measured)
+    print(about)
     print(
-        f"  {'game mode, seats':30}{'sims/s':>9}{'sims':>8}{'random actions/s':>18}"
+        f"  {'game mode, seats':30}{'sims/s':>9}{'then':>9}{'ratio':>7}{'sims':>8}"
         f"{'p50 ms':>9}{'p99 ms':>9}  target ≤ {target_ms:.0f} ms"
     )
-    for game in registry.game_ids():
-        engine = registry.engine(game)
-        for mode in engine.info.modes:
-            setup = MatchSetup(mode.mode, seats_of(mode))
-            policy = MctsPolicy(game, budget)
-            baseline = random_actions_per_second(engine, setup, 1.0)
-            times: list[float] = []
-            iterations, searching = 0, 0.0
-            for n, (view, legal, seat) in enumerate(positions(engine, setup, decisions, 7, searchable_of(game))):
-                started = time.perf_counter()
-                policy.choose(view, legal, seat, random.Random(n))
-                elapsed = time.perf_counter() - started
-                times.append(elapsed)
-                if policy.iterations:
-                    iterations += policy.iterations
-                    searching += elapsed
-            label = f"{game} {mode.mode}, {setup.seats}"
-            if not times:
-                print(f"  {label:30}  no position with a choice found")
-                continue
-            p50 = statistics.median(times) * 1000
-            p99 = (statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]) * 1000
-            if policy.fallback is not None:
-                rate = "   (greedy: no determinization yet)"
-                print(f"  {label:30}{rate:35}{p50:9.1f}{p99:9.1f}")
-                continue
-            sims = iterations / searching if searching else 0.0
-            wanted = SIMS_TARGETS.get((game, mode.mode))
-            sims_target = f"   sims/s target ≥ {wanted:,}  {verdict(sims >= wanted)}" if wanted else ""
-            print(
-                f"  {label:30}{sims:9.0f}{iterations / len(times):8.0f}{baseline:18.0f}"
-                f"{p50:9.1f}{p99:9.1f}  {verdict(p99 <= target_ms)}{sims_target}"
-            )
+    for mode, earlier_figures in zip(measured, then, strict=True):
+        search_row(mode, budget, target_ms, earlier_figures)
+    print(
+        f"\n== random playouts, the engine alone ({PLAYOUT_SECONDS:g} s per mode on each side;"
+        " target: no lower than then)"
+    )
+    print(f"  {'game mode, seats':30}{'actions/s':>11}{'then':>10}{'ratio':>7}{'games/s':>10}{'then':>9}{'ratio':>7}")
+    for mode, earlier_figures in zip(measured, then, strict=True):
+        playout_row(mode, earlier_figures)
+
+
+def search_row(mode: Mode, budget: SearchBudget, target_ms: float, then: dict[str, Any]) -> None:
+    """One mode's search: iterations/s (beside then's and the target, where set) and decision times."""
+    if not mode.found:
+        print(f"  {mode.label:30}  no position with a choice found")
+        return
+    search = probe.search_speed(mode.game, mode.found, budget.seconds)
+    times = search.times
+    p50 = statistics.median(times) * 1000
+    p99 = (statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]) * 1000
+    if search.greedy_instead:
+        print(f"  {mode.label:30}{'   (greedy: no determinization yet)':33}{p50:9.1f}{p99:9.1f}")
+        return
+    sims = search.per_second
+    earlier_sims = then.get("sims_per_second")
+    wanted = SIMS_TARGETS.get((mode.game, mode.setup.mode))
+    notes = f"   sims/s target ≥ {wanted:,}  {verdict(sims >= wanted)}" if wanted else ""
+    if earlier_sims is not None and then.get("positions") != len(mode.found):
+        notes += f"  (then reached {then.get('positions')} of the {len(mode.found)} positions)"
+    earlier_text = f"{earlier_sims:9.0f}" if earlier_sims is not None else f"{'—':>9}"
+    print(
+        f"  {mode.label:30}{sims:9.0f}{earlier_text}{ratio(sims, earlier_sims)}{search.iterations / len(times):8.0f}"
+        f"{p50:9.1f}{p99:9.1f}  {verdict(p99 <= target_ms)}{notes}"
+    )
+
+
+def playout_row(mode: Mode, then: dict[str, Any]) -> None:
+    """One mode's random playouts, today's beside then's, with the verdict where then was measured."""
+    now = probe.random_playouts(registry.engine(mode.game), mode.setup, PLAYOUT_SECONDS)
+    actions, games = then.get("actions_per_second"), then.get("games_per_second")
+    line = (
+        f"  {mode.label:30}{now.actions_per_second:11.0f}{actions or 0:10.0f}{ratio(now.actions_per_second, actions)}"
+        f"{now.games_per_second:10.1f}{games or 0:9.1f}{ratio(now.games_per_second, games)}"
+    )
+    if games:
+        line += f"  {verdict(now.games_per_second / games >= 1 - PLAYOUT_NOISE)}"
+    print(line)
