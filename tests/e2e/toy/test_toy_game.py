@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,10 +70,11 @@ def install(folder: Path) -> str:
 
 @dataclass
 class ToyPlatform:
-    """Where the toy platform's lobby and gateway listen."""
+    """Where the toy platform's lobby and gateway listen, and the environment that finds the game's package."""
 
     lobby: str
     gateway: str
+    installed: dict[str, str]
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +97,7 @@ def toy_platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
         # Neither the lobby nor the gateway has the game's package: they know it from its service.
         lobby = stack.enter_context(service_process("menagerie.lobby", url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints))
         gateway = stack.enter_context(gateway_process(lobby.address, {GAME: game.address}, static))
-        yield ToyPlatform(lobby.address, gateway.url)
+        yield ToyPlatform(lobby.address, gateway.url, installed)
 
 
 # ------------------------------------------------------------------ through the gateway
@@ -214,3 +216,17 @@ def test_a_toy_game_is_played_to_the_end_with_the_cli_on_its_generic_board(toy_p
     assert re.search(r"Cid \(you\): score \d+", transcript), "the scores by seat"
     assert re.search(r"Game over: (Cid|Bot \d \(greedy\)) reached 1[0-2]", transcript), transcript[-2000:]
     assert re.search(r"1\. .+ won \(score \d+\)", transcript) and re.search(r"2\. .+ lost", transcript)
+
+
+# ------------------------------------------------------------------------ in the arena
+
+
+def test_the_arena_plays_a_toy_game_through_the_stack(toy_platform: ToyPlatform) -> None:
+    # The arena plays one seat itself, in its own process (which has the package), through the generic service.
+    arena = [str(Path(sys.executable).parent / "menagerie-arena"), "--game", GAME, "--bots", "greedy,random"]
+    argv = die_with_parent([*arena, "--games", "2", "--through-stack", "--lobby", toy_platform.lobby])
+    done = subprocess.run(
+        argv, env={**os.environ, **toy_platform.installed}, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"greedy vs random │ [0-2]/2 ", done.stdout), done.stdout

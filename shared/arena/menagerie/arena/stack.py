@@ -27,7 +27,6 @@ from menagerie.arena.local import ArenaRun, MatchResult, Pairing, Plan, make_pol
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.rules.bots import Policy
-from menagerie.shared import codec
 from menagerie.shared.bots import MAX_BOT_BUDGET_SECONDS
 from menagerie.shared.games.binding import GameBinding, bindings
 from menagerie.shared.rpc.channels import open_channel
@@ -123,7 +122,8 @@ class StackArena:
 
     def play(self, seating: lobby_pb2.Seating, level: str, policy: Policy, times: dict[str, list[float]]) -> Any:
         """Plays the arena's seat until the match is over; returns the game service's summary of it."""
-        pb, engine = self.binding.pb2, self.binding.engine
+        # The binding's messages: the game's own proto, or the generic service's JSON for a game without one.
+        pb, messages = self.binding.pb2, self.binding.messages
         stub, matches = self._game(seating.game_endpoint)
         auth = _bearer(seating.seat_token)
         match_id, seat = seating.match_id, seating.seat
@@ -142,8 +142,8 @@ class StackArena:
                 reply = stub.GetView(pb.GetViewRequest(match_id=match_id), metadata=auth, timeout=10)
                 if reply.view_version != legal.view_version:
                     continue  # the seat's view moved on between the two reads: read both again
-                view = codec.from_message(reply.view, engine.view_type)
-            actions = [codec.decode_tagged(a, engine.action_type, "action") for a in legal.actions]
+                view = messages.view_value(reply.view)
+            actions = [messages.action_value(a) for a in legal.actions]
             started = time.perf_counter()
             choice = policy.choose(view, actions, seat, rng)
             times.setdefault(level, []).append(time.perf_counter() - started)
@@ -151,7 +151,7 @@ class StackArena:
                 match_id=match_id,
                 expected_version=legal.view_version,
                 idempotency_key=f"arena:{match_id}:{seat}:{legal.view_version}",
-                action=codec.tagged_to_message(pb.Action, choice),
+                action=messages.action(choice),
             )
             try:
                 stub.SubmitAction(request, metadata=auth, timeout=10)
