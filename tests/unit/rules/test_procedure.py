@@ -172,6 +172,24 @@ def test_a_chance_nodes_outcomes_are_stated_and_may_be_chosen() -> None:
     assert state.rng.counter == 0, "chosen outcomes draw nothing"
 
 
+def test_a_chance_node_drawn_at_once_is_drawn_or_chosen_as_in_the_flow() -> None:
+    """`draw` resolves a node now, with the same draws as `advance` would make, or the outcome chosen."""
+    drawn, flowed = State(rng=Rng(4), players=[0, 0]), State(rng=Rng(4), players=[0, 0])
+    drawn_events: list[Happened] = []
+    flowed_events: list[Happened] = []
+    DICE.draw(drawn, RollDie(seat=0), drawn_events)
+    DICE.then(flowed, RollDie(seat=0))
+    DICE.advance(flowed, flowed_events)
+    assert drawn_events[0] == flowed_events[0] and drawn.rng.counter == flowed.rng.counter == 1
+    chosen = State(rng=Rng(4), players=[0, 0])
+    events: list[Happened] = []
+    with choosing_outcomes(lambda step, outcomes: "2"):
+        DICE.draw(chosen, RollDie(seat=1), events)
+    assert events == [Happened("rolled 2")] and chosen.rolled == 2 and chosen.rng.counter == 0
+    with pytest.raises(TypeError, match="not a chance node"):
+        DICE.draw(chosen, StartTurn(seat=0), events)
+
+
 def test_an_interrupt_is_asked_first_and_the_decision_underneath_is_asked_again() -> None:
     """A window pushed over the next turn's decision; once every seat in it has decided, that turn goes on."""
     state, _ = DICE.setup(MatchSetup("plain", 3), 5)

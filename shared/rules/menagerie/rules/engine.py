@@ -111,7 +111,7 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
         if top is None:
             return ToAct()
         if not top.may:  # the common case, a decision of one or more seats that must act
-            return ToAct(must=tuple(sorted(top.must)))
+            return ToAct(must=tuple(top.must) if len(top.must) == 1 else tuple(sorted(top.must)))
         return ToAct(must=tuple(sorted(top.must)), may=tuple(sorted(set(top.may) - set(top.must))))
 
     def prompt(self, state: S) -> Prompt:
@@ -172,7 +172,8 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
             return []
         actions: list[A] = []
         accepts = top.accepts
-        for rule in self._rules_of(type(top)):
+        rules = self._rules_by_decision.get(type(top)) or self._rules_of(type(top))
+        for rule in rules:
             if rule.exact or rule.problem is no_problem:
                 actions += rule.options(state, seat)
                 continue
@@ -203,7 +204,10 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
 
     def perform(self, state: S, seat: int, action: A) -> list[E]:
         """Performs an action known to be legal, unchecked (search, simulation, replays)."""
-        return list(self.rules[type(action)].perform(state, seat, self.canonical(state, seat, action)))
+        rule = self.rules[type(action)]
+        if rule.canonical is not None:
+            action = rule.canonical(state, seat, action)
+        return list(rule.perform(state, seat, action))
 
     def describe_action(self, view: V, action: A, narrator: Narrator) -> Label:
         """The label of one of the viewer's legal actions, from its view."""

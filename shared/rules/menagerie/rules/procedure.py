@@ -22,8 +22,9 @@ Kick-Off, a Snitch card after a Tempo Point) pushes itself on top and play "pick
 left off" by itself.
 
 Engines never touch the two stacks directly; they call `ask`, `then`, `interrupt`,
-`settle`, `decided`, `replace`, `restart`, `clear` and `advance` (a test scans every
-engine for it: tests/unit/rules/test_procedure_contract.py).
+`settle`, `decided`, `replace`, `restart`, `clear`, `advance` and `draw` (a chance node
+resolved at once, where nothing pending could come first); a test scans every
+engine for it: tests/unit/rules/test_procedure_contract.py.
 """
 
 from __future__ import annotations
@@ -105,33 +106,35 @@ class Procedure(Generic[S, E]):
 
     def ask(self, state: S, decision: Decision, *then: Step) -> None:
         """Waits for `decision`; the steps `then` run once it (and all it asks) is settled, first listed first."""
-        self.then(state, *then)
-        _decisions(state).append(decision)
+        if then:
+            self.then(state, *then)
+        state.decisions.append(decision)  # type: ignore[attr-defined]
 
     def interrupt(self, state: S, decision: Decision) -> None:
         """Asks `decision` before the pending one, which is asked again once this one is settled."""
-        _decisions(state).append(decision)
+        state.decisions.append(decision)  # type: ignore[attr-defined]
 
     def settle(self, state: S) -> Decision:
         """The pending decision is over (every seat has decided, or the rules close it): returns it."""
-        return _decisions(state).pop()
+        return state.decisions.pop()  # type: ignore[attr-defined, no-any-return]
 
     def decided(self, state: S, seat: int) -> bool:
         """`seat` has decided the pending decision; it is settled (and gone) once nobody is left. True when gone."""
-        top = _decisions(state)[-1]
+        stack: list[Decision] = state.decisions  # type: ignore[attr-defined]
+        top = stack[-1]
         top.done(seat)
         if top.settled():
-            _decisions(state).pop()
+            stack.pop()
             return True
         return False
 
     def replace(self, state: S, decision: Decision) -> None:
         """The pending decision becomes `decision` (the same turn goes on with another kind of choice)."""
-        _decisions(state)[-1] = decision
+        state.decisions[-1] = decision  # type: ignore[attr-defined]
 
     def restart(self, state: S, *decisions: Decision) -> None:
         """Nothing else is pending but `decisions` (the last asked first): a new turn or phase begins."""
-        _decisions(state)[:] = decisions
+        state.decisions[:] = decisions  # type: ignore[attr-defined]
 
     def clear(self, state: S) -> None:
         """Nothing is pending any more, decision or step (the match is over)."""
@@ -144,7 +147,9 @@ class Procedure(Generic[S, E]):
 
     def then(self, state: S, *steps: Step) -> None:
         """Runs `steps` next, in the order listed, before whatever was pending."""
-        if steps:
+        if len(steps) == 1:
+            _flow(state).append(steps[0])
+        elif steps:
             _flow(state).extend(reversed(steps))
 
     def pending(self, state: S) -> tuple[list[Decision], list[Step]]:
@@ -168,10 +173,12 @@ class Procedure(Generic[S, E]):
     def advance(self, state: S, events: list[E]) -> None:
         """Runs steps until a decision is pending, the flow is empty or the match is over."""
         flow = _flow(state, required=False)
-        decisions = _decisions(state)
-        while flow and not decisions and getattr(state, "outcome", None) is None:
+        decisions: list[Decision] = state.decisions  # type: ignore[attr-defined]
+        # Searches and random playouts run this at every move: the handlers are looked up once.
+        handlers = self._handlers if self._handlers is not None else self._handler_table()
+        while flow and not decisions and state.outcome is None:  # type: ignore[attr-defined]
             step = flow.pop()
-            handler = self._handler(type(step))
+            handler = handlers[type(step)]
             if isinstance(handler, Automatic):
                 handler.run(state, step, events)
                 continue
@@ -179,10 +186,23 @@ class Procedure(Generic[S, E]):
             outcome = choose(step, handler.outcomes(state, step)) if choose else handler.sample(state, step)
             handler.resolve(state, step, outcome, events)
 
+    def draw(self, state: S, node: Step, events: list[E]) -> None:
+        """Resolves the chance node `node` now, as `advance` would once it came up (drawn, or chosen in
+        `choosing_outcomes`): for a draw that nothing else pending may come before (a die rolled by an action)."""
+        handler = self._handler(type(node))
+        if not isinstance(handler, Chance):
+            raise TypeError(f"{type(node).__name__} is not a chance node")
+        choose = _CHOOSER.get()
+        outcome = choose(node, handler.outcomes(state, node)) if choose else handler.sample(state, node)
+        handler.resolve(state, node, outcome, events)
+
     def _handler(self, kind: type) -> Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]:
-        if self._handlers is None:
-            self._handlers = self.procedure()
-        return self._handlers[kind]
+        handlers = self._handlers if self._handlers is not None else self._handler_table()
+        return handlers[kind]
+
+    def _handler_table(self) -> dict[type, Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]]:
+        self._handlers = self.procedure()
+        return self._handlers
 
 
 def _decisions(state: Any) -> list[Decision]:

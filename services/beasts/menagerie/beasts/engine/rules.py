@@ -95,6 +95,10 @@ CREATURES_TO_WIN = {"capture": 3, "training": 2}
 TIMING_WORDS = {"roll": "before rolling", "move": "after rolling, before moving", "stopped": "after stopping"}
 
 
+# The actions without parameters, made once: a playout lists them at every turn.
+ROLL, CAPTURE, END_TURN = Roll(), Capture(), EndTurn()
+
+
 class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsView, Event]):
     """Modes I (`capture`), II (`training`, optionally with spell cards) and III (`advanced`, co-op)."""
 
@@ -139,6 +143,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         self.salem = salem or load_salem()
         self.routes = Routes(self.data.board)
         self._moves = [Move(space.id) for space in self.data.board.spaces]  # actions are frozen: made once
+        self._steps = [Step(space.id) for space in self.data.board.spaces]
         self.creatures = {c.id: c for c in self.data.creatures}
         self.costs = {c.id: ResourceCounts(**c.cost) for c in self.data.creatures}
         self.cost_tuples = {c.id: cost_of(c.cost) for c in self.data.creatures}
@@ -152,13 +157,13 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             "Spell cards", self._spell_options, self._spell_problem, self._cast, not_now=self._spell_not_now
         )
         return {
-            Roll: Rule("Rolling", lambda s, seat: [Roll()], no_problem, self._roll, not_now=self._roll_not_now),
+            Roll: Rule("Rolling", lambda s, seat: [ROLL], no_problem, self._roll, not_now=self._roll_not_now),
             Move: Rule(
                 "Movement", self._move_options, self._move_problem, self._move, not_now=self._move_not_now, exact=True
             ),
             Capture: Rule(
                 "Capture",
-                lambda s, seat: [Capture()],
+                lambda s, seat: [CAPTURE],
                 self._capture_problem,
                 lambda s, seat, a: (
                     self._capture_advanced(s, seat, a) if s.mode == "advanced" else self._capture(s, seat, a)
@@ -167,7 +172,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             ),
             EndTurn: Rule(
                 "End of turn",
-                lambda s, seat: [EndTurn()],
+                lambda s, seat: [END_TURN],
                 lambda s, seat, a: self._end_turn_problem(s, seat),
                 lambda s, seat, a: self._end_advanced_turn(s) if s.mode == "advanced" else self._end_turn(s),
                 not_now=lambda s, seat, d: "roll the die and move before you end your turn",
@@ -272,11 +277,10 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         return self._roll_die(state, DieRoll(seat=seat))
 
     def _roll_die(self, state: BeastsState, roll: DieRoll) -> list[Event]:
-        """The pending decision is taken; the die (a chance node) decides what is asked next."""
+        """The pending decision is taken; the die (a chance node, drawn at once) decides what is asked next."""
         self.settle(state)
-        self.then(state, roll)
         events: list[Event] = []
-        self.advance(state, events)
+        self.draw(state, roll, events)
         return events
 
     def procedure(self) -> dict[type, Automatic[Any, Any, Any] | Chance[Any, Any, Any, Any]]:

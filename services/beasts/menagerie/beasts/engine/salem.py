@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from menagerie.rules.decisions import Decision
 
 SECOND_SALEMER_SPACE = len(BAR)  # the bar's last slot: the space of the Second Salemer (l.149)
+FIGHT, COLLECT = Fight(), Collect()  # actions are frozen: made once, listed at every decision
 
 
 class AdvancedMagizoology:
@@ -85,6 +86,7 @@ class AdvancedMagizoology:
         data: GameData
         salem: SalemData
         routes: Routes
+        _steps: list[Step]
         creatures: dict[str, Any]
         cost_tuples: dict[str, tuple[int, int, int, int]]
 
@@ -232,7 +234,7 @@ class AdvancedMagizoology:
     def _step_options(self, state: BeastsState, seat: int) -> list[Step]:
         if state.actions_left <= 0 or self.on_salemer(state, seat):
             return []
-        return [Step(to) for to in self.step_destinations(state, seat)]
+        return [self._steps[to] for to in self.routes.adjacency[state.players[seat].position]]
 
     def _step_problem(self, state: BeastsState, seat: int, action: Step) -> str | Refusal | None:
         if (fight := self.must_fight(state, seat)) is not None:
@@ -266,7 +268,7 @@ class AdvancedMagizoology:
         return ability.wins_from if isinstance(ability, FightAbility) else FIGHT_WINS_FROM
 
     def _fight_options(self, state: BeastsState, seat: int) -> list[Fight]:
-        return [Fight()] if state.actions_left > 0 and self.on_salemer(state, seat) else []
+        return [FIGHT] if state.actions_left > 0 and self.on_salemer(state, seat) else []
 
     def _fight_problem(self, state: BeastsState, seat: int, action: Fight) -> str | None:
         if not self.on_salemer(state, seat):
@@ -303,7 +305,7 @@ class AdvancedMagizoology:
         return None
 
     def _collect_options(self, state: BeastsState, seat: int) -> list[Collect]:
-        return [Collect()] if self._collect_problem(state, seat, Collect()) is None else []
+        return [COLLECT] if self._collect_problem(state, seat, COLLECT) is None else []
 
     def _collect_problem(self, state: BeastsState, seat: int, action: Collect) -> str | Refusal | None:
         if (fight := self.must_fight(state, seat)) is not None:
