@@ -53,6 +53,8 @@ EXTERNAL_DOCUMENTS = frozenset(
         "catch-the-golden-snitch.txt",  # the rulebook of Catch the Golden Snitch (services/snitch)
     }
 )
+# Names of files a standard defines, written by code rather than cited as documents.
+STANDARD_FILES = frozenset({"entry_points.txt"})  # a dist-info's entry points (the packaging spec)
 
 _WEB_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -180,7 +182,7 @@ def problems(found: Iterable[Reference], contained: set[str], read: Callable[[st
     """One line per reference whose document, or section, the repository does not contain."""
     out: list[str] = []
     for reference in found:
-        if "/" not in reference.target and reference.target in EXTERNAL_DOCUMENTS:
+        if "/" not in reference.target and reference.target in EXTERNAL_DOCUMENTS | STANDARD_FILES:
             continue
         target = resolve(reference, contained)
         if target is None:

@@ -104,8 +104,8 @@ def test_a_file_of_another_run_is_refused(tmp_path: Path, capsys: pytest.Capture
     said = capsys.readouterr().out
     assert "holds another run" in said and "seed 11" in said and "seed 12" in said
     assert out.read_bytes() == before
-    (tmp_path / "notes.txt").write_text("hello\n")
-    assert main([*RUN, "--jobs", "1", "--out", str(tmp_path / "notes.txt")]) == 2
+    (tmp_path / "notes.log").write_text("hello\n")
+    assert main([*RUN, "--jobs", "1", "--out", str(tmp_path / "notes.log")]) == 2
     assert "is not a line of an arena run" in capsys.readouterr().out
 
 
