@@ -742,6 +742,23 @@ class StartMatch(_Step, tag="start_match"):
     stage: int = 0
 
 
+class AdvantageRoll(_Step, tag="advantage_roll"):
+    """A chance node: Setup step 4's die decides which Coach attacks first (l.241; a blank is rolled again)."""
+
+
+class RerollDice(_Step, tag="reroll_dice"):
+    """A chance node: Coach `seat` rolls again `dice` (indexes) of the `side` roll (l.173–175).
+
+    With `goal_token`, the die of a Goal token flipped (l.504). The roll window it was chosen
+    in is asked again once they have fallen.
+    """
+
+    seat: int
+    side: RollSide
+    dice: list[int]
+    goal_token: bool = False
+
+
 FlowStep = (
     SetupRow
     | KickOffStep
@@ -763,6 +780,8 @@ FlowStep = (
     | StartMatch
     | SpectatorEffect
     | RollDice
+    | AdvantageRoll
+    | RerollDice
 )
 
 # ------------------------------------------------------------------------------ events

@@ -8,8 +8,9 @@
   most 3), effects such as Intrepid Moves and Aim at the Hoop (`aim_bonus`);
 - an Action against its Reaction (`resolve` → `Result`): Successes minus the Reaction's
   Opportunities, success with at least one Success remaining;
-- rerolls (`rerollable`, `reroll`, `goal_token_reroll`, `resolution_order`): each die
-  remembers which Coaches rerolled it;
+- rerolls (`rerollable`, `check_reroll`, `reroll`, `goal_token_reroll`,
+  `resolution_order`): each die remembers which Coaches rerolled it; the engine draws the
+  new faces as a chance node (`reroll_outcomes`, `draw_reroll`);
 - exact chances (`count_outcomes`, `net_outcomes`, `success_chance`, `aim_outcomes`),
   built on menagerie.rules.chance.
 
@@ -22,11 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
+from itertools import groupby
 from typing import Literal
 
 import msgspec
 
-from menagerie.rules.chance import Distribution, dice_outcomes
+from menagerie.rules.chance import Distribution, combine, dice_outcomes
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import Colour, Dice, DicePool, Hoops, Symbol
 from menagerie.snitch.data.cards import RacePitchAction, RollName
@@ -213,12 +215,12 @@ def rerollable(roll: Roll, seat: int) -> tuple[int, ...]:
     return tuple(i for i, die in enumerate(roll.dice) if seat not in die.rerolled_by)
 
 
-def reroll(rng: Rng, dice: Dice, roll: Roll, seat: int, indexes: Sequence[int], limit: int | None = None) -> Roll:
-    """Coach `seat` picks up these dice of a roll (theirs or the rival's) and rolls them again (l.173–175).
+def check_reroll(roll: Roll, seat: int, indexes: Sequence[int], limit: int | None = None) -> None:
+    """Whether Coach `seat` may pick up these dice of a roll (theirs or the rival's) to roll them again (l.173–175).
 
-    The new faces count even if worse. RollError if no die is named, a die is named twice,
-    one is not in the roll, one was already rerolled by this Coach, or more than `limit`
-    are named (an Intrepid Move's "up to N dice").
+    RollError if no die is named, a die is named twice, one is not in the roll, one was
+    already rerolled by this Coach, or more than `limit` are named (an Intrepid Move's
+    "up to N dice").
     """
     chosen = set(indexes)
     if not chosen or len(chosen) != len(indexes):
@@ -231,9 +233,39 @@ def reroll(rng: Rng, dice: Dice, roll: Roll, seat: int, indexes: Sequence[int], 
             raise RollError(f"no die {index} in this roll")
         if index not in allowed:
             raise RollError(f"die {index} was already rerolled by this Coach")
-    # Rolled in index order so that a seeded match replays the same faces.
+
+
+def reroll_outcomes(dice: Dice, roll: Roll, indexes: Sequence[int]) -> Distribution[tuple[Symbol, ...]]:
+    """Every way the dice picked up may fall (faces in index order), with its chance.
+
+    Equal dice count once, as menagerie.rules.chance lists them: dice next to each other of
+    one colour and rerolled by the same Coaches (a face on one or the other is then the same).
+    """
+    outcome: Distribution[tuple[Symbol, ...]] = [((), Fraction(1))]
+    picked = [roll.dice[i] for i in sorted(indexes)]
+    for (colour, _), same in groupby(picked, key=lambda die: (die.colour, die.rerolled_by)):
+        outcome = combine(outcome, dice_outcomes(faces(dice, colour), len(list(same))))
+    return outcome
+
+
+def draw_reroll(rng: Rng, dice: Dice, roll: Roll, indexes: Sequence[int]) -> tuple[Symbol, ...]:
+    """The new faces of the dice picked up, rolled one by one in index order (a seeded match replays them)."""
+    return tuple(roll_die(rng, dice, roll.dice[i].colour) for i in sorted(indexes))
+
+
+def reroll(roll: Roll, seat: int, indexes: Sequence[int], fallen: Sequence[Symbol], limit: int | None = None) -> Roll:
+    """Coach `seat` picked up these dice of a roll and they fell on `fallen` (in index order; l.173–175).
+
+    The new faces count even if worse; each die remembers that `seat` rerolled it. RollError
+    as `check_reroll`, or when the faces are not one per die.
+    """
+    check_reroll(roll, seat, indexes, limit)
+    chosen = sorted(indexes)
+    if len(fallen) != len(chosen):
+        raise RollError(f"{len(chosen)} dice rerolled, {len(fallen)} faces")
+    face_of = dict(zip(chosen, fallen, strict=True))
     new = tuple(
-        RolledDie(die.colour, roll_die(rng, dice, die.colour), (*die.rerolled_by, seat)) if i in chosen else die
+        RolledDie(die.colour, face_of[i], (*die.rerolled_by, seat)) if i in face_of else die
         for i, die in enumerate(roll.dice)
     )
     return msgspec.structs.replace(roll, dice=new)
@@ -244,17 +276,18 @@ def can_use_goal_token(roll: Roll, seat: int) -> bool:
     return seat == roll.seat and not roll.goal_token and bool(rerollable(roll, seat))
 
 
-def goal_token_reroll(rng: Rng, dice: Dice, roll: Roll, seat: int, index: int) -> Roll:
-    """Flip an Uncelebrated Goal token: reroll one die of your Player's own roll, once per Action or Reaction (l.504).
+def goal_token_reroll(roll: Roll, seat: int, index: int, face: Symbol) -> Roll:
+    """Flip an Uncelebrated Goal token: one die of your Player's own roll rerolled, fallen on `face` (l.504).
 
-    It is a reroll by that Coach, so it cannot take a die they already rerolled (l.175).
-    The caller flips the token (the Team's Goal tokens are not part of a roll).
+    Once per Action or Reaction. It is a reroll by that Coach, so it cannot take a die they
+    already rerolled (l.175). The caller flips the token (the Team's Goal tokens are not part
+    of a roll).
     """
     if seat != roll.seat:
         raise RollError("a Goal token rerolls a die of your own Player's roll")
     if roll.goal_token:
         raise RollError("a Goal token was already used on this roll")
-    return msgspec.structs.replace(reroll(rng, dice, roll, seat, [index]), goal_token=True)
+    return msgspec.structs.replace(reroll(roll, seat, [index], [face]), goal_token=True)
 
 
 def resolution_order(active: int | None, last_to_act: int) -> tuple[int, int]:

@@ -46,6 +46,7 @@ from menagerie.snitch.engine.exchanges import Exchanges
 from menagerie.snitch.engine.intrepid import IntrepidMoves
 from menagerie.snitch.engine.model import (
     Action,
+    AdvantageRoll,
     AfterAction,
     Aim,
     Ask,
@@ -91,6 +92,7 @@ from menagerie.snitch.engine.model import (
     RefillRow,
     RemoveStunned,
     Reroll,
+    RerollDice,
     RollDice,
     SequenceStep,
     SetupRow,
@@ -223,6 +225,8 @@ class SnitchEngine(
             kind: Automatic(run) for kind, run in steps.items()
         }
         handlers[RollDice] = Chance(self._dice_faces, self._draw_dice, self._dice_rolled)
+        handlers[AdvantageRoll] = Chance(self._advantage_faces, self._draw_advantage, self._advantage_rolled)
+        handlers[RerollDice] = Chance(self._reroll_faces, self._draw_reroll, self._rerolled)
         return handlers
 
     # ================================================================ data helpers

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from menagerie.rules.chance import Distribution, die_outcomes
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.rng import Rng
 from menagerie.snitch.data import (
     STAND_ZONES,
     House,
+    Symbol,
 )
 from menagerie.snitch.engine import pitch, race, rolls, roster, tactics
 from menagerie.snitch.engine.model import (
     FLAG_COLOURS,
     Action,
+    AdvantageRoll,
     AdvantageRolled,
     BeatenBludger,
     BludgerPlaced,
@@ -84,14 +87,28 @@ class SetUpAndKickOff(EngineParts):
         return state, events
 
     def _start_match(self, state: SnitchState, events: list[Event]) -> None:
-        """Setup steps 1–7 (l.233–247): halves, Seekers, Snitch, advantage, the row, hands; then the Kick-Off."""
-        rng = state.rng
-        # Step 4 (l.241): seat 0 took the Success symbol, seat 1 the Opportunity (authored);
-        # the purple die is rolled until it shows one of them (a blank matches neither).
+        """Setup steps 1–7 (l.233–247), from step 4's roll (a chance node) on; see `_advantage_rolled`."""
+        self.then(state, AdvantageRoll())
+        self.advance(state, events)
+
+    def _advantage_faces(self, state: SnitchState, step: AdvantageRoll) -> Distribution[Symbol]:
+        """Step 4's die (l.241): each face with its chance, but the blank when a blank is rolled again (RULES.md)."""
         spec = self.data.dice.setup_roll
-        face = rolls.roll_die(rng, self.data.dice, spec.colour)
+        faces = rolls.faces(self.data.dice, spec.colour)
+        return die_outcomes([face for face in faces if not (spec.reroll_blank and face == "blank")])
+
+    def _draw_advantage(self, state: SnitchState, step: AdvantageRoll) -> Symbol:
+        """The die rolled with the match's Rng until it shows a face that is not rolled again."""
+        spec = self.data.dice.setup_roll
+        face = rolls.roll_die(state.rng, self.data.dice, spec.colour)
         while spec.reroll_blank and face == "blank":
-            face = rolls.roll_die(rng, self.data.dice, spec.colour)
+            face = rolls.roll_die(state.rng, self.data.dice, spec.colour)
+        return face
+
+    def _advantage_rolled(self, state: SnitchState, step: AdvantageRoll, face: Symbol, events: list[Event]) -> None:
+        """Step 4 showed `face`: halves, Seekers, Snitch, advantage, the row, hands; then the Kick-Off."""
+        rng = state.rng
+        # Step 4 (l.241): seat 0 took the Success symbol, seat 1 the Opportunity (authored).
         attacking = 0 if face in ("success", "double_success") else 1
         halves = (self.pitch.halves[0].id, self.pitch.halves[1].id)
         chaser = pitch.PITCH_LINEUP.index("chaser")
@@ -109,7 +126,6 @@ class SetUpAndKickOff(EngineParts):
             state.stand = [StandSpot(zone=z) for z in STAND_ZONES]
         # Step 5's row (Golden Snitch cards with the Attacking Team), then the Kick-Off.
         self.then(state, SetupRow(seat=attacking), KickOffStep())
-        self.advance(state, events)
 
     def _refill_row(self, state: SnitchState, step: SetupRow | RefillRow, events: list[Event]) -> None:
         """Draw the row back up to 3; a Golden Snitch card is Glimpsed by `step.seat`'s Seeker first (l.243, l.677)."""

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
+from menagerie.rules.chance import Distribution
+from menagerie.snitch.data import Symbol
 from menagerie.snitch.data.cards import (
     Reroll as RerollEffect,
 )
 from menagerie.snitch.engine import rolls, traits
 from menagerie.snitch.engine.model import (
     Action,
+    Ask,
     DiceRerolled,
     Event,
     Exchange,
@@ -19,6 +22,9 @@ from menagerie.snitch.engine.model import (
     KeepRoll,
     PlaySwift,
     Reroll,
+    RerollDice,
+    RollSide,
+    RollWindow,
     SnitchState,
     TraitUsed,
     UseTrait,
@@ -53,7 +59,7 @@ class RollWindows(EngineParts):
             return ()
         return SWIFT_MOMENTS.get((ex.kind, seat == ex.seat), ())
 
-    def _own_side(self, ex: Exchange, seat: int) -> str | None:
+    def _own_side(self, ex: Exchange, seat: int) -> RollSide | None:
         """The rolled side whose Player is `seat`'s (a Bludger's hit is nobody's roll, so its target's Reaction is)."""
         if seat == ex.seat and ex.action_roll is not None:
             return "action"
@@ -71,7 +77,7 @@ class RollWindows(EngineParts):
             return []
         return list(rolls.rerollable(roll, seat))
 
-    def _trait_use(self, state: SnitchState, ex: Exchange, seat: int) -> tuple[int, str, str, int] | None:
+    def _trait_use(self, state: SnitchState, ex: Exchange, seat: int) -> tuple[int, RollSide, str, int] | None:
         """The Locked Trait `seat`'s roller may use on its own roll: (lineup index, side, "add"/"reroll", amount)."""
         side = self._own_side(ex, seat)
         if side is None:
@@ -203,34 +209,62 @@ class RollWindows(EngineParts):
         elif isinstance(action, GoalReroll):
             side = self._own_side(ex, seat)
             assert side is not None
-            roll = self._roll_of(ex, side)
-            assert roll is not None
-            new = rolls.goal_token_reroll(state.rng, self.data.dice, roll, seat, action.die)
-            self._set_roll(ex, side, new)
             coach = state.players[seat]
             coach.goals -= 1
             coach.celebrated += 1
-            events += [
-                GoalTokenFlipped(seat=seat, left=coach.goals),
-                DiceRerolled(seat=seat, side=side, dice=[action.die], roll=new, goal_token=True),
-            ]
+            events.append(GoalTokenFlipped(seat=seat, left=coach.goals))
+            self._roll_again(state, RerollDice(seat=seat, side=side, dice=[action.die], goal_token=True))
         else:
             grant = next(
                 g for g in self._reroll_grants(state, ex, seat) if g[1] == action.side and g[2] >= len(action.dice)
             )
             roll = self._roll_of(ex, action.side)
             assert roll is not None
-            new = rolls.reroll(state.rng, self.data.dice, roll, seat, action.dice, limit=grant[2])
-            self._set_roll(ex, action.side, new)
+            rolls.check_reroll(roll, seat, action.dice, limit=grant[2])
             if grant[0] is not None:
                 for lasting in state.players[seat].effects:
                     if lasting.card == grant[0]:
                         lasting.used = True
             else:
                 ex.swift_rerolls = [g for g in ex.swift_rerolls if not (g.seat == seat and g.side == action.side)]
-            events.append(DiceRerolled(seat=seat, side=action.side, dice=list(action.dice), roll=new))
+            self._roll_again(state, RerollDice(seat=seat, side=action.side, dice=list(action.dice)))
         self.advance(state, events)
         return events
+
+    # ------------------------------------------------------------ a re-roll, a chance node
+
+    def _roll_again(self, state: SnitchState, step: RerollDice) -> None:
+        """The dice are rolled again (a chance node) while the roll window waits: it is asked again after."""
+        window = self.settle(state)
+        assert isinstance(window, RollWindow)
+        self.then(state, step, Ask(decision=window))
+
+    def _rerolled_roll(self, state: SnitchState, step: RerollDice) -> Roll:
+        ex = state.exchange
+        roll = self._roll_of(ex, step.side) if ex is not None else None
+        assert roll is not None
+        return roll
+
+    def _reroll_faces(self, state: SnitchState, step: RerollDice) -> Distribution[tuple[Symbol, ...]]:
+        """Every way the dice picked up may fall (faces in index order, equal dice as one), with its chance."""
+        return rolls.reroll_outcomes(self.data.dice, self._rerolled_roll(state, step), step.dice)
+
+    def _draw_reroll(self, state: SnitchState, step: RerollDice) -> tuple[Symbol, ...]:
+        """The dice picked up, rolled one by one in index order with the match's Rng."""
+        return rolls.draw_reroll(state.rng, self.data.dice, self._rerolled_roll(state, step), step.dice)
+
+    def _rerolled(self, state: SnitchState, step: RerollDice, faces: tuple[Symbol, ...], events: list[Event]) -> None:
+        """The dice picked up show `faces`: the roll is changed, and each die remembers who rerolled it (l.175)."""
+        roll = self._rerolled_roll(state, step)
+        if step.goal_token:
+            new = rolls.goal_token_reroll(roll, step.seat, step.dice[0], faces[0])
+        else:
+            new = rolls.reroll(roll, step.seat, step.dice, faces)
+        assert state.exchange is not None
+        self._set_roll(state.exchange, step.side, new)
+        events.append(
+            DiceRerolled(seat=step.seat, side=step.side, dice=list(step.dice), roll=new, goal_token=step.goal_token)
+        )
 
     @staticmethod
     def _set_roll(ex: Exchange, side: str, roll: Roll) -> None:
@@ -254,9 +288,8 @@ class RollWindows(EngineParts):
         else:
             rolled = self._roll_of(ex, side)
             assert rolled is not None
-            new = rolls.reroll(state.rng, self.data.dice, rolled, seat, action.dice, limit=amount)
-            self._set_roll(ex, side, new)
-            events.append(DiceRerolled(seat=seat, side=side, dice=list(action.dice), roll=new))
+            rolls.check_reroll(rolled, seat, action.dice, limit=amount)
+            self._roll_again(state, RerollDice(seat=seat, side=side, dice=list(action.dice)))
         state.players[seat].locked.append(index)
         self.advance(state, events)
         return events

@@ -25,6 +25,7 @@ from menagerie.snitch.engine.rolls import (
     can_use_goal_token,
     count,
     count_outcomes,
+    draw_reroll,
     goal_token_reroll,
     modifier,
     net_outcomes,
@@ -63,6 +64,17 @@ def roll_pool(rng: Rng, dice: Any, pool: DicePool, kind: RollKind, seat: int) ->
     """
     counts = pool.by_colour()
     return Roll(kind, seat, tuple(RolledDie(c, roll_die(rng, dice, c)) for c in COLOURS for _ in range(counts[c])))
+
+
+def rerolled(rng: Rng, roll: Roll, seat: int, indexes: list[int], limit: int | None = None) -> Roll:
+    """Coach `seat` rerolls these dice, their new faces drawn as the match's chance node draws them."""
+    fallen = draw_reroll(rng, DICE, roll, indexes) if all(0 <= i < len(roll.dice) for i in indexes) else ()
+    return reroll(roll, seat, indexes, fallen, limit)
+
+
+def goal_rerolled(rng: Rng, roll: Roll, seat: int, index: int) -> Roll:
+    """Coach `seat` flips a Goal token to reroll die `index`, its new face drawn as the match draws it."""
+    return goal_token_reroll(roll, seat, index, draw_reroll(rng, DICE, roll, [index])[0])
 
 
 # ----------------------------------------------------------------------- counting
@@ -233,28 +245,26 @@ def test_a_coach_rerolls_any_dice_of_a_roll_but_never_the_same_die_twice() -> No
     rng = Rng(11)
     roll = roll_pool(rng, DICE, DicePool(orange=2, purple=1), "action", 0)
     assert rerollable(roll, 0) == rerollable(roll, 1) == (0, 1, 2)
-    once = reroll(rng, DICE, roll, 0, [0, 2])
+    once = rerolled(rng, roll, 0, [0, 2])
     assert [d.rerolled_by for d in once.dice] == [(0,), (), (0,)]
     assert once.dice[1] == roll.dice[1], "a die not picked up keeps its face"
     assert rerollable(once, 0) == (1,)
     assert rerollable(once, 1) == (0, 1, 2), "the rival Coach may still reroll any die"
     with pytest.raises(RollError):
-        reroll(rng, DICE, once, 0, [0])
-    rival = reroll(rng, DICE, once, 1, [0])
+        rerolled(rng, once, 0, [0])
+    rival = rerolled(rng, once, 1, [0])
     assert rival.dice[0].rerolled_by == (0, 1) and rerollable(rival, 1) == (1, 2)
     for bad in ([], [1, 1], [3], [-1]):
         with pytest.raises(RollError):
-            reroll(rng, DICE, roll, 0, bad)
+            rerolled(rng, roll, 0, bad)
     with pytest.raises(RollError):
-        reroll(rng, DICE, roll, 0, [0, 1], limit=1)  # an Intrepid Move's "up to 1 die"
+        rerolled(rng, roll, 0, [0, 1], limit=1)  # an Intrepid Move's "up to 1 die"
 
 
 def test_the_rerolled_face_counts_even_when_worse() -> None:
     """l.175: "The rerolled score always counts, even if it is worse than the original." (seeded search)"""
     roll = action("double_success")
-    worse = next(
-        r for seed in range(100) if count(DICE, r := reroll(Rng(seed), DICE, roll, 0, [0])) < count(DICE, roll)
-    )
+    worse = next(r for seed in range(100) if count(DICE, r := rerolled(Rng(seed), roll, 0, [0])) < count(DICE, roll))
     assert count(DICE, worse) < 2 and resolve(DICE, worse).successes == count(DICE, worse)
 
 
@@ -266,17 +276,17 @@ def test_a_goal_token_rerolls_one_die_of_your_own_roll_once_per_roll() -> None:
     roll = roll_pool(rng, DICE, ATTACK, "action", 0)
     assert can_use_goal_token(roll, 0) and not can_use_goal_token(roll, 1)
     with pytest.raises(RollError):
-        goal_token_reroll(rng, DICE, roll, 1, 0)  # not the rival's roll
-    flipped = goal_token_reroll(rng, DICE, roll, 0, 1)
+        goal_rerolled(rng, roll, 1, 0)  # not the rival's roll
+    flipped = goal_rerolled(rng, roll, 0, 1)
     assert flipped.goal_token and flipped.dice[1].rerolled_by == (0,) and flipped.dice[0] == roll.dice[0]
     assert not can_use_goal_token(flipped, 0)
     with pytest.raises(RollError):
-        goal_token_reroll(rng, DICE, flipped, 0, 0)  # once per roll
+        goal_rerolled(rng, flipped, 0, 0)  # once per roll
     # A die the Coach already rerolled (an Intrepid Move) cannot be taken again by a Goal token.
-    both = reroll(rng, DICE, roll, 0, [0, 1])
+    both = rerolled(rng, roll, 0, [0, 1])
     assert not can_use_goal_token(both, 0)
     with pytest.raises(RollError):
-        goal_token_reroll(rng, DICE, both, 0, 0)
+        goal_rerolled(rng, both, 0, 0)
     # The Reaction's Coach has their own Goal token for their own roll.
     answer = roll_pool(rng, DICE, DEFENCE, "reaction", 1)
     assert can_use_goal_token(answer, 1) and not can_use_goal_token(answer, 0)

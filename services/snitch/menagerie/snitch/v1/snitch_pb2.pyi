@@ -3326,6 +3326,58 @@ class StartMatch(_message.Message):
 Global___StartMatch: _TypeAlias = StartMatch  # noqa: Y015
 
 @_typing.final
+class AdvantageRoll(_message.Message):
+    """A chance node: Setup step 4's die decides which Coach attacks first (l.241; a blank is rolled
+    again).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AdvantageRoll: _TypeAlias = AdvantageRoll  # noqa: Y015
+
+@_typing.final
+class RerollDice(_message.Message):
+    """A chance node: Coach `seat` rolls again `dice` (indexes) of the `side` roll (l.173–175); with
+    `goal_token`, the die of a Goal token flipped (l.504). The roll window is asked again after.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
+    DICE_FIELD_NUMBER: _builtins.int
+    GOAL_TOKEN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    side: Global___RollSide.ValueType
+    goal_token: _builtins.bool
+    @_builtins.property
+    def dice(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        side: Global___RollSide.ValueType = ...,
+        dice: _abc.Iterable[_builtins.int] | None = ...,
+        goal_token: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dice", b"dice", "goal_token", b"goal_token", "seat", b"seat", "side", b"side"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RerollDice: _TypeAlias = RerollDice  # noqa: Y015
+
+@_typing.final
 class FlowStep(_message.Message):
     """One flow step (what the match does next when no decision is pending): exactly one member set
     (the engine's tag).
@@ -3353,6 +3405,8 @@ class FlowStep(_message.Message):
     ROLL_DICE_FIELD_NUMBER: _builtins.int
     SPECTATOR_EFFECT_FIELD_NUMBER: _builtins.int
     START_MATCH_FIELD_NUMBER: _builtins.int
+    ADVANTAGE_ROLL_FIELD_NUMBER: _builtins.int
+    REROLL_DICE_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def setup_row(self) -> Global___SetupRow: ...
     @_builtins.property
@@ -3393,6 +3447,10 @@ class FlowStep(_message.Message):
     def spectator_effect(self) -> Global___SpectatorEffect: ...
     @_builtins.property
     def start_match(self) -> Global___StartMatch: ...
+    @_builtins.property
+    def advantage_roll(self) -> Global___AdvantageRoll: ...
+    @_builtins.property
+    def reroll_dice(self) -> Global___RerollDice: ...
     def __init__(
         self,
         *,
@@ -3416,12 +3474,14 @@ class FlowStep(_message.Message):
         roll_dice: Global___RollDice | None = ...,
         spectator_effect: Global___SpectatorEffect | None = ...,
         start_match: Global___StartMatch | None = ...,
+        advantage_roll: Global___AdvantageRoll | None = ...,
+        reroll_dice: Global___RerollDice | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["after_action", b"after_action", "ask", b"ask", "continue_block", b"continue_block", "exchange", b"exchange", "free_action", b"free_action", "gain_tempo", b"gain_tempo", "hand_swap_bonus", b"hand_swap_bonus", "impulse", b"impulse", "intrepid_effect", b"intrepid_effect", "keeper_kick_off", b"keeper_kick_off", "kick_off", b"kick_off", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "refill_row", b"refill_row", "roll_dice", b"roll_dice", "sequence", b"sequence", "setup_row", b"setup_row", "shift_out", b"shift_out", "spectator_effect", b"spectator_effect", "start_match", b"start_match", "take_snitch", b"take_snitch"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["advantage_roll", b"advantage_roll", "after_action", b"after_action", "ask", b"ask", "continue_block", b"continue_block", "exchange", b"exchange", "free_action", b"free_action", "gain_tempo", b"gain_tempo", "hand_swap_bonus", b"hand_swap_bonus", "impulse", b"impulse", "intrepid_effect", b"intrepid_effect", "keeper_kick_off", b"keeper_kick_off", "kick_off", b"kick_off", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "refill_row", b"refill_row", "reroll_dice", b"reroll_dice", "roll_dice", b"roll_dice", "sequence", b"sequence", "setup_row", b"setup_row", "shift_out", b"shift_out", "spectator_effect", b"spectator_effect", "start_match", b"start_match", "take_snitch", b"take_snitch"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_action", b"after_action", "ask", b"ask", "continue_block", b"continue_block", "exchange", b"exchange", "free_action", b"free_action", "gain_tempo", b"gain_tempo", "hand_swap_bonus", b"hand_swap_bonus", "impulse", b"impulse", "intrepid_effect", b"intrepid_effect", "keeper_kick_off", b"keeper_kick_off", "kick_off", b"kick_off", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "refill_row", b"refill_row", "roll_dice", b"roll_dice", "sequence", b"sequence", "setup_row", b"setup_row", "shift_out", b"shift_out", "spectator_effect", b"spectator_effect", "start_match", b"start_match", "take_snitch", b"take_snitch"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["advantage_roll", b"advantage_roll", "after_action", b"after_action", "ask", b"ask", "continue_block", b"continue_block", "exchange", b"exchange", "free_action", b"free_action", "gain_tempo", b"gain_tempo", "hand_swap_bonus", b"hand_swap_bonus", "impulse", b"impulse", "intrepid_effect", b"intrepid_effect", "keeper_kick_off", b"keeper_kick_off", "kick_off", b"kick_off", "kind", b"kind", "loose_quaffle", b"loose_quaffle", "refill_row", b"refill_row", "reroll_dice", b"reroll_dice", "roll_dice", b"roll_dice", "sequence", b"sequence", "setup_row", b"setup_row", "shift_out", b"shift_out", "spectator_effect", b"spectator_effect", "start_match", b"start_match", "take_snitch", b"take_snitch"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_row", "kick_off", "sequence", "continue_block", "exchange", "after_action", "keeper_kick_off", "gain_tempo", "take_snitch", "impulse", "free_action", "refill_row", "intrepid_effect", "hand_swap_bonus", "loose_quaffle", "ask", "shift_out", "roll_dice", "spectator_effect", "start_match"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_row", "kick_off", "sequence", "continue_block", "exchange", "after_action", "keeper_kick_off", "gain_tempo", "take_snitch", "impulse", "free_action", "refill_row", "intrepid_effect", "hand_swap_bonus", "loose_quaffle", "ask", "shift_out", "roll_dice", "spectator_effect", "start_match", "advantage_roll", "reroll_dice"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
