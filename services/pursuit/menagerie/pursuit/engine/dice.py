@@ -19,6 +19,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import NamedTuple
 
 from menagerie.pursuit.engine.data import POOL_FACES, Beast, DiceSet, Face
@@ -48,15 +49,22 @@ def roll_die(rng: Rng, dice: DiceSet, color: Color) -> Face:
 
 def reroll_choices(dice: Sequence[Die]) -> list[Reroll]:
     """Every distinct choice of dice to keep, rolling at least one again (identical black faces are one choice)."""
-    black = Counter(d.face for d in dice if d.color == "black")
-    faces = sorted(black)
+    black = tuple(sorted(d.face for d in dice if d.color == "black"))
+    return list(_reroll_choices(black, len(dice)))
+
+
+@cache
+def _reroll_choices(black: tuple[str, ...], dice: int) -> tuple[Reroll, ...]:
+    """reroll_choices for the black faces rolled (sorted) among `dice` dice: a few hundred rolls ever differ."""
+    counted = Counter(black)
+    faces = sorted(counted)
     options = []
-    for counts in itertools.product(*(range(black[f] + 1) for f in faces)):
+    for counts in itertools.product(*(range(counted[f] + 1) for f in faces)):
         keep = tuple(f for f, n in zip(faces, counts, strict=True) for _ in range(n))
         for keep_teal in (False, True):
-            if len(keep) + keep_teal < len(dice):
+            if len(keep) + keep_teal < dice:
                 options.append(Reroll(keep, keep_teal))
-    return options
+    return tuple(options)
 
 
 def is_reroll_choice(dice: Sequence[Die], keep: Sequence[str], keep_teal: bool) -> bool:

@@ -15,6 +15,7 @@ the active player's and the beast's, is a chance node of the flow (`procedure`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
 from typing import Any, ClassVar, Literal, cast, get_args
 
 import msgspec
@@ -569,14 +570,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
 
     def _activate_options(self, state: PursuitState, seat: int) -> list[Activate]:
         """Every board and action; for Distract, once per colour of die that could go on it."""
-        options: list[Activate] = []
-        for target in range(len(state.players)):
-            for action in ACTIONS:
-                if action == "distract":
-                    options += [Activate(target, action, color) for color in ("teal", "black")]
-                else:
-                    options.append(Activate(target, action))
-        return options
+        return list(_activations(len(state.players)))
 
     def _activate_canonical(self, state: PursuitState, seat: int, action: Activate) -> Activate:
         """Distract names the die's colour (the engine's choice when none is named); other actions never do."""
@@ -942,6 +936,19 @@ def _colors(step: BeastRoll) -> list[Color]:
     """The beast's dice in rolling order: the black ones, then the teal one."""
     colors: list[Color] = ["black" for _ in range(step.black)]
     return [*colors, "teal"] if step.teal else colors
+
+
+@cache
+def _activations(players: int) -> tuple[Activate, ...]:
+    """Every board and action of a team of `players` (actions are frozen: listed once per team size)."""
+    options: list[Activate] = []
+    for target in range(players):
+        for action in ACTIONS:
+            if action == "distract":
+                options += [Activate(target, action, color) for color in ("teal", "black")]
+            else:
+                options.append(Activate(target, action))
+    return tuple(options)
 
 
 def _dice(dice: Iterable[Die]) -> list[Die]:
