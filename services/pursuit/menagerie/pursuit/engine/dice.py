@@ -54,7 +54,7 @@ def reroll_choices(dice: Sequence[Die]) -> list[Reroll]:
 
 
 @cache
-def _reroll_choices(black: tuple[str, ...], dice: int) -> tuple[Reroll, ...]:
+def _reroll_choices(black: tuple[Face, ...], dice: int) -> tuple[Reroll, ...]:
     """reroll_choices for the black faces rolled (sorted) among `dice` dice: a few hundred rolls ever differ."""
     counted = Counter(black)
     faces = sorted(counted)
