@@ -36,6 +36,7 @@ import structlog
 from menagerie.bots.games import BINDINGS
 from menagerie.rules.bots import SEARCH_LEVELS, Policy, SearchBudget, policy_for
 from menagerie.rules.rng import seed_from
+from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -77,6 +78,11 @@ class DecisionTimedOut(TimeoutError):
 def decision_key(match_id: str, seat: int, view_version: int) -> str:
     """The idempotency key of one bot decision."""
     return f"bot:{match_id}:{seat}:{view_version}"
+
+
+def seat_view(binding: GameBinding, reply: Any) -> Any:
+    """What a policy is handed to read: the seat's GetView answer as the engine's view type, never a state."""
+    return binding.messages.view_value(reply.view)
 
 
 class TurnPlayer:
@@ -149,7 +155,7 @@ class TurnPlayer:
                 pending.cancel()  # a no-op once it answered; else nobody waits for it any more
             if reply.view_version != view_version:
                 return TurnResult.STALE
-            view = binding.messages.view_value(reply.view)
+            view = seat_view(binding, reply)
         else:
             legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
         if legal.view_version != view_version:

@@ -1,4 +1,4 @@
-"""A bot player's kept seat tokens: one per seat, signed again once half its life is gone."""
+"""A bot player's kept seat tokens (one per seat, signed again once half its life is gone) and what its policy reads."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import grpc
 import jwt
 import pytest
 
-from menagerie.bots.turns import BOT_TOKEN_SECONDS, TurnPlayer
+from menagerie.bots.games import BINDINGS
+from menagerie.bots.turns import BOT_TOKEN_SECONDS, TurnPlayer, seat_view
+from menagerie.rules.contract import MatchSetup
 from menagerie.shared import keys
 from menagerie.shared.tokens import TokenSigner
 from tests.support.keys import KEYS, KeyDir
@@ -52,3 +54,17 @@ def test_a_kept_token_is_signed_again_when_the_workers_key_rotates(
     assert renewed != first, "a token of the old key is kept after the rotation"
     assert jwt.get_unverified_header(renewed)["kid"] == new_kid
     assert verifier.verify(renewed).bot and player._token("m-1", 0, "greedy") == renewed
+
+
+@pytest.mark.parametrize("game", sorted(BINDINGS))
+def test_a_policy_is_handed_the_seats_view_never_a_state(game: str) -> None:
+    """No cheating (issue 33): what a bot reads is the seat's GetView answer, as the engine's view type."""
+    binding = BINDINGS[game]
+    engine = binding.engine
+    mode = engine.info.modes[0]
+    state, _ = engine.setup(MatchSetup(mode.mode, max(2, mode.min_seats)), 3)
+    view = engine.view(state, 1)
+    reply = binding.pb2.GetViewResponse(view_version=1, view=binding.messages.view(view))
+    handed = seat_view(binding, reply)
+    assert type(handed) is engine.view_type and not isinstance(handed, engine.state_type)
+    assert handed.prompt.kind == view.prompt.kind and handed.viewer == 1
