@@ -28,6 +28,8 @@ _start_in_worker
 # --- gRPC and protobuf: servicer methods are called by grpc.aio by the RPC's name, an interceptor's
 # intercept_service by the server, and protobuf fields are read from the message by its receiver.
 _.JoinTable
+_.LeaveSeat
+_.ReturnToSeat
 _.ListMatches
 _.intercept_service
 _.next_page_token
@@ -74,12 +76,13 @@ red
 yellow
 green
 
-# --- Read by Lua: the match scripts' one argument is a msgspec struct (CreateArgs, SubmitArgs in
-# menagerie.shared.store.scripts) that create.lua and submit.lua decode with cmsgpack and read by
+# --- Read by Lua: the match scripts' one argument is a msgspec struct (CreateArgs, SubmitArgs, SeatArgs in
+# menagerie.shared.store.scripts) that create.lua, submit.lua and seat.lua decode with cmsgpack and read by
 # field name (`args.feed_min_id`); tests/integration/test_store.py checks the names match.
 deadlines_added
 deadlines_removed
 loaded_version
+loaded_seating
 feed_min_id
 retention_s
 finished_min_ms

@@ -12,7 +12,7 @@ import redis
 
 from menagerie.beasts.v1 import beasts_pb2
 from menagerie.bots.celery_app import queue_for
-from menagerie.common.v1 import common_pb2
+from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.rules.registry import game_ids
 from tests.support.fixtures import GameClients
 from tests.support.game_client import GameClient, Match, bearer
@@ -151,3 +151,34 @@ def test_a_worker_plays_only_the_games_it_is_given(
     queues.close()
     with worker("beasts"):  # a pool of its own for Beasts
         wait_for(lambda: version(beasts, beasts_match) >= 4, 60, "the Beasts bots to play")
+
+
+@pytest.mark.usefixtures("dispatcher", "bot_worker")
+def test_a_left_seat_is_played_by_a_bot_at_once_and_taken_back_on_return(
+    beasts: GameClient, service_token: str, redis_url: str
+) -> None:
+    # A turn timer of 10 minutes: any bot move for seat 0 comes from the leave, not from its timer.
+    match = beasts.create(service_token, mode="capture", seats=2, bots=(1,), turn_timer=600, seed=5)
+    token = match.tokens[0]
+    wait_for(lambda: 0 in beasts.summary(match.match_id, token).to_act, 30, "seat 0 to act")
+    left = beasts.matches.LeaveSeat(matches_pb2.LeaveSeatRequest(match_id=match.match_id), metadata=bearer(token))
+    assert list(left.match.away) == [0]
+    wait_for(
+        lambda: any(seat == 0 for seat, _ in entries(redis_url, match.match_id)), 10, "a bot to play the left seat"
+    )
+    back = beasts.matches.ReturnToSeat(matches_pb2.ReturnToSeatRequest(match_id=match.match_id), metadata=bearer(token))
+    assert list(back.match.away) == []
+    by_bot = len([1 for seat, _ in entries(redis_url, match.match_id) if seat == 0])
+
+    wait_for(lambda: bool(beasts.legal(match.match_id, token).actions), 30, "seat 0's turn again, its person back")
+    settled(lambda: len(entries(redis_url, match.match_id)), 1.0, 30)  # a bot move under way may still land first
+    legal = beasts.legal(match.match_id, token)
+    assert legal.actions, "the bots play no more for the seat once its person is back"
+    beasts.submit(match.match_id, token, legal.actions[0], legal.view_version)
+    client = redis.Redis.from_url(redis_url)
+    rows = [e for e in stored_entries(client, match.match_id) if e.seat == 0]
+    client.close()
+    assert rows[:by_bot] and all(e.away_decision and not e.timeout_decision for e in rows[:by_bot])
+    assert not rows[-1].away_decision, "the last move of seat 0 is its person's"
+    keys = idempotency_keys(redis_url, match.match_id)
+    assert len(keys) == len(set(keys)) == len(entries(redis_url, match.match_id))

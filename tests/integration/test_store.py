@@ -33,7 +33,7 @@ from menagerie.shared.store import (
 )
 from menagerie.shared.store.hashes import HashCodec
 from menagerie.shared.store.match_store import ARCHIVE_FIELD
-from menagerie.shared.store.scripts import CreateArgs, SubmitArgs, source
+from menagerie.shared.store.scripts import CreateArgs, SeatArgs, SubmitArgs, source
 from tests.support.redis_server import database_of_its_own, throwaway_redis
 from tests.unit.rules.toy import Added, Dealt, Event
 
@@ -262,7 +262,7 @@ async def test_a_commit_trims_its_shard_feed_by_age_as_well_as_by_length(redis_u
 
 # --- The record's one schema: MatchRecord, through MatchStore.records, read by name in Lua.
 
-SCRIPT_ARGS = {"create.lua": CreateArgs, "submit.lua": SubmitArgs}
+SCRIPT_ARGS = {"create.lua": CreateArgs, "submit.lua": SubmitArgs, "seat.lua": SeatArgs}
 
 
 @pytest.mark.parametrize("script", sorted(SCRIPT_ARGS))
@@ -276,13 +276,13 @@ def test_a_script_reads_its_one_argument_by_the_fields_of_its_struct(script: str
 
 
 def test_the_state_hash_fields_a_script_names_are_the_records() -> None:
-    """The few the scripts name themselves (the version check, compact's 'finished' check) are MatchRecord's."""
+    """The few the scripts name themselves (the version and seating checks, 'finished') are MatchRecord's."""
     named = {
         field
-        for script in ("create.lua", "submit.lua", "compact.lua")
+        for script in ("create.lua", "submit.lua", "compact.lua", "seat.lua")
         for field in re.findall(r"'H(?:GET|SET)', KEYS\[1\], '(\w+)'", source(script))
     }
-    assert named == {"version", "status", ARCHIVE_FIELD}
+    assert named == {"version", "status", "seating", ARCHIVE_FIELD}
     assert named - {ARCHIVE_FIELD} <= set(MatchStore.records.names)
     assert MatchStore.records.names == tuple(f for f in MatchRecord.__struct_fields__ if f != "match_id")
 

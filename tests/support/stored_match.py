@@ -50,6 +50,7 @@ def stored_entries(client: redis.Redis, match_id: str) -> list[StoredEntry]:
                 events=fields[b"events"],
                 time_ms=int(fields[b"time"]),
                 timeout_decision=fields.get(b"auto") == b"1",
+                away_decision=fields.get(b"away") == b"1",
             )
         )
     return out

@@ -27,7 +27,7 @@ from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import Aborted, IllegalAction, InvalidArgument, NotFound, PermissionDenied
 from menagerie.rules.events import project
 from menagerie.shared.games.host import GameHost
-from menagerie.shared.games.terms import MatchRequest, Move, NoticeKind, SeatKind, SeatRequest, WatchUpdate
+from menagerie.shared.games.terms import MatchRequest, Move, NoticeKind, PageRequest, SeatKind, SeatRequest, WatchUpdate
 from menagerie.shared.store import DecisionCount, MatchRecord, MatchStore, StoredEntry
 from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
@@ -207,3 +207,70 @@ async def test_a_spectator_watches_projected_events(rig: Rig) -> None:
         assert all(shown.text for shown in moved.events)
     finally:
         await updates.aclose()
+
+
+def bot_of(rig: Rig, match_id: str, seat: int) -> Principal:
+    """A bot's token for `seat`, as the bot pool signs it."""
+    return rig.signer.verify(rig.signer.issue_seat(match_id, seat, "bot:greedy", "Bot", 60, bot=True)[0])
+
+
+async def test_a_left_seat_is_played_by_a_bot_at_once_until_its_player_returns(rig: Rig) -> None:
+    created = await rig.host.create_match(rig.service(), two_humans("host-leave"))
+    seat0, seat1 = (rig.signer.verify(t.token) for t in created.seat_tokens)
+    bot0 = bot_of(rig, "host-leave", 0)
+    before = (await rig.host.get_match("host-leave")).record
+    assert before.to_act == [0, 1] and before.deadline_of(0) is not None
+    legal = await rig.host.list_legal_actions(seat0, "host-leave")
+    # The seat's person has not left: a bot may not decide for it before its timer runs out.
+    with pytest.raises(PermissionDenied):
+        await rig.host.submit_action(bot0, move("host-leave", "bot-early", 1, legal.actions[0]))
+    with pytest.raises(PermissionDenied):
+        await rig.host.change_seat(bot0, "host-leave", away=True)
+
+    left = (await rig.host.change_seat(seat0, "host-leave", away=True)).record
+    assert left.away == [0] and left.version == before.version and left.live
+    # The seat's deadline is now the bot's recovery timer (10 s), not the person's turn timer (60 s).
+    deadline = left.deadline_of(0)
+    assert deadline is not None and deadline.deadline_ms < before.deadline_of(0).deadline_ms - 40_000  # type: ignore[union-attr]
+    assert rig.messages.notices[-1] == ("host-leave", 1, NoticeKind.TURN)  # the dispatcher hears of it at once
+    assert (await rig.host.change_seat(seat0, "host-leave", away=True)).record.seating == left.seating  # no change
+
+    await rig.host.submit_action(bot0, move("host-leave", "bot-1", 1, legal.actions[0]))
+    played = (await rig.host.get_match("host-leave")).record
+    assert played.version == 2 and played.decision_counts()[0] == DecisionCount(by_player=1)  # the seat's own
+    updates = rig.host.watch(seat0, "host-leave", 1)
+    try:
+        note = (await anext(updates)).timeout
+    finally:
+        await updates.aclose()
+    assert note is not None and note.text.startswith("A bot plays your seat while you are away; it chose: ")
+
+    # Another replica of the game service still has the record from before the return cached:
+    # the bot's move it tries on it meets the seating check, and then the person's timer.
+    other = GameHost(ENGINE, rig.host.store, rig.signer, Settings(), rig.host.wakeups, rig.messages)
+    theirs = await rig.host.list_legal_actions(seat1, "host-leave")
+    await rig.host.submit_action(seat1, move("host-leave", "p1-1", theirs.view_version, theirs.actions[0]))
+    again = await rig.host.get_match("host-leave")
+    assert 0 in again.record.to_act, again.record.to_act
+    version = again.record.seat_versions[0]
+    bot_choice = (await rig.host.list_legal_actions(seat0, "host-leave")).actions[0]
+    back = (await other.change_seat(seat0, "host-leave", away=False)).record
+    assert back.away == [] and back.seating == left.seating + 1
+    with pytest.raises(PermissionDenied):
+        await rig.host.submit_action(bot0, move("host-leave", "bot-2", version, bot_choice))
+    await rig.host.submit_action(seat0, move("host-leave", "p0-2", version, bot_choice))
+    assert (await rig.host.get_match("host-leave")).record.decision_counts()[0] == DecisionCount(by_player=2)
+
+
+async def test_a_match_every_person_left_is_not_listed_as_live(rig: Rig) -> None:
+    created = await rig.host.create_match(rig.service(), two_humans("host-abandoned"))
+    seat0, seat1 = (rig.signer.verify(t.token) for t in created.seat_tokens)
+    listed = {m.record.match_id for m in (await rig.host.list_matches(PageRequest(100, live_only=True))).matches}
+    assert "host-abandoned" in listed
+    await rig.host.change_seat(seat0, "host-abandoned", away=True)
+    assert (await rig.host.get_match("host-abandoned")).record.live  # one person still plays
+    await rig.host.change_seat(seat1, "host-abandoned", away=True)
+    assert (await rig.host.get_match("host-abandoned")).record.abandoned
+    live = {m.record.match_id for m in (await rig.host.list_matches(PageRequest(100, live_only=True))).matches}
+    everything = {m.record.match_id for m in (await rig.host.list_matches(PageRequest(100))).matches}
+    assert "host-abandoned" not in live and "host-abandoned" in everything

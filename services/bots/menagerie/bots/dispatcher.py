@@ -197,6 +197,8 @@ class Dispatcher:
                     continue
                 seat = record.meta.seats[deadline.seat]
                 level = seat.bot_level if seat.bot else self.settings.timeout_bot_level
+                if deadline.seat in record.away:  # its player left: the bot the turn notice named
+                    level = record.meta.stand_in_level
                 await self.enqueue(
                     record.meta.game,
                     record.match_id,

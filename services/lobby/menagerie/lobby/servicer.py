@@ -456,6 +456,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
                     entry.seats.extend(found.seats)
                     entry.to_act.extend(found.to_act)
                     entry.my_turn = seat in found.to_act
+                    entry.away = seat in found.away
                     entry.version = found.version
                     entry.clock.CopyFrom(found.clock)
                 else:

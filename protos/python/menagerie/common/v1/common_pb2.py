@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n menagerie/common/v1/common.proto\x12\x13menagerie.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd1\x01\n\x0bMatchConfig\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12>\n\x07options\x18\x03 \x03(\x0b\x32-.menagerie.common.v1.MatchConfig.OptionsEntry\x12\x1a\n\x12turn_timer_seconds\x18\x04 \x01(\r\x12\x1a\n\x12\x62ot_budget_seconds\x18\x05 \x01(\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x81\x01\n\x08SeatInfo\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12+\n\x04kind\x18\x04 \x01(\x0e\x32\x1d.menagerie.common.v1.SeatKind\x12\x11\n\tbot_level\x18\x05 \x01(\t\"e\n\x0bSeatOutcome\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12+\n\x06result\x18\x02 \x01(\x0e\x32\x1b.menagerie.common.v1.Result\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x0c\n\x04rank\x18\x04 \x01(\r\"J\n\x07Outcome\x12/\n\x05seats\x18\x01 \x03(\x0b\x32 .menagerie.common.v1.SeatOutcome\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\xcc\x03\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x30\n\x06\x63onfig\x18\x02 \x01(\x0b\x32 .menagerie.common.v1.MatchConfig\x12,\n\x05seats\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12\x30\n\x06status\x18\x04 \x01(\x0e\x32 .menagerie.common.v1.MatchStatus\x12\x0f\n\x07version\x18\x05 \x01(\x04\x12\x0e\n\x06to_act\x18\x06 \x03(\r\x12-\n\x07outcome\x18\x07 \x01(\x0b\x32\x1c.menagerie.common.v1.Outcome\x12.\n\ncreated_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x31\n\x05\x63lock\x18\n \x01(\x0b\x32\".menagerie.common.v1.DecisionClock\x12\x35\n\tdecisions\x18\x0b \x03(\x0b\x32\".menagerie.common.v1.SeatDecisions\"[\n\x0cSeatDeadline\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12,\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07seconds\x18\x03 \x01(\r\"v\n\rDecisionClock\x12\x34\n\tdeadlines\x18\x01 \x03(\x0b\x32!.menagerie.common.v1.SeatDeadline\x12/\n\x0bserver_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"D\n\rSeatDecisions\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tby_player\x18\x02 \x01(\r\x12\x12\n\nby_timeout\x18\x03 \x01(\r\"-\n\x0fTimeoutDecision\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04text\x18\x02 \x01(\t\"\x8c\x01\n\x0b\x45ventHeader\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x11\n\x04seat\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x18\n\x10timeout_decision\x18\x03 \x01(\x08\x12(\n\x04time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04text\x18\x05 \x01(\tB\x07\n\x05_seat\"{\n\x06Prompt\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04must\x18\x02 \x03(\r\x12\x0b\n\x03may\x18\x03 \x03(\r\x12\x12\n\x05\x61\x63tor\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05stack\x18\x05 \x03(\t\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\r\n\x05title\x18\x07 \x01(\tB\x08\n\x06_actor\")\n\x0b\x41\x63tionLabel\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\">\n\x07\x42otSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05level\x18\x02 \x01(\t\x12\x16\n\x0e\x62udget_seconds\x18\x03 \x01(\x01\"\xc7\x03\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x04\x12\x31\n\x04kind\x18\x04 \x01(\x0e\x32#.menagerie.common.v1.MatchEventKind\x12\x0e\n\x06to_act\x18\x05 \x03(\r\x12*\n\x04\x62ots\x18\x06 \x03(\x0b\x32\x1c.menagerie.common.v1.BotSeat\x12\x17\n\x0fto_act_versions\x18\x07 \x03(\x04\x12-\n\x07outcome\x18\x08 \x01(\x0b\x32\x1c.menagerie.common.v1.Outcome\x12,\n\x05seats\x18\t \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12(\n\x04time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04mode\x18\x0b \x01(\t\x12\x35\n\tdecisions\x18\x0c \x03(\x0b\x32\".menagerie.common.v1.SeatDecisions\x12\x11\n\x04seat\x18\r \x01(\rH\x00\x88\x01\x01\x12\x18\n\x10timeout_decision\x18\x0e \x01(\x08\x42\x07\n\x05_seat*M\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x01\x12\x11\n\rSEAT_KIND_BOT\x10\x02*_\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13MATCH_STATUS_ACTIVE\x10\x01\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x02*R\n\x06Result\x12\x16\n\x12RESULT_UNSPECIFIED\x10\x00\x12\x0e\n\nRESULT_WIN\x10\x01\x12\x0f\n\x0bRESULT_LOSS\x10\x02\x12\x0f\n\x0bRESULT_DRAW\x10\x03*\x8a\x01\n\x0eMatchEventKind\x12 \n\x1cMATCH_EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18MATCH_EVENT_KIND_CREATED\x10\x01\x12\x19\n\x15MATCH_EVENT_KIND_TURN\x10\x02\x12\x1d\n\x19MATCH_EVENT_KIND_FINISHED\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n menagerie/common/v1/common.proto\x12\x13menagerie.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd1\x01\n\x0bMatchConfig\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12>\n\x07options\x18\x03 \x03(\x0b\x32-.menagerie.common.v1.MatchConfig.OptionsEntry\x12\x1a\n\x12turn_timer_seconds\x18\x04 \x01(\r\x12\x1a\n\x12\x62ot_budget_seconds\x18\x05 \x01(\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x81\x01\n\x08SeatInfo\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12+\n\x04kind\x18\x04 \x01(\x0e\x32\x1d.menagerie.common.v1.SeatKind\x12\x11\n\tbot_level\x18\x05 \x01(\t\"e\n\x0bSeatOutcome\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12+\n\x06result\x18\x02 \x01(\x0e\x32\x1b.menagerie.common.v1.Result\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x0c\n\x04rank\x18\x04 \x01(\r\"J\n\x07Outcome\x12/\n\x05seats\x18\x01 \x03(\x0b\x32 .menagerie.common.v1.SeatOutcome\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\xda\x03\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x30\n\x06\x63onfig\x18\x02 \x01(\x0b\x32 .menagerie.common.v1.MatchConfig\x12,\n\x05seats\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12\x30\n\x06status\x18\x04 \x01(\x0e\x32 .menagerie.common.v1.MatchStatus\x12\x0f\n\x07version\x18\x05 \x01(\x04\x12\x0e\n\x06to_act\x18\x06 \x03(\r\x12-\n\x07outcome\x18\x07 \x01(\x0b\x32\x1c.menagerie.common.v1.Outcome\x12.\n\ncreated_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x31\n\x05\x63lock\x18\n \x01(\x0b\x32\".menagerie.common.v1.DecisionClock\x12\x35\n\tdecisions\x18\x0b \x03(\x0b\x32\".menagerie.common.v1.SeatDecisions\x12\x0c\n\x04\x61way\x18\x0c \x03(\r\"[\n\x0cSeatDeadline\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12,\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07seconds\x18\x03 \x01(\r\"v\n\rDecisionClock\x12\x34\n\tdeadlines\x18\x01 \x03(\x0b\x32!.menagerie.common.v1.SeatDeadline\x12/\n\x0bserver_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"D\n\rSeatDecisions\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tby_player\x18\x02 \x01(\r\x12\x12\n\nby_timeout\x18\x03 \x01(\r\"-\n\x0fTimeoutDecision\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04text\x18\x02 \x01(\t\"\x8c\x01\n\x0b\x45ventHeader\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x11\n\x04seat\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x18\n\x10timeout_decision\x18\x03 \x01(\x08\x12(\n\x04time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04text\x18\x05 \x01(\tB\x07\n\x05_seat\"{\n\x06Prompt\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04must\x18\x02 \x03(\r\x12\x0b\n\x03may\x18\x03 \x03(\r\x12\x12\n\x05\x61\x63tor\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05stack\x18\x05 \x03(\t\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\r\n\x05title\x18\x07 \x01(\tB\x08\n\x06_actor\")\n\x0b\x41\x63tionLabel\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\">\n\x07\x42otSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05level\x18\x02 \x01(\t\x12\x16\n\x0e\x62udget_seconds\x18\x03 \x01(\x01\"\xc7\x03\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x04\x12\x31\n\x04kind\x18\x04 \x01(\x0e\x32#.menagerie.common.v1.MatchEventKind\x12\x0e\n\x06to_act\x18\x05 \x03(\r\x12*\n\x04\x62ots\x18\x06 \x03(\x0b\x32\x1c.menagerie.common.v1.BotSeat\x12\x17\n\x0fto_act_versions\x18\x07 \x03(\x04\x12-\n\x07outcome\x18\x08 \x01(\x0b\x32\x1c.menagerie.common.v1.Outcome\x12,\n\x05seats\x18\t \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12(\n\x04time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04mode\x18\x0b \x01(\t\x12\x35\n\tdecisions\x18\x0c \x03(\x0b\x32\".menagerie.common.v1.SeatDecisions\x12\x11\n\x04seat\x18\r \x01(\rH\x00\x88\x01\x01\x12\x18\n\x10timeout_decision\x18\x0e \x01(\x08\x42\x07\n\x05_seat*M\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x01\x12\x11\n\rSEAT_KIND_BOT\x10\x02*_\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13MATCH_STATUS_ACTIVE\x10\x01\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x02*R\n\x06Result\x12\x16\n\x12RESULT_UNSPECIFIED\x10\x00\x12\x0e\n\nRESULT_WIN\x10\x01\x12\x0f\n\x0bRESULT_LOSS\x10\x02\x12\x0f\n\x0bRESULT_DRAW\x10\x03*\x8a\x01\n\x0eMatchEventKind\x12 \n\x1cMATCH_EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18MATCH_EVENT_KIND_CREATED\x10\x01\x12\x19\n\x15MATCH_EVENT_KIND_TURN\x10\x02\x12\x1d\n\x19MATCH_EVENT_KIND_FINISHED\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,14 +34,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_MATCHCONFIG_OPTIONSENTRY']._loaded_options = None
   _globals['_MATCHCONFIG_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_SEATKIND']._serialized_start=2239
-  _globals['_SEATKIND']._serialized_end=2316
-  _globals['_MATCHSTATUS']._serialized_start=2318
-  _globals['_MATCHSTATUS']._serialized_end=2413
-  _globals['_RESULT']._serialized_start=2415
-  _globals['_RESULT']._serialized_end=2497
-  _globals['_MATCHEVENTKIND']._serialized_start=2500
-  _globals['_MATCHEVENTKIND']._serialized_end=2638
+  _globals['_SEATKIND']._serialized_start=2253
+  _globals['_SEATKIND']._serialized_end=2330
+  _globals['_MATCHSTATUS']._serialized_start=2332
+  _globals['_MATCHSTATUS']._serialized_end=2427
+  _globals['_RESULT']._serialized_start=2429
+  _globals['_RESULT']._serialized_end=2511
+  _globals['_MATCHEVENTKIND']._serialized_start=2514
+  _globals['_MATCHEVENTKIND']._serialized_end=2652
   _globals['_MATCHCONFIG']._serialized_start=91
   _globals['_MATCHCONFIG']._serialized_end=300
   _globals['_MATCHCONFIG_OPTIONSENTRY']._serialized_start=254
@@ -53,23 +53,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_OUTCOME']._serialized_start=537
   _globals['_OUTCOME']._serialized_end=611
   _globals['_MATCHSUMMARY']._serialized_start=614
-  _globals['_MATCHSUMMARY']._serialized_end=1074
-  _globals['_SEATDEADLINE']._serialized_start=1076
-  _globals['_SEATDEADLINE']._serialized_end=1167
-  _globals['_DECISIONCLOCK']._serialized_start=1169
-  _globals['_DECISIONCLOCK']._serialized_end=1287
-  _globals['_SEATDECISIONS']._serialized_start=1289
-  _globals['_SEATDECISIONS']._serialized_end=1357
-  _globals['_TIMEOUTDECISION']._serialized_start=1359
-  _globals['_TIMEOUTDECISION']._serialized_end=1404
-  _globals['_EVENTHEADER']._serialized_start=1407
-  _globals['_EVENTHEADER']._serialized_end=1547
-  _globals['_PROMPT']._serialized_start=1549
-  _globals['_PROMPT']._serialized_end=1672
-  _globals['_ACTIONLABEL']._serialized_start=1674
-  _globals['_ACTIONLABEL']._serialized_end=1715
-  _globals['_BOTSEAT']._serialized_start=1717
-  _globals['_BOTSEAT']._serialized_end=1779
-  _globals['_MATCHEVENT']._serialized_start=1782
-  _globals['_MATCHEVENT']._serialized_end=2237
+  _globals['_MATCHSUMMARY']._serialized_end=1088
+  _globals['_SEATDEADLINE']._serialized_start=1090
+  _globals['_SEATDEADLINE']._serialized_end=1181
+  _globals['_DECISIONCLOCK']._serialized_start=1183
+  _globals['_DECISIONCLOCK']._serialized_end=1301
+  _globals['_SEATDECISIONS']._serialized_start=1303
+  _globals['_SEATDECISIONS']._serialized_end=1371
+  _globals['_TIMEOUTDECISION']._serialized_start=1373
+  _globals['_TIMEOUTDECISION']._serialized_end=1418
+  _globals['_EVENTHEADER']._serialized_start=1421
+  _globals['_EVENTHEADER']._serialized_end=1561
+  _globals['_PROMPT']._serialized_start=1563
+  _globals['_PROMPT']._serialized_end=1686
+  _globals['_ACTIONLABEL']._serialized_start=1688
+  _globals['_ACTIONLABEL']._serialized_end=1729
+  _globals['_BOTSEAT']._serialized_start=1731
+  _globals['_BOTSEAT']._serialized_end=1793
+  _globals['_MATCHEVENT']._serialized_start=1796
+  _globals['_MATCHEVENT']._serialized_end=2251
 # @@protoc_insertion_point(module_scope)

@@ -266,6 +266,7 @@ class MatchSummary(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
     DECISIONS_FIELD_NUMBER: _builtins.int
+    AWAY_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     status: Global___MatchStatus.ValueType
     version: _builtins.int
@@ -298,6 +299,12 @@ class MatchSummary(_message.Message):
         others' ratings).
         """
 
+    @_builtins.property
+    def away(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Human seats whose player left (Matches.LeaveSeat): a bot plays them until the player
+        returns (Matches.ReturnToSeat).
+        """
+
     def __init__(
         self,
         *,
@@ -312,10 +319,11 @@ class MatchSummary(_message.Message):
         updated_at: _timestamp_pb2.Timestamp | None = ...,
         clock: Global___DecisionClock | None = ...,
         decisions: _abc.Iterable[Global___SeatDecisions] | None = ...,
+        away: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "config", b"config", "created_at", b"created_at", "outcome", b"outcome", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "config", b"config", "created_at", b"created_at", "decisions", b"decisions", "match_id", b"match_id", "outcome", b"outcome", "seats", b"seats", "status", b"status", "to_act", b"to_act", "updated_at", b"updated_at", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["away", b"away", "clock", b"clock", "config", b"config", "created_at", b"created_at", "decisions", b"decisions", "match_id", b"match_id", "outcome", b"outcome", "seats", b"seats", "status", b"status", "to_act", b"to_act", "updated_at", b"updated_at", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -420,8 +428,9 @@ Global___SeatDecisions: _TypeAlias = SeatDecisions  # noqa: Y015
 
 @_typing.final
 class TimeoutDecision(_message.Message):
-    """A move a bot made for a human seat whose turn timer ran out: one per accepted action
-    (WatchResponse.timeout), beside the events' EventHeader.timeout_decision flag.
+    """A move a bot made for a human seat whose turn timer ran out, or whose player left
+    (Matches.LeaveSeat): one per accepted action (WatchResponse.timeout), beside the events'
+    EventHeader.timeout_decision flag (set for a timeout only).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -433,7 +442,8 @@ class TimeoutDecision(_message.Message):
     """For the reader: the seat itself reads "Your turn timer ran out; a bot chose: <the
     engine's label of the action>."; everyone else reads "<name>'s turn timer ran out; a
     bot decided for them." (the label may name a card only that seat may see; the events
-    that follow show what is public).
+    that follow show what is public). For a seat whose player left: "A bot plays your seat
+    while you are away; it chose: <label>." and "<name> left; a bot plays for them."
     """
     def __init__(
         self,

@@ -29,6 +29,12 @@ class Matches(Protocol):
     async def describe_game(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def leave_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def return_to_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class MatchesASGIApplication(ConnectASGIApplication[Matches]):
     def __init__(self, service: Matches | AsyncGenerator[Matches], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -74,6 +80,26 @@ class MatchesASGIApplication(ConnectASGIApplication[Matches]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.describe_game,
+                ),
+                "/menagerie.common.v1.Matches/LeaveSeat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="LeaveSeat",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.leave_seat,
+                ),
+                "/menagerie.common.v1.Matches/ReturnToSeat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ReturnToSeat",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.return_to_seat,
                 ),
             },
             interceptors=interceptors,
@@ -168,6 +194,46 @@ class MatchesClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def leave_seat(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="LeaveSeat",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def return_to_seat(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReturnToSeat",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class MatchesSync(Protocol):
     def create_match(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.CreateMatchRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.CreateMatchResponse:
@@ -177,6 +243,10 @@ class MatchesSync(Protocol):
     def list_matches(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.ListMatchesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ListMatchesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def describe_game(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def leave_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def return_to_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -223,6 +293,26 @@ class MatchesWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.describe_game,
+                ),
+                "/menagerie.common.v1.Matches/LeaveSeat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="LeaveSeat",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.leave_seat,
+                ),
+                "/menagerie.common.v1.Matches/ReturnToSeat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ReturnToSeat",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.return_to_seat,
                 ),
             },
             interceptors=interceptors,
@@ -311,6 +401,46 @@ class MatchesClientSync(ConnectClientSync):
                 service_name="menagerie.common.v1.Matches",
                 input=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest,
                 output=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def leave_seat(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="LeaveSeat",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def return_to_seat(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReturnToSeat",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

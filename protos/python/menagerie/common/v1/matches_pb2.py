@@ -26,35 +26,43 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from menagerie.common.v1 import common_pb2 as menagerie_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!menagerie/common/v1/matches.proto\x12\x13menagerie.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a menagerie/common/v1/common.proto\"\xa2\x01\n\x12\x43reateMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x30\n\x06\x63onfig\x18\x02 \x01(\x0b\x32 .menagerie.common.v1.MatchConfig\x12,\n\x05seats\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"]\n\x0eSeatCredential\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05token\x18\x02 \x01(\t\x12.\n\nexpires_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x81\x01\n\x13\x43reateMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x38\n\x0bseat_tokens\x18\x02 \x03(\x0b\x32#.menagerie.common.v1.SeatCredential\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"D\n\x10GetMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"m\n\x12ListMatchesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x30\n\x06status\x18\x03 \x01(\x0e\x32 .menagerie.common.v1.MatchStatus\"b\n\x13ListMatchesResponse\x12\x32\n\x07matches\x18\x01 \x03(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x15\n\x13\x44\x65scribeGameRequest\"^\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x16\n\x0e\x61llowed_values\x18\x03 \x03(\t\x12\x15\n\rdefault_value\x18\x04 \x01(\t\"\x94\x01\n\x08ModeInfo\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\r\x12\x11\n\tmax_seats\x18\x04 \x01(\r\x12\x30\n\x07options\x18\x05 \x03(\x0b\x32\x1f.menagerie.common.v1.OptionInfo\x12\x13\n\x0b\x63ooperative\x18\x06 \x01(\x08\"a\n\x14\x44\x65scribeGameResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12,\n\x05modes\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.ModeInfo2\x8b\x03\n\x07Matches\x12`\n\x0b\x43reateMatch\x12\'.menagerie.common.v1.CreateMatchRequest\x1a(.menagerie.common.v1.CreateMatchResponse\x12W\n\x08GetMatch\x12$.menagerie.common.v1.GetMatchRequest\x1a%.menagerie.common.v1.GetMatchResponse\x12`\n\x0bListMatches\x12\'.menagerie.common.v1.ListMatchesRequest\x1a(.menagerie.common.v1.ListMatchesResponse\x12\x63\n\x0c\x44\x65scribeGame\x12(.menagerie.common.v1.DescribeGameRequest\x1a).menagerie.common.v1.DescribeGameResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!menagerie/common/v1/matches.proto\x12\x13menagerie.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a menagerie/common/v1/common.proto\"$\n\x10LeaveSeatRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"E\n\x11LeaveSeatResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\'\n\x13ReturnToSeatRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"H\n\x14ReturnToSeatResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\xa2\x01\n\x12\x43reateMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x30\n\x06\x63onfig\x18\x02 \x01(\x0b\x32 .menagerie.common.v1.MatchConfig\x12,\n\x05seats\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"]\n\x0eSeatCredential\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05token\x18\x02 \x01(\t\x12.\n\nexpires_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x81\x01\n\x13\x43reateMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x38\n\x0bseat_tokens\x18\x02 \x03(\x0b\x32#.menagerie.common.v1.SeatCredential\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"D\n\x10GetMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\x80\x01\n\x12ListMatchesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x30\n\x06status\x18\x03 \x01(\x0e\x32 .menagerie.common.v1.MatchStatus\x12\x11\n\tlive_only\x18\x04 \x01(\x08\"b\n\x13ListMatchesResponse\x12\x32\n\x07matches\x18\x01 \x03(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x15\n\x13\x44\x65scribeGameRequest\"^\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x16\n\x0e\x61llowed_values\x18\x03 \x03(\t\x12\x15\n\rdefault_value\x18\x04 \x01(\t\"\x94\x01\n\x08ModeInfo\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\r\x12\x11\n\tmax_seats\x18\x04 \x01(\r\x12\x30\n\x07options\x18\x05 \x03(\x0b\x32\x1f.menagerie.common.v1.OptionInfo\x12\x13\n\x0b\x63ooperative\x18\x06 \x01(\x08\"a\n\x14\x44\x65scribeGameResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12,\n\x05modes\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.ModeInfo2\xcc\x04\n\x07Matches\x12`\n\x0b\x43reateMatch\x12\'.menagerie.common.v1.CreateMatchRequest\x1a(.menagerie.common.v1.CreateMatchResponse\x12W\n\x08GetMatch\x12$.menagerie.common.v1.GetMatchRequest\x1a%.menagerie.common.v1.GetMatchResponse\x12`\n\x0bListMatches\x12\'.menagerie.common.v1.ListMatchesRequest\x1a(.menagerie.common.v1.ListMatchesResponse\x12\x63\n\x0c\x44\x65scribeGame\x12(.menagerie.common.v1.DescribeGameRequest\x1a).menagerie.common.v1.DescribeGameResponse\x12Z\n\tLeaveSeat\x12%.menagerie.common.v1.LeaveSeatRequest\x1a&.menagerie.common.v1.LeaveSeatResponse\x12\x63\n\x0cReturnToSeat\x12(.menagerie.common.v1.ReturnToSeatRequest\x1a).menagerie.common.v1.ReturnToSeatResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'menagerie.common.v1.matches_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CREATEMATCHREQUEST']._serialized_start=126
-  _globals['_CREATEMATCHREQUEST']._serialized_end=288
-  _globals['_SEATCREDENTIAL']._serialized_start=290
-  _globals['_SEATCREDENTIAL']._serialized_end=383
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=386
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=515
-  _globals['_GETMATCHREQUEST']._serialized_start=517
-  _globals['_GETMATCHREQUEST']._serialized_end=552
-  _globals['_GETMATCHRESPONSE']._serialized_start=554
-  _globals['_GETMATCHRESPONSE']._serialized_end=622
-  _globals['_LISTMATCHESREQUEST']._serialized_start=624
-  _globals['_LISTMATCHESREQUEST']._serialized_end=733
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=735
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=833
-  _globals['_DESCRIBEGAMEREQUEST']._serialized_start=835
-  _globals['_DESCRIBEGAMEREQUEST']._serialized_end=856
-  _globals['_OPTIONINFO']._serialized_start=858
-  _globals['_OPTIONINFO']._serialized_end=952
-  _globals['_MODEINFO']._serialized_start=955
-  _globals['_MODEINFO']._serialized_end=1103
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_start=1105
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=1202
-  _globals['_MATCHES']._serialized_start=1205
-  _globals['_MATCHES']._serialized_end=1600
+  _globals['_LEAVESEATREQUEST']._serialized_start=125
+  _globals['_LEAVESEATREQUEST']._serialized_end=161
+  _globals['_LEAVESEATRESPONSE']._serialized_start=163
+  _globals['_LEAVESEATRESPONSE']._serialized_end=232
+  _globals['_RETURNTOSEATREQUEST']._serialized_start=234
+  _globals['_RETURNTOSEATREQUEST']._serialized_end=273
+  _globals['_RETURNTOSEATRESPONSE']._serialized_start=275
+  _globals['_RETURNTOSEATRESPONSE']._serialized_end=347
+  _globals['_CREATEMATCHREQUEST']._serialized_start=350
+  _globals['_CREATEMATCHREQUEST']._serialized_end=512
+  _globals['_SEATCREDENTIAL']._serialized_start=514
+  _globals['_SEATCREDENTIAL']._serialized_end=607
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=610
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=739
+  _globals['_GETMATCHREQUEST']._serialized_start=741
+  _globals['_GETMATCHREQUEST']._serialized_end=776
+  _globals['_GETMATCHRESPONSE']._serialized_start=778
+  _globals['_GETMATCHRESPONSE']._serialized_end=846
+  _globals['_LISTMATCHESREQUEST']._serialized_start=849
+  _globals['_LISTMATCHESREQUEST']._serialized_end=977
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=979
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1077
+  _globals['_DESCRIBEGAMEREQUEST']._serialized_start=1079
+  _globals['_DESCRIBEGAMEREQUEST']._serialized_end=1100
+  _globals['_OPTIONINFO']._serialized_start=1102
+  _globals['_OPTIONINFO']._serialized_end=1196
+  _globals['_MODEINFO']._serialized_start=1199
+  _globals['_MODEINFO']._serialized_end=1347
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_start=1349
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=1446
+  _globals['_MATCHES']._serialized_start=1449
+  _globals['_MATCHES']._serialized_end=2037
 # @@protoc_insertion_point(module_scope)

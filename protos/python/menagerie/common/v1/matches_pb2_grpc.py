@@ -55,6 +55,16 @@ class MatchesStub:
                 request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest.SerializeToString,
                 response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse.FromString,
                 _registered_method=True)
+        self.LeaveSeat = channel.unary_unary(
+                '/menagerie.common.v1.Matches/LeaveSeat',
+                request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest.SerializeToString,
+                response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse.FromString,
+                _registered_method=True)
+        self.ReturnToSeat = channel.unary_unary(
+                '/menagerie.common.v1.Matches/ReturnToSeat',
+                request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest.SerializeToString,
+                response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse.FromString,
+                _registered_method=True)
 
 
 class MatchesServicer:
@@ -89,6 +99,27 @@ class MatchesServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def LeaveSeat(self, request, context):
+        """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
+        each of the seat's decisions as soon as it is due (the table's bot level; greedy when
+        the table has no bot), without waiting for the turn timer, until the player returns
+        (ReturnToSeat). The bot's moves count as the seat's own (SeatDecisions.by_player): leaving
+        does not change how the match is rated. Leaving a finished match, or a seat already left,
+        changes nothing. PERMISSION_DENIED for a bot's token or a bot seat.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReturnToSeat(self, request, context):
+        """The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
+        is the player's again (a bot move already under way lands first or is refused by the
+        version check, never both). Returning to a seat not left changes nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchesServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -111,6 +142,16 @@ def add_MatchesServicer_to_server(servicer, server):
                     servicer.DescribeGame,
                     request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest.FromString,
                     response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse.SerializeToString,
+            ),
+            'LeaveSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveSeat,
+                    request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest.FromString,
+                    response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse.SerializeToString,
+            ),
+            'ReturnToSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReturnToSeat,
+                    request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest.FromString,
+                    response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -222,6 +263,60 @@ class Matches:
             '/menagerie.common.v1.Matches/DescribeGame',
             menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest.SerializeToString,
             menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.common.v1.Matches/LeaveSeat',
+            menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest.SerializeToString,
+            menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReturnToSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.common.v1.Matches/ReturnToSeat',
+            menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest.SerializeToString,
+            menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -41,6 +41,19 @@ class MatchesStub:
     """Matches of this game, newest first."""
     DescribeGame: _grpc.UnaryUnaryMultiCallable[_matches_pb2.DescribeGameRequest, _matches_pb2.DescribeGameResponse]
     """The game this service runs: its modes, seat counts and options."""
+    LeaveSeat: _grpc.UnaryUnaryMultiCallable[_matches_pb2.LeaveSeatRequest, _matches_pb2.LeaveSeatResponse]
+    """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
+    each of the seat's decisions as soon as it is due (the table's bot level; greedy when
+    the table has no bot), without waiting for the turn timer, until the player returns
+    (ReturnToSeat). The bot's moves count as the seat's own (SeatDecisions.by_player): leaving
+    does not change how the match is rated. Leaving a finished match, or a seat already left,
+    changes nothing. PERMISSION_DENIED for a bot's token or a bot seat.
+    """
+    ReturnToSeat: _grpc.UnaryUnaryMultiCallable[_matches_pb2.ReturnToSeatRequest, _matches_pb2.ReturnToSeatResponse]
+    """The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
+    is the player's again (a bot move already under way lands first or is refused by the
+    version check, never both). Returning to a seat not left changes nothing.
+    """
 
 @_typing.type_check_only
 class MatchesAsyncStub(MatchesStub):
@@ -55,6 +68,19 @@ class MatchesAsyncStub(MatchesStub):
     """Matches of this game, newest first."""
     DescribeGame: _aio.UnaryUnaryMultiCallable[_matches_pb2.DescribeGameRequest, _matches_pb2.DescribeGameResponse]  # type: ignore[assignment]
     """The game this service runs: its modes, seat counts and options."""
+    LeaveSeat: _aio.UnaryUnaryMultiCallable[_matches_pb2.LeaveSeatRequest, _matches_pb2.LeaveSeatResponse]  # type: ignore[assignment]
+    """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
+    each of the seat's decisions as soon as it is due (the table's bot level; greedy when
+    the table has no bot), without waiting for the turn timer, until the player returns
+    (ReturnToSeat). The bot's moves count as the seat's own (SeatDecisions.by_player): leaving
+    does not change how the match is rated. Leaving a finished match, or a seat already left,
+    changes nothing. PERMISSION_DENIED for a bot's token or a bot seat.
+    """
+    ReturnToSeat: _aio.UnaryUnaryMultiCallable[_matches_pb2.ReturnToSeatRequest, _matches_pb2.ReturnToSeatResponse]  # type: ignore[assignment]
+    """The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
+    is the player's again (a bot move already under way lands first or is refused by the
+    version check, never both). Returning to a seat not left changes nothing.
+    """
 
 class MatchesServicer(metaclass=_abc_1.ABCMeta):
     """Generic match management, served by every game service."""
@@ -90,5 +116,30 @@ class MatchesServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_matches_pb2.DescribeGameResponse, _abc.Awaitable[_matches_pb2.DescribeGameResponse]]:
         """The game this service runs: its modes, seat counts and options."""
+
+    @_abc_1.abstractmethod
+    def LeaveSeat(
+        self,
+        request: _matches_pb2.LeaveSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matches_pb2.LeaveSeatResponse, _abc.Awaitable[_matches_pb2.LeaveSeatResponse]]:
+        """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
+        each of the seat's decisions as soon as it is due (the table's bot level; greedy when
+        the table has no bot), without waiting for the turn timer, until the player returns
+        (ReturnToSeat). The bot's moves count as the seat's own (SeatDecisions.by_player): leaving
+        does not change how the match is rated. Leaving a finished match, or a seat already left,
+        changes nothing. PERMISSION_DENIED for a bot's token or a bot seat.
+        """
+
+    @_abc_1.abstractmethod
+    def ReturnToSeat(
+        self,
+        request: _matches_pb2.ReturnToSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matches_pb2.ReturnToSeatResponse, _abc.Awaitable[_matches_pb2.ReturnToSeatResponse]]:
+        """The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
+        is the player's again (a bot move already under way lands first or is refused by the
+        version check, never both). Returning to a seat not left changes nothing.
+        """
 
 def add_MatchesServicer_to_server(servicer: MatchesServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

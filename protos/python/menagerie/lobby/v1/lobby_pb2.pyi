@@ -719,6 +719,7 @@ class MyMatch(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
     AVAILABLE_FIELD_NUMBER: _builtins.int
+    AWAY_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     game: _builtins.str
     mode: _builtins.str
@@ -733,6 +734,10 @@ class MyMatch(_message.Message):
     available: _builtins.bool
     """False when the game service did not answer just now: to_act, my_turn, version and
     clock are then unknown (empty), the rest is the lobby's own record.
+    """
+    away: _builtins.bool
+    """True when the caller left this seat (Matches.LeaveSeat): a bot plays it until the
+    caller returns (ResumeSeat, then Matches.ReturnToSeat with the seat token).
     """
     @_builtins.property
     def started_at(self) -> _timestamp_pb2.Timestamp: ...
@@ -763,10 +768,11 @@ class MyMatch(_message.Message):
         version: _builtins.int = ...,
         clock: _common_pb2.DecisionClock | None = ...,
         available: _builtins.bool = ...,
+        away: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "started_at", b"started_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["available", b"available", "clock", b"clock", "game", b"game", "game_endpoint", b"game_endpoint", "match_id", b"match_id", "mode", b"mode", "my_turn", b"my_turn", "seat", b"seat", "seats", b"seats", "started_at", b"started_at", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["available", b"available", "away", b"away", "clock", b"clock", "game", b"game", "game_endpoint", b"game_endpoint", "match_id", b"match_id", "mode", b"mode", "my_turn", b"my_turn", "seat", b"seat", "seats", b"seats", "started_at", b"started_at", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -33,6 +33,7 @@ from menagerie.rules.errors import (
     InvalidArgument,
     MenagerieError,
     NotFound,
+    PermissionDenied,
     Unavailable,
 )
 from menagerie.rules.events import project
@@ -178,7 +179,8 @@ class GameHost:
             before = (int(token[1]), token[2])
         records = await self.store.list_records(request.status, size + 1, before)
         records = [r for r in records if r.meta.game == self.game]
-        page = [self._match(r) for r in records[:size]]
+        # Filtered after the page is cut: the next page starts after the last match read, listed or not.
+        page = [self._match(r) for r in records[:size] if r.live or not request.live_only]
         if len(records) > size:
             last = records[size - 1]
             return MatchPage(page, f"{last.meta.created_ms}:{last.match_id}")
@@ -278,7 +280,9 @@ class GameHost:
         check_seat_exists(record, seat)
         action = move.decode_action()
         now = self._now_ms()
-        timeout_decision = check_bot_turn(principal, record, seat, now)
+        # A bot plays a seat its player left as soon as a decision is due; a person's only once its timer ran out.
+        away_decision = principal.bot and seat in record.away
+        timeout_decision = not away_decision and check_bot_turn(principal, record, seat, now)
         current = record.seat_versions[seat]
         if move.expected_version != current:
             raise Aborted(
@@ -289,7 +293,7 @@ class GameHost:
             raise IllegalAction("End of the game", "the match is over")
         state = self._state.decode(record.state)
         # The seat's view before the move, on a state of its own (apply changes `state` in place).
-        before = self.engine.view(self._state.decode(record.state), seat) if timeout_decision else None
+        before = self.engine.view(self._state.decode(record.state), seat) if timeout_decision or away_decision else None
         try:
             events = self.engine.apply(state, seat, action)
         except IllegalAction as refused:
@@ -298,7 +302,7 @@ class GameHost:
         label = ""
         if before is not None:
             label = self.engine.describe_action(before, action, _narrator(record.meta, seat)).text
-        played = Played(seat, action, events, timeout_decision, label)
+        played = Played(seat, action, events, timeout_decision, label, away_decision)
         commit, answer = self.writer.commit(record, state, played, idempotency, now)
         result = await self.store.commit(commit)
         if result.status == "ok":
@@ -311,6 +315,31 @@ class GameHost:
         if result.status == "missing":
             raise self._not_found(record.match_id)
         raise _LostRace()
+
+    async def change_seat(self, principal: Principal, match_id: str, away: bool) -> Match:
+        """The caller leaves its seat to a bot (`away`) or returns to it; the match's summary after.
+
+        Nothing changes when the match is over or the seat is already so. A leave sends the
+        seat's bot at once when the seat must act (the turn notice); a bot move under way
+        when the player returns lands first or meets the seating check (submit.lua), never both.
+        """
+        match_id = checked_match_id(match_id)
+        if principal.bot:
+            raise PermissionDenied("a bot's token cannot leave or return to a seat")
+        seat = principal.seat_in(match_id)
+        for _ in range(SUBMIT_ATTEMPTS):
+            record = await self._record(match_id)
+            check_seat_exists(record, seat)
+            if record.meta.seats[seat].bot:
+                raise PermissionDenied(f"seat {seat} is a bot's: nobody leaves or returns to it")
+            if record.finished or (seat in record.away) == away:
+                return self._match(record)
+            change = self.writer.seat_change(record, seat, away, self._now_ms())
+            if await self.store.change_seating(change):
+                self._snapshots.put(change.applied)
+                log.info("seat left" if away else "seat taken back", match=match_id, seat=seat)
+                return self._match(change.applied)
+        raise Unavailable("the match is too busy right now; try again")
 
     async def _compact(self, match_id: str, version: int) -> None:
         """Packs the match that just finished (MatchStore.compact); a failure leaves it whole, still readable."""
@@ -354,8 +383,8 @@ class GameHost:
         """One stored entry as `viewer` may read it; with the view when it is the match's latest."""
         events = self._shown_events(record.meta, entry, viewer)
         timeout = None
-        if entry.timeout_decision and entry.seat is not None:
-            timeout = _timeout_note(record.meta, entry.seat, entry.timeout_label, viewer)
+        if (entry.timeout_decision or entry.away_decision) and entry.seat is not None:
+            timeout = _timeout_note(record.meta, entry, viewer)
         view = self._seat_view(record, viewer) if entry.version == record.version else None
         return WatchUpdate(entry.version, events, timeout, view)
 
@@ -380,12 +409,18 @@ def _narrator(meta: MatchMeta, viewer: int | None) -> Narrator:
     return Narrator(viewer, [seat.display_name for seat in meta.seats])
 
 
-def _timeout_note(meta: MatchMeta, seat: int, label: str, viewer: int | None) -> TimeoutNote:
-    """What a reader is told of a move the timeout bot made for `seat`.
+def _timeout_note(meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> TimeoutNote:
+    """What a reader is told of a move a bot made for a human seat: its timer ran out, or its player left.
 
     The action's label is the seat's own words and may name a card only that seat may
     see, so only the seat reads it; the others learn what is public from the events.
     """
+    seat, label = entry.seat or 0, entry.timeout_label
+    if entry.away_decision:
+        if viewer == seat:
+            chosen = f"it chose: {label.rstrip('.')}." if label else "it decided."
+            return TimeoutNote(seat, f"A bot plays your seat while you are away; {chosen}")
+        return TimeoutNote(seat, f"{_narrator(meta, viewer).name(seat)} left; a bot plays for them.")
     if viewer == seat:
         chosen = f"a bot chose: {label.rstrip('.')}." if label else "a bot decided for you."
         text = f"Your turn timer ran out; {chosen}"

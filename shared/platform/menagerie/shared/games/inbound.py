@@ -47,7 +47,7 @@ def seat_request(seat: common_pb2.SeatInfo) -> SeatRequest:
 
 def page_request(request: matches_pb2.ListMatchesRequest) -> PageRequest:
     """ListMatchesRequest as the host's PageRequest (UNSPECIFIED status: every match)."""
-    return PageRequest(request.page_size, request.page_token, _STATUSES.get(request.status))
+    return PageRequest(request.page_size, request.page_token, _STATUSES.get(request.status), request.live_only)
 
 
 class Inbound:

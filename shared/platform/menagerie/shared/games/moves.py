@@ -26,6 +26,7 @@ from menagerie.shared.store import (
     MatchMeta,
     MatchRecord,
     NewMatch,
+    SeatChange,
     SeatDeadline,
     StoredEntry,
 )
@@ -80,7 +81,8 @@ class Played:
     action: Any
     events: list[Any]
     timeout_decision: bool = False
-    timeout_label: str = ""  # the action's label in the seat's words, for a timeout decision
+    timeout_label: str = ""  # the action's label in the seat's words, for a timeout (or away) decision
+    away_decision: bool = False  # a bot decided for a seat its player left
 
 
 class MatchWriter:
@@ -106,12 +108,13 @@ class MatchWriter:
             state=self._encode(state),
             seat_versions=seat_versions,
             to_act=to_act,
-            deadlines=self.deadlines(meta, to_act, seat_versions, [], now),
+            deadlines=[],
             status=FINISHED if outcome else ACTIVE,
             outcome=outcome,
             updated_ms=now,
             decisions=decisions,
         )
+        record.deadlines = self.deadlines(record, to_act, seat_versions, [], now)
         kind = NoticeKind.FINISHED if outcome else NoticeKind.CREATED
         return NewMatch(
             record=record,
@@ -128,7 +131,7 @@ class MatchWriter:
         to_act = list(self.engine.to_act(state).seats())
         seat_versions = next_view_versions(record.seat_versions, version, seat, played.events, record.to_act, to_act)
         outcome: Outcome | None = self.engine.outcome(state)
-        deadlines = [] if outcome else self.deadlines(record.meta, to_act, seat_versions, record.deadlines, now)
+        deadlines = [] if outcome else self.deadlines(record, to_act, seat_versions, record.deadlines, now)
         decisions = record.decision_counts()
         decisions[seat] = decisions[seat].after(played.timeout_decision)
         entry = StoredEntry(
@@ -139,6 +142,7 @@ class MatchWriter:
             now,
             played.timeout_decision,
             played.timeout_label,
+            played.away_decision,
         )
         # The seat's own projection, without the events' text: the answer is stored for
         # retries, and Watch brings the words.
@@ -170,21 +174,36 @@ class MatchWriter:
         )
         return commit, answer
 
+    def seat_change(self, record: MatchRecord, seat: int, away: bool, now: int) -> SeatChange:
+        """What a leave (`away`) or a return of `seat` writes: the seat's deadline starts again as a bot's or
+        the player's, and a turn notice tells the dispatcher the seat's bot (if it must act now)."""
+        left = sorted({*record.away, seat}) if away else [s for s in record.away if s != seat]
+        changed = msgspec.structs.replace(record, away=left, seating=record.seating + 1)
+        others = [d for d in record.deadlines if d.seat != seat]
+        deadlines = self.deadlines(changed, record.to_act, record.seat_versions, others, now)
+        applied = msgspec.structs.replace(changed, deadlines=deadlines)
+        return SeatChange(record, applied, self.messages.notice(applied, NoticeKind.TURN))
+
     def deadlines(
         self,
-        meta: MatchMeta,
+        record: MatchRecord,
         to_act: Sequence[int],
         seat_versions: Sequence[int],
         previous: Sequence[SeatDeadline],
         now: int,
     ) -> list[SeatDeadline]:
-        """A deadline per seat to act; a seat still facing the same decision keeps its deadline."""
+        """A deadline per seat to act; a seat still facing the same decision keeps its deadline.
+
+        A seat a bot plays (a bot's, or one its player left) gets the bot's recovery timer, a person's the turn timer.
+        """
+        meta = record.meta
         kept = {d.seat: d for d in previous if d.view_version == seat_versions[d.seat]}
         out = []
         for seat in to_act:
             if seat in kept:
                 out.append(kept[seat])
                 continue
-            seconds = self.settings.bot_turn_deadline_seconds if meta.seats[seat].bot else meta.turn_timer_seconds
+            bot = record.played_by_bot(seat)
+            seconds = self.settings.bot_turn_deadline_seconds if bot else meta.turn_timer_seconds
             out.append(SeatDeadline(seat, seat_versions[seat], now + seconds * 1000))
         return out

@@ -102,6 +102,7 @@ def summary(match: Match) -> common_pb2.MatchSummary:
         to_act=record.to_act,
         clock=clock(match.clock),
         decisions=seat_decisions(record.decision_counts()),
+        away=record.away,
     )
     if record.outcome is not None:
         out.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
@@ -261,6 +262,12 @@ class Outbound:
         )
         if seat is not None:
             notice.seat = seat
+        # The seats their players left, beside the table's bots (in the per-match part): the dispatcher sends a bot.
+        meta = record.meta
+        notice.bots.extend(
+            common_pb2.BotSeat(seat=s, level=meta.stand_in_level, budget_seconds=meta.bot_budget_seconds)
+            for s in record.away
+        )
         if record.outcome is not None:
             notice.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
             # The ratings read them: a seat mostly played by the timeout bot is left unrated.

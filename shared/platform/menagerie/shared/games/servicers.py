@@ -41,6 +41,18 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
         require_principal()
         return outbound.page(await self.host.list_matches(inbound.page_request(request)))
 
+    async def LeaveSeat(  # noqa: N802
+        self, request: matches_pb2.LeaveSeatRequest, context: Context
+    ) -> matches_pb2.LeaveSeatResponse:
+        match = await self.host.change_seat(require_principal(), request.match_id, away=True)
+        return matches_pb2.LeaveSeatResponse(match=outbound.summary(match))
+
+    async def ReturnToSeat(  # noqa: N802
+        self, request: matches_pb2.ReturnToSeatRequest, context: Context
+    ) -> matches_pb2.ReturnToSeatResponse:
+        match = await self.host.change_seat(require_principal(), request.match_id, away=False)
+        return matches_pb2.ReturnToSeatResponse(match=outbound.summary(match))
+
     async def DescribeGame(  # noqa: N802
         self, request: matches_pb2.DescribeGameRequest, context: Context
     ) -> matches_pb2.DescribeGameResponse:

@@ -59,6 +59,7 @@ class PageRequest:
     page_size: int = 0  # 0: the default size
     page_token: str = ""
     status: str | None = None
+    live_only: bool = False  # only matches neither finished nor abandoned (MatchRecord.live)
 
 
 @dataclass(frozen=True)

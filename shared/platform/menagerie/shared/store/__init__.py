@@ -1,6 +1,6 @@
 """The Redis match store (docs/architecture.md "Storage")."""
 
-from menagerie.shared.store.match_store import Commit, CommitResult, MatchStore, NewMatch, read_archive
+from menagerie.shared.store.match_store import Commit, CommitResult, MatchStore, NewMatch, SeatChange, read_archive
 from menagerie.shared.store.records import (
     ACTIVE,
     FINISHED,
@@ -24,6 +24,7 @@ __all__ = [
     "MatchRecord",
     "MatchStore",
     "NewMatch",
+    "SeatChange",
     "SeatDeadline",
     "SeatMeta",
     "StoredEntry",

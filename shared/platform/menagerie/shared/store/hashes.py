@@ -114,6 +114,11 @@ class HashCodec(Generic[S]):
             if name not in skip
         )
 
+    def encode_field(self, record: S, name: str) -> bytes:
+        """One stored field of `record` as the hash holds it."""
+        index = self.names.index(name)
+        return self._encoders[index](getattr(record, name))
+
     def decode(self, values: Sequence[bytes | None], *key: Any) -> S | None:
         """The record from HMGET's reply for `names`, after the key's fields; None when a required one is missing."""
         if None not in values:  # the usual case: every field there

@@ -24,7 +24,16 @@ from menagerie.shared.store.hashes import HashCodec
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
 from menagerie.shared.store.pipelined import RedisRunner
 from menagerie.shared.store.records import FINISHED, Archive, MatchRecord, SeatDeadline, StoredEntry
-from menagerie.shared.store.scripts import CreateArgs, RecordPairs, SubmitArgs, encode, lua_pairs, lua_string, source
+from menagerie.shared.store.scripts import (
+    CreateArgs,
+    RecordPairs,
+    SeatArgs,
+    SubmitArgs,
+    encode,
+    lua_pairs,
+    lua_string,
+    source,
+)
 from menagerie.shared.tracing import script_span
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -62,6 +71,15 @@ class Commit:
     retention_seconds: int  # how long a match this move ends is kept
 
 
+@dataclass
+class SeatChange:
+    """Everything seat.lua writes when a player leaves a seat to a bot or returns to it: no move, no new version."""
+
+    loaded: MatchRecord  # the snapshot it was decided on (the script checks its version and seating)
+    applied: MatchRecord  # with the new `away`, `seating` and deadlines
+    notice: bytes  # a turn notice, so that the dispatcher sends a bot at once to a seat left while it must act
+
+
 @dataclass(frozen=True)
 class CommitResult:
     """What became of a commit: stored, a duplicate (with the first answer), a lost race, or no match."""
@@ -93,6 +111,7 @@ class MatchStore:
         self._create = redis.register_script(source("create.lua"))
         self._submit = redis.register_script(source("submit.lua"))
         self._compact = redis.register_script(source("compact.lua"))
+        self._seat = redis.register_script(source("seat.lua"))
         # The state hash as the scripts write it: every field at creation, what a move changes after.
         self._created_fields = RecordPairs(self.records)
         self._moved_fields = RecordPairs(self.records, skip=_WRITTEN_ONCE)
@@ -185,6 +204,7 @@ class MatchStore:
         return SubmitArgs(
             match_id=record.match_id,
             loaded_version=str(c.loaded.version),
+            loaded_seating=str(c.loaded.seating),
             idempotency_field=c.idempotency_field,
             answer=lua_string(c.answer),
             record=self._moved_fields(record),
@@ -201,6 +221,25 @@ class MatchStore:
             finished_min_ms=str(record.updated_ms - retention * 1000),
             traceparent=traceparent,
         )
+
+    async def change_seating(self, change: SeatChange) -> bool:
+        """Stores a leave or a return unless the match moved on (a move, or another leave or return): False then."""
+        record = change.applied
+        keys = self.keys(record.match_id)
+        args = SeatArgs(
+            loaded_version=str(change.loaded.version),
+            loaded_seating=str(change.loaded.seating),
+            record=lua_pairs(
+                [(name, self.records.encode_field(record, name)) for name in ("away", "seating", "deadlines")]
+            ),
+            deadlines_removed=[_member(record.match_id, d) for d in change.loaded.deadlines],
+            deadlines_added=_deadline_scores(record.match_id, record.deadlines),
+            notice=lua_string(change.notice),
+            feed_maxlen=str(self.feed_maxlen),
+        )
+        script_keys = (keys.state, keys.shard.turns, keys.shard.deadlines)
+        with script_span("seat.lua"):
+            return bool(await self._seat(keys=script_keys, args=(encode(args),)))
 
     async def entries(self, match_id: str, after_version: int, limit: int | None = None) -> list[StoredEntry]:
         """Event-stream entries with version > after_version, oldest first (from the archive once compacted)."""
@@ -299,6 +338,8 @@ def _entry_fields(entry: StoredEntry) -> list[tuple[str, bytes]]:
     ]
     if entry.timeout_label:  # only a timeout decision has one: the others' entries stay smaller
         fields.append(("label", entry.timeout_label.encode()))
+    if entry.away_decision:
+        fields.append(("away", b"1"))
     return fields
 
 
@@ -320,4 +361,5 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEntry:
         time_ms=int(fields.get(b"time", b"0")),
         timeout_decision=fields.get(b"auto") == b"1",
         timeout_label=fields.get(b"label", b"").decode(),
+        away_decision=fields.get(b"away") == b"1",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from menagerie.rules.contract import Outcome
+from menagerie.shared.bots import DEFAULT_BOT_LEVEL
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -32,6 +33,11 @@ class MatchMeta(msgspec.Struct, frozen=True):
     created_ms: int
     # A searching bot's time per decision (MatchConfig.bot_budget_seconds); 0 = the default, 1 s.
     bot_budget_seconds: float = 0.0
+
+    @property
+    def stand_in_level(self) -> str:
+        """The level of the bot that plays a seat its player left: the table's bots' level, else greedy."""
+        return next((seat.bot_level for seat in self.seats if seat.bot), DEFAULT_BOT_LEVEL)
 
 
 class SeatDeadline(msgspec.Struct, frozen=True, array_like=True):
@@ -70,6 +76,10 @@ class MatchRecord(msgspec.Struct):
     updated_ms: int
     # One per seat once a move was made (a record written before the counts existed has none).
     decisions: list[DecisionCount] = msgspec.field(default_factory=list)
+    # Human seats whose player left (GameHost.leave_seat): a bot plays them until the player returns.
+    away: list[int] = msgspec.field(default_factory=list)
+    # Bumped by every leave and return: a move decided before one of them is a conflict (submit.lua).
+    seating: int = 0
 
     @property
     def finished(self) -> bool:
@@ -82,6 +92,21 @@ class MatchRecord(msgspec.Struct):
             if deadline.seat == seat:
                 return deadline
         return None
+
+    def played_by_bot(self, seat: int) -> bool:
+        """True when a bot plays `seat`: a bot's seat, or a human seat its player left."""
+        return self.meta.seats[seat].bot or seat in self.away
+
+    @property
+    def abandoned(self) -> bool:
+        """True once every human seat was left (bots play the match out); never for a match without humans."""
+        humans = [seat.seat for seat in self.meta.seats if not seat.bot]
+        return bool(humans) and all(seat in self.away for seat in humans)
+
+    @property
+    def live(self) -> bool:
+        """True while the match is worth listing: not finished, and not abandoned."""
+        return not self.finished and not self.abandoned
 
     def decision_counts(self) -> list[DecisionCount]:
         """One count per seat (zeros for seats not counted yet)."""
@@ -101,9 +126,11 @@ class StoredEntry(msgspec.Struct, frozen=True):
     events: bytes
     time_ms: int
     timeout_decision: bool = False
-    # For a timeout decision: the engine's label of the action, in the words of the seat it
+    # For a timeout (or away) decision: the engine's label of the action, in the words of the seat it
     # was made for (only that seat reads it: it may name a card the others may not see).
     timeout_label: str = ""
+    # True when a bot decided for a human seat its player left (GameHost.leave_seat).
+    away_decision: bool = False
 
 
 class Archive(msgspec.Struct, array_like=True):

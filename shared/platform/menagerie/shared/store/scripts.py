@@ -125,6 +125,7 @@ class SubmitArgs(msgspec.Struct, omit_defaults=True):
 
     match_id: str
     loaded_version: str  # the move was decided on this version: any other stored one is a conflict
+    loaded_seating: str  # and this seating (MatchRecord.seating): a leave or return since is a conflict too
     idempotency_field: str
     answer: msgspec.Raw  # the first answer, kept under idempotency_field
     record: msgspec.Raw  # RecordPairs: the state hash, MatchRecord's fields less what a move never changes
@@ -144,3 +145,15 @@ class SubmitArgs(msgspec.Struct, omit_defaults=True):
     finished_min_ms: str
     # The submit.lua span's context, beside the notice on the turn feed; left out ("") when traces are off.
     traceparent: str = ""
+
+
+class SeatArgs(msgspec.Struct):
+    """seat.lua's argument: a player leaves a seat to a bot, or returns to it."""
+
+    loaded_version: str  # decided on this version and seating: any other stored one is a conflict
+    loaded_seating: str
+    record: msgspec.Raw  # lua_pairs: the state hash's away, seating and deadlines fields
+    deadlines_removed: list[str]  # members of the shard's deadlines set
+    deadlines_added: list[str]  # score, member, score, member …
+    notice: msgspec.Raw  # the turn notice (MatchEvent)
+    feed_maxlen: str

@@ -9,7 +9,7 @@
 --       8 shard results feed (the notice again when the match ends; bounded as the turn feed is)
 -- ARGV: 1 SubmitArgs (menagerie.shared.store.scripts), msgpack: read below by its field names.
 --       Its record is the state hash's (field, value) pairs, as MatchRecord's codec made them:
---       this script names none of them but 'version', which it checks.
+--       this script names none of them but 'version' and 'seating', which it checks.
 local args = cmsgpack.unpack(ARGV[1])
 local answer = redis.call('HGET', KEYS[3], args.idempotency_field)
 if answer then
@@ -20,6 +20,10 @@ if not current then
   return {'missing'}
 end
 if current ~= args.loaded_version then
+  return {'conflict', current}
+end
+-- A leave or return since the move was decided (seat.lua) changes who may play a seat: decide again.
+if (redis.call('HGET', KEYS[1], 'seating') or '0') ~= args.loaded_seating then
   return {'conflict', current}
 end
 

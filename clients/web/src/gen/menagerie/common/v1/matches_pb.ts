@@ -14,7 +14,77 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file menagerie/common/v1/matches.proto.
  */
 export const file_menagerie_common_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiogEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIwCgZjb25maWcYAiABKAsyIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoQ29uZmlnEiwKBXNlYXRzGAMgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0SW5mbxIRCgRzZWVkGAQgASgESACIAQFCBwoFX3NlZWQiXQoOU2VhdENyZWRlbnRpYWwSDAoEc2VhdBgBIAEoDRINCgV0b2tlbhgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKBAQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5EjgKC3NlYXRfdG9rZW5zGAIgAygLMiMubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0Q3JlZGVudGlhbCIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRAoQR2V0TWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5Im0KEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzImIKE0xpc3RNYXRjaGVzUmVzcG9uc2USMgoHbWF0Y2hlcxgBIAMoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIVChNEZXNjcmliZUdhbWVSZXF1ZXN0Il4KCk9wdGlvbkluZm8SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIWCg5hbGxvd2VkX3ZhbHVlcxgDIAMoCRIVCg1kZWZhdWx0X3ZhbHVlGAQgASgJIpQBCghNb2RlSW5mbxIMCgRtb2RlGAEgASgJEg0KBXRpdGxlGAIgASgJEhEKCW1pbl9zZWF0cxgDIAEoDRIRCgltYXhfc2VhdHMYBCABKA0SMAoHb3B0aW9ucxgFIAMoCzIfLm1lbmFnZXJpZS5jb21tb24udjEuT3B0aW9uSW5mbxITCgtjb29wZXJhdGl2ZRgGIAEoCCJhChREZXNjcmliZUdhbWVSZXNwb25zZRIMCgRnYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEiwKBW1vZGVzGAMgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5Nb2RlSW5mbzKLAwoHTWF0Y2hlcxJgCgtDcmVhdGVNYXRjaBInLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GigubWVuYWdlcmllLmNvbW1vbi52MS5DcmVhdGVNYXRjaFJlc3BvbnNlElcKCEdldE1hdGNoEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldE1hdGNoUmVzcG9uc2USYAoLTGlzdE1hdGNoZXMSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuTGlzdE1hdGNoZXNSZXNwb25zZRJjCgxEZXNjcmliZUdhbWUSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiJAoQTGVhdmVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IicKE1JldHVyblRvU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiSAoUUmV0dXJuVG9TZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSKiAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEjAKBmNvbmZpZxgCIAEoCzIgLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hDb25maWcSLAoFc2VhdHMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEhEKBHNlZWQYBCABKARIAIgBAUIHCgVfc2VlZCJdCg5TZWF0Q3JlZGVudGlhbBIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoEBChNDcmVhdGVNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSOAoLc2VhdF90b2tlbnMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRDcmVkZW50aWFsIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJEChBHZXRNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkigAEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzEhEKCWxpdmVfb25seRgEIAEoCCJiChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEjIKB21hdGNoZXMYASADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFQoTRGVzY3JpYmVHYW1lUmVxdWVzdCJeCgpPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFgoOYWxsb3dlZF92YWx1ZXMYAyADKAkSFQoNZGVmYXVsdF92YWx1ZRgEIAEoCSKUAQoITW9kZUluZm8SDAoEbW9kZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEjAKB29wdGlvbnMYBSADKAsyHy5tZW5hZ2VyaWUuY29tbW9uLnYxLk9wdGlvbkluZm8SEwoLY29vcGVyYXRpdmUYBiABKAgiYQoURGVzY3JpYmVHYW1lUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIsCgVtb2RlcxgDIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8yzAQKB01hdGNoZXMSYAoLQ3JlYXRlTWF0Y2gSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJXCghHZXRNYXRjaBIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TWF0Y2hSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlc3BvbnNlEmAKC0xpc3RNYXRjaGVzEicubWVuYWdlcmllLmNvbW1vbi52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USYwoMRGVzY3JpYmVHYW1lEigubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXNwb25zZRJaCglMZWF2ZVNlYXQSJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlcXVlc3QaJi5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlc3BvbnNlEmMKDFJldHVyblRvU2VhdBIoLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVxdWVzdBopLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+
+/**
+ * @generated from message menagerie.common.v1.LeaveSeatRequest
+ */
+export type LeaveSeatRequest = Message<"menagerie.common.v1.LeaveSeatRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message menagerie.common.v1.LeaveSeatRequest.
+ * Use `create(LeaveSeatRequestSchema)` to create a new message.
+ */
+export const LeaveSeatRequestSchema: GenMessage<LeaveSeatRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 0);
+
+/**
+ * @generated from message menagerie.common.v1.LeaveSeatResponse
+ */
+export type LeaveSeatResponse = Message<"menagerie.common.v1.LeaveSeatResponse"> & {
+  /**
+   * The match once the seat is left (MatchSummary.away lists it).
+   *
+   * @generated from field: menagerie.common.v1.MatchSummary match = 1;
+   */
+  match?: MatchSummary | undefined;
+};
+
+/**
+ * Describes the message menagerie.common.v1.LeaveSeatResponse.
+ * Use `create(LeaveSeatResponseSchema)` to create a new message.
+ */
+export const LeaveSeatResponseSchema: GenMessage<LeaveSeatResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 1);
+
+/**
+ * @generated from message menagerie.common.v1.ReturnToSeatRequest
+ */
+export type ReturnToSeatRequest = Message<"menagerie.common.v1.ReturnToSeatRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message menagerie.common.v1.ReturnToSeatRequest.
+ * Use `create(ReturnToSeatRequestSchema)` to create a new message.
+ */
+export const ReturnToSeatRequestSchema: GenMessage<ReturnToSeatRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 2);
+
+/**
+ * @generated from message menagerie.common.v1.ReturnToSeatResponse
+ */
+export type ReturnToSeatResponse = Message<"menagerie.common.v1.ReturnToSeatResponse"> & {
+  /**
+   * @generated from field: menagerie.common.v1.MatchSummary match = 1;
+   */
+  match?: MatchSummary | undefined;
+};
+
+/**
+ * Describes the message menagerie.common.v1.ReturnToSeatResponse.
+ * Use `create(ReturnToSeatResponseSchema)` to create a new message.
+ */
+export const ReturnToSeatResponseSchema: GenMessage<ReturnToSeatResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 3);
 
 /**
  * @generated from message menagerie.common.v1.CreateMatchRequest
@@ -51,7 +121,7 @@ export type CreateMatchRequest = Message<"menagerie.common.v1.CreateMatchRequest
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 0);
+  messageDesc(file_menagerie_common_v1_matches, 4);
 
 /**
  * A signed token that lets its holder act for one seat of one match.
@@ -80,7 +150,7 @@ export type SeatCredential = Message<"menagerie.common.v1.SeatCredential"> & {
  * Use `create(SeatCredentialSchema)` to create a new message.
  */
 export const SeatCredentialSchema: GenMessage<SeatCredential> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 1);
+  messageDesc(file_menagerie_common_v1_matches, 5);
 
 /**
  * @generated from message menagerie.common.v1.CreateMatchResponse
@@ -102,7 +172,7 @@ export type CreateMatchResponse = Message<"menagerie.common.v1.CreateMatchRespon
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 2);
+  messageDesc(file_menagerie_common_v1_matches, 6);
 
 /**
  * @generated from message menagerie.common.v1.GetMatchRequest
@@ -119,7 +189,7 @@ export type GetMatchRequest = Message<"menagerie.common.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 3);
+  messageDesc(file_menagerie_common_v1_matches, 7);
 
 /**
  * @generated from message menagerie.common.v1.GetMatchResponse
@@ -136,7 +206,7 @@ export type GetMatchResponse = Message<"menagerie.common.v1.GetMatchResponse"> &
  * Use `create(GetMatchResponseSchema)` to create a new message.
  */
 export const GetMatchResponseSchema: GenMessage<GetMatchResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 4);
+  messageDesc(file_menagerie_common_v1_matches, 8);
 
 /**
  * @generated from message menagerie.common.v1.ListMatchesRequest
@@ -162,6 +232,15 @@ export type ListMatchesRequest = Message<"menagerie.common.v1.ListMatchesRequest
    * @generated from field: menagerie.common.v1.MatchStatus status = 3;
    */
   status: MatchStatus;
+
+  /**
+   * Only live matches: active, and not abandoned (a match is abandoned once every human seat
+   * was left, MatchSummary.away: bots play it out). A page may then hold fewer than
+   * page_size matches; next_page_token still leads on.
+   *
+   * @generated from field: bool live_only = 4;
+   */
+  liveOnly: boolean;
 };
 
 /**
@@ -169,7 +248,7 @@ export type ListMatchesRequest = Message<"menagerie.common.v1.ListMatchesRequest
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 5);
+  messageDesc(file_menagerie_common_v1_matches, 9);
 
 /**
  * @generated from message menagerie.common.v1.ListMatchesResponse
@@ -191,7 +270,7 @@ export type ListMatchesResponse = Message<"menagerie.common.v1.ListMatchesRespon
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 6);
+  messageDesc(file_menagerie_common_v1_matches, 10);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameRequest
@@ -204,7 +283,7 @@ export type DescribeGameRequest = Message<"menagerie.common.v1.DescribeGameReque
  * Use `create(DescribeGameRequestSchema)` to create a new message.
  */
 export const DescribeGameRequestSchema: GenMessage<DescribeGameRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 7);
+  messageDesc(file_menagerie_common_v1_matches, 11);
 
 /**
  * One option a mode accepts.
@@ -238,7 +317,7 @@ export type OptionInfo = Message<"menagerie.common.v1.OptionInfo"> & {
  * Use `create(OptionInfoSchema)` to create a new message.
  */
 export const OptionInfoSchema: GenMessage<OptionInfo> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 8);
+  messageDesc(file_menagerie_common_v1_matches, 12);
 
 /**
  * @generated from message menagerie.common.v1.ModeInfo
@@ -282,7 +361,7 @@ export type ModeInfo = Message<"menagerie.common.v1.ModeInfo"> & {
  * Use `create(ModeInfoSchema)` to create a new message.
  */
 export const ModeInfoSchema: GenMessage<ModeInfo> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 9);
+  messageDesc(file_menagerie_common_v1_matches, 13);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameResponse
@@ -309,7 +388,7 @@ export type DescribeGameResponse = Message<"menagerie.common.v1.DescribeGameResp
  * Use `create(DescribeGameResponseSchema)` to create a new message.
  */
 export const DescribeGameResponseSchema: GenMessage<DescribeGameResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 10);
+  messageDesc(file_menagerie_common_v1_matches, 14);
 
 /**
  * Generic match management, served by every game service.
@@ -356,6 +435,33 @@ export const Matches: GenService<{
     methodKind: "unary";
     input: typeof DescribeGameRequestSchema;
     output: typeof DescribeGameResponseSchema;
+  },
+  /**
+   * The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
+   * each of the seat's decisions as soon as it is due (the table's bot level; greedy when
+   * the table has no bot), without waiting for the turn timer, until the player returns
+   * (ReturnToSeat). The bot's moves count as the seat's own (SeatDecisions.by_player): leaving
+   * does not change how the match is rated. Leaving a finished match, or a seat already left,
+   * changes nothing. PERMISSION_DENIED for a bot's token or a bot seat.
+   *
+   * @generated from rpc menagerie.common.v1.Matches.LeaveSeat
+   */
+  leaveSeat: {
+    methodKind: "unary";
+    input: typeof LeaveSeatRequestSchema;
+    output: typeof LeaveSeatResponseSchema;
+  },
+  /**
+   * The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
+   * is the player's again (a bot move already under way lands first or is refused by the
+   * version check, never both). Returning to a seat not left changes nothing.
+   *
+   * @generated from rpc menagerie.common.v1.Matches.ReturnToSeat
+   */
+  returnToSeat: {
+    methodKind: "unary";
+    input: typeof ReturnToSeatRequestSchema;
+    output: typeof ReturnToSeatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_menagerie_common_v1_matches, 0);
