@@ -20,6 +20,7 @@ from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.shared.lifetime import die_with_parent
 from tests.support.game_client import GameClient, bearer
 from tests.support.keys import KEYS
+from tests.support.probes import wait_for
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
     from tests.support.minimatch import RunningMinimatch
@@ -48,7 +49,12 @@ def test_play_a_few_moves_then_quit_cleanly(minimatch: RunningMinimatch) -> None
     child.logfile_read = seen
     child.expect("Waiting for players")
     child.expect(r"Seated at Seat \d of 3 \(2 bots\) in match (\w+)\.")
+    child.expect(CHOOSE)  # the choice screen: no board as the match starts (one screen of 80×24)
+    child.sendline("b")  # the board, a page at a time
     child.expect("Players")
+    child.expect(r"The board, page 1/\d+ \(")
+    child.expect(CHOOSE)
+    child.sendline("")  # Enter: the choice again
     child.expect(CHOOSE)
     child.sendline("99")
     child.expect("Type 1")
@@ -126,6 +132,10 @@ def test_play_pursuit_with_a_bot_takes_a_turn_then_quits_cleanly(minimatch: Runn
     # a choice of its own turn, then leave (the team may also lose first, ending the match).
     own_turn = re.compile(r"— Turn \d+: You roll the dice\.")
     answered, after_own_turn = 0, 0
+    child.expect(CHOOSE, timeout=120)
+    child.sendline("b")  # the board on demand
+    child.expect("Player boards")
+    child.sendline("")  # Enter: the choice again (or nothing, if the match moved on meanwhile)
     while child.expect([CHOOSE, "Game over — "], timeout=120) == 0:
         if after_own_turn:
             child.sendline("q")
@@ -257,23 +267,41 @@ def test_resume_lists_the_match_and_plays_the_seat_again(minimatch: RunningMinim
     nothing.close()
     assert nothing.exitstatus == 1
 
-    child = spawn(
-        "--lobby", minimatch.lobby, "play", "zoo", "--mode", "beginner", "--players", "2", "--max-wait", "1",
-        "--name", "Resumer", home=home,
-    )  # fmt: skip
-    child.expect(r"Seated at Seat (\d) of 2 \(1 bots?\) in match (\w+)\.")
+    # Two people at the table: the match waits for the one who stays, so it is still on when the other returns
+    # (a match every person left is played out by the bots at once). The option keeps other tests' tickets away.
+    table = ("play", "zoo", "--mode", "beginner", "--players", "2", "--no-bots", "--max-wait", "30")
+    unique = ("--option", "negative_values=count_as_zero")
+    child = spawn("--lobby", minimatch.lobby, *table, *unique, "--name", "Resumer", home=home)
+    stayer = spawn("--lobby", minimatch.lobby, *table, *unique, "--name", "Stayer")
+    child.expect(r"Seated at Seat (\d) of 2 in match (\w+)\.")
     seat, match_id = str(child.match.group(1)), str(child.match.group(2))  # type: ignore[union-attr]
+    stayer.expect(rf"in match {match_id}\.")
     child.expect(CHOOSE)
     child.sendline("q")
     child.expect(r"You left the match\. Until you come back \(menagerie resume\)")
     child.expect(pexpect.EOF)
     child.close()
+    # `q` handed the seat to a bot, which plays its decision at once (not when its 60 s timer runs out).
+    game = GameClient("zoo", minimatch.games["zoo"])
+    service_token = KEYS.signer().issue_service("e2e", 600)[0]
+    index = int(seat) - 1
+    assert list(game.summary(match_id, service_token).away) == [index]
+    wait_for(
+        lambda: game.summary(match_id, service_token).decisions[index].by_player >= 1, 15, "a bot to play the left seat"
+    )
+    stayer.expect(CHOOSE)
+    stayer.sendline("1")  # the round's other pick: the next round asks the returning player
 
     again = spawn("--lobby", minimatch.lobby, "resume", home=home)
     seen = io.StringIO()
     again.logfile_read = seen
     again.expect(rf"Back at Seat {seat} of match {match_id} \(zoo, beginner\)\.")
     again.expect(CHOOSE)
+    assert list(game.summary(match_id, service_token).away) == [], "resume takes the seat back from the bot"
+    game.close()
+    stayer.sendline("q")
+    stayer.expect("You left the match")
+    stayer.close()
     again.sendline("1")
     again.expect(r"You picked (the )?[A-Z]")
     again.sendline("q")

@@ -138,14 +138,23 @@ def seated_session(address: str) -> Iterator[Seated]:
                 _fail(f"Could not play: {error}.")
 
 
-def _seat(opened: ExitStack, game: str, seating: lobby_pb2.Seating, auto_pass: bool) -> None:
-    """Plays `seating`'s seat until the match ends or the player leaves."""
+def _seat(opened: ExitStack, game: str, seating: lobby_pb2.Seating, auto_pass: bool, returning: bool = False) -> None:
+    """Plays `seating`'s seat until the match ends or the player leaves (`q`: a bot plays it from then on).
+
+    `returning`: the seat may have been left; the player takes it back from the bot first.
+    """
     session = opened.enter_context(
         closing(
             GameSession(game, seating.game_endpoint, seating.match_id, seating.seat_token, settings.patience, _notify)
         )
     )
-    follow(console, session, seating.seat, stdin_lines, auto_pass)
+    if returning:
+        session.take_back()
+    try:
+        follow(console, session, seating.seat, stdin_lines, auto_pass)
+    except Quit:
+        session.leave()
+        raise
 
 
 @app.command()
@@ -241,7 +250,7 @@ def resume(
             f"Back at {seat_name(reply.seating.seat)} of match {match_id} ({reply.game}, {reply.mode}).", soft_wrap=True
         )
         seated.address = reply.seating.game_endpoint
-        _seat(seated.opened, reply.game, reply.seating, auto_pass)
+        _seat(seated.opened, reply.game, reply.seating, auto_pass, returning=True)
 
 
 @app.command()

@@ -210,6 +210,16 @@ class GameSession:
         )
         return self.stub.SubmitAction(request, metadata=self.auth, timeout=self.patience.call_seconds)
 
+    def leave(self) -> None:
+        """Hands this seat to a bot at once, until the player returns (`take_back`)."""
+        request = matches_pb2.LeaveSeatRequest(match_id=self.match_id)
+        self.matches.LeaveSeat(request, metadata=self.auth, timeout=self.patience.call_seconds)
+
+    def take_back(self) -> None:
+        """Takes this seat back from the bot that played it while the player was away (nothing if it was not left)."""
+        request = matches_pb2.ReturnToSeatRequest(match_id=self.match_id)
+        self.matches.ReturnToSeat(request, metadata=self.auth, timeout=self.patience.call_seconds)
+
     def close(self) -> None:
         """Closes the channel (a stream still open ends quietly)."""
         self.closed = True
