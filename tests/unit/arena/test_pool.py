@@ -16,7 +16,10 @@ import pytest
 
 from menagerie.arena import local, pool, records
 from menagerie.arena.main import main
+from menagerie.rules.bots import SearchBudget
 from menagerie.rules.contract import Outcome, SeatResult
+from menagerie.rules.errors import InvalidArgument
+from menagerie.search.mcts import MctsPolicy
 from menagerie.shared.lifetime import processes
 
 # Zoo beginner, greedy against random: a match takes a fraction of a second.
@@ -165,6 +168,48 @@ def test_the_report_counts_wins_with_wilson_intervals_by_seat_and_length(
     assert ["greedy vs random", "≤ 10 actions", "5", "5/5", "100.0%", _wilson_by_hand(5, 5)] in rows
     assert ["greedy vs random", "11–30 actions", "5", "2/5", "40.0%", _wilson_by_hand(2, 5)] in rows
     assert "10 matches found more than once were counted once" in said
+
+
+def test_the_report_holds_each_searching_level_to_its_budget_plus_ten_percent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33: p99 ≤ budget + 10%. Each level plays two matches of 100 decisions; mcts@0.2's slowest 3%
+    take 0.215 s (its p99): PASS; mcts@0.1's 0.15 s: MISS; greedy has no budget to hold."""
+    plan = local.make_plan("zoo", "beginner", ["mcts@0.2", "mcts@0.1", "greedy"], games=1, seed=0)
+    setting = records.setting_of(plan)
+    assert setting.budget is not None, "a run whose levels search names its budget"
+    times = {
+        "mcts@0.2": [0.2] * 97 + [0.215] * 3,
+        "mcts@0.1": [0.1] * 97 + [0.15] * 3,
+        "greedy": [0.5] * 100,
+    }
+    lines = [records.encode(records.header_of(plan))]
+    for match in plan.matches():
+        outcome = Outcome([SeatResult(0, "win"), SeatResult(1, "loss")], "made up")
+        spent = {level: records.level_times(times[level]) for level in match.levels}
+        record = records.GameRecord(
+            setting, match.index, match.first, match.second, match.levels, match.seed, (0,), 100, outcome, spent
+        )
+        lines.append(records.encode(record))
+    out = tmp_path / "budgets.jsonl"
+    out.write_bytes(b"".join(lines))
+    assert main(["report", str(out)]) == 0
+    rows = {row[0]: row for row in _rows(capsys.readouterr().out) if len(row) == 8}
+    assert rows["mcts@0.2"][4:] == ["215.000", "215.000", "220", "PASS"]
+    assert rows["mcts@0.1"][4:] == ["150.000", "150.000", "110", "MISS"]
+    assert rows["greedy"][6:] == ["–", "–"]
+
+
+def test_a_level_at_a_budget_of_its_own() -> None:
+    run = SearchBudget(seconds=1.0, iterations=50)
+    assert local.split_level("mcts@0.25", run) == ("mcts", SearchBudget(seconds=0.25, iterations=50))
+    assert local.split_level("mcts", run) == ("mcts", run)
+    assert local.split_level("greedy", run) == ("greedy", None)
+    for wrong in ("greedy@1", "mcts@", "mcts@-1", "mcts@fast"):
+        with pytest.raises(InvalidArgument):
+            local.split_level(wrong, run)
+    policy = local.make_policy("zoo", "mcts@0.25", run)
+    assert isinstance(policy, MctsPolicy) and policy.budget == SearchBudget(seconds=0.25, iterations=50)
 
 
 # ------------------------------------------------------------------ stopping

@@ -95,8 +95,11 @@ class TurnPlayer:
         channel: Callable[[str], grpc.Channel],
         call_timeout: float,
         decision_timeout: float,
+        searched: Callable[[str, float, float], None] | None = None,
     ) -> None:
         self.signer = signer
+        # Told (game, seconds the search took, its budget) after each searching level's choice (the worker's metric).
+        self.searched = searched
         self.endpoints = endpoints
         self.channel = channel
         self.call_timeout = call_timeout
@@ -164,7 +167,10 @@ class TurnPlayer:
             return TurnResult.NOTHING_TO_DO
         actions = [binding.messages.action_value(a) for a in legal.actions]
         rng = random.Random(seed_from(match_id, seat, view_version))
+        started = time.perf_counter()
         choice = policy.choose(view, actions, seat, rng)
+        if search and budget > 0 and self.searched is not None:
+            self.searched(game, time.perf_counter() - started, budget)
         request = pb.SubmitActionRequest(
             match_id=match_id,
             expected_version=view_version,

@@ -191,7 +191,7 @@ def make_plan(
     chosen = info.mode(mode) if mode else info.modes[0]
     known = levels(game)
     named = tuple(dict.fromkeys(level.strip() for level in bots if level.strip()))
-    if unknown := [level for level in named if level not in known]:
+    if unknown := [level for level in named if split_level(level, SearchBudget())[0] not in known]:
         raise InvalidArgument(f"{game} has no bot level {', '.join(unknown)}; its levels: {', '.join(known)}")
     if not named or (len(named) < 2 and not chosen.cooperative):
         raise InvalidArgument(f"{game} {chosen.mode} is competitive: name at least two distinct levels in --bots")
@@ -204,9 +204,41 @@ def make_plan(
     return Plan(game, chosen, count, dict(checked), named, games, seed, budget or SearchBudget())
 
 
-def make_policy(game: str, level: str, budget: SearchBudget) -> Policy:
-    """A policy of `level`; a search level thinks for `budget`."""
-    return policy_for(game, level, budget) if level in SEARCH_LEVELS else policy_for(game, level)
+# A budget this long never stops a search first: a run bounded by iterations alone (--iterations without --budget).
+UNBOUNDED_SECONDS = 24 * 3600.0
+# A search level at a budget of its own: `mcts@0.5` thinks 0.5 s a decision, whatever the run's --budget.
+AT = "@"
+
+
+def split_level(spec: str, budget: SearchBudget) -> tuple[str, SearchBudget | None]:
+    """(the level, its budget) of a level as a run names it; None for a level that does not search.
+
+    `mcts@0.5` is `mcts` at 0.5 s a decision (the run's iteration bound kept); `mcts` the run's budget.
+    InvalidArgument for a budget on a level that does not search, or one that is not a positive number.
+    """
+    level, at, seconds = spec.partition(AT)
+    if not at:
+        return level, budget if level in SEARCH_LEVELS else None
+    if level not in SEARCH_LEVELS:
+        raise InvalidArgument(f"{spec!r}: only a searching level ({', '.join(sorted(SEARCH_LEVELS))}) takes @SECONDS")
+    try:
+        value = float(seconds)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise InvalidArgument(f"{spec!r}: the budget after @ is a number of seconds more than 0")
+    return level, SearchBudget(seconds=value, iterations=budget.iterations)
+
+
+def searching(levels: Sequence[str]) -> bool:
+    """Whether any of a run's levels searches (and so its budget is part of what the run is)."""
+    return any(spec.partition(AT)[0] in SEARCH_LEVELS for spec in levels)
+
+
+def make_policy(game: str, spec: str, budget: SearchBudget) -> Policy:
+    """A policy of the level `spec` names (see split_level); a search level thinks for its budget."""
+    level, own = split_level(spec, budget)
+    return policy_for(game, level, own) if own is not None else policy_for(game, level)
 
 
 def play_match(

@@ -18,7 +18,9 @@ the matches FILE does not hold. `--through-stack` plays the same pairings throug
 running platform, one match at a time (menagerie.arena.stack). A search level (`mcts`)
 thinks for `--budget` seconds per decision (default 1 s) and, with `--iterations N`, stops
 after N iterations as well; `--iterations` without `--budget` bounds the search by
-iterations alone, so a seed replays the same matches.
+iterations alone, so a seed replays the same matches. `mcts@0.5` names the level at a
+budget of its own (0.5 s a decision), so one run can pit budgets against each other. The
+decision-time table prints each searching level's p99 beside its budget + 10% (PASS/MISS).
 
 `report`: the tables of one or more files that `--out` wrote (per setting: each pairing's
 wins with 95% Wilson intervals, by seat, by match length, decision times).
@@ -60,8 +62,6 @@ from menagerie.rules.bots import SearchBudget, levels
 from menagerie.rules.errors import InvalidArgument
 
 DEFAULT_LEVELS = "mcts,greedy,random"
-# --iterations without --budget: a wall clock this long never stops a search first.
-UNBOUNDED_SECONDS = 24 * 3600.0
 SWEEP = "sweep"  # the subcommand: `menagerie arena sweep ...`
 REPORT = "report"  # the subcommand: `menagerie arena report FILE...`
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
@@ -85,7 +85,7 @@ def budget_of(seconds: float | None, iterations: int) -> SearchBudget:
     if iterations < 0:
         raise InvalidArgument("--iterations must be 0 (no bound) or more")
     if seconds is None:
-        seconds = UNBOUNDED_SECONDS if iterations else SearchBudget().seconds
+        seconds = local.UNBOUNDED_SECONDS if iterations else SearchBudget().seconds
     return SearchBudget(seconds=seconds, iterations=iterations)
 
 
@@ -105,7 +105,7 @@ def parser() -> argparse.ArgumentParser:
         default=DEFAULT_LEVELS,
         metavar="L1,L2,...",
         help=f"the levels to play (default {DEFAULT_LEVELS}): each pair in a competitive mode, each level as a"
-        " team in a co-op one",
+        " team in a co-op one; mcts@SECONDS: the search at a budget of its own",
     )
     p.add_argument("--games", type=int, default=100, help="matches per pairing (per team in a co-op mode)")
     p.add_argument("--seed", type=int, default=0, help="match g of a pairing has seed SEED+g")
@@ -251,7 +251,8 @@ def _in_process(console: Console, plan: local.Plan, args: argparse.Namespace) ->
             kept = f"; {args.out} keeps every match finished, the same command resumes the run" if args.out else ""
             console.print(f"stopped: {shown.done} of {shown.total} matches played{kept}", soft_wrap=True)
             return INTERRUPTED
-    print_tables(console, records.arena_of(records.setting_of(plan), played), plan.levels)
+    setting = records.setting_of(plan)
+    print_tables(console, records.arena_of(setting, played), plan.levels, setting.budget)
     return 0
 
 
@@ -274,7 +275,7 @@ def _through_stack(console: Console, plan: local.Plan, lobby: str) -> int:
             console.print(f"[red]{exc}[/red]")
             return 1
     console.print(results_table(arena))
-    console.print(times_table(arena.decision_seconds, list(plan.levels)))
+    console.print(times_table(arena.decision_seconds, list(plan.levels), plan.budget))
     console.print(
         "Through the services, the times are those of the seat the arena plays (its own policy, in this"
         " process); the bot pool's seats are timed by its metrics."

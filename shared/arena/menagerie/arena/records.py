@@ -20,9 +20,9 @@ from typing import IO
 
 import msgspec
 
-from menagerie.arena.local import ArenaRun, Match, MatchResult, Pairing, Plan
+from menagerie.arena.local import ArenaRun, Match, MatchResult, Pairing, Plan, searching
 from menagerie.arena.stats import percentile
-from menagerie.rules.bots import SEARCH_LEVELS, SearchBudget
+from menagerie.rules.bots import SearchBudget
 from menagerie.rules.contract import Outcome
 from menagerie.rules.errors import InvalidArgument
 
@@ -100,10 +100,8 @@ _encoder = msgspec.json.Encoder()
 
 def setting_of(plan: Plan) -> Setting:
     """The setting of a plan's matches."""
-    searching = any(level in SEARCH_LEVELS for level in plan.levels)
-    return Setting(
-        plan.game, plan.mode.mode, plan.seats, plan.options, plan.mode.cooperative, plan.budget if searching else None
-    )
+    budget = plan.budget if searching(plan.levels) else None
+    return Setting(plan.game, plan.mode.mode, plan.seats, plan.options, plan.mode.cooperative, budget)
 
 
 def header_of(plan: Plan) -> RunHeader:

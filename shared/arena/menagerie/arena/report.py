@@ -1,4 +1,5 @@
-"""The arena's tables: wins with 95% Wilson intervals, by seat and by match length, draws, decision times.
+"""The arena's tables: wins with 95% Wilson intervals, by seat and by match length, draws, decision times
+(a searching level's p99 beside its budget + 10%, PASS or MISS: issue 33's "time budgets held").
 
 `menagerie arena` prints them for the run it played, `menagerie arena report FILE...` for the
 matches of arena files (menagerie.arena.records), a set of tables per setting found.
@@ -12,9 +13,10 @@ from collections.abc import Iterable, Sequence
 from rich.console import Console
 from rich.table import Table
 
-from menagerie.arena.local import ArenaRun, MatchResult, Pairing
+from menagerie.arena.local import UNBOUNDED_SECONDS, ArenaRun, MatchResult, Pairing, split_level
 from menagerie.arena.records import GameRecord, arena_of, by_setting
 from menagerie.arena.stats import percentile, wilson
+from menagerie.rules.bots import SearchBudget
 
 LENGTH_QUARTILES = (0.25, 0.5, 0.75)  # a match-length bucket's upper ends: the quartiles of the matches' lengths
 
@@ -154,32 +156,61 @@ def lengths_table(arena: ArenaRun) -> Table:
     return table
 
 
-def times_table(seconds: dict[str, list[float]], levels: tuple[str, ...] | list[str]) -> Table:
-    """Decision time per level: how many decisions, their mean, p50, p99 and longest in milliseconds."""
+# A searching level's decisions hold their budget when their p99 is within it plus this share (issue 33).
+BUDGET_SLACK = 0.10
+
+
+def time_target(spec: str, budget: SearchBudget | None) -> float | None:
+    """The p99 (in seconds) a level's decisions must stay within: its budget + 10%; None when it has no time budget."""
+    if budget is None:
+        return None
+    own = split_level(spec, budget)[1]
+    if own is None or own.seconds >= UNBOUNDED_SECONDS:  # a level that does not search, or one bound by iterations
+        return None
+    return own.seconds * (1 + BUDGET_SLACK)
+
+
+def times_table(
+    seconds: dict[str, list[float]], levels: tuple[str, ...] | list[str], budget: SearchBudget | None = None
+) -> Table:
+    """Decision time per level: count, mean, p50, p99, longest (ms); a searching level's p99 beside its budget + 10%."""
     table = Table(
-        "level", "decisions", "mean (ms)", "p50 (ms)", "p99 (ms)", "max (ms)", title="decision time per level"
+        "level",
+        "decisions",
+        "mean (ms)",
+        "p50 (ms)",
+        "p99 (ms)",
+        "max (ms)",
+        "budget + 10% (ms)",
+        "p99 held",
+        title="decision time per level",
     )
     for level in levels:
         made = seconds.get(level, [])
         mean = 1000 * sum(made) / len(made) if made else 0.0
+        p99 = percentile(made, 0.99)
+        target = time_target(level, budget)
+        held = "–" if target is None or not made else ("PASS" if p99 <= target else "MISS")
         table.add_row(
             level,
             str(len(made)),
             f"{mean:.3f}",
             f"{1000 * percentile(made, 0.5):.3f}",
-            f"{1000 * percentile(made, 0.99):.3f}",
+            f"{1000 * p99:.3f}",
             f"{1000 * max(made, default=0.0):.3f}",
+            "–" if target is None else f"{1000 * target:.0f}",
+            held,
         )
     return table
 
 
-def print_tables(console: Console, arena: ArenaRun, levels: Sequence[str]) -> None:
+def print_tables(console: Console, arena: ArenaRun, levels: Sequence[str], budget: SearchBudget | None = None) -> None:
     """Every table of one setting's matches: the results, by seat (a competitive mode), by length, decision times."""
     console.print(results_table(arena))
     if not arena.cooperative:
         console.print(seats_table(arena))
     console.print(lengths_table(arena))
-    console.print(times_table(arena.decision_seconds, list(levels)))
+    console.print(times_table(arena.decision_seconds, list(levels), budget))
 
 
 def print_report(console: Console, games: Iterable[GameRecord]) -> int:
@@ -189,7 +220,7 @@ def print_report(console: Console, games: Iterable[GameRecord]) -> int:
         setting = group[0].setting
         console.print(f"[bold]{setting.label()}[/bold]: {len(group)} matches")
         levels = list(dict.fromkeys(level for record in group for level in record.levels))
-        print_tables(console, arena_of(setting, group), levels)
+        print_tables(console, arena_of(setting, group), levels, setting.budget)
     if repeats:
         console.print(f"{repeats} matches found more than once were counted once")
     return len(groups)

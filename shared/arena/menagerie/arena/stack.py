@@ -23,7 +23,7 @@ from typing import Any
 
 import grpc
 
-from menagerie.arena.local import ArenaRun, MatchResult, Pairing, Plan, make_policy
+from menagerie.arena.local import ArenaRun, MatchResult, Pairing, Plan, make_policy, split_level
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.rules.bots import Policy
@@ -98,9 +98,11 @@ class StackArena:
             kept = self._games[endpoint] = (stub, matches_pb2_grpc.MatchesStub(channel))
         return kept
 
-    def seat(self, bot_level: str, own: int) -> lobby_pb2.Seating:
-        """A private table with every seat but `own` played by the pool at `bot_level`; the arena's seating."""
+    def seat(self, spec: str, own: int) -> lobby_pb2.Seating:
+        """A private table, every seat but `own` played by the pool at the level `spec` names; the arena's seating."""
         plan = self.plan
+        bot_level, own_budget = split_level(spec, plan.budget)
+        budget = own_budget or plan.budget
         request = lobby_pb2.CreateTableRequest(
             game=plan.game,
             mode=plan.mode.mode,
@@ -108,7 +110,7 @@ class StackArena:
             seats=plan.seats,
             bot_seats=[seat for seat in range(plan.seats) if seat != own],
             bot_level=bot_level,
-            bot_budget_seconds=min(plan.budget.seconds, MAX_BOT_BUDGET_SECONDS),
+            bot_budget_seconds=min(budget.seconds, MAX_BOT_BUDGET_SECONDS),
         )
         created = self.lobby.CreateTable(request, metadata=self.auth, timeout=CALL_SECONDS)
         watch = lobby_pb2.WatchTicketRequest(ticket_id=created.ticket.ticket_id)
