@@ -4,28 +4,32 @@ An issue's "from today's" figure is measured, not quoted: the packages of BASELI
 (shared/ and services/) are exported with `git archive` into a temporary folder, and
 bench.probe runs in a child process whose import path holds them and the libraries, not
 today's packages, so the earlier engines, contract and search answer the same jobs as
-today's code, on the same machine, a minute apart. The child reports the files it ran; a
-run that did not import the earlier code is refused rather than printed as a baseline.
+today's code. The child answers one job at a time, so the section alternates them with
+today's measures (a machine whose load changes weighs on both sides alike). It reports the
+files it runs first; a child that did not import the earlier code is refused rather than
+measured as a baseline.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import site
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
-from menagerie.shared.lifetime import spawn
+from menagerie.shared.lifetime import spawn, stop_group
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 # main when issue 28 was filed (platform v3's procedure model and Snitch's split not yet begun):
 # the code behind the issue's "from 41 and 1,725" iterations a second.
 BASELINE_COMMIT = "3ce7957"
-TIMEOUT = 600.0  # seconds the child may take: its jobs add up to about a minute
+TIMEOUT = 120.0  # seconds one job may take (the longest, a 1 s search, takes about a second)
 
 
 class Unavailable(RuntimeError):
@@ -46,27 +50,66 @@ def export(commit: str, into: Path) -> list[Path]:
     return sorted(p.parent for p in into.glob("*/*/pyproject.toml"))
 
 
-def measure(jobs: list[dict[str, Any]], commit: str = BASELINE_COMMIT) -> list[dict[str, Any]]:
-    """bench.probe's figures for `jobs`, measured on `commit`'s code in a child process."""
-    with tempfile.TemporaryDirectory(prefix="menagerie-baseline-") as folder:
-        root = Path(folder)
-        packages = export(commit, root)
+class Earlier:
+    """`commit`'s code in a child process, answering bench.probe's jobs one at a time (a context manager)."""
+
+    def __init__(self, commit: str = BASELINE_COMMIT) -> None:
+        self.commit = commit
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._child: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Earlier:
+        self._folder = tempfile.TemporaryDirectory(prefix="menagerie-baseline-")
+        try:
+            self._start(Path(self._folder.name))
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _start(self, root: Path) -> None:
+        packages = export(self.commit, root)
         # Only the earlier packages, the repository (for the bench package itself) and the libraries:
         # with -S no .pth file runs, so today's editable installs are not on the path at all.
-        path = ":".join([*map(str, packages), str(REPOSITORY), *site.getsitepackages()])
-        child = spawn(
+        path = os.pathsep.join([*map(str, packages), str(REPOSITORY), *site.getsitepackages()])
+        self._child = spawn(
             [sys.executable, "-S", "-m", "bench.probe"],
             env={**os.environ, "PYTHONPATH": path},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
-        out, err = child.communicate(json.dumps(jobs).encode(), timeout=TIMEOUT)
-        if child.returncode != 0:
-            raise Unavailable(f"the probe failed on {commit}: {err.decode().strip().splitlines()[-1:]}")
-        answer = json.loads(out)
-        strays = [f for f in answer["files"] if not f.startswith(folder)]
+        files: list[str] = self._answer()["files"]
+        strays = [f for f in files if not f.startswith(str(root))]
         if strays:
-            raise Unavailable(f"the probe on {commit} imported today's code: {strays}")
-        results: list[dict[str, Any]] = answer["results"]
-        return results
+            raise Unavailable(f"the probe on {self.commit} imported today's code: {strays}")
+
+    def ask(self, job: dict[str, Any]) -> dict[str, Any]:
+        """bench.probe's figures for one job, measured on the earlier code."""
+        assert self._child is not None and self._child.stdin is not None, "used outside its with block"
+        self._child.stdin.write(json.dumps(job).encode() + b"\n")
+        self._child.stdin.flush()
+        return self._answer()
+
+    def _answer(self) -> dict[str, Any]:
+        """The child's next line, waited for at most TIMEOUT."""
+        assert self._child is not None and self._child.stdout is not None
+        ready, _, _ = select.select([self._child.stdout], [], [], TIMEOUT)
+        line = self._child.stdout.readline() if ready else b""
+        if not line:
+            raise Unavailable(f"the probe on {self.commit} stopped or did not answer within {TIMEOUT:g} s")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._child is not None:
+            stop_group(self._child, timeout=5.0)
+            for pipe in (self._child.stdin, self._child.stdout):
+                if pipe is not None:
+                    pipe.close()
+            self._child = None
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None

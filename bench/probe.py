@@ -145,13 +145,13 @@ class Search:
         return self.iterations / self.searching if self.searching else 0.0
 
 
-def search_speed(game: str, found: list[Position], seconds: float) -> Search:
-    """Searches each position for `seconds` with the game's mcts level."""
+def search_speed(game: str, found: list[Position], seconds: float, seed: int = 0) -> Search:
+    """Searches each position for `seconds` with the game's mcts level (its choices drawn from seed + n)."""
     policy = search_module().MctsPolicy(game, SearchBudget(seconds=seconds))
     result = Search(0, 0.0, [], False)
     for n, position in enumerate(found):
         started = time.perf_counter()
-        policy.choose(position.view, position.legal, position.seat, random.Random(n))
+        policy.choose(position.view, position.legal, position.seat, random.Random(seed + n))
         elapsed = time.perf_counter() - started
         result.times.append(elapsed)
         if policy.iterations:
@@ -161,26 +161,23 @@ def search_speed(game: str, found: list[Position], seconds: float) -> Search:
     return result
 
 
-def run_jobs(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each job names a game, mode and seats; with `playout_seconds`, random playouts; with `places`, a search there.
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    """A job names a game, mode and seats; with `playout_seconds`, random playouts; with `places`, a search there.
 
-    Returns, per job: the playout figures, and the search's iterations per second with how many
+    Returns the playout figures, and the search's iterations and seconds of search with how many
     of the named positions this code reached (a position is reached when its decision has a choice).
     """
-    results = []
-    for job in jobs:
-        engine = registry.engine(job["game"])
-        setup = MatchSetup(job["mode"], job["seats"])
-        result: dict[str, Any] = {}
-        if job.get("playout_seconds"):
-            playouts = random_playouts(engine, setup, job["playout_seconds"])
-            result.update(actions_per_second=playouts.actions_per_second, games_per_second=playouts.games_per_second)
-        if job.get("places"):
-            found = positions(engine, setup, job["seed"], at(job["places"]), len(job["places"]))
-            search = search_speed(job["game"], found, job["search_seconds"])
-            result.update(sims_per_second=search.per_second, positions=len(found))
-        results.append(result)
-    return results
+    engine = registry.engine(job["game"])
+    setup = MatchSetup(job["mode"], job["seats"])
+    result: dict[str, Any] = {}
+    if job.get("playout_seconds"):
+        playouts = random_playouts(engine, setup, job["playout_seconds"])
+        result.update(actions_per_second=playouts.actions_per_second, games_per_second=playouts.games_per_second)
+    if job.get("places"):
+        found = positions(engine, setup, job["seed"], at(job["places"]), len(job["places"]))
+        search = search_speed(job["game"], found, job["search_seconds"], job.get("rng_seed", 0))
+        result.update(iterations=search.iterations, searching=search.searching, positions=len(found))
+    return result
 
 
 def engine_files() -> list[str]:
@@ -191,9 +188,14 @@ def engine_files() -> list[str]:
 
 
 def main() -> None:
-    """The child's side: jobs on stdin, their figures and the files that ran on stdout (JSON)."""
-    jobs = json.load(sys.stdin)
-    json.dump({"files": engine_files(), "results": run_jobs(jobs)}, sys.stdout)
+    """The child's side: first the files that run, then one JSON line of figures per JSON line of job on stdin.
+
+    One job at a time, so the parent can alternate the earlier code's measures with today's and a
+    machine whose load changes meanwhile weighs on both alike.
+    """
+    print(json.dumps({"files": engine_files()}), flush=True)
+    for line in sys.stdin:
+        print(json.dumps(run_job(json.loads(line))), flush=True)
 
 
 if __name__ == "__main__":

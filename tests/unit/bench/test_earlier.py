@@ -33,16 +33,19 @@ def test_positions_named_by_where_they_are_are_found_again() -> None:
 
 
 def test_the_earlier_commit_is_measured_with_its_own_code() -> None:
-    """measure() runs the probe on the exported commit (it refuses a run that imported today's code)."""
+    """Earlier runs the probe on the exported commit, a job at a time (a child on today's code is refused)."""
     if not _has_commit(earlier.BASELINE_COMMIT):
         pytest.fail(f"{earlier.BASELINE_COMMIT} is not in this clone's history; the bench's baseline needs it")
-    jobs = [{"game": "zoo", "mode": "beginner", "seats": 2, "playout_seconds": 0.05}]
-    (result,) = earlier.measure(jobs)
-    assert result["actions_per_second"] > 0
-    assert result["games_per_second"] > 0
+    with earlier.Earlier() as then:
+        first = then.ask({"game": "zoo", "mode": "beginner", "seats": 2, "playout_seconds": 0.05})
+        second = then.ask({"game": "beasts", "mode": "capture", "seats": 2, "playout_seconds": 0.05})
+        child = then._child
+    assert first["actions_per_second"] > 0 and first["games_per_second"] > 0
+    assert second["actions_per_second"] > 0
+    assert child is not None and child.poll() is not None, "the child is stopped when the block ends"
 
 
 def test_an_unknown_commit_is_unavailable_not_a_crash() -> None:
     """A commit the clone lacks (a shallow clone) is reported as unavailable, with git's reason."""
-    with pytest.raises(earlier.Unavailable, match="git archive"):
-        earlier.measure([], commit="0" * 40)
+    with pytest.raises(earlier.Unavailable, match="git archive"), earlier.Earlier(commit="0" * 40):
+        pass

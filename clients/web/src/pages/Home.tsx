@@ -209,7 +209,8 @@ function MyMatches({ player }: { player: Player }) {
       <ul>
         {mine.map((m) => (
           <li key={m.matchId}>
-            {m.game} ({m.mode}), {seatNumber(m.seat)} {m.myTurn && <b>your turn</b>}{" "}
+            {m.game} ({m.mode}), {seatNumber(m.seat)} {m.myTurn && !m.away && <b>your turn</b>}
+            {m.away && <i data-testid="away"> a bot plays your seat</i>}{" "}
             <a href={`#/match/${m.game}/${m.matchId}`}>Resume</a>
           </li>
         ))}
@@ -227,7 +228,7 @@ function LiveMatches({ games, player }: { games: GameListing[]; player: Player }
       for (const g of games.filter((g) => g.available)) {
         try {
           const reply = await matches(g.game).listMatches(
-            { pageSize: 5, status: MatchStatus.ACTIVE },
+            { pageSize: 5, status: MatchStatus.ACTIVE, liveOnly: true }, // neither finished nor abandoned
             { headers: bearer(player.token), timeoutMs: 10_000 },
           );
           found.push(...reply.matches);

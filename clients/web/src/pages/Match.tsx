@@ -47,6 +47,15 @@ async function findSeat(game: string, matchId: string): Promise<Seat | undefined
   }
 }
 
+/** Takes the seat back from the bot that played it while the player was away (nothing if it was not left). */
+async function takeBack(game: string, seat: Seat): Promise<void> {
+  try {
+    await matches(game).returnToSeat({ matchId: seat.matchId }, { headers: bearer(seat.token), timeoutMs: 10_000 });
+  } catch {
+    // a game service without ReturnToSeat yet, or a match already over: the page plays on as it can
+  }
+}
+
 export function MatchPage({ game, matchId, spectate, board }: Props) {
   const ui = useMemo(() => gameUI(game, board), [game, board]);
   const client = useMemo(() => gameClient<Shown["view"], unknown>(ui.service, ui.perGame ? game : undefined), [ui, game]);
@@ -59,6 +68,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const [actionsVersion, setActionsVersion] = useState<bigint>(0n);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [away, setAway] = useState(false);
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const versionRef = useRef<bigint>(0n);
   const finishedRef = useRef(false);
@@ -67,7 +77,11 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
 
   useEffect(() => {
     if (spectate) setSeat(undefined);
-    else void findSeat(game, matchId).then(setSeat);
+    else
+      void findSeat(game, matchId).then(async (found) => {
+        if (found) await takeBack(game, found); // opening the page of one's seat is coming back to it
+        setSeat(found);
+      });
   }, [game, matchId, spectate]);
 
   const token = seat?.token ?? currentPlayer()?.token ?? "";
@@ -150,9 +164,9 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!shown || !seat) return;
     const prompt = shown.view.prompt;
     const mine = prompt && (prompt.must.includes(seat.seat) || prompt.may.includes(seat.seat));
-    if (mine) void refreshActions();
+    if (mine && !away) void refreshActions();
     else setActions([]);
-  }, [shown, seat, refreshActions]);
+  }, [shown, seat, refreshActions, away]);
 
   const act = async (index: number) => {
     if (!client || !seat) return;
@@ -171,6 +185,23 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       void refreshActions(); // the game moved on (a timeout bot, another seat): choose again from the new view
     } finally {
       setBusy(false);
+    }
+  };
+
+  // "Leave match": a bot plays the seat from its next decision on, at once; "Take my seat back" returns to it.
+  const leave = async (leaving: boolean) => {
+    if (!seat) return;
+    setError("");
+    try {
+      const request = { matchId }, options = { headers: bearer(seat.token), timeoutMs: 10_000 };
+      if (leaving) await matches(game).leaveSeat(request, options);
+      else await takeBack(game, seat);
+      setAway(leaving);
+      setActions([]);
+      setNotice(leaving ? "You left: a bot plays your seat until you take it back." : "");
+      if (!leaving) void refreshActions();
+    } catch (err) {
+      setError(describeError(err));
     }
   };
 
@@ -196,6 +227,11 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
             </span>
           ) : (
             <span className="badge">spectator</span>
+          )}{" "}
+          {seat && !outcome && (
+            <button data-testid="leave" onClick={() => void leave(!away)}>
+              {away ? "Take my seat back" : "Leave match"}
+            </button>
           )}
         </h2>
       </header>
