@@ -16,7 +16,7 @@ STAMP := $(VENV)/.installed
 # The web app (clients/web): npm ci from its lockfile, built into clients/web/dist (not committed).
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.installed
-WEB_SOURCES := $(shell find $(WEB)/src -type f 2>/dev/null) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json $(WEB)/package.json
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/public -type f 2>/dev/null) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json $(WEB)/package.json
 # buf, for the protos (buf.yaml): pinned in clients/web's package.json (Buf ships it on npm), so
 # `make lint` stands on the web's npm ci. The protos are checked against the last released ones,
 # RELEASED_PROTOS, a buf image taken at each release: `make proto-release` rewrites it, on purpose,

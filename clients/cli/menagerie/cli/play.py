@@ -6,7 +6,10 @@ and when a view shows it is this seat's turn, the choice screen (a short status,
 last events, the prompt, the menu: at most 23 rows of 80 columns) is drawn. When the
 match moves while a menu is open (the turn timer ran out and a bot decided, another
 seat's move changed the position), the menu is replaced by the new position's, never
-left standing. `b` draws the whole board, then the choice again.
+left standing. A seat's terminal never shows more than one screen at once: the board is
+not drawn as the match starts, and `b` draws it a page of 22 rows at a time (`b` again:
+the next page; Enter: the choice again). A spectator, who has no input line, gets the
+whole board as it changes.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from rich.text import Text
 from menagerie.cli.connection import interrupted
 from menagerie.cli.errors import explain
 from menagerie.cli.menu import BOARD, QUIT, Menu, Quit, default_menu
-from menagerie.cli.screen import HEIGHT, WIDTH, choice_screen, render
+from menagerie.cli.screen import HEIGHT, WIDTH, choice_screen, pages, render
 from menagerie.cli.session import GameSession, LobbySession
 from menagerie.lobby.v1 import lobby_pb2
 from menagerie.rules.text import seat_name
@@ -205,13 +208,27 @@ class Table:
         self.warned = False
         self.board_key: tuple[int, ...] | None = None
         self.events_since_board = 0
+        self.board_page: int | None = None  # the board's page last shown, while the player reads it
 
     # ------------------------------------------------------------- drawing
 
     def print_board(self) -> None:
-        """The whole board (on demand, or for a spectator)."""
+        """The whole board (a spectator's, and everyone's at the end)."""
         self.console.print(self.game.ui.draw(self.view, self.names))
         self.events_since_board = 0
+
+    def show_board_page(self) -> None:
+        """The board's next page (the first after anything else), its footer and the input line."""
+        board = pages(render(self.game.ui.draw(self.view, self.names), self.width), self.height)
+        page = 0 if self.board_page is None else (self.board_page + 1) % len(board)
+        for line in board[page]:
+            self.console.print(line, soft_wrap=True)
+        more = f"{BOARD}: the next page, " if len(board) > 1 else ""
+        back = "Enter: back to your choice" if self.menu is not None else f"{QUIT}: leave"
+        self.console.print(Text(f"The board, page {page + 1}/{len(board)} ({more}{back})", style="dim"))
+        self.board_page = page
+        if self.menu is not None:
+            self.prompt()
 
     def screen(self, note: str = "") -> list[Text]:
         """The choice screen's lines."""
@@ -229,6 +246,7 @@ class Table:
 
     def show_choice(self, note: str = "") -> None:
         """Draws the choice screen and the input line."""
+        self.board_page = None
         for line in self.screen(note):
             self.console.print(line, soft_wrap=True)
         self.prompt()
@@ -272,9 +290,10 @@ class Table:
         if self.seat is None:
             self._spectate()
             return False
-        if self.board_key is None:  # the board once at the start; then on demand (b)
-            self.print_board()
+        if self.board_key is None:  # no board as the match starts (the choice screen is one screen): `b` draws it
             self.board_key = ()
+            if self.seat not in seats_to_act(self.view):
+                self.console.print(Text(f"Others decide first ({BOARD}: the board, {QUIT}: leave).", style="dim"))
         if self.seat in seats_to_act(self.view) and response.version >= self.moved_at:
             self._refresh_choice(changed=bool(note))
         elif self.menu is not None:
@@ -313,14 +332,16 @@ class Table:
             if answer == QUIT:
                 raise Quit()
             if answer == BOARD:
-                self.print_board()
+                self.show_board_page()
             elif answer:
                 self.console.print("[dim]Not your decision now (b: the board, q: leave).[/dim]")
             return
+        if self.board_page is not None and not line.strip():
+            self.show_choice()  # Enter after reading the board: back to the choice
+            return
         result = self.menu.answer(line)
         if result.board:
-            self.print_board()
-            self.show_choice()
+            self.show_board_page()
         elif result.chosen is not None:
             self.submit(result.chosen)
         else:

@@ -3,9 +3,10 @@
 The choice screen is printed as one block of at most `height - 1` lines (the last row
 is the input line), so on a 24-row terminal everything the player needs to decide is
 visible at once: a short status of the position, the last few events, the prompt and
-the menu. The full board is drawn only when asked for (`b`), above a fresh copy of the
-choice screen. Each function returns lines (rich Text, one per row, none wider than
-the width) so tests can measure them.
+the menu. The full board is drawn only when asked for (`b`), a page of `height - 2` rows
+at a time (`b` again: the next page), each page with a footer above the input line.
+Each function returns lines (rich Text, one per row, none wider than the width) so tests
+can measure them.
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ def render(renderable: RenderableType, width: int = WIDTH, console: Console | No
     while out and not out[-1].plain:
         out.pop()
     return out
+
+
+def pages(lines: Sequence[Text], height: int = HEIGHT) -> list[list[Text]]:
+    """`lines` (a board) cut into pages of `height - 2` rows: each page, its footer and the input line fit."""
+    size = max(1, height - 2)
+    return [list(lines[start : start + size]) for start in range(0, len(lines), size)] or [[]]
 
 
 def wrapped(text: str, width: int, style: str = "") -> list[Text]:

@@ -8,6 +8,7 @@ import { seatName, seatNumber, type LegalAction } from "../games/types";
 import { Actions } from "../components/Actions";
 import { Countdown } from "../components/Countdown";
 import { OutcomeTable } from "../components/Outcome";
+import { EventLog } from "../components/EventLog";
 import { currentPlayer, rememberSeat, seatOf, type Seat } from "../session";
 
 interface Props {
@@ -27,7 +28,6 @@ interface Shown {
   receivedAt: number;
 }
 
-const EVENTS_SHOWN = 12;
 const RETRY_MS = 1000;
 
 /** The seat of this match: kept from the ticket, or a fresh token from the lobby (reload, another tab). */
@@ -111,7 +111,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
           for await (const reply of stream) {
             versionRef.current = reply.version > versionRef.current ? reply.version : versionRef.current;
             const texts = reply.events.map((e) => e.header?.text ?? "").filter((t) => t);
-            if (texts.length) setEvents((old) => [...old, ...texts].slice(-200));
+            if (texts.length) setEvents((old) => [...old, ...texts]);
             if (reply.timeout) setNotice(reply.timeout.text);
             if (reply.view) {
               finishedRef.current = (reply.view.outcome?.seats.length ?? 0) > 0;
@@ -268,14 +268,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
         </div>
         <aside>
           <Actions actions={actions} selected={selected} busy={busy} onAct={act} onClear={() => setSelected(null)} />
-          <section className="events" data-testid="events">
-            <h3>Last events</h3>
-            <ol>
-              {events.slice(-EVENTS_SHOWN).map((text, i) => (
-                <li key={i}>{text}</li>
-              ))}
-            </ol>
-          </section>
+          <EventLog events={events} />
         </aside>
       </div>
     </div>
