@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -55,3 +56,30 @@ def test_a_reload_rejoins_the_seat_and_another_browser_resumes_it(
         take_one_action(elsewhere)  # the fresh seat token plays (the rest of the match is test_play's business)
     finally:
         other.close()
+
+
+def test_leave_match_hands_the_seat_to_a_bot_at_once_and_the_lists_show_live_matches_only(page: Page) -> None:
+    register(page, "Leaver")
+    queue(page, "zoo", "beginner", seats=2)
+    expect(page).to_have_url(re.compile(r"#/match/zoo/"))
+    match_id = page.url.rsplit("/", 1)[1]
+    page.locator("[data-testid=action]:not([disabled])").first.wait_for()  # the seat must decide now
+    page.get_by_test_id("leave").click()
+    # A functional bound, not a benchmark: the turn timer is 60 s, so a move within 2 s is the left seat's bot.
+    expect(page.locator(".notice")).to_contain_text("A bot plays your seat while you are away", timeout=2000)
+    # Every person left: the match is abandoned, "Watch a match" leaves it out at once; "Your matches" marks the
+    # seat as the bot's while the bots play it out, then (finished) no longer lists it.
+    page.goto("/")
+    expect(page.get_by_test_id("live-matches")).to_be_visible()
+    watched = page.get_by_test_id("live-matches").locator(f"a[href$='{match_id}']")
+    mine = page.locator("[data-testid=my-matches] li", has=page.locator(f"a[href$='{match_id}']"))
+    if mine.count():
+        expect(mine).to_contain_text("a bot plays your seat")
+    expect(watched).to_have_count(0)
+    deadline = time.monotonic() + 60
+    while mine.count():
+        assert time.monotonic() < deadline, "the bots did not play the abandoned match out in 60 s"
+        page.wait_for_timeout(1000)
+        page.reload()
+        expect(page.get_by_test_id("live-matches")).to_be_visible()
+    expect(watched).to_have_count(0)
