@@ -310,3 +310,35 @@ def test_resume_lists_the_match_and_plays_the_seat_again(minimatch: RunningMinim
     again.close()
     assert again.exitstatus == 0
     assert match_id in seen.getvalue() and "Resumer" in seen.getvalue(), "the match is listed with its players"
+
+
+def test_a_new_name_renames_the_kept_player_and_resume_still_finds_its_match(minimatch: RunningMinimatch) -> None:
+    home = tempfile.mkdtemp()
+    table = ("play", "zoo", "--mode", "beginner", "--players", "2", "--max-wait", "1")
+    # The first guest stays at its seat (a match every person left is played out by the bots at once).
+    first = spawn("--lobby", minimatch.lobby, *table, "--name", "Before", home=home)
+    first.expect(r"Seated at Seat (\d) of 2 \(1 bots?\) in match (\w+)\.")
+    match_id = str(first.match.group(2))  # type: ignore[union-attr]
+    first.expect(CHOOSE)
+    kept = json.loads((Path(home) / "players.json").read_text(encoding="utf-8"))[minimatch.lobby]
+
+    second = spawn("--lobby", minimatch.lobby, *table, "--name", "After", home=home)
+    second.expect(r"Playing as After \(renamed from Before; the same player\)\.")
+    second.expect(r"Seated at Seat \d of 2 \(1 bots?\) in match (\w+)\.")
+    second.expect(CHOOSE)
+    second.sendline("q")
+    second.expect(pexpect.EOF)
+    second.close()
+    now = json.loads((Path(home) / "players.json").read_text(encoding="utf-8"))[minimatch.lobby]
+    assert (now["player_id"], now["display_name"]) == (kept["player_id"], "After")
+    assert now["token"] != kept["token"]
+
+    again = spawn("--lobby", minimatch.lobby, "resume", match_id, home=home)
+    again.expect(rf"Back at Seat \d of match {match_id} \(zoo, beginner\)\.")  # the first guest's match is its own
+    again.expect(CHOOSE)
+    again.sendline("q")
+    again.expect(pexpect.EOF)
+    again.close()
+    first.sendline("q")
+    first.expect(pexpect.EOF)
+    first.close()

@@ -29,8 +29,10 @@ from menagerie.cli.errors import explain
 from menagerie.cli.games import GAMES
 from menagerie.cli.play import Quit, follow, stdin_lines, wait_for_seat
 from menagerie.cli.session import GameSession, LobbySession
+from menagerie.common.v1 import matches_pb2
 from menagerie.lobby.v1 import lobby_pb2
 from menagerie.rules.text import seat_name
+from menagerie.shared.ladder import about
 
 app = typer.Typer(help="Menagerie: creature-themed tabletop games, online.", no_args_is_help=True, add_completion=False)
 console = Console(highlight=False)
@@ -92,12 +94,27 @@ def _ask(prompt: str) -> str:
 
 
 def _player(address: str, name: str, fresh: bool = False) -> LobbySession:
-    """The lobby as the player the CLI kept for `address` (a new guest when none is kept, or `fresh`)."""
+    """The lobby as the player the CLI kept for `address` (a new guest when none is kept, or `fresh`).
+
+    Another `name` renames the kept player (RenamePlayer) rather than registering a new guest,
+    so `menagerie resume` still finds its matches and its ratings stay its own.
+    """
     saved = None if fresh else identity.load(address)
-    if saved is not None and (not name or name == saved.display_name):
-        return LobbySession(address, saved.display_name, settings.patience, _notify, saved)
-    lobby = LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify)
-    identity.save(address, lobby.identity)
+    if saved is None:
+        lobby = LobbySession(address, name or getpass.getuser() or "Guest", settings.patience, _notify)
+        identity.save(address, lobby.identity)
+        return lobby
+    lobby = LobbySession(address, saved.display_name, settings.patience, _notify, saved)
+    if not name or name == saved.display_name:
+        return lobby
+    try:
+        identity.save(address, lobby.rename(name))
+    except grpc.RpcError as error:
+        if error.code() != grpc.StatusCode.UNAUTHENTICATED:
+            raise
+        lobby.close()  # the kept player is no longer accepted (another platform, a revoked key): a new guest
+        return _player(address, name, fresh=True)
+    console.print(f"Playing as {name} (renamed from {saved.display_name}; the same player).", soft_wrap=True)
     return lobby
 
 
@@ -166,7 +183,11 @@ def play(
     max_wait: Annotated[int, typer.Option(help="Seconds to wait for people before bots fill the seats.")] = 10,
     bots: Annotated[bool, typer.Option(help="Let bots fill empty seats.")] = True,
     bot_level: Annotated[
-        str, typer.Option(help="greedy (the default), random, or mcts (searches, about a second a move).")
+        str,
+        typer.Option(
+            help="greedy (the default), random, mcts (searches, about a second a move), or nearest (the level"
+            " whose rating is nearest yours; `menagerie games` lists each level's)."
+        ),
     ] = "greedy",
     bot_budget: Annotated[
         float, typer.Option(help="Seconds an mcts bot thinks per move (0: 1 s; at most the turn timer).")
@@ -304,13 +325,20 @@ def games() -> None:
     except grpc.RpcError as error:
         _fail(explain(error, address))
         return
-    table = Table("game", "mode", "seats", "options", "service")
+    table = Table("game", "mode", "seats", "options", "bots (--bot-level, --bot-budget)", "service")
     for entry in listing.games:
         for mode in entry.modes:
             options = ", ".join(f"{o.name}={'/'.join(o.allowed_values)}" for o in mode.options)
             status = entry.endpoint if entry.available else "unavailable"
-            table.add_row(entry.game, mode.mode, f"{mode.min_seats}–{mode.max_seats}", options, status)
+            bots = "\n".join(bot_level_line(rated) for rated in mode.bot_levels)
+            table.add_row(entry.game, mode.mode, f"{mode.min_seats}–{mode.max_seats}", options, bots, status)
     console.print(table)
+
+
+def bot_level_line(rated: matches_pb2.BotLevelRating) -> str:
+    """A rated bot level as `menagerie games` lists it: 'mcts 0.5 s: Bot · about 21' (issue 33's ladder)."""
+    budget = f" {rated.budget_seconds:g} s" if rated.budget_seconds else ""
+    return f"{rated.level}{budget}: {about(rated.rating)}"
 
 
 ARENA = "menagerie-arena"

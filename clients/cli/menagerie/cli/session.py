@@ -59,6 +59,16 @@ class LobbySession:
         self.token = identity.token
         self.auth = bearer(identity.token)
 
+    def rename(self, name: str) -> Identity:
+        """Changes the player's display name at the lobby, keeping the player; the identity to keep from now on."""
+        request = lobby_pb2.RenamePlayerRequest(display_name=name)
+        reply = self.stub.RenamePlayer(request, metadata=self.auth, timeout=self.patience.call_seconds)
+        expires = reply.expires_at.ToSeconds() if reply.HasField("expires_at") else 0
+        self.identity = Identity(reply.player_id, reply.token, reply.display_name, float(expires))
+        self.token = self.identity.token
+        self.auth = bearer(self.identity.token)
+        return self.identity
+
     def my_matches(self) -> lobby_pb2.ListMyMatchesResponse:
         """The player's matches in progress, newest first."""
         request = lobby_pb2.ListMyMatchesRequest()

@@ -33,6 +33,7 @@ TICKET = "ticket"
 TABLE = "table"
 # A slot whose ticket or table has not appeared after this belongs to a call that failed.
 RESERVATION_GRACE_MS = 60_000
+RENAME = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], 'name', ARGV[1]) end return 0"
 
 
 def slot_field(kind: str, item_id: str) -> str:
@@ -66,6 +67,8 @@ class PlayerStore:
         self.redis = redis
         self.runner = runner or RedisRunner(redis)
         self._reserve = redis.register_script((resources.files("menagerie.lobby.lua") / "reserve.lua").read_text())
+        # Only an existing record: HSET alone would bring back an expired guest's record, for good.
+        self._rename = redis.register_script(RENAME)
 
     async def register(self, player_id: str, name: str, now_ms: int, guest_ttl_seconds: int) -> None:
         """Stores a new guest, which expires unless it plays."""
@@ -73,6 +76,10 @@ class PlayerStore:
             pipe.hset(keys.player(player_id), mapping={"name": name, "created_ms": now_ms})
             pipe.expire(keys.player(player_id), guest_ttl_seconds)
             await pipe.execute()
+
+    async def rename(self, player_id: str, name: str) -> None:
+        """The player's new display name (nothing for a guest record that expired: its token names it)."""
+        await self.runner.script(self._rename, [keys.player(player_id)], [name])
 
     async def reserve(
         self, player_id: str, slots: Sequence[Slot], now_ms: int, guest_ttl_seconds: int, drop: Sequence[str] = ()

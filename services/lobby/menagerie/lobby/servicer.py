@@ -71,6 +71,14 @@ def _player(principal: Principal) -> Principal:
     return principal
 
 
+def _display_name(requested: str) -> str:
+    """A player's display name: 1–32 printable characters, spaces around it dropped."""
+    name = requested.strip()
+    if not 1 <= len(name) <= 32 or not name.isprintable():
+        raise InvalidArgument("display_name must be 1–32 printable characters")
+    return name
+
+
 def _bot_level(level: str) -> str:
     level = level or DEFAULT_BOT_LEVEL
     if level not in BOT_LEVELS:
@@ -156,13 +164,22 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     async def RegisterPlayer(  # noqa: N802 - gRPC method name
         self, request: lobby_pb2.RegisterPlayerRequest, context: Context
     ) -> lobby_pb2.RegisterPlayerResponse:
-        name = request.display_name.strip()
-        if not 1 <= len(name) <= 32 or not name.isprintable():
-            raise InvalidArgument("display_name must be 1–32 printable characters")
+        name = _display_name(request.display_name)
         player_id = uuid.uuid4().hex
         await self.store.players.register(player_id, name, self._now_ms(), self.settings.guest_player_ttl_seconds)
         token, expires = self.signer.issue_player(player_id, name, self.settings.player_token_ttl_seconds)
         response = lobby_pb2.RegisterPlayerResponse(player_id=player_id, token=token)
+        response.expires_at.FromSeconds(expires)
+        return response
+
+    async def RenamePlayer(  # noqa: N802 - gRPC method name
+        self, request: lobby_pb2.RenamePlayerRequest, context: Context
+    ) -> lobby_pb2.RenamePlayerResponse:
+        player = _player(require_principal())
+        name = _display_name(request.display_name)
+        await self.store.players.rename(player.subject, name)
+        token, expires = self.signer.issue_player(player.subject, name, self.settings.player_token_ttl_seconds)
+        response = lobby_pb2.RenamePlayerResponse(player_id=player.subject, token=token, display_name=name)
         response.expires_at.FromSeconds(expires)
         return response
 

@@ -20,6 +20,9 @@ class Lobby(Protocol):
     async def register_player(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def rename_player(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def list_games(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListGamesRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListGamesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -62,6 +65,16 @@ class LobbyASGIApplication(ConnectASGIApplication[Lobby]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.register_player,
+                ),
+                "/menagerie.lobby.v1.Lobby/RenamePlayer": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RenamePlayer",
+                        service_name="menagerie.lobby.v1.Lobby",
+                        input=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest,
+                        output=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.rename_player,
                 ),
                 "/menagerie.lobby.v1.Lobby/ListGames": Endpoint.unary(
                     method=MethodInfo(
@@ -180,6 +193,26 @@ class LobbyClient(ConnectClient):
                 service_name="menagerie.lobby.v1.Lobby",
                 input=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest,
                 output=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def rename_player(
+        self,
+        request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RenamePlayer",
+                service_name="menagerie.lobby.v1.Lobby",
+                input=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest,
+                output=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,
@@ -370,6 +403,8 @@ class LobbyClient(ConnectClient):
 class LobbySync(Protocol):
     def register_player(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def rename_player(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def list_games(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListGamesRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListGamesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def create_ticket(self, request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.CreateTicketRequest, ctx: RequestContext) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.CreateTicketResponse:
@@ -403,6 +438,16 @@ class LobbyWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.register_player,
+                ),
+                "/menagerie.lobby.v1.Lobby/RenamePlayer": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="RenamePlayer",
+                        service_name="menagerie.lobby.v1.Lobby",
+                        input=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest,
+                        output=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.rename_player,
                 ),
                 "/menagerie.lobby.v1.Lobby/ListGames": EndpointSync.unary(
                     method=MethodInfo(
@@ -521,6 +566,26 @@ class LobbyClientSync(ConnectClientSync):
                 service_name="menagerie.lobby.v1.Lobby",
                 input=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest,
                 output=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def rename_player(
+        self,
+        request: menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RenamePlayer",
+                service_name="menagerie.lobby.v1.Lobby",
+                input=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest,
+                output=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -92,6 +92,55 @@ class RegisterPlayerResponse(_message.Message):
 Global___RegisterPlayerResponse: _TypeAlias = RegisterPlayerResponse  # noqa: Y015
 
 @_typing.final
+class RenamePlayerRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    display_name: _builtins.str
+    """1–32 characters, as RegisterPlayer's."""
+    def __init__(
+        self,
+        *,
+        display_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["display_name", b"display_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RenamePlayerRequest: _TypeAlias = RenamePlayerRequest  # noqa: Y015
+
+@_typing.final
+class RenamePlayerResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    token: _builtins.str
+    display_name: _builtins.str
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        token: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        display_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["display_name", b"display_name", "expires_at", b"expires_at", "player_id", b"player_id", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RenamePlayerResponse: _TypeAlias = RenamePlayerResponse  # noqa: Y015
+
+@_typing.final
 class ListGamesRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -41,6 +41,11 @@ class LobbyStub:
                 request_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest.SerializeToString,
                 response_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse.FromString,
                 _registered_method=True)
+        self.RenamePlayer = channel.unary_unary(
+                '/menagerie.lobby.v1.Lobby/RenamePlayer',
+                request_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest.SerializeToString,
+                response_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse.FromString,
+                _registered_method=True)
         self.ListGames = channel.unary_unary(
                 '/menagerie.lobby.v1.Lobby/ListGames',
                 request_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListGamesRequest.SerializeToString,
@@ -95,6 +100,16 @@ class LobbyServicer:
 
     def RegisterPlayer(self, request, context):
         """A guest player: an id and a signed player token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RenamePlayer(self, request, context):
+        """Changes the caller's display name and keeps the player: the same player_id, so its matches
+        in progress (ListMyMatches, ResumeSeat) and ratings stay its own. Answers a new player token
+        that carries the name (the old one stays valid until it expires, with the old name). Tickets
+        and matches opened later use the new name; those already open keep the one they were given.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -175,6 +190,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     request_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest.FromString,
                     response_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse.SerializeToString,
             ),
+            'RenamePlayer': grpc.unary_unary_rpc_method_handler(
+                    servicer.RenamePlayer,
+                    request_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest.FromString,
+                    response_serializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse.SerializeToString,
+            ),
             'ListGames': grpc.unary_unary_rpc_method_handler(
                     servicer.ListGames,
                     request_deserializer=menagerie_dot_lobby_dot_v1_dot_lobby__pb2.ListGamesRequest.FromString,
@@ -250,6 +270,33 @@ class Lobby:
             '/menagerie.lobby.v1.Lobby/RegisterPlayer',
             menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerRequest.SerializeToString,
             menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RegisterPlayerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RenamePlayer(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.lobby.v1.Lobby/RenamePlayer',
+            menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerRequest.SerializeToString,
+            menagerie_dot_lobby_dot_v1_dot_lobby__pb2.RenamePlayerResponse.FromString,
             options,
             channel_credentials,
             insecure,

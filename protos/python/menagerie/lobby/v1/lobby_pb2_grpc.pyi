@@ -37,6 +37,12 @@ class LobbyStub:
     def __new__(cls, channel: _aio.Channel) -> LobbyAsyncStub: ...
     RegisterPlayer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RegisterPlayerRequest, _lobby_pb2.RegisterPlayerResponse]
     """A guest player: an id and a signed player token."""
+    RenamePlayer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RenamePlayerRequest, _lobby_pb2.RenamePlayerResponse]
+    """Changes the caller's display name and keeps the player: the same player_id, so its matches
+    in progress (ListMyMatches, ResumeSeat) and ratings stay its own. Answers a new player token
+    that carries the name (the old one stays valid until it expires, with the old name). Tickets
+    and matches opened later use the new name; those already open keep the one they were given.
+    """
     ListGames: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListGamesRequest, _lobby_pb2.ListGamesResponse]
     """The games of the configured game services, their modes and seat counts."""
     CreateTicket: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTicketRequest, _lobby_pb2.CreateTicketResponse]
@@ -71,6 +77,12 @@ class LobbyAsyncStub(LobbyStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     RegisterPlayer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RegisterPlayerRequest, _lobby_pb2.RegisterPlayerResponse]  # type: ignore[assignment]
     """A guest player: an id and a signed player token."""
+    RenamePlayer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RenamePlayerRequest, _lobby_pb2.RenamePlayerResponse]  # type: ignore[assignment]
+    """Changes the caller's display name and keeps the player: the same player_id, so its matches
+    in progress (ListMyMatches, ResumeSeat) and ratings stay its own. Answers a new player token
+    that carries the name (the old one stays valid until it expires, with the old name). Tickets
+    and matches opened later use the new name; those already open keep the one they were given.
+    """
     ListGames: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListGamesRequest, _lobby_pb2.ListGamesResponse]  # type: ignore[assignment]
     """The games of the configured game services, their modes and seat counts."""
     CreateTicket: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTicketRequest, _lobby_pb2.CreateTicketResponse]  # type: ignore[assignment]
@@ -108,6 +120,18 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.RegisterPlayerResponse, _abc.Awaitable[_lobby_pb2.RegisterPlayerResponse]]:
         """A guest player: an id and a signed player token."""
+
+    @_abc_1.abstractmethod
+    def RenamePlayer(
+        self,
+        request: _lobby_pb2.RenamePlayerRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.RenamePlayerResponse, _abc.Awaitable[_lobby_pb2.RenamePlayerResponse]]:
+        """Changes the caller's display name and keeps the player: the same player_id, so its matches
+        in progress (ListMyMatches, ResumeSeat) and ratings stay its own. Answers a new player token
+        that carries the name (the old one stays valid until it expires, with the old name). Tickets
+        and matches opened later use the new name; those already open keep the one they were given.
+        """
 
     @_abc_1.abstractmethod
     def ListGames(

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file menagerie/lobby/v1/lobby.proto.
  */
 export const file_menagerie_lobby_v1_lobby: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW5hZ2VyaWUvbG9iYnkvdjEvbG9iYnkucHJvdG8SEm1lbmFnZXJpZS5sb2JieS52MSItChVSZWdpc3RlclBsYXllclJlcXVlc3QSFAoMZGlzcGxheV9uYW1lGAEgASgJImoKFlJlZ2lzdGVyUGxheWVyUmVzcG9uc2USEQoJcGxheWVyX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhIKEExpc3RHYW1lc1JlcXVlc3QifQoLR2FtZUxpc3RpbmcSDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIQCghlbmRwb2ludBgDIAEoCRIsCgVtb2RlcxgEIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8SEQoJYXZhaWxhYmxlGAUgASgIIkMKEUxpc3RHYW1lc1Jlc3BvbnNlEi4KBWdhbWVzGAEgAygLMh8ubWVuYWdlcmllLmxvYmJ5LnYxLkdhbWVMaXN0aW5nInEKB1NlYXRpbmcSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoDRISCgpzZWF0X3Rva2VuGAMgASgJEhUKDWdhbWVfZW5kcG9pbnQYBCABKAkSDQoFc2VhdHMYBSABKA0SDAoEYm90cxgGIAEoDSLiAwoGVGlja2V0EhEKCXRpY2tldF9pZBgBIAEoCRIwCgZzdGF0dXMYAiABKA4yIC5tZW5hZ2VyaWUubG9iYnkudjEuVGlja2V0U3RhdHVzEgwKBGdhbWUYAyABKAkSDAoEbW9kZRgEIAEoCRI4CgdvcHRpb25zGAUgAygLMicubWVuYWdlcmllLmxvYmJ5LnYxLlRpY2tldC5PcHRpb25zRW50cnkSEQoJbWluX3NlYXRzGAYgASgNEhEKCW1heF9zZWF0cxgHIAEoDRISCgphbGxvd19ib3RzGAggASgIEhEKCWJvdF9sZXZlbBgJIAEoCRIYChBtYXhfd2FpdF9zZWNvbmRzGAogASgNEhoKEnR1cm5fdGltZXJfc2Vjb25kcxgLIAEoDRIaChJib3RfYnVkZ2V0X3NlY29uZHMYDyABKAESLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIdGFibGVfaWQYDSABKAkSLAoHc2VhdGluZxgOIAEoCzIbLm1lbmFnZXJpZS5sb2JieS52MS5TZWF0aW5nGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIscCChNDcmVhdGVUaWNrZXRSZXF1ZXN0EgwKBGdhbWUYASABKAkSDAoEbW9kZRgCIAEoCRJFCgdvcHRpb25zGAMgAygLMjQubWVuYWdlcmllLmxvYmJ5LnYxLkNyZWF0ZVRpY2tldFJlcXVlc3QuT3B0aW9uc0VudHJ5EhEKCW1pbl9zZWF0cxgEIAEoDRIRCgltYXhfc2VhdHMYBSABKA0SEgoKYWxsb3dfYm90cxgGIAEoCBIRCglib3RfbGV2ZWwYByABKAkSGAoQbWF4X3dhaXRfc2Vjb25kcxgIIAEoDRIaChJ0dXJuX3RpbWVyX3NlY29uZHMYCSABKA0SGgoSYm90X2J1ZGdldF9zZWNvbmRzGAogASgBGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkIKFENyZWF0ZVRpY2tldFJlc3BvbnNlEioKBnRpY2tldBgBIAEoCzIaLm1lbmFnZXJpZS5sb2JieS52MS5UaWNrZXQiJwoSV2F0Y2hUaWNrZXRSZXF1ZXN0EhEKCXRpY2tldF9pZBgBIAEoCSJZChNXYXRjaFRpY2tldFJlc3BvbnNlEioKBnRpY2tldBgBIAEoCzIaLm1lbmFnZXJpZS5sb2JieS52MS5UaWNrZXQSFgoOd2FpdGVkX3NlY29uZHMYAiABKA0iKAoTQ2FuY2VsVGlja2V0UmVxdWVzdBIRCgl0aWNrZXRfaWQYASABKAkiQgoUQ2FuY2VsVGlja2V0UmVzcG9uc2USKgoGdGlja2V0GAEgASgLMhoubWVuYWdlcmllLmxvYmJ5LnYxLlRpY2tldCKTAgoSQ3JlYXRlVGFibGVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDAoEbW9kZRgCIAEoCRJECgdvcHRpb25zGAMgAygLMjMubWVuYWdlcmllLmxvYmJ5LnYxLkNyZWF0ZVRhYmxlUmVxdWVzdC5PcHRpb25zRW50cnkSDQoFc2VhdHMYBCABKA0SEQoJYm90X3NlYXRzGAUgAygNEhEKCWJvdF9sZXZlbBgGIAEoCRIaChJ0dXJuX3RpbWVyX3NlY29uZHMYByABKA0SGgoSYm90X2J1ZGdldF9zZWNvbmRzGAggASgBGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBImYKE0NyZWF0ZVRhYmxlUmVzcG9uc2USEAoIdGFibGVfaWQYASABKAkSEQoJam9pbl9jb2RlGAIgASgJEioKBnRpY2tldBgDIAEoCzIaLm1lbmFnZXJpZS5sb2JieS52MS5UaWNrZXQiNwoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCglqb2luX2NvZGUYAiABKAkiPwoRSm9pblRhYmxlUmVzcG9uc2USKgoGdGlja2V0GAEgASgLMhoubWVuYWdlcmllLmxvYmJ5LnYxLlRpY2tldCI0ChVHZXRMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVsaW1pdBgCIAEoDSKgAQoQTGVhZGVyYm9hcmRFbnRyeRIMCgRyYW5rGAEgASgNEhEKCXBsYXllcl9pZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSDgoGcmF0aW5nGAQgASgBEgoKAm11GAUgASgBEg0KBXNpZ21hGAYgASgBEg8KB21hdGNoZXMYByABKA0SDAoEd2lucxgIIAEoDRILCgNib3QYCSABKAgiXQoWR2V0TGVhZGVyYm9hcmRSZXNwb25zZRIMCgRnYW1lGAEgASgJEjUKB2VudHJpZXMYAiADKAsyJC5tZW5hZ2VyaWUubG9iYnkudjEuTGVhZGVyYm9hcmRFbnRyeSIWChRMaXN0TXlNYXRjaGVzUmVxdWVzdCLAAgoHTXlNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgwKBG1vZGUYAyABKAkSDAoEc2VhdBgEIAEoDRIVCg1nYW1lX2VuZHBvaW50GAUgASgJEi4KCnN0YXJ0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKBXNlYXRzGAcgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0SW5mbxIOCgZ0b19hY3QYCCADKA0SDwoHbXlfdHVybhgJIAEoCBIPCgd2ZXJzaW9uGAogASgEEjEKBWNsb2NrGAsgASgLMiIubWVuYWdlcmllLmNvbW1vbi52MS5EZWNpc2lvbkNsb2NrEhEKCWF2YWlsYWJsZRgMIAEoCBIMCgRhd2F5GA0gASgIIkUKFUxpc3RNeU1hdGNoZXNSZXNwb25zZRIsCgdtYXRjaGVzGAEgAygLMhsubWVuYWdlcmllLmxvYmJ5LnYxLk15TWF0Y2giQQoRUmVzdW1lU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBQgcKBV9zZWF0Io4BChJSZXN1bWVTZWF0UmVzcG9uc2USLAoHc2VhdGluZxgBIAEoCzIbLm1lbmFnZXJpZS5sb2JieS52MS5TZWF0aW5nEgwKBGdhbWUYAiABKAkSDAoEbW9kZRgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCqaAQoMVGlja2V0U3RhdHVzEh0KGVRJQ0tFVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVUSUNLRVRfU1RBVFVTX1dBSVRJTkcQARIYChRUSUNLRVRfU1RBVFVTX1NFQVRFRBACEhsKF1RJQ0tFVF9TVEFUVVNfQ0FOQ0VMTEVEEAMSGQoVVElDS0VUX1NUQVRVU19FWFBJUkVEEAQy2AcKBUxvYmJ5EmcKDlJlZ2lzdGVyUGxheWVyEikubWVuYWdlcmllLmxvYmJ5LnYxLlJlZ2lzdGVyUGxheWVyUmVxdWVzdBoqLm1lbmFnZXJpZS5sb2JieS52MS5SZWdpc3RlclBsYXllclJlc3BvbnNlElgKCUxpc3RHYW1lcxIkLm1lbmFnZXJpZS5sb2JieS52MS5MaXN0R2FtZXNSZXF1ZXN0GiUubWVuYWdlcmllLmxvYmJ5LnYxLkxpc3RHYW1lc1Jlc3BvbnNlEmEKDENyZWF0ZVRpY2tldBInLm1lbmFnZXJpZS5sb2JieS52MS5DcmVhdGVUaWNrZXRSZXF1ZXN0GigubWVuYWdlcmllLmxvYmJ5LnYxLkNyZWF0ZVRpY2tldFJlc3BvbnNlEmAKC1dhdGNoVGlja2V0EiYubWVuYWdlcmllLmxvYmJ5LnYxLldhdGNoVGlja2V0UmVxdWVzdBonLm1lbmFnZXJpZS5sb2JieS52MS5XYXRjaFRpY2tldFJlc3BvbnNlMAESYQoMQ2FuY2VsVGlja2V0EicubWVuYWdlcmllLmxvYmJ5LnYxLkNhbmNlbFRpY2tldFJlcXVlc3QaKC5tZW5hZ2VyaWUubG9iYnkudjEuQ2FuY2VsVGlja2V0UmVzcG9uc2USXgoLQ3JlYXRlVGFibGUSJi5tZW5hZ2VyaWUubG9iYnkudjEuQ3JlYXRlVGFibGVSZXF1ZXN0GicubWVuYWdlcmllLmxvYmJ5LnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USWAoJSm9pblRhYmxlEiQubWVuYWdlcmllLmxvYmJ5LnYxLkpvaW5UYWJsZVJlcXVlc3QaJS5tZW5hZ2VyaWUubG9iYnkudjEuSm9pblRhYmxlUmVzcG9uc2USZwoOR2V0TGVhZGVyYm9hcmQSKS5tZW5hZ2VyaWUubG9iYnkudjEuR2V0TGVhZGVyYm9hcmRSZXF1ZXN0GioubWVuYWdlcmllLmxvYmJ5LnYxLkdldExlYWRlcmJvYXJkUmVzcG9uc2USZAoNTGlzdE15TWF0Y2hlcxIoLm1lbmFnZXJpZS5sb2JieS52MS5MaXN0TXlNYXRjaGVzUmVxdWVzdBopLm1lbmFnZXJpZS5sb2JieS52MS5MaXN0TXlNYXRjaGVzUmVzcG9uc2USWwoKUmVzdW1lU2VhdBIlLm1lbmFnZXJpZS5sb2JieS52MS5SZXN1bWVTZWF0UmVxdWVzdBomLm1lbmFnZXJpZS5sb2JieS52MS5SZXN1bWVTZWF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_menagerie_common_v1_common, file_menagerie_common_v1_matches]);
+  fileDesc("Ch5tZW5hZ2VyaWUvbG9iYnkvdjEvbG9iYnkucHJvdG8SEm1lbmFnZXJpZS5sb2JieS52MSItChVSZWdpc3RlclBsYXllclJlcXVlc3QSFAoMZGlzcGxheV9uYW1lGAEgASgJImoKFlJlZ2lzdGVyUGxheWVyUmVzcG9uc2USEQoJcGxheWVyX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIisKE1JlbmFtZVBsYXllclJlcXVlc3QSFAoMZGlzcGxheV9uYW1lGAEgASgJIn4KFFJlbmFtZVBsYXllclJlc3BvbnNlEhEKCXBsYXllcl9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxkaXNwbGF5X25hbWUYBCABKAkiEgoQTGlzdEdhbWVzUmVxdWVzdCJ9CgtHYW1lTGlzdGluZxIMCgRnYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEhAKCGVuZHBvaW50GAMgASgJEiwKBW1vZGVzGAQgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5Nb2RlSW5mbxIRCglhdmFpbGFibGUYBSABKAgiQwoRTGlzdEdhbWVzUmVzcG9uc2USLgoFZ2FtZXMYASADKAsyHy5tZW5hZ2VyaWUubG9iYnkudjEuR2FtZUxpc3RpbmcicQoHU2VhdGluZxIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEhIKCnNlYXRfdG9rZW4YAyABKAkSFQoNZ2FtZV9lbmRwb2ludBgEIAEoCRINCgVzZWF0cxgFIAEoDRIMCgRib3RzGAYgASgNIuIDCgZUaWNrZXQSEQoJdGlja2V0X2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLm1lbmFnZXJpZS5sb2JieS52MS5UaWNrZXRTdGF0dXMSDAoEZ2FtZRgDIAEoCRIMCgRtb2RlGAQgASgJEjgKB29wdGlvbnMYBSADKAsyJy5tZW5hZ2VyaWUubG9iYnkudjEuVGlja2V0Lk9wdGlvbnNFbnRyeRIRCgltaW5fc2VhdHMYBiABKA0SEQoJbWF4X3NlYXRzGAcgASgNEhIKCmFsbG93X2JvdHMYCCABKAgSEQoJYm90X2xldmVsGAkgASgJEhgKEG1heF93YWl0X3NlY29uZHMYCiABKA0SGgoSdHVybl90aW1lcl9zZWNvbmRzGAsgASgNEhoKEmJvdF9idWRnZXRfc2Vjb25kcxgPIAEoARIuCgpjcmVhdGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCgh0YWJsZV9pZBgNIAEoCRIsCgdzZWF0aW5nGA4gASgLMhsubWVuYWdlcmllLmxvYmJ5LnYxLlNlYXRpbmcaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEixwIKE0NyZWF0ZVRpY2tldFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIMCgRtb2RlGAIgASgJEkUKB29wdGlvbnMYAyADKAsyNC5tZW5hZ2VyaWUubG9iYnkudjEuQ3JlYXRlVGlja2V0UmVxdWVzdC5PcHRpb25zRW50cnkSEQoJbWluX3NlYXRzGAQgASgNEhEKCW1heF9zZWF0cxgFIAEoDRISCgphbGxvd19ib3RzGAYgASgIEhEKCWJvdF9sZXZlbBgHIAEoCRIYChBtYXhfd2FpdF9zZWNvbmRzGAggASgNEhoKEnR1cm5fdGltZXJfc2Vjb25kcxgJIAEoDRIaChJib3RfYnVkZ2V0X3NlY29uZHMYCiABKAEaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiQgoUQ3JlYXRlVGlja2V0UmVzcG9uc2USKgoGdGlja2V0GAEgASgLMhoubWVuYWdlcmllLmxvYmJ5LnYxLlRpY2tldCInChJXYXRjaFRpY2tldFJlcXVlc3QSEQoJdGlja2V0X2lkGAEgASgJIlkKE1dhdGNoVGlja2V0UmVzcG9uc2USKgoGdGlja2V0GAEgASgLMhoubWVuYWdlcmllLmxvYmJ5LnYxLlRpY2tldBIWCg53YWl0ZWRfc2Vjb25kcxgCIAEoDSIoChNDYW5jZWxUaWNrZXRSZXF1ZXN0EhEKCXRpY2tldF9pZBgBIAEoCSJCChRDYW5jZWxUaWNrZXRSZXNwb25zZRIqCgZ0aWNrZXQYASABKAsyGi5tZW5hZ2VyaWUubG9iYnkudjEuVGlja2V0IpMCChJDcmVhdGVUYWJsZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIMCgRtb2RlGAIgASgJEkQKB29wdGlvbnMYAyADKAsyMy5tZW5hZ2VyaWUubG9iYnkudjEuQ3JlYXRlVGFibGVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVzZWF0cxgEIAEoDRIRCglib3Rfc2VhdHMYBSADKA0SEQoJYm90X2xldmVsGAYgASgJEhoKEnR1cm5fdGltZXJfc2Vjb25kcxgHIAEoDRIaChJib3RfYnVkZ2V0X3NlY29uZHMYCCABKAEaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiZgoTQ3JlYXRlVGFibGVSZXNwb25zZRIQCgh0YWJsZV9pZBgBIAEoCRIRCglqb2luX2NvZGUYAiABKAkSKgoGdGlja2V0GAMgASgLMhoubWVuYWdlcmllLmxvYmJ5LnYxLlRpY2tldCI3ChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKCWpvaW5fY29kZRgCIAEoCSI/ChFKb2luVGFibGVSZXNwb25zZRIqCgZ0aWNrZXQYASABKAsyGi5tZW5hZ2VyaWUubG9iYnkudjEuVGlja2V0IjQKFUdldExlYWRlcmJvYXJkUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBWxpbWl0GAIgASgNIqABChBMZWFkZXJib2FyZEVudHJ5EgwKBHJhbmsYASABKA0SEQoJcGxheWVyX2lkGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAESCgoCbXUYBSABKAESDQoFc2lnbWEYBiABKAESDwoHbWF0Y2hlcxgHIAEoDRIMCgR3aW5zGAggASgNEgsKA2JvdBgJIAEoCCJdChZHZXRMZWFkZXJib2FyZFJlc3BvbnNlEgwKBGdhbWUYASABKAkSNQoHZW50cmllcxgCIAMoCzIkLm1lbmFnZXJpZS5sb2JieS52MS5MZWFkZXJib2FyZEVudHJ5IhYKFExpc3RNeU1hdGNoZXNSZXF1ZXN0IsACCgdNeU1hdGNoEhAKCG1hdGNoX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDAoEbW9kZRgDIAEoCRIMCgRzZWF0GAQgASgNEhUKDWdhbWVfZW5kcG9pbnQYBSABKAkSLgoKc3RhcnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoFc2VhdHMYByADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEg4KBnRvX2FjdBgIIAMoDRIPCgdteV90dXJuGAkgASgIEg8KB3ZlcnNpb24YCiABKAQSMQoFY2xvY2sYCyABKAsyIi5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlY2lzaW9uQ2xvY2sSEQoJYXZhaWxhYmxlGAwgASgIEgwKBGF3YXkYDSABKAgiRQoVTGlzdE15TWF0Y2hlc1Jlc3BvbnNlEiwKB21hdGNoZXMYASADKAsyGy5tZW5hZ2VyaWUubG9iYnkudjEuTXlNYXRjaCJBChFSZXN1bWVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIRCgRzZWF0GAIgASgNSACIAQFCBwoFX3NlYXQijgEKElJlc3VtZVNlYXRSZXNwb25zZRIsCgdzZWF0aW5nGAEgASgLMhsubWVuYWdlcmllLmxvYmJ5LnYxLlNlYXRpbmcSDAoEZ2FtZRgCIAEoCRIMCgRtb2RlGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wKpoBCgxUaWNrZXRTdGF0dXMSHQoZVElDS0VUX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVRJQ0tFVF9TVEFUVVNfV0FJVElORxABEhgKFFRJQ0tFVF9TVEFUVVNfU0VBVEVEEAISGwoXVElDS0VUX1NUQVRVU19DQU5DRUxMRUQQAxIZChVUSUNLRVRfU1RBVFVTX0VYUElSRUQQBDK7CAoFTG9iYnkSZwoOUmVnaXN0ZXJQbGF5ZXISKS5tZW5hZ2VyaWUubG9iYnkudjEuUmVnaXN0ZXJQbGF5ZXJSZXF1ZXN0GioubWVuYWdlcmllLmxvYmJ5LnYxLlJlZ2lzdGVyUGxheWVyUmVzcG9uc2USYQoMUmVuYW1lUGxheWVyEicubWVuYWdlcmllLmxvYmJ5LnYxLlJlbmFtZVBsYXllclJlcXVlc3QaKC5tZW5hZ2VyaWUubG9iYnkudjEuUmVuYW1lUGxheWVyUmVzcG9uc2USWAoJTGlzdEdhbWVzEiQubWVuYWdlcmllLmxvYmJ5LnYxLkxpc3RHYW1lc1JlcXVlc3QaJS5tZW5hZ2VyaWUubG9iYnkudjEuTGlzdEdhbWVzUmVzcG9uc2USYQoMQ3JlYXRlVGlja2V0EicubWVuYWdlcmllLmxvYmJ5LnYxLkNyZWF0ZVRpY2tldFJlcXVlc3QaKC5tZW5hZ2VyaWUubG9iYnkudjEuQ3JlYXRlVGlja2V0UmVzcG9uc2USYAoLV2F0Y2hUaWNrZXQSJi5tZW5hZ2VyaWUubG9iYnkudjEuV2F0Y2hUaWNrZXRSZXF1ZXN0GicubWVuYWdlcmllLmxvYmJ5LnYxLldhdGNoVGlja2V0UmVzcG9uc2UwARJhCgxDYW5jZWxUaWNrZXQSJy5tZW5hZ2VyaWUubG9iYnkudjEuQ2FuY2VsVGlja2V0UmVxdWVzdBooLm1lbmFnZXJpZS5sb2JieS52MS5DYW5jZWxUaWNrZXRSZXNwb25zZRJeCgtDcmVhdGVUYWJsZRImLm1lbmFnZXJpZS5sb2JieS52MS5DcmVhdGVUYWJsZVJlcXVlc3QaJy5tZW5hZ2VyaWUubG9iYnkudjEuQ3JlYXRlVGFibGVSZXNwb25zZRJYCglKb2luVGFibGUSJC5tZW5hZ2VyaWUubG9iYnkudjEuSm9pblRhYmxlUmVxdWVzdBolLm1lbmFnZXJpZS5sb2JieS52MS5Kb2luVGFibGVSZXNwb25zZRJnCg5HZXRMZWFkZXJib2FyZBIpLm1lbmFnZXJpZS5sb2JieS52MS5HZXRMZWFkZXJib2FyZFJlcXVlc3QaKi5tZW5hZ2VyaWUubG9iYnkudjEuR2V0TGVhZGVyYm9hcmRSZXNwb25zZRJkCg1MaXN0TXlNYXRjaGVzEigubWVuYWdlcmllLmxvYmJ5LnYxLkxpc3RNeU1hdGNoZXNSZXF1ZXN0GikubWVuYWdlcmllLmxvYmJ5LnYxLkxpc3RNeU1hdGNoZXNSZXNwb25zZRJbCgpSZXN1bWVTZWF0EiUubWVuYWdlcmllLmxvYmJ5LnYxLlJlc3VtZVNlYXRSZXF1ZXN0GiYubWVuYWdlcmllLmxvYmJ5LnYxLlJlc3VtZVNlYXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_menagerie_common_v1_common, file_menagerie_common_v1_matches]);
 
 /**
  * @generated from message menagerie.lobby.v1.RegisterPlayerRequest
@@ -65,6 +65,57 @@ export const RegisterPlayerResponseSchema: GenMessage<RegisterPlayerResponse> = 
   messageDesc(file_menagerie_lobby_v1_lobby, 1);
 
 /**
+ * @generated from message menagerie.lobby.v1.RenamePlayerRequest
+ */
+export type RenamePlayerRequest = Message<"menagerie.lobby.v1.RenamePlayerRequest"> & {
+  /**
+   * 1–32 characters, as RegisterPlayer's.
+   *
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message menagerie.lobby.v1.RenamePlayerRequest.
+ * Use `create(RenamePlayerRequestSchema)` to create a new message.
+ */
+export const RenamePlayerRequestSchema: GenMessage<RenamePlayerRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_lobby_v1_lobby, 2);
+
+/**
+ * @generated from message menagerie.lobby.v1.RenamePlayerResponse
+ */
+export type RenamePlayerResponse = Message<"menagerie.lobby.v1.RenamePlayerResponse"> & {
+  /**
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+
+  /**
+   * @generated from field: string token = 2;
+   */
+  token: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string display_name = 4;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message menagerie.lobby.v1.RenamePlayerResponse.
+ * Use `create(RenamePlayerResponseSchema)` to create a new message.
+ */
+export const RenamePlayerResponseSchema: GenMessage<RenamePlayerResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_lobby_v1_lobby, 3);
+
+/**
  * @generated from message menagerie.lobby.v1.ListGamesRequest
  */
 export type ListGamesRequest = Message<"menagerie.lobby.v1.ListGamesRequest"> & {
@@ -75,7 +126,7 @@ export type ListGamesRequest = Message<"menagerie.lobby.v1.ListGamesRequest"> & 
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 2);
+  messageDesc(file_menagerie_lobby_v1_lobby, 4);
 
 /**
  * @generated from message menagerie.lobby.v1.GameListing
@@ -116,7 +167,7 @@ export type GameListing = Message<"menagerie.lobby.v1.GameListing"> & {
  * Use `create(GameListingSchema)` to create a new message.
  */
 export const GameListingSchema: GenMessage<GameListing> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 3);
+  messageDesc(file_menagerie_lobby_v1_lobby, 5);
 
 /**
  * @generated from message menagerie.lobby.v1.ListGamesResponse
@@ -133,7 +184,7 @@ export type ListGamesResponse = Message<"menagerie.lobby.v1.ListGamesResponse"> 
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 4);
+  messageDesc(file_menagerie_lobby_v1_lobby, 6);
 
 /**
  * Where a seated ticket plays.
@@ -179,7 +230,7 @@ export type Seating = Message<"menagerie.lobby.v1.Seating"> & {
  * Use `create(SeatingSchema)` to create a new message.
  */
 export const SeatingSchema: GenMessage<Seating> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 5);
+  messageDesc(file_menagerie_lobby_v1_lobby, 7);
 
 /**
  * @generated from message menagerie.lobby.v1.Ticket
@@ -272,7 +323,7 @@ export type Ticket = Message<"menagerie.lobby.v1.Ticket"> & {
  * Use `create(TicketSchema)` to create a new message.
  */
 export const TicketSchema: GenMessage<Ticket> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 6);
+  messageDesc(file_menagerie_lobby_v1_lobby, 8);
 
 /**
  * @generated from message menagerie.lobby.v1.CreateTicketRequest
@@ -347,7 +398,7 @@ export type CreateTicketRequest = Message<"menagerie.lobby.v1.CreateTicketReques
  * Use `create(CreateTicketRequestSchema)` to create a new message.
  */
 export const CreateTicketRequestSchema: GenMessage<CreateTicketRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 7);
+  messageDesc(file_menagerie_lobby_v1_lobby, 9);
 
 /**
  * @generated from message menagerie.lobby.v1.CreateTicketResponse
@@ -364,7 +415,7 @@ export type CreateTicketResponse = Message<"menagerie.lobby.v1.CreateTicketRespo
  * Use `create(CreateTicketResponseSchema)` to create a new message.
  */
 export const CreateTicketResponseSchema: GenMessage<CreateTicketResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 8);
+  messageDesc(file_menagerie_lobby_v1_lobby, 10);
 
 /**
  * @generated from message menagerie.lobby.v1.WatchTicketRequest
@@ -381,7 +432,7 @@ export type WatchTicketRequest = Message<"menagerie.lobby.v1.WatchTicketRequest"
  * Use `create(WatchTicketRequestSchema)` to create a new message.
  */
 export const WatchTicketRequestSchema: GenMessage<WatchTicketRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 9);
+  messageDesc(file_menagerie_lobby_v1_lobby, 11);
 
 /**
  * @generated from message menagerie.lobby.v1.WatchTicketResponse
@@ -403,7 +454,7 @@ export type WatchTicketResponse = Message<"menagerie.lobby.v1.WatchTicketRespons
  * Use `create(WatchTicketResponseSchema)` to create a new message.
  */
 export const WatchTicketResponseSchema: GenMessage<WatchTicketResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 10);
+  messageDesc(file_menagerie_lobby_v1_lobby, 12);
 
 /**
  * @generated from message menagerie.lobby.v1.CancelTicketRequest
@@ -420,7 +471,7 @@ export type CancelTicketRequest = Message<"menagerie.lobby.v1.CancelTicketReques
  * Use `create(CancelTicketRequestSchema)` to create a new message.
  */
 export const CancelTicketRequestSchema: GenMessage<CancelTicketRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 11);
+  messageDesc(file_menagerie_lobby_v1_lobby, 13);
 
 /**
  * @generated from message menagerie.lobby.v1.CancelTicketResponse
@@ -437,7 +488,7 @@ export type CancelTicketResponse = Message<"menagerie.lobby.v1.CancelTicketRespo
  * Use `create(CancelTicketResponseSchema)` to create a new message.
  */
 export const CancelTicketResponseSchema: GenMessage<CancelTicketResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 12);
+  messageDesc(file_menagerie_lobby_v1_lobby, 14);
 
 /**
  * @generated from message menagerie.lobby.v1.CreateTableRequest
@@ -495,7 +546,7 @@ export type CreateTableRequest = Message<"menagerie.lobby.v1.CreateTableRequest"
  * Use `create(CreateTableRequestSchema)` to create a new message.
  */
 export const CreateTableRequestSchema: GenMessage<CreateTableRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 13);
+  messageDesc(file_menagerie_lobby_v1_lobby, 15);
 
 /**
  * @generated from message menagerie.lobby.v1.CreateTableResponse
@@ -524,7 +575,7 @@ export type CreateTableResponse = Message<"menagerie.lobby.v1.CreateTableRespons
  * Use `create(CreateTableResponseSchema)` to create a new message.
  */
 export const CreateTableResponseSchema: GenMessage<CreateTableResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 14);
+  messageDesc(file_menagerie_lobby_v1_lobby, 16);
 
 /**
  * @generated from message menagerie.lobby.v1.JoinTableRequest
@@ -546,7 +597,7 @@ export type JoinTableRequest = Message<"menagerie.lobby.v1.JoinTableRequest"> & 
  * Use `create(JoinTableRequestSchema)` to create a new message.
  */
 export const JoinTableRequestSchema: GenMessage<JoinTableRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 15);
+  messageDesc(file_menagerie_lobby_v1_lobby, 17);
 
 /**
  * @generated from message menagerie.lobby.v1.JoinTableResponse
@@ -563,7 +614,7 @@ export type JoinTableResponse = Message<"menagerie.lobby.v1.JoinTableResponse"> 
  * Use `create(JoinTableResponseSchema)` to create a new message.
  */
 export const JoinTableResponseSchema: GenMessage<JoinTableResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 16);
+  messageDesc(file_menagerie_lobby_v1_lobby, 18);
 
 /**
  * @generated from message menagerie.lobby.v1.GetLeaderboardRequest
@@ -587,7 +638,7 @@ export type GetLeaderboardRequest = Message<"menagerie.lobby.v1.GetLeaderboardRe
  * Use `create(GetLeaderboardRequestSchema)` to create a new message.
  */
 export const GetLeaderboardRequestSchema: GenMessage<GetLeaderboardRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 17);
+  messageDesc(file_menagerie_lobby_v1_lobby, 19);
 
 /**
  * @generated from message menagerie.lobby.v1.LeaderboardEntry
@@ -646,7 +697,7 @@ export type LeaderboardEntry = Message<"menagerie.lobby.v1.LeaderboardEntry"> & 
  * Use `create(LeaderboardEntrySchema)` to create a new message.
  */
 export const LeaderboardEntrySchema: GenMessage<LeaderboardEntry> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 18);
+  messageDesc(file_menagerie_lobby_v1_lobby, 20);
 
 /**
  * @generated from message menagerie.lobby.v1.GetLeaderboardResponse
@@ -668,7 +719,7 @@ export type GetLeaderboardResponse = Message<"menagerie.lobby.v1.GetLeaderboardR
  * Use `create(GetLeaderboardResponseSchema)` to create a new message.
  */
 export const GetLeaderboardResponseSchema: GenMessage<GetLeaderboardResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 19);
+  messageDesc(file_menagerie_lobby_v1_lobby, 21);
 
 /**
  * @generated from message menagerie.lobby.v1.ListMyMatchesRequest
@@ -681,7 +732,7 @@ export type ListMyMatchesRequest = Message<"menagerie.lobby.v1.ListMyMatchesRequ
  * Use `create(ListMyMatchesRequestSchema)` to create a new message.
  */
 export const ListMyMatchesRequestSchema: GenMessage<ListMyMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 20);
+  messageDesc(file_menagerie_lobby_v1_lobby, 22);
 
 /**
  * One of the caller's seats in a match in progress.
@@ -780,7 +831,7 @@ export type MyMatch = Message<"menagerie.lobby.v1.MyMatch"> & {
  * Use `create(MyMatchSchema)` to create a new message.
  */
 export const MyMatchSchema: GenMessage<MyMatch> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 21);
+  messageDesc(file_menagerie_lobby_v1_lobby, 23);
 
 /**
  * @generated from message menagerie.lobby.v1.ListMyMatchesResponse
@@ -797,7 +848,7 @@ export type ListMyMatchesResponse = Message<"menagerie.lobby.v1.ListMyMatchesRes
  * Use `create(ListMyMatchesResponseSchema)` to create a new message.
  */
 export const ListMyMatchesResponseSchema: GenMessage<ListMyMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 22);
+  messageDesc(file_menagerie_lobby_v1_lobby, 24);
 
 /**
  * @generated from message menagerie.lobby.v1.ResumeSeatRequest
@@ -822,7 +873,7 @@ export type ResumeSeatRequest = Message<"menagerie.lobby.v1.ResumeSeatRequest"> 
  * Use `create(ResumeSeatRequestSchema)` to create a new message.
  */
 export const ResumeSeatRequestSchema: GenMessage<ResumeSeatRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 23);
+  messageDesc(file_menagerie_lobby_v1_lobby, 25);
 
 /**
  * @generated from message menagerie.lobby.v1.ResumeSeatResponse
@@ -856,7 +907,7 @@ export type ResumeSeatResponse = Message<"menagerie.lobby.v1.ResumeSeatResponse"
  * Use `create(ResumeSeatResponseSchema)` to create a new message.
  */
 export const ResumeSeatResponseSchema: GenMessage<ResumeSeatResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_lobby_v1_lobby, 24);
+  messageDesc(file_menagerie_lobby_v1_lobby, 26);
 
 /**
  * @generated from enum menagerie.lobby.v1.TicketStatus
@@ -912,6 +963,19 @@ export const Lobby: GenService<{
     methodKind: "unary";
     input: typeof RegisterPlayerRequestSchema;
     output: typeof RegisterPlayerResponseSchema;
+  },
+  /**
+   * Changes the caller's display name and keeps the player: the same player_id, so its matches
+   * in progress (ListMyMatches, ResumeSeat) and ratings stay its own. Answers a new player token
+   * that carries the name (the old one stays valid until it expires, with the old name). Tickets
+   * and matches opened later use the new name; those already open keep the one they were given.
+   *
+   * @generated from rpc menagerie.lobby.v1.Lobby.RenamePlayer
+   */
+  renamePlayer: {
+    methodKind: "unary";
+    input: typeof RenamePlayerRequestSchema;
+    output: typeof RenamePlayerResponseSchema;
   },
   /**
    * The games of the configured game services, their modes and seat counts.
