@@ -48,6 +48,7 @@ protos: $(STAMP) $(WEB_DEPS) ## Rewrite every game's service and envelopes (prot
 # npm ci is tried three times: a registry hiccup skips an optional (platform) package silently
 # and the next attempt starts from a clean node_modules.
 $(WEB_DEPS): $(WEB)/package-lock.json
+	@echo "[web 1/2] npm ci (clients/web's lockfile)"
 	cd $(WEB) && for attempt in 1 2 3; do \
 		$(TIED) npm ci --no-audit --no-fund && break; \
 		test $$attempt -lt 3 || exit 1; echo "npm ci failed (attempt $$attempt of 3); retrying" >&2; sleep 5; \
@@ -64,6 +65,7 @@ web-protos: $(STAMP) $(WEB_DEPS) ## Regenerate only the TypeScript code of proto
 	$(WEB)/scripts/generate.sh
 
 $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+	@echo "[web 2/2] vite build (clients/web/dist)"
 	cd $(WEB) && $(TIED) npm run build
 
 web: $(WEB)/dist/index.html ## Build the web app (clients/web/dist) when missing or stale: npm ci from the lockfile, vite build
@@ -129,6 +131,9 @@ soak: $(STAMP) ## Long seeded property runs of every engine
 bench: $(STAMP) ## Benchmarks with baselines measured in the same run
 	$(TIED) $(BIN)/python -m bench $(ARGS)
 
+bench-first-run: $(STAMP) ## A fresh clone's first make run, a warm restart and Ctrl-C, timed beside their targets (empty package caches; ARGS=--warm-caches keeps them)
+	$(TIED) $(BIN)/python -m bench.first_run $(ARGS)
+
 bench-scale: $(STAMP) ## The whole platform under 10, 100 and 1,000 concurrent bot matches: moves/s, latency, memory, CPU, matchmaking
 	$(TIED) $(BIN)/python -m bench.scale $(ARGS)
 
@@ -145,4 +150,4 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(TIED) $(BIN)/python deploy/local/run.py $(ARGS)
 
-.PHONY: help install protos proto-release web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-scale arena run
+.PHONY: help install protos proto-release web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-first-run bench-scale arena run
