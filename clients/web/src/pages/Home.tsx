@@ -38,12 +38,31 @@ function Register({ onDone }: { onDone: (p: Player) => void }) {
   );
 }
 
+// Turn timers a table may choose (seconds; 0: the game service's default). The README suggests 5 min for a first Snitch game.
+const TURN_TIMERS: [number, string][] = [
+  [0, "the game's default"],
+  [30, "30 s"],
+  [60, "1 min"],
+  [120, "2 min"],
+  [300, "5 min (a first game)"],
+  [600, "10 min"],
+];
+// Seconds an mcts bot thinks per decision (0: the lobby's default, 1 s); at most 10 and at most the turn timer.
+const BOT_BUDGETS: [number, string][] = [
+  [0, "1 s"],
+  [2, "2 s"],
+  [5, "5 s"],
+  [10, "10 s"],
+];
+
 function GameCard({ listing, player }: { listing: GameListing; player: Player }) {
   const [mode, setMode] = useState(listing.modes[0]?.mode ?? "");
   const info = listing.modes.find((m) => m.mode === mode) ?? listing.modes[0];
   const [seats, setSeats] = useState(info?.minSeats ?? 2);
   const [botLevel, setBotLevel] = useState("greedy");
   const [wait, setWait] = useState(5);
+  const [turnTimer, setTurnTimer] = useState(0);
+  const [botBudget, setBotBudget] = useState(0);
   const [tableId, setTableId] = useState("");
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
@@ -69,6 +88,8 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
           allowBots: true,
           botLevel,
           maxWaitSeconds: wait,
+          turnTimerSeconds: turnTimer,
+          botBudgetSeconds: botLevel === "mcts" ? botBudget : 0,
         },
         { headers, timeoutMs: 10_000 },
       );
@@ -82,7 +103,16 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
     try {
       const botSeats = withBots ? Array.from({ length: seats - 1 }, (_, i) => i + 1) : [];
       const reply = await lobby.createTable(
-        { game: listing.game, mode, options, seats, botSeats, botLevel },
+        {
+          game: listing.game,
+          mode,
+          options,
+          seats,
+          botSeats,
+          botLevel,
+          turnTimerSeconds: turnTimer,
+          botBudgetSeconds: botLevel === "mcts" ? botBudget : 0,
+        },
         { headers, timeoutMs: 10_000 },
       );
       rememberTicket(reply.ticket!.ticketId);
@@ -137,6 +167,29 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
             <option value="mcts">mcts (searches, about 1 s a move)</option>
           </select>
         </label>
+        {botLevel === "mcts" && (
+          <label>
+            Bot thinks{" "}
+            <select data-testid="bot-budget" value={botBudget} onChange={(e) => setBotBudget(Number(e.target.value))}>
+              {BOT_BUDGETS.map(([value, text]) => (
+                <option key={value} value={value}>
+                  {text}
+                </option>
+              ))}
+            </select>{" "}
+            a move
+          </label>
+        )}
+        <label>
+          Turn timer{" "}
+          <select data-testid="turn-timer" value={turnTimer} onChange={(e) => setTurnTimer(Number(e.target.value))}>
+            {TURN_TIMERS.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           Wait for people{" "}
           <input type="number" min={1} max={600} value={wait} onChange={(e) => setWait(Number(e.target.value))} /> s
@@ -145,8 +198,8 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
       {(info?.options.length ?? 0) > 0 && (
         <div className="row">
           {info!.options.map((option) => (
-            <label key={option.name} title={option.description}>
-              {option.name}{" "}
+            <label key={option.name} title={option.name} data-testid={`option-label-${option.name}`}>
+              {option.description || option.name}{" "}
               {option.allowedValues.length > 0 ? (
                 <select
                   data-testid={`option-${option.name}`}

@@ -165,7 +165,10 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
                 4,
                 options=(
                     OptionInfo(
-                        "difficulty", "easy, normal or hard (one more beast)", ("easy", "normal", "hard"), "normal"
+                        "difficulty",
+                        "Difficulty: easy, normal or hard (one more beast)",
+                        ("easy", "normal", "hard"),
+                        "normal",
                     ),
                 ),
                 cooperative=True,

@@ -131,7 +131,7 @@ FUNDING_OPTIONS = ("0", "3", "5", "7", "10", "15")
 
 
 def _house_option(seat: int, default: House) -> OptionInfo:
-    return OptionInfo(f"house_{seat}", f"the House {seat_name(seat)} coaches", HOUSE_OPTIONS, default_value=default)
+    return OptionInfo(f"house_{seat}", f"The House {seat_name(seat)} coaches", HOUSE_OPTIONS, default_value=default)
 
 
 class SnitchEngine(
@@ -171,7 +171,7 @@ class SnitchEngine(
                 2,
                 options=(
                     OptionInfo("funding", "Galleons each Coach may spend on their Team", FUNDING_OPTIONS, "5"),
-                    OptionInfo("spectators", "the Spectators optional rule", ("off", "on"), "off"),
+                    OptionInfo("spectators", "The Spectators optional rule", ("off", "on"), "off"),
                 ),
             ),
         ),
