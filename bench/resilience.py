@@ -21,7 +21,7 @@ from typing import Any
 import grpc
 
 from bench.service import Auth, GameLoad, Plan, new_match, play_move, submit_load
-from bench.stats import Latencies
+from bench.stats import Latencies, Rounds
 from menagerie.common.v1 import matches_pb2_grpc
 from menagerie.shared.lifetime import child_env, die_with_parent
 from menagerie.shared.tokens import TokenSigner
@@ -51,15 +51,15 @@ async def watchers_rounds(
     clients: int,
     seconds: float,
     rounds: int,
-) -> tuple[Latencies, Latencies]:
+) -> tuple[Rounds, Rounds]:
     """SubmitAction (quiet, crowded) over alternating rounds; the crowd is opened and closed each round."""
     match_ids = new_matches(load.binding.info.game, address, service_token, watched_matches)
-    quiet, crowded = Latencies([], 0.0), Latencies([], 0.0)
+    quiet, crowded = Rounds(), Rounds()
     phase = seconds / rounds
     for _ in range(rounds):
-        quiet += await submit_load(address, service_token, clients, phase, load, plans)
+        quiet.add(await submit_load(address, service_token, clients, phase, load, plans))
         channel, streams = await hold_watchers(address, load, match_ids, signer, watchers)
-        crowded += await submit_load(address, service_token, clients, phase, load, plans)
+        crowded.add(await submit_load(address, service_token, clients, phase, load, plans))
         for stream in streams:
             stream.cancel()
         await channel.close()
@@ -95,25 +95,25 @@ async def probe(
 
 async def flood_rounds(
     address: str, service_token: str, load: GameLoad, plans: list[Plan], seconds: float, rounds: int
-) -> tuple[Latencies, Latencies, str]:
+) -> tuple[Rounds, Rounds, str]:
     """The probe without and with a flooding seat (another process), alternating; and what the flooder saw."""
     service_auth: Auth = (("authorization", f"Bearer {service_token}"),)
     matches = matches_pb2_grpc.MatchesStub(grpc.aio.insecure_channel(address))
     flooded = await new_match(matches, load, plans[0], service_auth)
     seat = flooded.plan.moves[0].seat
     token = flooded.auth[seat][0][1].removeprefix("Bearer ")
-    calm, stormy = Latencies([], 0.0), Latencies([], 0.0)
+    calm, stormy = Rounds(), Rounds()
     phase = seconds / rounds
     report = ""
     for _ in range(rounds):
-        calm += await probe(address, service_token, load, plans, phase)
+        calm.add(await probe(address, service_token, load, plans, phase))
         argv = [sys.executable, "-m", "bench.flood", address, load.binding.info.game, flooded.match_id, token]
         # Tied to this process (SIGKILL when it dies), as every process the bench starts.
         flooder = await asyncio.create_subprocess_exec(
             *die_with_parent([*argv, str(phase + 1.0)]), stdout=asyncio.subprocess.PIPE, env=child_env()
         )
         await asyncio.sleep(0.5)  # the flood is running before the probe starts
-        stormy += await probe(address, service_token, load, plans, phase)
+        stormy.add(await probe(address, service_token, load, plans, phase))
         output, _ = await asyncio.wait_for(flooder.communicate(), timeout=60)
         report = output.decode().strip()
     return calm, stormy, report

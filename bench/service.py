@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
-from contextlib import ExitStack
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import msgspec
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.asyncio import Redis
 
@@ -24,7 +26,7 @@ from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding, binding
 from menagerie.shared.store import MatchStore
 from tests.support.keys import KEYS
-from tests.support.services import ServiceProcess, game_process
+from tests.support.services import ServiceProcess, game_process, service_process
 
 Auth = tuple[tuple[str, str], ...]
 
@@ -216,8 +218,8 @@ async def new_match(
     return RunningMatch(reply.match.match_id, auth, plan)
 
 
-async def play_move(stub: Any, load: GameLoad, match: RunningMatch) -> float:
-    """The match's next planned move; returns the SubmitAction latency."""
+def next_request(load: GameLoad, match: RunningMatch) -> tuple[Any, Auth]:
+    """The SubmitActionRequest of the match's next planned move, and its seat's credentials."""
     move = match.plan.moves[match.played]
     request = load.binding.pb2.SubmitActionRequest(
         match_id=match.match_id,
@@ -225,8 +227,14 @@ async def play_move(stub: Any, load: GameLoad, match: RunningMatch) -> float:
         idempotency_key=uuid.uuid4().hex,
         action=move.action,
     )
+    return request, match.auth[move.seat]
+
+
+async def play_move(stub: Any, load: GameLoad, match: RunningMatch) -> float:
+    """The match's next planned move; returns the SubmitAction latency."""
+    request, auth = next_request(load, match)
     started = time.perf_counter()
-    await stub.SubmitAction(request, metadata=match.auth[move.seat])
+    await stub.SubmitAction(request, metadata=auth)
     elapsed = time.perf_counter() - started
     match.played += 1
     return elapsed
@@ -253,6 +261,61 @@ async def submit_load(
             nonlocal match
             if match.played == len(match.plan.moves):
                 match = await new_match(matches, load, next(mine), service_auth)
+                return None
+            return await play_move(stub, load, match)
+
+        return call
+
+    return await run_clients(clients, seconds, make)
+
+
+async def recorded_answers(address: str, service_token: str, load: GameLoad) -> list[bytes]:
+    """The service's SubmitAction answers along one planned match, serialized: what the floor answers."""
+    matches, stub = _stubs(address, load)
+    match = await new_match(matches, load, plan_match(load, 98), (("authorization", f"Bearer {service_token}"),))
+    answers = []
+    while match.played < len(match.plan.moves):
+        request, auth = next_request(load, match)
+        answers.append((await stub.SubmitAction(request, metadata=auth)).SerializeToString())
+        match.played += 1
+    return answers
+
+
+@contextmanager
+def floor_process(address: str, service_token: str, redis_url: str, load: GameLoad) -> Iterator[ServiceProcess]:
+    """bench.floor for `load`'s game (the same bootstrap and settings as its service), answering as the service does."""
+    answers = asyncio.run(recorded_answers(address, service_token, load))
+    with tempfile.NamedTemporaryFile(prefix="menagerie-floor-", suffix=".msgpack") as file:
+        file.write(msgspec.msgpack.encode(answers))
+        file.flush()
+        with service_process("bench.floor", redis_url, KEYS, (load.game, file.name), **UNLIMITED) as floor:
+            yield floor
+
+
+async def open_matches(
+    address: str, service_token: str, load: GameLoad, plans: list[list[Plan]]
+) -> list[list[RunningMatch]]:
+    """A match of the service for each client's plans: the floor load's match ids and seat tokens."""
+    matches, _ = _stubs(address, load)
+    service_auth: Auth = (("authorization", f"Bearer {service_token}"),)
+    return [[await new_match(matches, load, plan, service_auth) for plan in mine] for mine in plans]
+
+
+async def floor_load(
+    address: str, clients: int, seconds: float, load: GameLoad, running: list[list[RunningMatch]]
+) -> Latencies:
+    """SubmitAction to the floor: each client sends its planned matches' moves, over and over, as submit_load does."""
+
+    async def make(index: int) -> Callable[[], Awaitable[float | None]]:
+        _, stub = _stubs(address, load)
+        turn = itertools.cycle(running[index])
+        match = next(turn)
+
+        async def call() -> float | None:
+            nonlocal match
+            if match.played == len(match.plan.moves):
+                match.played = 0  # the floor keeps no match: its moves may be sent again
+                match = next(turn)
                 return None
             return await play_move(stub, load, match)
 

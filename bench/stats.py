@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import statistics
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -32,6 +35,46 @@ class Latencies:
         return Latencies(self.samples + other.samples, self.wall + other.wall)
 
 
+@dataclass
+class Rounds:
+    """A load measured in alternating rounds: each round's figures, kept apart to show their spread."""
+
+    each: list[Latencies] = field(default_factory=list)
+
+    def add(self, run: Latencies) -> None:
+        """One more round."""
+        self.each.append(run)
+
+    @property
+    def pooled(self) -> Latencies:
+        """Every round's samples over every round's wall time: the figure printed."""
+        return sum(self.each[1:], self.each[0])
+
+
+Figure = Callable[[Latencies], float]
+
+
+def ratio_spread(over: Rounds, under: Rounds, figure: Figure) -> str:
+    """The lowest and highest round of figure(over) / figure(under): the precision of the pooled ratio."""
+    ratios = [figure(a) / figure(b) for a, b in zip(over.each, under.each, strict=True)]
+    return f"rounds {min(ratios):.2f}–{max(ratios):.2f}"
+
+
+def p50(run: Latencies) -> float:
+    """A run's median latency (ms)."""
+    return run.p50_ms
+
+
+def p99(run: Latencies) -> float:
+    """A run's 99th percentile latency (ms)."""
+    return run.p99_ms
+
+
+def rate(run: Latencies) -> float:
+    """A run's calls per second."""
+    return run.per_second
+
+
 def verdict(met: bool) -> str:
     """The marker printed beside a target: computed from the run's own figures."""
     return "PASS" if met else "MISS"
@@ -53,3 +96,11 @@ def cpu_seconds(pid: int) -> float:
         if not lead or int(fields[3]) == pid:  # fields[3]: the session id
             total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def took(section: str) -> Iterator[None]:
+    """Prints the wall time of the block: where `make bench`'s minutes go, section by section."""
+    started = time.perf_counter()
+    yield
+    print(f"  ({section} took {time.perf_counter() - started:.0f} s)", flush=True)

@@ -1,0 +1,74 @@
+"""SubmitAction's floor for `make bench`: a game service with nothing behind SubmitAction but decoding and encoding.
+
+Usage: python -m bench.floor GAME ANSWERS_FILE
+
+The process starts as every game service does (menagerie.shared.rpc.bootstrap: the same
+interceptor, token check, quotas, health and reflection) and serves the game's typed
+service, whose SubmitAction decodes the request as the real one does (Inbound: the action
+as the engine's struct) and answers with the game's real answers, encoded as the real one
+encodes them (Outbound.submitted). The answers are the service's own along a planned
+match, recorded by the bench (ANSWERS_FILE: a msgpack list of SubmitActionResponse bytes)
+and replayed in turn. No engine, no Redis, no check of the match: what the real
+SubmitAction costs above this process is the game's work, and no faster handler can
+answer under the floor's figures on the same machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import grpc
+import msgspec
+
+from menagerie.shared.games.binding import GameBinding, binding
+from menagerie.shared.games.inbound import Inbound
+from menagerie.shared.games.outbound import Outbound
+from menagerie.shared.rpc.bootstrap import Register, Runtime, run_service
+from menagerie.shared.rpc.interceptor import Context, require_principal
+from menagerie.shared.settings import GameServiceSettings
+
+
+class FloorServicer:
+    """The game's typed service whose SubmitAction only decodes the request and encodes a recorded answer."""
+
+    def __init__(self, game: GameBinding, answers: list[bytes]) -> None:
+        self.inbound = Inbound(game.messages)
+        self.outbound = Outbound(game)
+        self._answers = itertools.cycle(answers)
+
+    async def SubmitAction(self, request: Any, context: Context) -> Any:  # noqa: N802 - gRPC method name
+        """The real handler's steps around the host: the caller, the action decoded, the answer encoded."""
+        require_principal()
+        self.inbound.move(request).decode_action()
+        return self.outbound.submitted(next(self._answers))
+
+    async def _elsewhere(self, request: Any, context: Context) -> NoReturn:
+        """Only SubmitAction is measured."""
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, "the floor serves SubmitAction only")
+
+    GetView = ListLegalActions = Watch = _elsewhere
+
+
+def floor_registrar(game: GameBinding, answers: list[bytes]) -> Register:
+    """The bootstrap's `register` for the floor: the game's typed service, nothing else."""
+
+    async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
+        game.add_to_server(FloorServicer(game, answers), server)
+        return [game.service_name]
+
+    return register
+
+
+def main() -> None:
+    """Serves GAME's floor until SIGTERM."""
+    game, answers_file = sys.argv[1:3]
+    answers = msgspec.msgpack.decode(Path(answers_file).read_bytes(), type=list[bytes])
+    bound = binding(game)
+    run_service(game, GameServiceSettings, floor_registrar(bound, answers))
+
+
+if __name__ == "__main__":
+    main()
