@@ -15,11 +15,16 @@ leaving their decisions to the dispatcher's deadlines. So a hung game service ho
 slot of the pool now and then instead of every slot of every worker, and the bots of the
 other games keep playing; the first call the game answers removes the mark.
 
-A task's start is one round trip: its mark and its game's mark in one pipeline (`start`),
-not a transaction, so the two keys may live in different slots of a Redis Cluster (every
-command is one key). Marks are a means to spare work, not a guarantee: a Redis error
-while marking is logged and the turn is played (the idempotency key still makes a
-decision count once).
+A task's start is one round trip: its mark, its game's mark and what the game service
+wrote for the decision (the seat's BotTurn: its legal actions and view, so that the task
+makes one call, SubmitAction) in one pipeline (`start`), not a transaction, so the keys may
+live in different slots of a Redis Cluster (every command is one key). A task whose move
+landed or whose decision went stale leaves its mark to expire (menagerie.bots.worker): the
+decision is over and its deadline went with the move that ended it, so clearing the mark
+would be a round trip for nothing; a task that leaves its decision due clears it, so that
+the dispatcher's deadline may send it again. Marks are a means to spare work, not a
+guarantee: a Redis error while marking is logged and the turn is played (the idempotency
+key still makes a decision count once).
 """
 
 from __future__ import annotations
@@ -27,12 +32,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 import redis
 import structlog
 from redis.commands.core import Script
 
-from menagerie.shared.store.keys import PREFIX
+from menagerie.shared.store.keys import PREFIX, match_keys
 
 log = structlog.get_logger(__name__)
 
@@ -73,6 +79,14 @@ class Access(StrEnum):
     CLOSED = "closed"  # marked, and another task tries
 
 
+class Start(NamedTuple):
+    """What a task learns as it starts (`Marks.start`)."""
+
+    token: str | None  # its mark's token: "" if Redis failed, None if another task holds the decision
+    access: Access  # whether it may call the game's service now
+    turn: bytes | None  # the seat's BotTurn as the game service wrote it (None: absent, or Redis failed)
+
+
 @dataclass
 class Marks:
     """The marks of one worker process, on its own Redis client (made after the fork)."""
@@ -80,30 +94,32 @@ class Marks:
     client: redis.Redis
     running_seconds: int  # the task's soft time limit
     probe_seconds: float  # how often an unresponsive game is tried
+    shards: int  # the match store's (BotSettings.shards): where a match's keys are
     _release: Script = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # EVALSHA from the second call on, instead of the script's text every time.
         self._release = self.client.register_script(_RELEASE)
 
-    def start(self, game: str, match_id: str, seat: int, view_version: int) -> tuple[str | None, Access]:
-        """Marks the decision as in progress and reads the game's access, in one round trip.
+    def start(self, game: str, match_id: str, seat: int, view_version: int) -> Start:
+        """Marks the decision as in progress, reads the game's access and the seat's BotTurn, in one round trip.
 
-        The decision's token ("" if Redis failed, None if another task holds it) and whether
-        this task may call `game`'s service now (OPEN, PROBE or CLOSED; OPEN when unsure).
+        Access is OPEN, PROBE or CLOSED (OPEN when unsure); the BotTurn may be of another
+        version than the task's (the match moved on): the task checks.
         """
         token = uuid.uuid4().hex
         try:
             with self.client.pipeline(transaction=False) as pipe:
                 pipe.set(running_key(match_id, seat, view_version), token, nx=True, ex=self.running_seconds)
                 pipe.exists(unresponsive_key(game))
-                taken, marked = pipe.execute()
+                pipe.hget(match_keys(match_id, self.shards).bot_turns, str(seat))
+                taken, marked, turn = pipe.execute()
         except redis.RedisError as exc:
             log.warning("could not mark a decision in progress", match=match_id, seat=seat, error=str(exc))
-            return "", Access.OPEN
+            return Start("", Access.OPEN, None)
         if not taken:
-            return None, Access.OPEN
-        return token, self._probe(game) if marked else Access.OPEN
+            return Start(None, Access.OPEN, None)
+        return Start(token, self._probe(game) if marked else Access.OPEN, turn)
 
     def end(self, match_id: str, seat: int, view_version: int, token: str) -> None:
         """Removes the decision's mark if it is still this task's."""

@@ -1,8 +1,12 @@
 """Playing one decision for one seat, through the game's public API.
 
 A bot holds a seat token (marked as a bot's) and sees exactly what a human in the seat
-would: it fetches the seat's view and legal actions (both at once, when its level reads
-the view), chooses, and submits with the view version it saw. The idempotency key names
+would: the seat's view and legal actions, as the game service wrote them for the seat's
+bot with the move that made its turn (BotTurn, menagerie.shared.bots: the same engine calls
+GetView and ListLegalActions make), or else as it fetches them (both at once, when its
+level reads the view); it chooses, and submits with the view version it saw. The first
+way costs one call instead of three: the worker's CPU per move was mostly its gRPC calls,
+the game service's mostly answering them (docs/scaling.md). The idempotency key names
 the decision (match, seat, version), so the same task delivered twice still moves once;
 a task that comes late finds the view moved on and does nothing.
 
@@ -27,15 +31,18 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 import grpc
+import msgspec
 import structlog
 
 from menagerie.bots.games import BINDINGS
 from menagerie.rules.bots import SEARCH_LEVELS, Policy, SearchBudget, policy_for
 from menagerie.rules.rng import seed_from
+from menagerie.shared.bots import bot_turn_decoder
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.tokens import TokenSigner
 
@@ -109,87 +116,73 @@ class TurnPlayer:
         # (match, seat, level) -> (token, expires at, the kid that signed it)
         self._tokens: OrderedDict[tuple[str, int, str], tuple[str, int, str]] = OrderedDict()
         self._tokens_lock = threading.Lock()
+        self._turn_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {}  # per game: its BotTurn
 
     def play(
-        self, game: str, match_id: str, seat: int, view_version: int, level: str, budget: float = 1.0
+        self,
+        game: str,
+        match_id: str,
+        seat: int,
+        view_version: int,
+        level: str,
+        budget: float = 1.0,
+        turn: bytes | None = None,
     ) -> TurnResult:
         """Decides and submits one action for `seat` if its view is still at `view_version`.
 
-        A searching level thinks for `budget` seconds; that time is added to the decision's
-        (its calls' time stays what it was: the search is not a call).
+        `turn` is the seat's BotTurn as the game service wrote it with the move that made the
+        seat's turn (menagerie.bots.marks reads it): when it is of this version and holds what
+        the level reads, the bot decides from it and makes one call, SubmitAction; else (none,
+        or a timeout decision for a player's seat) it asks for the view and legal actions
+        first. A move chosen from a written turn that the game refuses is decided again from
+        what the game answers now. A searching level thinks for `budget` seconds; that time is
+        added to the decision's (its calls' time stays what it was: the search is not a call).
         """
         binding = BINDINGS[game]
-        pb = binding.pb2
-        stub = self._stub(game)
-        auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
         search = level in SEARCH_LEVELS
         policy = self._policy(game, level, budget if search else 0.0)
         give_up_at = time.monotonic() + self.decision_timeout + (budget if search else 0.0)
+        auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
+        calls = _Calls(game, self._stub(game), auth, self.call_timeout, give_up_at)
+        decision = _Decision(binding, match_id, seat, view_version)
+        written = self._written(game, turn, view_version, policy.needs_view)
+        if written is TurnResult.STALE:
+            return written
+        read = written if written is not None else calls.read(decision, policy.needs_view)
+        if isinstance(read, TurnResult):
+            return read
+        result, reason = calls.submit(decision, policy, *read)
+        if result is TurnResult.REFUSED and written is not None:
+            log.info("a move decided from the written turn was refused; deciding again", match=match_id, seat=seat)
+            read = calls.read(decision, policy.needs_view)
+            if isinstance(read, TurnResult):
+                return read
+            result, reason = calls.submit(decision, policy, *read)
+        if result is TurnResult.REFUSED:
+            log.error("a bot's move was refused", match=match_id, seat=seat, reason=reason)
+        return result
 
-        def time_left(method: str) -> float:
-            timeout = min(self.call_timeout, give_up_at - time.monotonic())
-            if timeout <= 0:
-                raise DecisionTimedOut(f"{game} {match_id} seat {seat}: no time left for {method}")
-            return timeout
-
-        def answer(method: str, timeout: float, get: Callable[[], Any]) -> Any:
-            try:
-                return get()
-            except grpc.RpcError as error:
-                # Only a call given its full time says the service hangs; a shorter one
-                # may have run out of the decision's time instead.
-                if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED and timeout >= self.call_timeout:
-                    raise GameUnresponsive(game, method) from error
-                raise
-
-        def call(method: str, request: Any) -> Any:
-            timeout = time_left(method)
-            return answer(method, timeout, lambda: getattr(stub, method)(request, metadata=auth, timeout=timeout))
-
-        view = None
-        if policy.needs_view:
-            # Both reads at once: the view's call runs while this thread makes the other.
-            view_timeout = time_left("GetView")
-            pending = stub.GetView.future(pb.GetViewRequest(match_id=match_id), metadata=auth, timeout=view_timeout)
-            try:
-                legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
-                reply = answer("GetView", view_timeout, pending.result)
-            finally:
-                pending.cancel()  # a no-op once it answered; else nobody waits for it any more
-            if reply.view_version != view_version:
-                return TurnResult.STALE
-            view = seat_view(binding, reply)
-        else:
-            legal = call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
-        if legal.view_version != view_version:
-            return TurnResult.STALE
-        if not legal.actions:
-            return TurnResult.NOTHING_TO_DO
-        actions = [binding.messages.action_value(a) for a in legal.actions]
-        rng = random.Random(seed_from(match_id, seat, view_version))
-        started = time.perf_counter()
-        choice = policy.choose(view, actions, seat, rng)
-        if search and budget > 0 and self.searched is not None:
-            self.searched(game, time.perf_counter() - started, budget)
-        request = pb.SubmitActionRequest(
-            match_id=match_id,
-            expected_version=view_version,
-            idempotency_key=decision_key(match_id, seat, view_version),
-            action=binding.messages.action(choice),
-        )
+    def _written(
+        self, game: str, turn: bytes | None, view_version: int, needs_view: bool
+    ) -> tuple[Any, list[Any]] | TurnResult | None:
+        """(view, legal actions) from the seat's written BotTurn when it is this decision's; STALE when the seat's
+        view moved on since (its turn is of a later version); None when the bot must ask."""
+        if not turn:
+            return None
+        decoder = self._turn_decoders.get(game)
+        if decoder is None:
+            engine = BINDINGS[game].engine
+            decoder = self._turn_decoders[game] = bot_turn_decoder(engine.view_type, engine.action_type)
         try:
-            call("SubmitAction", request)
-        except grpc.RpcError as error:
-            code = error.code()
-            if code == grpc.StatusCode.ABORTED:
-                return TurnResult.STALE
-            if code == grpc.StatusCode.PERMISSION_DENIED:
-                return TurnResult.NOT_DUE
-            if code == grpc.StatusCode.FAILED_PRECONDITION:
-                log.error("a bot's move was refused", match=match_id, seat=seat, reason=error.details())
-                return TurnResult.REFUSED
-            raise
-        return TurnResult.PLAYED
+            written = decoder.decode(turn)
+        except msgspec.DecodeError:
+            log.warning("a bot turn the worker cannot read; asking the game instead", game=game)
+            return None
+        if written.view_version > view_version:
+            return TurnResult.STALE
+        if written.view_version < view_version or (needs_view and written.view is None):
+            return None
+        return written.view, written.actions
 
     def _stub(self, game: str) -> Any:
         """The game's stub on its current channel (a new channel, after a fork, gets a new stub)."""
@@ -231,3 +224,101 @@ class TurnPlayer:
                     self._tokens.popitem(last=False)
             self._tokens.move_to_end(key)
             return kept[0]
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """The decision a task plays: a seat of a match at a view version."""
+
+    binding: GameBinding
+    match_id: str
+    seat: int
+    view_version: int
+
+
+@dataclass(frozen=True)
+class _Calls:
+    """One decision's calls to its game's service, each within its own time and the decision's."""
+
+    game: str
+    stub: Any
+    auth: tuple[tuple[str, str], ...]
+    call_timeout: float
+    give_up_at: float  # time.monotonic() when the decision's time is up
+
+    def time_left(self, method: str) -> float:
+        """The time `method` may take: the call's, or what is left of the decision's (DecisionTimedOut when none)."""
+        timeout = min(self.call_timeout, self.give_up_at - time.monotonic())
+        if timeout <= 0:
+            raise DecisionTimedOut(f"{self.game}: no time left for {method}")
+        return timeout
+
+    def answer(self, method: str, timeout: float, get: Callable[[], Any]) -> Any:
+        """What `get` answers; GameUnresponsive when a call given its full time got no answer."""
+        try:
+            return get()
+        except grpc.RpcError as error:
+            # Only a call given its full time says the service hangs; a shorter one
+            # may have run out of the decision's time instead.
+            if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED and timeout >= self.call_timeout:
+                raise GameUnresponsive(self.game, method) from error
+            raise
+
+    def call(self, method: str, request: Any) -> Any:
+        """One call to the game's service, within the time left."""
+        timeout = self.time_left(method)
+        return self.answer(
+            method, timeout, lambda: getattr(self.stub, method)(request, metadata=self.auth, timeout=timeout)
+        )
+
+    def read(self, decision: _Decision, needs_view: bool) -> tuple[Any, list[Any]] | TurnResult:
+        """(view, legal actions) as the game answers them now, or why there is nothing to decide."""
+        binding, match_id = decision.binding, decision.match_id
+        pb = binding.pb2
+        view = None
+        if needs_view:
+            # Both reads at once: the view's call runs while this thread makes the other.
+            view_timeout = self.time_left("GetView")
+            pending = self.stub.GetView.future(
+                pb.GetViewRequest(match_id=match_id), metadata=self.auth, timeout=view_timeout
+            )
+            try:
+                legal = self.call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
+                reply = self.answer("GetView", view_timeout, pending.result)
+            finally:
+                pending.cancel()  # a no-op once it answered; else nobody waits for it any more
+            if reply.view_version != decision.view_version:
+                return TurnResult.STALE
+            view = seat_view(binding, reply)
+        else:
+            legal = self.call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))
+        if legal.view_version != decision.view_version:
+            return TurnResult.STALE
+        if not legal.actions:
+            return TurnResult.NOTHING_TO_DO
+        return view, [binding.messages.action_value(a) for a in legal.actions]
+
+    def submit(self, decision: _Decision, policy: Policy, view: Any, actions: list[Any]) -> tuple[TurnResult, str]:
+        """Chooses among `actions` and submits the choice at the decision's version; what became of it, and why."""
+        binding, match_id, seat, version = decision.binding, decision.match_id, decision.seat, decision.view_version
+        if not actions:
+            return TurnResult.NOTHING_TO_DO, ""
+        choice = policy.choose(view, actions, seat, random.Random(seed_from(match_id, seat, version)))
+        request = binding.pb2.SubmitActionRequest(
+            match_id=match_id,
+            expected_version=version,
+            idempotency_key=decision_key(match_id, seat, version),
+            action=binding.messages.action(choice),
+        )
+        try:
+            self.call("SubmitAction", request)
+        except grpc.RpcError as error:
+            code = error.code()
+            if code == grpc.StatusCode.ABORTED:  # the seat's view moved on: a later task decides
+                return TurnResult.STALE, ""
+            if code == grpc.StatusCode.PERMISSION_DENIED:
+                return TurnResult.NOT_DUE, ""
+            if code == grpc.StatusCode.FAILED_PRECONDITION:
+                return TurnResult.REFUSED, str(error.details())
+            raise
+        return TurnResult.PLAYED, ""

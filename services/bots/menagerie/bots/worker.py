@@ -27,7 +27,8 @@ take every slot: calls are bounded well under the redispatch interval
 (menagerie.bots.turns) and a game whose calls time out is marked unresponsive, tried by
 one task now and then while its other tasks end at once (menagerie.bots.marks). Each task
 marks its decision as in progress while it runs, so the dispatcher does not enqueue it
-again meanwhile.
+again meanwhile, and reads with that mark what the game service wrote for the decision (the
+seat's BotTurn), so that it makes one call to the game, SubmitAction.
 
 gRPC channels and the Redis client of the marks are made in each worker process after the
 fork: a gRPC channel made before forking can hang (grpc#13464).
@@ -58,7 +59,7 @@ from celery.worker import WorkController  # noqa: E402
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess  # noqa: E402
 
 from menagerie.bots.celery_app import PLAY_TURN, make_app, worker_queues  # noqa: E402
-from menagerie.bots.marks import Access, Marks  # noqa: E402
+from menagerie.bots.marks import Access, Marks, Start  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
 from menagerie.shared.bots import DEFAULT_BOT_BUDGET_SECONDS  # noqa: E402
 from menagerie.shared.lifetime import tie_to_parent  # noqa: E402
@@ -85,6 +86,9 @@ SEARCH_SHARE = Histogram(
 )
 # Not a TurnResult: the task raised (a game service unreachable, a time limit).
 ERROR = "error"
+# Decisions over once their task ends (the move landed, or the seat's view moved on): their
+# mark is left to expire rather than cleared, a round trip spared (menagerie.bots.marks).
+OVER = frozenset({TurnResult.PLAYED, TurnResult.STALE})
 
 
 def _channel(address: str) -> grpc.Channel:
@@ -101,7 +105,9 @@ def marks() -> Marks:
         client = connect_sync_redis(
             settings.redis_url, socket_timeout=MARKS_TIMEOUT_SECONDS, socket_connect_timeout=MARKS_TIMEOUT_SECONDS
         )
-        _marks.append(Marks(client, settings.task_soft_time_limit_seconds, settings.redispatch_seconds))
+        _marks.append(
+            Marks(client, settings.task_soft_time_limit_seconds, settings.redispatch_seconds, settings.shards)
+        )
     return _marks[0]
 
 
@@ -142,26 +148,30 @@ def play_turn(game: str, match_id: str, seat: int, view_version: int, level: str
     `budget_seconds` is the match's time per decision for a searching level (0 = the default;
     a task sent before it existed has none), cut to what the task's time limits leave.
     """
-    token, access = marks().start(game, match_id, seat, view_version)
-    if token is None:
+    start = marks().start(game, match_id, seat, view_version)
+    if start.token is None:
         result = TurnResult.IN_PROGRESS
     else:
+        played: TurnResult | None = None  # None while it plays, and when it raised
         try:
             budget = settings.search_seconds(budget_seconds or DEFAULT_BOT_BUDGET_SECONDS)
-            result = _play(game, match_id, seat, view_version, level, access, budget)
+            played = _play(game, match_id, seat, view_version, level, start, budget)
         finally:
-            marks().end(match_id, seat, view_version, token)
+            if played not in OVER:
+                marks().end(match_id, seat, view_version, start.token)
+        result = played
     TURNS.labels(game, result).inc()
     return str(result)
 
 
 def _play(
-    game: str, match_id: str, seat: int, view_version: int, level: str, access: Access, budget: float
+    game: str, match_id: str, seat: int, view_version: int, level: str, start: Start, budget: float
 ) -> TurnResult:
+    access = start.access
     if access == Access.CLOSED:
         return TurnResult.GAME_UNRESPONSIVE
     try:
-        result = _player.play(game, match_id, seat, view_version, level, budget)
+        result = _player.play(game, match_id, seat, view_version, level, budget, start.turn)
     except GameUnresponsive:
         marks().unresponsive(game)
         TURNS.labels(game, ERROR).inc()

@@ -1,5 +1,9 @@
 """What the platform knows of bots, shared by the game services, the lobby and the pool."""
 
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
 from menagerie.rules.bots import SEARCH_LEVELS
 from menagerie.rules.errors import InvalidArgument
 
@@ -40,3 +44,25 @@ def checked_budget(seconds: float, turn_timer_seconds: int) -> float:
             f" ({turn_timer_seconds} s), since a bot's decision may take no longer than a player's"
         )
     return seconds
+
+
+View = TypeVar("View")
+Action = TypeVar("Action")
+
+
+class BotTurn(msgspec.Struct, Generic[View, Action], array_like=True, frozen=True):
+    """What a bot seat that must act needs to decide, kept by the game service beside the match (msgpack).
+
+    Written with the move that made the seat's turn, from the same engine calls as GetView
+    and ListLegalActions make for that seat (engine.view, engine.legal_actions): never more
+    than the seat may see. The worker reads it with its decision's mark and submits at once.
+    """
+
+    view_version: int  # the seat's view version these were read at: the decision's expected_version
+    actions: list[Action]  # the seat's legal actions
+    view: View | None = None  # the seat's view; None when the bot's level decides without it
+
+
+def bot_turn_decoder(view_type: Any, action_type: Any) -> msgspec.msgpack.Decoder[Any]:
+    """Reads one game's BotTurn as the engine's own view and action types."""
+    return msgspec.msgpack.Decoder(BotTurn[view_type, action_type])

@@ -9,6 +9,7 @@ import pytest
 import redis
 
 from menagerie.bots.marks import Access, Marks, running_key
+from menagerie.shared.store.keys import match_keys
 
 pytestmark = pytest.mark.integration
 
@@ -16,13 +17,13 @@ pytestmark = pytest.mark.integration
 @pytest.fixture
 def marks(redis_url: str) -> Iterator[Marks]:
     client = redis.Redis.from_url(redis_url)
-    yield Marks(client, running_seconds=20, probe_seconds=60)
+    yield Marks(client, running_seconds=20, probe_seconds=60, shards=16)
     client.close()
 
 
 def test_a_decision_is_marked_once_until_its_task_ends(marks: Marks) -> None:
     game, match = f"game-{uuid.uuid4().hex}", f"m-{uuid.uuid4().hex}"
-    token, access = marks.start(game, match, 1, 5)
+    token, access, _ = marks.start(game, match, 1, 5)
     assert token and access == Access.OPEN
     assert 0 < marks.client.ttl(running_key(match, 1, 5)) <= 20
     assert marks.start(game, match, 1, 5)[0] is None, "a second delivery finds it in progress"
@@ -46,6 +47,13 @@ def test_one_task_at_a_time_probes_an_unresponsive_game(marks: Marks) -> None:
 def test_a_redis_that_does_not_answer_lets_the_turn_be_played() -> None:
     client = redis.Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=1)  # nothing listens there
     try:
-        assert Marks(client, 20, 60).start("beasts", "m", 0, 1) == ("", Access.OPEN)
+        assert Marks(client, 20, 60, 16).start("beasts", "m", 0, 1) == ("", Access.OPEN, None)
     finally:
         client.close()
+
+
+def test_a_task_reads_what_the_game_wrote_for_its_seat_with_its_mark(marks: Marks) -> None:
+    game, match = f"game-{uuid.uuid4().hex}", f"m-{uuid.uuid4().hex}"
+    marks.client.hset(match_keys(match, 16).bot_turns, "1", b"seat 1's turn")
+    assert marks.start(game, match, 1, 5).turn == b"seat 1's turn"
+    assert marks.start(game, match, 2, 5).turn is None, "another seat's turn is not handed over"

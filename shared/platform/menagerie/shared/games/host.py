@@ -10,7 +10,8 @@ gets ABORTED.
 The host speaks engine and store types only (menagerie.shared.games.terms): the binding
 modules translate requests into its calls (inbound) and its results into replies
 (outbound). Every view and event it hands out is already the reader's: engine.view and
-menagerie.rules.events.project, called here and nowhere else on the way out.
+menagerie.rules.events.project, called here and nowhere else on the way out (`_sees`, which
+also writes what a bot seat that must act needs to decide: BotTurn, beside the match).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ import secrets
 import time
 import uuid
 from collections.abc import AsyncGenerator, Callable
+from typing import Any
 
 import msgspec
 import structlog
 from redis.exceptions import RedisError
 
+from menagerie.rules.bots import policy_for
 from menagerie.rules.contract import Engine, GameInfo, MatchSetup
 from menagerie.rules.errors import (
     Aborted,
@@ -38,7 +41,7 @@ from menagerie.rules.errors import (
 )
 from menagerie.rules.events import project
 from menagerie.rules.text import Narrator
-from menagerie.shared.bots import checked_budget
+from menagerie.shared.bots import BotTurn, checked_budget
 from menagerie.shared.games.checks import check_bot_turn, check_seat_exists, checked_match_id, checked_seats
 from menagerie.shared.games.moves import IdempotencyKey, MatchWriter, Played
 from menagerie.shared.games.snapshots import SnapshotCache
@@ -100,6 +103,8 @@ class GameHost:
         self._state = msgspec.msgpack.Decoder(engine.state_type)
         self._events_decoder = msgspec.msgpack.Decoder(list[engine.event_type])  # type: ignore[name-defined]
         self._snapshots = SnapshotCache()
+        self._encode = msgspec.msgpack.Encoder().encode
+        self._levels_reading_view: dict[str, bool] = {}
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -140,6 +145,7 @@ class GameHost:
         meta = MatchMeta(info.game, request.mode, options, timer, seats, seed, now, budget)
         state, events = self.engine.setup(MatchSetup(request.mode, len(seats), options), seed)
         new = self.writer.new_match(match_id, meta, state, events, now)
+        new.bot_turns = self._bot_turns(new.record, state)
         if await self.store.create(new):
             # What was just written, as a read would find it (a bot's move since is not this call's to report).
             record = new.record
@@ -220,9 +226,40 @@ class GameHost:
             check_seat_exists(record, viewer)
         return self._seat_view(record, viewer)
 
+    def _sees(self, state: Any, viewer: int | None) -> Any:
+        """What `viewer` (a seat, or None for a spectator) may see of `state`: every view handed out is this one."""
+        return self.engine.view(state, viewer)
+
+    def _bot_turns(self, record: MatchRecord, state: Any) -> dict[int, bytes]:
+        """What each seat a bot plays needs to decide, when it must act in `record` (`state` decoded).
+
+        The seat's legal actions and, when its level reads it, its view (`_sees`): what
+        ListLegalActions and GetView give that seat, so that its bot submits without asking.
+        """
+        turns = {}
+        for seat in record.to_act:
+            level = _bot_level(record, seat)
+            if level is None:
+                continue
+            view = self._sees(state, seat) if self._reads_view(level) else None
+            actions = self.engine.legal_actions(state, seat)
+            turns[seat] = self._encode(BotTurn(record.seat_versions[seat], actions, view))
+        return turns
+
+    def _reads_view(self, level: str) -> bool:
+        """Whether a bot of `level` decides from the seat's view (random only needs the legal actions)."""
+        reads = self._levels_reading_view.get(level)
+        if reads is None:
+            try:
+                reads = policy_for(self.game, level).needs_view
+            except (KeyError, ImportError):  # a level this process cannot make: its bot gets everything
+                reads = True
+            self._levels_reading_view[level] = reads
+        return reads
+
     def _seat_view(self, record: MatchRecord, viewer: int | None) -> SeatView:
         """What `viewer` may see of the match now (engine.view), its prompt in the engine's words for that reader."""
-        view = self.engine.view(self._state.decode(record.state), viewer)
+        view = self._sees(self._state.decode(record.state), viewer)
         prompt = self.engine.describe_prompt(view, _narrator(record.meta, viewer))
         return SeatView(record.version, _view_version(record, viewer), view, prompt, self._clock(record))
 
@@ -236,7 +273,7 @@ class GameHost:
         actions = [] if record.finished else self.engine.legal_actions(state, seat)
         labels = []
         if actions:
-            view = self.engine.view(state, seat)
+            view = self._sees(state, seat)
             narrator = _narrator(record.meta, seat)
             labels = [self.engine.describe_action(view, action, narrator) for action in actions]
         return LegalActions(record.seat_versions[seat], actions, labels)
@@ -293,7 +330,7 @@ class GameHost:
             raise IllegalAction("End of the game", "the match is over")
         state = self._state.decode(record.state)
         # The seat's view before the move, on a state of its own (apply changes `state` in place).
-        before = self.engine.view(self._state.decode(record.state), seat) if timeout_decision or away_decision else None
+        before = self._sees(self._state.decode(record.state), seat) if timeout_decision or away_decision else None
         try:
             events = self.engine.apply(state, seat, action)
         except IllegalAction as refused:
@@ -304,6 +341,7 @@ class GameHost:
             label = self.engine.describe_action(before, action, _narrator(record.meta, seat)).text
         played = Played(seat, action, events, timeout_decision, label, away_decision)
         commit, answer = self.writer.commit(record, state, played, idempotency, now)
+        commit.bot_turns = self._bot_turns(commit.applied, state)
         result = await self.store.commit(commit)
         if result.status == "ok":
             self._snapshots.put(commit.applied)
@@ -402,6 +440,13 @@ def _view_version(record: MatchRecord, viewer: int | None) -> int:
     if viewer is None or viewer >= len(record.seat_versions):
         return record.version
     return record.seat_versions[viewer]
+
+
+def _bot_level(record: MatchRecord, seat: int) -> str | None:
+    """The level of the bot that plays `seat` (a bot's seat, or one its player left); None for a player's."""
+    if record.meta.seats[seat].bot:
+        return record.meta.seats[seat].bot_level
+    return record.meta.stand_in_level if seat in record.away else None
 
 
 def _narrator(meta: MatchMeta, viewer: int | None) -> Narrator:

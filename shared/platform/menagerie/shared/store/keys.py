@@ -34,6 +34,9 @@ class MatchKeys(NamedTuple):
     events: str
     idempotency: str
     shard: ShardKeys
+    # A hash of the bot seats that must act now (seat -> menagerie.shared.bots.BotTurn): what their
+    # bots need to decide, written with the move that made their turn, gone with the next one.
+    bot_turns: str
 
 
 def shard_keys(shard: int) -> ShardKeys:
@@ -57,6 +60,7 @@ def match_keys(match_id: str, shards: int) -> MatchKeys:
         events=f"{base}:events",
         idempotency=f"{base}:idem",
         shard=shard_keys(shard),
+        bot_turns=f"{base}:bots",
     )
 
 

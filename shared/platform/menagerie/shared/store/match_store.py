@@ -14,7 +14,7 @@ stream entry and one answer per move.
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, cast
 
 import msgspec
@@ -44,6 +44,11 @@ _COMPRESSION_LEVEL = 6  # zlib's default: level 9 saves under 2% more here
 _WRITTEN_ONCE = frozenset({"meta"})
 
 
+def _bot_turns(turns: dict[int, bytes]) -> msgspec.Raw:
+    """The bot turns hash's (seat, BotTurn) pairs, as HSET takes them."""
+    return lua_pairs([(str(seat), turn) for seat, turn in turns.items()])
+
+
 def read_archive(raw: bytes) -> Archive:
     """A compacted match's entries and answers, from its state hash's 'archive' field."""
     return _archive.decode(zlib.decompress(raw))
@@ -56,6 +61,8 @@ class NewMatch:
     record: MatchRecord  # the snapshot at version 1
     setup: StoredEntry  # the event stream's entry 1: the setup's events
     notice: bytes
+    # Each bot seat to act: what its bot needs to decide (menagerie.shared.bots.BotTurn, encoded).
+    bot_turns: dict[int, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -69,6 +76,8 @@ class Commit:
     answer: bytes
     notice: bytes
     retention_seconds: int  # how long a match this move ends is kept
+    # Each bot seat to act after the move: what its bot needs to decide (BotTurn, encoded).
+    bot_turns: dict[int, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -140,6 +149,7 @@ class MatchStore:
             keys.shard.deadlines,
             keys.shard.active,
             keys.shard.results,
+            keys.bot_turns,
         ]
         with script_span("create.lua") as traceparent:
             args = CreateArgs(
@@ -151,6 +161,7 @@ class MatchStore:
                 notice=lua_string(new.notice),
                 feed_maxlen=str(self.feed_maxlen),
                 finished=record.outcome is not None,
+                bot_turns=_bot_turns(new.bot_turns),
                 traceparent=traceparent,
             )
             return bool(await self._runner.script(self._create, script_keys, [encode(args)]))
@@ -197,6 +208,7 @@ class MatchStore:
             keys.shard.active,
             keys.shard.finished,
             keys.shard.results,
+            keys.bot_turns,
         )
 
     def _submit_args(self, c: Commit, retention: int, traceparent: str) -> SubmitArgs:
@@ -213,6 +225,7 @@ class MatchStore:
             deadlines_removed=[_member(record.match_id, d) for d in c.loaded.deadlines],
             deadlines_added=_deadline_scores(record.match_id, record.deadlines),
             notice=lua_string(c.notice),
+            bot_turns=_bot_turns(c.bot_turns),
             feed_maxlen=str(self.feed_maxlen),
             feed_min_id=f"{max(0, record.updated_ms - self.feed_max_age_s * 1000)}-0",
             finished=record.finished,

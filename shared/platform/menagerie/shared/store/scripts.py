@@ -116,6 +116,7 @@ class CreateArgs(msgspec.Struct, omit_defaults=True):
     notice: msgspec.Raw  # the turn notice (MatchEvent), on the shard's turn feed
     feed_maxlen: str
     finished: bool  # over at its creation: the notice goes on the results feed too
+    bot_turns: msgspec.Raw  # lua_pairs: (seat, BotTurn) of each bot seat to act, for the bot turns hash
     # The create.lua span's context, beside the notice on the turn feed; left out ("") when traces are off.
     traceparent: str = ""
 
@@ -134,6 +135,7 @@ class SubmitArgs(msgspec.Struct, omit_defaults=True):
     deadlines_removed: list[str]  # members of the shard's deadlines set
     deadlines_added: list[str]  # score, member, score, member …
     notice: msgspec.Raw  # the turn notice (MatchEvent)
+    bot_turns: msgspec.Raw  # lua_pairs: (seat, BotTurn) of each bot seat to act, replacing the hash's
     feed_maxlen: str
     feed_min_id: str  # the feeds keep entries from this id on (their age bound)
     # When the move ends the match: its keys expire after retention_s, it moves from the active

@@ -1,12 +1,14 @@
 -- One accepted move, atomically (docs/architecture.md "Lua scripts"): the idempotency check, the
 -- version check, the new state, the entry on the match's event stream, the recorded
--- answer, the turn notice on the shard's feed and the deadlines of the seats to act.
+-- answer, the turn notice on the shard's feed, the deadlines of the seats to act and what the
+-- bot seats to act now need to decide (the previous version's are gone: their decisions are made or stale).
 --
 -- Returns {'ok'}, {'duplicate', first answer}, {'conflict', current version} or {'missing'}.
 --
 -- KEYS: 1 state hash, 2 events stream, 3 idempotency hash, 4 shard turn feed,
 --       5 shard deadlines, 6 shard active index, 7 shard finished index,
---       8 shard results feed (the notice again when the match ends; bounded as the turn feed is)
+--       8 shard results feed (the notice again when the match ends; bounded as the turn feed is),
+--       9 bot turns hash (seat -> BotTurn, menagerie.shared.bots)
 -- ARGV: 1 SubmitArgs (menagerie.shared.store.scripts), msgpack: read below by its field names.
 --       Its record is the state hash's (field, value) pairs, as MatchRecord's codec made them:
 --       this script names none of them but 'version' and 'seating', which it checks.
@@ -42,6 +44,10 @@ if #args.deadlines_removed > 0 then
 end
 if #args.deadlines_added > 0 then
   redis.call('ZADD', KEYS[5], unpack(args.deadlines_added))
+end
+redis.call('DEL', KEYS[9])
+if #args.bot_turns > 0 then
+  redis.call('HSET', KEYS[9], unpack(args.bot_turns))
 end
 if args.finished then
   redis.call('EXPIRE', KEYS[1], args.retention_s)
