@@ -165,8 +165,20 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
             <option value="greedy">greedy</option>
             <option value="random">random</option>
             <option value="mcts">mcts (searches, about 1 s a move)</option>
+            {(info?.botLevels.length ?? 0) > 0 && <option value="nearest">the level nearest my rating</option>}
           </select>
         </label>
+        {(info?.botLevels.length ?? 0) > 0 && (
+          <span data-testid="bot-ratings" title="Each bot level's rating on the leaderboard's scale (issue 33's ladder)">
+            {info!.botLevels
+              .map(
+                (b) =>
+                  `${b.level}${b.budgetSeconds ? ` ${b.budgetSeconds} s` : ""}: Bot · about ` +
+                  Math.round(b.rating).toLocaleString("en"),
+              )
+              .join("; ")}
+          </span>
+        )}
         {botLevel === "mcts" && (
           <label>
             Bot thinks{" "}
@@ -234,6 +246,9 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
           Private table for friends
         </button>
         <a href={`#/leaderboard/${listing.game}`}>Leaderboard</a>
+        <a data-testid="rules-link" href={`#/rules/${listing.game}/${mode}`}>
+          Rules
+        </a>
       </div>
       <div className="row">
         <input placeholder="table id" value={tableId} onChange={(e) => setTableId(e.target.value)} />

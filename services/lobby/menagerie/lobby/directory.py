@@ -14,6 +14,7 @@ from menagerie.rules.contract import GameInfo, ModeInfo
 from menagerie.rules.errors import InvalidArgument, Unavailable
 from menagerie.shared import codec
 from menagerie.shared.aio import pause
+from menagerie.shared.ladder import Ladder, read_ladder
 from menagerie.shared.rpc.channels import open_aio_channel
 from menagerie.shared.tokens import TokenSigner
 
@@ -39,6 +40,7 @@ class GameDirectory:
         self._described: dict[str, matches_pb2.DescribeGameResponse] = {}
         self._info: dict[str, GameInfo] = {}
         self._available: dict[str, bool] = dict.fromkeys(endpoints, False)
+        self._ladders: dict[str, Ladder | None] = {}  # each game's bot ladder (menagerie.shared.ladder)
         self._token = ("", 0, "")  # (credential, expires at, the kid that signed it)
 
     def _credential(self) -> tuple[tuple[str, str], ...]:
@@ -83,7 +85,22 @@ class GameDirectory:
             if described is not None:
                 entry.title = described.title
                 entry.modes.extend(described.modes)
+                for mode in entry.modes:
+                    mode.bot_levels.extend(self.bot_levels(game, mode.mode))
         return response
+
+    def bot_levels(self, game: str, mode: str) -> list[matches_pb2.BotLevelRating]:
+        """The mode's bot levels by their ladder rating, strongest first (none when the game ships no ladder)."""
+        if game not in self._ladders:
+            self._ladders[game] = read_ladder(game)  # package data: read once, it changes with a release
+        ladder = self._ladders[game]
+        rated = ladder.modes.get(mode) if ladder is not None else None
+        return [
+            matches_pb2.BotLevelRating(
+                level=level.level, budget_seconds=level.budget_seconds, rating=level.rating, matches=level.matches
+            )
+            for level in (rated.levels if rated is not None else [])
+        ]
 
     def info(self, game: str) -> GameInfo:
         """What a game offers, or why it cannot be played now."""

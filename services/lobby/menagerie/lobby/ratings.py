@@ -159,6 +159,10 @@ class Ratings:
             bot=bool(int(bot or 0)),
         )
 
+    async def standing(self, game: str, player_id: str) -> Standing:
+        """One player's standing in a game (a new player's: the model's default rating)."""
+        return await self._read(self.redis, game, player_id)
+
     async def leaderboard(self, game: str, limit: int) -> list[Standing]:
         """The best `limit` standings of a game."""
         ids = cast("list[bytes]", await self.redis.zrevrange(keys.board(game), 0, limit - 1))

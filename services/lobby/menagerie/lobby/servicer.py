@@ -44,6 +44,7 @@ from menagerie.rules.errors import (
 )
 from menagerie.rules.text import listing, seat_name
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
+from menagerie.shared.ladder import NEAREST, nearest
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import Principal, TokenKind, TokenSigner
@@ -215,6 +216,21 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         """The options with defaults filled in, or InvalidArgument (also for the mode and seats)."""
         return self.directory.info(game).validate(MatchSetup(mode, seats, options))
 
+    async def _chosen_bot(self, game: str, mode: str, level: str, request: Any, player: Principal) -> tuple[str, float]:
+        """The bot level and budget a ticket or table asks for; `nearest` (issue 33): the mode's ladder level
+        whose rating is nearest the table's humans' (when it is made: its creator's), with that level's budget."""
+        if level != NEAREST:
+            return _bot_level(level), request.bot_budget_seconds
+        offered = [rated for rated in self.directory.bot_levels(game, mode) if rated.level in BOT_LEVELS]
+        standing = await self.ratings.standing(game, player.subject)
+        chosen = nearest(offered, [standing.ordinal])
+        if chosen is None:
+            raise InvalidArgument(
+                f"bot_level {NEAREST!r} needs the rating ladder of {game} {mode}, which has none: name a level"
+                f" ({', '.join(BOT_LEVELS)})"
+            )
+        return chosen.level, chosen.budget_seconds
+
     async def CreateTicket(  # noqa: N802
         self, request: lobby_pb2.CreateTicketRequest, context: Context
     ) -> lobby_pb2.CreateTicketResponse:
@@ -235,6 +251,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             raise InvalidArgument(f"max_wait_seconds must be 1–{MAX_WAIT_LIMIT}")
         tag = keys.queue_tag(request.game, request.mode, options)
         timer = _turn_timer(request.turn_timer_seconds)
+        bot_level, budget = await self._chosen_bot(request.game, request.mode, request.bot_level, request, player)
         spec = TicketSpec(
             ticket_id=f"{tag}.{uuid.uuid4().hex}",
             player_id=player.subject,
@@ -245,11 +262,11 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             min_seats=low,
             max_seats=high,
             allow_bots=request.allow_bots,
-            bot_level=_bot_level(request.bot_level),
+            bot_level=bot_level,
             max_wait_ms=max_wait * 1000,
             turn_timer_seconds=timer,
             created_ms=self._now_ms(),
-            bot_budget_seconds=checked_budget(request.bot_budget_seconds, timer),
+            bot_budget_seconds=checked_budget(budget, timer),
         )
         await self._reserve(player, spec.ticket_id)
         # Should this fail, the slot is not freed here (the ticket may exist all the same):
@@ -320,6 +337,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         if len(bot_seats) == request.seats:
             raise InvalidArgument("a table needs at least one seat for a player")
         timer = _turn_timer(request.turn_timer_seconds)
+        bot_level, budget = await self._chosen_bot(request.game, request.mode, request.bot_level, request, player)
         table = TableSpec(
             table_id=uuid.uuid4().hex[:16],
             owner=player.subject,
@@ -328,10 +346,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             options=options,
             seats=request.seats,
             bot_seats=bot_seats,
-            bot_level=_bot_level(request.bot_level),
+            bot_level=bot_level,
             turn_timer_seconds=timer,
             created_ms=self._now_ms(),
-            bot_budget_seconds=checked_budget(request.bot_budget_seconds, timer),
+            bot_budget_seconds=checked_budget(budget, timer),
         )
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(6))
         ticket_id = f"{keys.table_tag(table.table_id)}.{uuid.uuid4().hex}"

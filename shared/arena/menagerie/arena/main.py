@@ -28,6 +28,11 @@ wins with 95% Wilson intervals, by seat, by match length, decision times).
     menagerie arena --game zoo --mode beginner --bots mcts,greedy --games 400 --out zoo.jsonl
     menagerie arena report zoo.jsonl more-zoo.jsonl
 
+`ladder`: a round-robin of levels per competitive mode, rated with the leaderboard's OpenSkill
+model into the game's ladder file, which the lobby shows beside each level (menagerie.arena.ladder).
+
+    menagerie arena ladder --game zoo --levels random,greedy,mcts@0.1,mcts@0.5 --games 100
+
 `sweep`: greedy against random over every installed game, mode and option value (what
 `make arena` runs; menagerie.arena.sweep says what it plays and prints), a line-up per
 line of text; co-op modes as a random team against a greedy team with how their matches
@@ -53,7 +58,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from menagerie.arena import local, pool, records, stack, sweep
+from menagerie.arena import ladder, local, pool, records, stack, sweep
 from menagerie.arena.progress import RunProgress
 from menagerie.arena.report import print_report, print_tables, results_table, times_table
 from menagerie.arena.teams import TeamRecord
@@ -64,6 +69,7 @@ from menagerie.rules.errors import InvalidArgument
 DEFAULT_LEVELS = "mcts,greedy,random"
 SWEEP = "sweep"  # the subcommand: `menagerie arena sweep ...`
 REPORT = "report"  # the subcommand: `menagerie arena report FILE...`
+LADDER = "ladder"  # the subcommand: `menagerie arena ladder --game G ...` (menagerie.arena.ladder)
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 
 
@@ -96,7 +102,8 @@ def parser() -> argparse.ArgumentParser:
         description="Bot levels against each other: wins with 95% Wilson intervals, draws, match length and"
         " decision time per level.",
         epilog="`menagerie arena sweep --help`: greedy against random over every game, mode and option (make arena);"
-        " `menagerie arena report FILE...`: the tables of files written with --out.",
+        " `menagerie arena report FILE...`: the tables of files written with --out; `menagerie arena ladder --help`:"
+        " the rating ladder of the levels.",
     )
     p.add_argument("--game", required=True, help="an installed game, e.g. zoo")
     p.add_argument("--mode", help="one of the game's modes (default: its first)")
@@ -293,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     if arguments[:1] == [REPORT]:
         return report_main(arguments[1:], console)
+    if arguments[:1] == [LADDER]:
+        return ladder.ladder_main(arguments[1:], console)
     args = parser().parse_args(arguments)
     try:
         if args.jobs < 1:

@@ -14,12 +14,17 @@ A package that is no game's may offer a bot level to every game, under the level
     [project.entry-points."menagerie.levels"]   mcts = "menagerie.search.mcts:MctsPolicy"
 
 (a factory taking the game id and a `budget`; see menagerie.rules.bots.levels).
+
+A game's data files ship in its package (`package_file`): e.g. the rating ladder of its bot
+levels (ladder.json, menagerie.shared.ladder), read without importing any of its modules.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from importlib.metadata import entry_points
+from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 GAMES = "menagerie.games"
@@ -46,3 +51,20 @@ def engine(game: str) -> Any:
     if game not in engines:
         raise KeyError(f"no game {game!r} is installed; installed: {', '.join(engines) or 'none'}")
     return engines[game]()
+
+
+def package_file(game: str, name: str) -> Path | None:
+    """Where the file `name` of the installed `game`'s package (menagerie.<game>, from its entry point) is or goes.
+
+    None without such a game. Only the package's folders are looked up, none of its modules
+    imported (the lobby reads a game's data so); the file itself may not exist yet.
+    """
+    point = next((p for p in entry_points(group=GAMES) if p.name == game), None)
+    if point is None:
+        return None
+    spec = find_spec(".".join(point.module.split(".")[:2]))
+    locations = (spec.submodule_search_locations or []) if spec is not None else []
+    folders = [Path(folder) for folder in locations if Path(folder).is_dir()]
+    if not folders:
+        return None
+    return next((folder / name for folder in folders if (folder / name).is_file()), folders[0] / name)

@@ -341,6 +341,7 @@ class ModeInfo(_message.Message):
     MAX_SEATS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     COOPERATIVE_FIELD_NUMBER: _builtins.int
+    BOT_LEVELS_FIELD_NUMBER: _builtins.int
     mode: _builtins.str
     title: _builtins.str
     min_seats: _builtins.int
@@ -349,6 +350,12 @@ class ModeInfo(_message.Message):
     """True when all seats win or lose together; no ratings are kept."""
     @_builtins.property
     def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___OptionInfo]: ...
+    @_builtins.property
+    def bot_levels(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotLevelRating]:
+        """The mode's bot levels by their rating on its ladder, strongest first (issue 33). Filled by
+        the lobby's ListGames from the game's ladder file; DescribeGame leaves it empty.
+        """
+
     def __init__(
         self,
         *,
@@ -358,14 +365,53 @@ class ModeInfo(_message.Message):
         max_seats: _builtins.int = ...,
         options: _abc.Iterable[Global___OptionInfo] | None = ...,
         cooperative: _builtins.bool = ...,
+        bot_levels: _abc.Iterable[Global___BotLevelRating] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cooperative", b"cooperative", "max_seats", b"max_seats", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_levels", b"bot_levels", "cooperative", b"cooperative", "max_seats", b"max_seats", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ModeInfo: _TypeAlias = ModeInfo  # noqa: Y015
+
+@_typing.final
+class BotLevelRating(_message.Message):
+    """A bot level as its mode's rating ladder rates it (`menagerie arena ladder`: a round-robin
+    of the levels rated with the leaderboard's OpenSkill model), so a player can choose a bot
+    near their own rating ("Bot · about 21"). A ticket or table whose bot_level is "nearest"
+    gets the level (and its budget) whose rating is nearest its human's.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEVEL_FIELD_NUMBER: _builtins.int
+    BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    level: _builtins.str
+    """random, greedy, mcts: a CreateTicketRequest.bot_level."""
+    budget_seconds: _builtins.float
+    """A searching level's time per decision (a bot_budget_seconds); 0 for one that does not search."""
+    rating: _builtins.float
+    """On the leaderboard's scale (LeaderboardEntry.rating: the OpenSkill ordinal, mu - 3 sigma)."""
+    matches: _builtins.int
+    """The matches of the round-robin it was rated from."""
+    def __init__(
+        self,
+        *,
+        level: _builtins.str = ...,
+        budget_seconds: _builtins.float = ...,
+        rating: _builtins.float = ...,
+        matches: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_seconds", b"budget_seconds", "level", b"level", "matches", b"matches", "rating", b"rating"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotLevelRating: _TypeAlias = BotLevelRating  # noqa: Y015
 
 @_typing.final
 class DescribeGameResponse(_message.Message):

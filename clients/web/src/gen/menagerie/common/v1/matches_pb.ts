@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file menagerie/common/v1/matches.proto.
  */
 export const file_menagerie_common_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiJAoQTGVhdmVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IicKE1JldHVyblRvU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiSAoUUmV0dXJuVG9TZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSKiAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEjAKBmNvbmZpZxgCIAEoCzIgLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hDb25maWcSLAoFc2VhdHMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEhEKBHNlZWQYBCABKARIAIgBAUIHCgVfc2VlZCJdCg5TZWF0Q3JlZGVudGlhbBIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoEBChNDcmVhdGVNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSOAoLc2VhdF90b2tlbnMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRDcmVkZW50aWFsIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJEChBHZXRNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkigAEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzEhEKCWxpdmVfb25seRgEIAEoCCJiChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEjIKB21hdGNoZXMYASADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFQoTRGVzY3JpYmVHYW1lUmVxdWVzdCJeCgpPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFgoOYWxsb3dlZF92YWx1ZXMYAyADKAkSFQoNZGVmYXVsdF92YWx1ZRgEIAEoCSKUAQoITW9kZUluZm8SDAoEbW9kZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEjAKB29wdGlvbnMYBSADKAsyHy5tZW5hZ2VyaWUuY29tbW9uLnYxLk9wdGlvbkluZm8SEwoLY29vcGVyYXRpdmUYBiABKAgiYQoURGVzY3JpYmVHYW1lUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIsCgVtb2RlcxgDIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8yzAQKB01hdGNoZXMSYAoLQ3JlYXRlTWF0Y2gSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJXCghHZXRNYXRjaBIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TWF0Y2hSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlc3BvbnNlEmAKC0xpc3RNYXRjaGVzEicubWVuYWdlcmllLmNvbW1vbi52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USYwoMRGVzY3JpYmVHYW1lEigubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXNwb25zZRJaCglMZWF2ZVNlYXQSJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlcXVlc3QaJi5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlc3BvbnNlEmMKDFJldHVyblRvU2VhdBIoLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVxdWVzdBopLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiJAoQTGVhdmVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IicKE1JldHVyblRvU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiSAoUUmV0dXJuVG9TZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSKiAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEjAKBmNvbmZpZxgCIAEoCzIgLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hDb25maWcSLAoFc2VhdHMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEhEKBHNlZWQYBCABKARIAIgBAUIHCgVfc2VlZCJdCg5TZWF0Q3JlZGVudGlhbBIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoEBChNDcmVhdGVNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSOAoLc2VhdF90b2tlbnMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRDcmVkZW50aWFsIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJEChBHZXRNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkigAEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzEhEKCWxpdmVfb25seRgEIAEoCCJiChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEjIKB21hdGNoZXMYASADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFQoTRGVzY3JpYmVHYW1lUmVxdWVzdCJeCgpPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFgoOYWxsb3dlZF92YWx1ZXMYAyADKAkSFQoNZGVmYXVsdF92YWx1ZRgEIAEoCSLNAQoITW9kZUluZm8SDAoEbW9kZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEjAKB29wdGlvbnMYBSADKAsyHy5tZW5hZ2VyaWUuY29tbW9uLnYxLk9wdGlvbkluZm8SEwoLY29vcGVyYXRpdmUYBiABKAgSNwoKYm90X2xldmVscxgHIAMoCzIjLm1lbmFnZXJpZS5jb21tb24udjEuQm90TGV2ZWxSYXRpbmciWAoOQm90TGV2ZWxSYXRpbmcSDQoFbGV2ZWwYASABKAkSFgoOYnVkZ2V0X3NlY29uZHMYAiABKAESDgoGcmF0aW5nGAMgASgBEg8KB21hdGNoZXMYBCABKA0iYQoURGVzY3JpYmVHYW1lUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIsCgVtb2RlcxgDIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8yzAQKB01hdGNoZXMSYAoLQ3JlYXRlTWF0Y2gSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJXCghHZXRNYXRjaBIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TWF0Y2hSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlc3BvbnNlEmAKC0xpc3RNYXRjaGVzEicubWVuYWdlcmllLmNvbW1vbi52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USYwoMRGVzY3JpYmVHYW1lEigubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXNwb25zZRJaCglMZWF2ZVNlYXQSJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlcXVlc3QaJi5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlc3BvbnNlEmMKDFJldHVyblRvU2VhdBIoLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVxdWVzdBopLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
 
 /**
  * @generated from message menagerie.common.v1.LeaveSeatRequest
@@ -354,6 +354,14 @@ export type ModeInfo = Message<"menagerie.common.v1.ModeInfo"> & {
    * @generated from field: bool cooperative = 6;
    */
   cooperative: boolean;
+
+  /**
+   * The mode's bot levels by their rating on its ladder, strongest first (issue 33). Filled by
+   * the lobby's ListGames from the game's ladder file; DescribeGame leaves it empty.
+   *
+   * @generated from field: repeated menagerie.common.v1.BotLevelRating bot_levels = 7;
+   */
+  botLevels: BotLevelRating[];
 };
 
 /**
@@ -362,6 +370,51 @@ export type ModeInfo = Message<"menagerie.common.v1.ModeInfo"> & {
  */
 export const ModeInfoSchema: GenMessage<ModeInfo> = /*@__PURE__*/
   messageDesc(file_menagerie_common_v1_matches, 13);
+
+/**
+ * A bot level as its mode's rating ladder rates it (`menagerie arena ladder`: a round-robin
+ * of the levels rated with the leaderboard's OpenSkill model), so a player can choose a bot
+ * near their own rating ("Bot · about 21"). A ticket or table whose bot_level is "nearest"
+ * gets the level (and its budget) whose rating is nearest its human's.
+ *
+ * @generated from message menagerie.common.v1.BotLevelRating
+ */
+export type BotLevelRating = Message<"menagerie.common.v1.BotLevelRating"> & {
+  /**
+   * random, greedy, mcts: a CreateTicketRequest.bot_level.
+   *
+   * @generated from field: string level = 1;
+   */
+  level: string;
+
+  /**
+   * A searching level's time per decision (a bot_budget_seconds); 0 for one that does not search.
+   *
+   * @generated from field: double budget_seconds = 2;
+   */
+  budgetSeconds: number;
+
+  /**
+   * On the leaderboard's scale (LeaderboardEntry.rating: the OpenSkill ordinal, mu - 3 sigma).
+   *
+   * @generated from field: double rating = 3;
+   */
+  rating: number;
+
+  /**
+   * The matches of the round-robin it was rated from.
+   *
+   * @generated from field: uint32 matches = 4;
+   */
+  matches: number;
+};
+
+/**
+ * Describes the message menagerie.common.v1.BotLevelRating.
+ * Use `create(BotLevelRatingSchema)` to create a new message.
+ */
+export const BotLevelRatingSchema: GenMessage<BotLevelRating> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 14);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameResponse
@@ -388,7 +441,7 @@ export type DescribeGameResponse = Message<"menagerie.common.v1.DescribeGameResp
  * Use `create(DescribeGameResponseSchema)` to create a new message.
  */
 export const DescribeGameResponseSchema: GenMessage<DescribeGameResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 14);
+  messageDesc(file_menagerie_common_v1_matches, 15);
 
 /**
  * Generic match management, served by every game service.
