@@ -30,6 +30,7 @@ _start_in_worker
 _.JoinTable
 _.LeaveSeat
 _.ReturnToSeat
+_.GetRules
 _.ListMatches
 _.intercept_service
 _.next_page_token

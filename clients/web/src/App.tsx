@@ -1,10 +1,12 @@
-// Hash routes: #/ lobby, #/queue/<ticket>, #/match/<game>/<match>, #/watch/<game>/<match>, #/leaderboard/<game>.
+// Hash routes: #/ lobby, #/queue/<ticket>, #/match/<game>/<match>, #/watch/<game>/<match>, #/leaderboard/<game>,
+// #/rules/<game>/<mode> (?section=<anchor> or ?rule=<name>: the section to show).
 // A match page takes ?board=generic: the generic board (the one a game without its own gets) for any game.
 import { useEffect, useState } from "react";
 import { HomePage } from "./pages/Home";
 import { LeaderboardPage } from "./pages/Leaderboard";
 import { MatchPage } from "./pages/Match";
 import { QueuePage } from "./pages/Queue";
+import { RulesPage } from "./pages/Rules";
 
 function useHash(): string {
   const [hash, setHash] = useState(window.location.hash);
@@ -29,6 +31,16 @@ function Page({ hash }: { hash: string }) {
       return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={true} board={params.get("board") ?? undefined} />;
     case "leaderboard":
       return <LeaderboardPage game={parts[1]} />;
+    case "rules":
+      return (
+        <RulesPage
+          key={hash}
+          game={parts[1]}
+          mode={parts[2] ?? ""}
+          rule={params.get("rule") ?? undefined}
+          section={params.get("section") ?? undefined}
+        />
+      );
     default:
       return <HomePage />;
   }

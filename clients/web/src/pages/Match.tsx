@@ -3,12 +3,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { bearer, Code, ConnectError, describeError, gameClient, lobby, matches } from "../api";
 import type { DecisionClock, Outcome, Prompt } from "../gen/menagerie/common/v1/common_pb";
+import type { RulesSection } from "../gen/menagerie/common/v1/matches_pb";
 import { gameUI } from "../games";
 import { seatName, seatNumber, type LegalAction } from "../games/types";
 import { Actions } from "../components/Actions";
 import { Countdown } from "../components/Countdown";
 import { OutcomeTable } from "../components/Outcome";
 import { EventLog } from "../components/EventLog";
+import { refusedRule, ruleLink } from "./Rules";
 import { currentPlayer, rememberSeat, seatOf, type Seat } from "../session";
 
 interface Props {
@@ -70,6 +72,10 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const [busy, setBusy] = useState(false);
   const [away, setAway] = useState(false);
   const [names, setNames] = useState<Map<number, string>>(new Map());
+  const [mode, setMode] = useState("");
+  // The rules page's sections for this mode: a refusal links to the one that explains its rule.
+  const [rules, setRules] = useState<RulesSection[]>([]);
+  const [refusalLink, setRefusalLink] = useState<string | undefined>();
   const versionRef = useRef<bigint>(0n);
   const finishedRef = useRef(false);
   const shownRef = useRef<Shown | null>(null);
@@ -91,9 +97,20 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!token) return;
     matches(game)
       .getMatch({ matchId }, { headers: bearer(token), timeoutMs: 10_000 })
-      .then((reply) => setNames(new Map((reply.match?.seats ?? []).map((s) => [s.seat, s.displayName]))))
+      .then((reply) => {
+        setNames(new Map((reply.match?.seats ?? []).map((s) => [s.seat, s.displayName])));
+        setMode(reply.match?.config?.mode ?? "");
+      })
       .catch(() => undefined);
   }, [game, matchId, token]);
+
+  useEffect(() => {
+    if (!mode) return;
+    matches(game)
+      .getRules({ mode }, { timeoutMs: 10_000 })
+      .then((reply) => setRules(reply.sections))
+      .catch(() => undefined); // a game service without rules: refusals are shown without a link
+  }, [game, mode]);
 
   // The Watch stream: every event since the start, then each new one with the view; reopened when it drops.
   useEffect(() => {
@@ -173,6 +190,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     const chosen = actions[index];
     setBusy(true);
     setError("");
+    setRefusalLink(undefined);
     setNotice("");
     try {
       await client.submitAction(
@@ -182,6 +200,9 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       setActions([]); // the next view (Watch) brings the next choices
     } catch (err) {
       setError(describeError(err));
+      // A refusal names its rule ("Turn order: …"): link to the section of the rules page that explains it.
+      const rule = err instanceof ConnectError && err.code === Code.FailedPrecondition ? refusedRule(err.rawMessage, rules) : undefined;
+      setRefusalLink(rule ? ruleLink(game, mode, rules, rule) : undefined);
       void refreshActions(); // the game moved on (a timeout bot, another seat): choose again from the new view
     } finally {
       setBusy(false);
@@ -218,6 +239,14 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     >
       <header className="match-head">
         <a href="#/">← Lobby</a>
+        {mode && (
+          <>
+            {" · "}
+            <a data-testid="match-rules-link" href={`#/rules/${game}/${mode}`} target="_blank" rel="noreferrer">
+              Rules
+            </a>
+          </>
+        )}
         <h2>
           {game} · match <code>{matchId.slice(0, 8)}</code>{" "}
           {seat ? (
@@ -249,7 +278,16 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       )}
       {shown && <Countdown clock={shown.clock} receivedAt={shown.receivedAt} names={names} viewer={seat?.seat} />}
       {notice && <p className="notice">{notice}</p>}
-      {error && <p className="error">{error}</p>}
+      {error && (
+        <p className="error" data-testid="error">
+          {error}{" "}
+          {refusalLink && (
+            <a data-testid="refusal-rule" href={refusalLink} target="_blank" rel="noreferrer">
+              (the rule)
+            </a>
+          )}
+        </p>
+      )}
       {outcome && <OutcomeTable outcome={outcome} names={names} viewer={seat?.seat} />}
       <div className="match-body">
         <div className="board" data-testid="board">

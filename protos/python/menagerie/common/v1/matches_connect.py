@@ -29,6 +29,9 @@ class Matches(Protocol):
     async def describe_game(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def get_rules(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def leave_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -80,6 +83,16 @@ class MatchesASGIApplication(ConnectASGIApplication[Matches]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.describe_game,
+                ),
+                "/menagerie.common.v1.Matches/GetRules": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetRules",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.get_rules,
                 ),
                 "/menagerie.common.v1.Matches/LeaveSeat": Endpoint.unary(
                     method=MethodInfo(
@@ -194,6 +207,26 @@ class MatchesClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def get_rules(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetRules",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
     async def leave_seat(
         self,
         request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest,
@@ -244,6 +277,8 @@ class MatchesSync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def describe_game(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def get_rules(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def leave_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def return_to_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
@@ -293,6 +328,16 @@ class MatchesWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.describe_game,
+                ),
+                "/menagerie.common.v1.Matches/GetRules": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetRules",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.get_rules,
                 ),
                 "/menagerie.common.v1.Matches/LeaveSeat": EndpointSync.unary(
                     method=MethodInfo(
@@ -401,6 +446,26 @@ class MatchesClientSync(ConnectClientSync):
                 service_name="menagerie.common.v1.Matches",
                 input=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest,
                 output=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def get_rules(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetRules",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

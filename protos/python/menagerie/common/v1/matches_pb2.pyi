@@ -438,3 +438,89 @@ class DescribeGameResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DescribeGameResponse: _TypeAlias = DescribeGameResponse  # noqa: Y015
+
+@_typing.final
+class GetRulesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MODE_FIELD_NUMBER: _builtins.int
+    mode: _builtins.str
+    """A mode of the game: the sections about other modes only are left out. Empty: every section."""
+    def __init__(
+        self,
+        *,
+        mode: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["mode", b"mode"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetRulesRequest: _TypeAlias = GetRulesRequest  # noqa: Y015
+
+@_typing.final
+class RulesSection(_message.Message):
+    """One section of a game's how-to-play."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANCHOR_FIELD_NUMBER: _builtins.int
+    HEADING_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    anchor: _builtins.str
+    """Stable within the game, from the heading's words before any bracket: "setup", "a-turn"."""
+    heading: _builtins.str
+    """As written: "A turn (modes capture and training)"; empty for a closing paragraph."""
+    text: _builtins.str
+    """The section's text, its line breaks and indentation kept."""
+    @_builtins.property
+    def rules(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The rules a refusal may name that this section explains ("Turn order", "Movement")."""
+
+    def __init__(
+        self,
+        *,
+        anchor: _builtins.str = ...,
+        heading: _builtins.str = ...,
+        text: _builtins.str = ...,
+        rules: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchor", b"anchor", "heading", b"heading", "rules", b"rules", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RulesSection: _TypeAlias = RulesSection  # noqa: Y015
+
+@_typing.final
+class GetRulesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    SECTIONS_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    title: _builtins.str
+    """The how-to's first line: "FANTASTIC BEASTS — how to play  (game id: beasts, 2–6 seats)"."""
+    mode: _builtins.str
+    @_builtins.property
+    def sections(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesSection]: ...
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        title: _builtins.str = ...,
+        mode: _builtins.str = ...,
+        sections: _abc.Iterable[Global___RulesSection] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "mode", b"mode", "sections", b"sections", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetRulesResponse: _TypeAlias = GetRulesResponse  # noqa: Y015

@@ -55,6 +55,11 @@ class MatchesStub:
                 request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest.SerializeToString,
                 response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse.FromString,
                 _registered_method=True)
+        self.GetRules = channel.unary_unary(
+                '/menagerie.common.v1.Matches/GetRules',
+                request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest.SerializeToString,
+                response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse.FromString,
+                _registered_method=True)
         self.LeaveSeat = channel.unary_unary(
                 '/menagerie.common.v1.Matches/LeaveSeat',
                 request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest.SerializeToString,
@@ -94,6 +99,16 @@ class MatchesServicer:
 
     def DescribeGame(self, request, context):
         """The game this service runs: its modes, seat counts and options.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRules(self, request, context):
+        """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
+        GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
+        rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
+        turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -142,6 +157,11 @@ def add_MatchesServicer_to_server(servicer, server):
                     servicer.DescribeGame,
                     request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest.FromString,
                     response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse.SerializeToString,
+            ),
+            'GetRules': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRules,
+                    request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest.FromString,
+                    response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse.SerializeToString,
             ),
             'LeaveSeat': grpc.unary_unary_rpc_method_handler(
                     servicer.LeaveSeat,
@@ -263,6 +283,33 @@ class Matches:
             '/menagerie.common.v1.Matches/DescribeGame',
             menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameRequest.SerializeToString,
             menagerie_dot_common_dot_v1_dot_matches__pb2.DescribeGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRules(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.common.v1.Matches/GetRules',
+            menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesRequest.SerializeToString,
+            menagerie_dot_common_dot_v1_dot_matches__pb2.GetRulesResponse.FromString,
             options,
             channel_credentials,
             insecure,

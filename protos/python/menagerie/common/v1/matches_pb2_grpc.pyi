@@ -41,6 +41,12 @@ class MatchesStub:
     """Matches of this game, newest first."""
     DescribeGame: _grpc.UnaryUnaryMultiCallable[_matches_pb2.DescribeGameRequest, _matches_pb2.DescribeGameResponse]
     """The game this service runs: its modes, seat counts and options."""
+    GetRules: _grpc.UnaryUnaryMultiCallable[_matches_pb2.GetRulesRequest, _matches_pb2.GetRulesResponse]
+    """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
+    GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
+    rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
+    turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+    """
     LeaveSeat: _grpc.UnaryUnaryMultiCallable[_matches_pb2.LeaveSeatRequest, _matches_pb2.LeaveSeatResponse]
     """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
     each of the seat's decisions as soon as it is due (the table's bot level; greedy when
@@ -68,6 +74,12 @@ class MatchesAsyncStub(MatchesStub):
     """Matches of this game, newest first."""
     DescribeGame: _aio.UnaryUnaryMultiCallable[_matches_pb2.DescribeGameRequest, _matches_pb2.DescribeGameResponse]  # type: ignore[assignment]
     """The game this service runs: its modes, seat counts and options."""
+    GetRules: _aio.UnaryUnaryMultiCallable[_matches_pb2.GetRulesRequest, _matches_pb2.GetRulesResponse]  # type: ignore[assignment]
+    """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
+    GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
+    rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
+    turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+    """
     LeaveSeat: _aio.UnaryUnaryMultiCallable[_matches_pb2.LeaveSeatRequest, _matches_pb2.LeaveSeatResponse]  # type: ignore[assignment]
     """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
     each of the seat's decisions as soon as it is due (the table's bot level; greedy when
@@ -116,6 +128,18 @@ class MatchesServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_matches_pb2.DescribeGameResponse, _abc.Awaitable[_matches_pb2.DescribeGameResponse]]:
         """The game this service runs: its modes, seat counts and options."""
+
+    @_abc_1.abstractmethod
+    def GetRules(
+        self,
+        request: _matches_pb2.GetRulesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matches_pb2.GetRulesResponse, _abc.Awaitable[_matches_pb2.GetRulesResponse]]:
+        """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
+        GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
+        rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
+        turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+        """
 
     @_abc_1.abstractmethod
     def LeaveSeat(

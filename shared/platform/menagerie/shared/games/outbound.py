@@ -18,6 +18,7 @@ from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.rules.contract import GameInfo
 from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding
+from menagerie.shared.games.howto import HowTo
 from menagerie.shared.games.terms import (
     Clock,
     CreatedMatch,
@@ -60,6 +61,16 @@ def _varint(value: int) -> bytes:
 def describe_game(info: GameInfo) -> matches_pb2.DescribeGameResponse:
     """DescribeGame's reply: the game's modes, seat counts and options."""
     return codec.to_message(matches_pb2.DescribeGameResponse, info)
+
+
+def rules(info: GameInfo, how_to: HowTo, mode: str) -> matches_pb2.GetRulesResponse:
+    """GetRules's reply: the how-to's sections that concern `mode` (a mode the game has, or every one)."""
+    if mode:
+        info.mode(mode)  # InvalidArgument naming the modes there are
+    response = matches_pb2.GetRulesResponse(game=info.game, title=how_to.title, mode=mode)
+    for section in how_to.for_mode(mode):
+        response.sections.add(anchor=section.anchor, heading=section.heading, text=section.text, rules=section.rules)
+    return response
 
 
 def created(match: CreatedMatch) -> matches_pb2.CreateMatchResponse:

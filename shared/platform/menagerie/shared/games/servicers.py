@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
-from menagerie.shared.games import inbound, outbound
+from menagerie.shared.games import howto, inbound, outbound
 from menagerie.shared.games.host import GameHost
 from menagerie.shared.games.inbound import Inbound
 from menagerie.shared.games.outbound import Outbound
@@ -23,6 +23,7 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
 
     def __init__(self, host: GameHost) -> None:
         self.host = host
+        self.how_to = howto.load(host.info.game)
 
     async def CreateMatch(  # noqa: N802 - gRPC method name
         self, request: matches_pb2.CreateMatchRequest, context: Context
@@ -57,6 +58,11 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
         self, request: matches_pb2.DescribeGameRequest, context: Context
     ) -> matches_pb2.DescribeGameResponse:
         return outbound.describe_game(self.host.info)
+
+    async def GetRules(  # noqa: N802
+        self, request: matches_pb2.GetRulesRequest, context: Context
+    ) -> matches_pb2.GetRulesResponse:
+        return outbound.rules(self.host.info, self.how_to, request.mode)
 
 
 class GameServicer:

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file menagerie/common/v1/matches.proto.
  */
 export const file_menagerie_common_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiJAoQTGVhdmVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IicKE1JldHVyblRvU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiSAoUUmV0dXJuVG9TZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSKiAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEjAKBmNvbmZpZxgCIAEoCzIgLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hDb25maWcSLAoFc2VhdHMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEhEKBHNlZWQYBCABKARIAIgBAUIHCgVfc2VlZCJdCg5TZWF0Q3JlZGVudGlhbBIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoEBChNDcmVhdGVNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSOAoLc2VhdF90b2tlbnMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRDcmVkZW50aWFsIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJEChBHZXRNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkigAEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzEhEKCWxpdmVfb25seRgEIAEoCCJiChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEjIKB21hdGNoZXMYASADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFQoTRGVzY3JpYmVHYW1lUmVxdWVzdCJeCgpPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFgoOYWxsb3dlZF92YWx1ZXMYAyADKAkSFQoNZGVmYXVsdF92YWx1ZRgEIAEoCSLNAQoITW9kZUluZm8SDAoEbW9kZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEjAKB29wdGlvbnMYBSADKAsyHy5tZW5hZ2VyaWUuY29tbW9uLnYxLk9wdGlvbkluZm8SEwoLY29vcGVyYXRpdmUYBiABKAgSNwoKYm90X2xldmVscxgHIAMoCzIjLm1lbmFnZXJpZS5jb21tb24udjEuQm90TGV2ZWxSYXRpbmciWAoOQm90TGV2ZWxSYXRpbmcSDQoFbGV2ZWwYASABKAkSFgoOYnVkZ2V0X3NlY29uZHMYAiABKAESDgoGcmF0aW5nGAMgASgBEg8KB21hdGNoZXMYBCABKA0iYQoURGVzY3JpYmVHYW1lUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIsCgVtb2RlcxgDIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8yzAQKB01hdGNoZXMSYAoLQ3JlYXRlTWF0Y2gSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJXCghHZXRNYXRjaBIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TWF0Y2hSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlc3BvbnNlEmAKC0xpc3RNYXRjaGVzEicubWVuYWdlcmllLmNvbW1vbi52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USYwoMRGVzY3JpYmVHYW1lEigubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXNwb25zZRJaCglMZWF2ZVNlYXQSJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlcXVlc3QaJi5tZW5hZ2VyaWUuY29tbW9uLnYxLkxlYXZlU2VhdFJlc3BvbnNlEmMKDFJldHVyblRvU2VhdBIoLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVxdWVzdBopLm1lbmFnZXJpZS5jb21tb24udjEuUmV0dXJuVG9TZWF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiJAoQTGVhdmVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IicKE1JldHVyblRvU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiSAoUUmV0dXJuVG9TZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSKiAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEjAKBmNvbmZpZxgCIAEoCzIgLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hDb25maWcSLAoFc2VhdHMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEhEKBHNlZWQYBCABKARIAIgBAUIHCgVfc2VlZCJdCg5TZWF0Q3JlZGVudGlhbBIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoEBChNDcmVhdGVNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSOAoLc2VhdF90b2tlbnMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRDcmVkZW50aWFsIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJEChBHZXRNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkigAEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzEhEKCWxpdmVfb25seRgEIAEoCCJiChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEjIKB21hdGNoZXMYASADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFQoTRGVzY3JpYmVHYW1lUmVxdWVzdCJeCgpPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFgoOYWxsb3dlZF92YWx1ZXMYAyADKAkSFQoNZGVmYXVsdF92YWx1ZRgEIAEoCSLNAQoITW9kZUluZm8SDAoEbW9kZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEjAKB29wdGlvbnMYBSADKAsyHy5tZW5hZ2VyaWUuY29tbW9uLnYxLk9wdGlvbkluZm8SEwoLY29vcGVyYXRpdmUYBiABKAgSNwoKYm90X2xldmVscxgHIAMoCzIjLm1lbmFnZXJpZS5jb21tb24udjEuQm90TGV2ZWxSYXRpbmciWAoOQm90TGV2ZWxSYXRpbmcSDQoFbGV2ZWwYASABKAkSFgoOYnVkZ2V0X3NlY29uZHMYAiABKAESDgoGcmF0aW5nGAMgASgBEg8KB21hdGNoZXMYBCABKA0iYQoURGVzY3JpYmVHYW1lUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIsCgVtb2RlcxgDIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8iHwoPR2V0UnVsZXNSZXF1ZXN0EgwKBG1vZGUYASABKAkiTAoMUnVsZXNTZWN0aW9uEg4KBmFuY2hvchgBIAEoCRIPCgdoZWFkaW5nGAIgASgJEgwKBHRleHQYAyABKAkSDQoFcnVsZXMYBCADKAkicgoQR2V0UnVsZXNSZXNwb25zZRIMCgRnYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEgwKBG1vZGUYAyABKAkSMwoIc2VjdGlvbnMYBCADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLlJ1bGVzU2VjdGlvbjKlBQoHTWF0Y2hlcxJgCgtDcmVhdGVNYXRjaBInLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GigubWVuYWdlcmllLmNvbW1vbi52MS5DcmVhdGVNYXRjaFJlc3BvbnNlElcKCEdldE1hdGNoEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldE1hdGNoUmVzcG9uc2USYAoLTGlzdE1hdGNoZXMSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuTGlzdE1hdGNoZXNSZXNwb25zZRJjCgxEZXNjcmliZUdhbWUSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlc3BvbnNlElcKCEdldFJ1bGVzEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRSdWxlc1JlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJ1bGVzUmVzcG9uc2USWgoJTGVhdmVTZWF0EiUubWVuYWdlcmllLmNvbW1vbi52MS5MZWF2ZVNlYXRSZXF1ZXN0GiYubWVuYWdlcmllLmNvbW1vbi52MS5MZWF2ZVNlYXRSZXNwb25zZRJjCgxSZXR1cm5Ub1NlYXQSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLlJldHVyblRvU2VhdFJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLlJldHVyblRvU2VhdFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
 
 /**
  * @generated from message menagerie.common.v1.LeaveSeatRequest
@@ -444,6 +444,101 @@ export const DescribeGameResponseSchema: GenMessage<DescribeGameResponse> = /*@_
   messageDesc(file_menagerie_common_v1_matches, 15);
 
 /**
+ * @generated from message menagerie.common.v1.GetRulesRequest
+ */
+export type GetRulesRequest = Message<"menagerie.common.v1.GetRulesRequest"> & {
+  /**
+   * A mode of the game: the sections about other modes only are left out. Empty: every section.
+   *
+   * @generated from field: string mode = 1;
+   */
+  mode: string;
+};
+
+/**
+ * Describes the message menagerie.common.v1.GetRulesRequest.
+ * Use `create(GetRulesRequestSchema)` to create a new message.
+ */
+export const GetRulesRequestSchema: GenMessage<GetRulesRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 16);
+
+/**
+ * One section of a game's how-to-play.
+ *
+ * @generated from message menagerie.common.v1.RulesSection
+ */
+export type RulesSection = Message<"menagerie.common.v1.RulesSection"> & {
+  /**
+   * Stable within the game, from the heading's words before any bracket: "setup", "a-turn".
+   *
+   * @generated from field: string anchor = 1;
+   */
+  anchor: string;
+
+  /**
+   * As written: "A turn (modes capture and training)"; empty for a closing paragraph.
+   *
+   * @generated from field: string heading = 2;
+   */
+  heading: string;
+
+  /**
+   * The section's text, its line breaks and indentation kept.
+   *
+   * @generated from field: string text = 3;
+   */
+  text: string;
+
+  /**
+   * The rules a refusal may name that this section explains ("Turn order", "Movement").
+   *
+   * @generated from field: repeated string rules = 4;
+   */
+  rules: string[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.RulesSection.
+ * Use `create(RulesSectionSchema)` to create a new message.
+ */
+export const RulesSectionSchema: GenMessage<RulesSection> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 17);
+
+/**
+ * @generated from message menagerie.common.v1.GetRulesResponse
+ */
+export type GetRulesResponse = Message<"menagerie.common.v1.GetRulesResponse"> & {
+  /**
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * The how-to's first line: "FANTASTIC BEASTS — how to play  (game id: beasts, 2–6 seats)".
+   *
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string mode = 3;
+   */
+  mode: string;
+
+  /**
+   * @generated from field: repeated menagerie.common.v1.RulesSection sections = 4;
+   */
+  sections: RulesSection[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.GetRulesResponse.
+ * Use `create(GetRulesResponseSchema)` to create a new message.
+ */
+export const GetRulesResponseSchema: GenMessage<GetRulesResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 18);
+
+/**
  * Generic match management, served by every game service.
  *
  * @generated from service menagerie.common.v1.Matches
@@ -488,6 +583,19 @@ export const Matches: GenService<{
     methodKind: "unary";
     input: typeof DescribeGameRequestSchema;
     output: typeof DescribeGameResponseSchema;
+  },
+  /**
+   * How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
+   * GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
+   * rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
+   * turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+   *
+   * @generated from rpc menagerie.common.v1.Matches.GetRules
+   */
+  getRules: {
+    methodKind: "unary";
+    input: typeof GetRulesRequestSchema;
+    output: typeof GetRulesResponseSchema;
   },
   /**
    * The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
