@@ -66,3 +66,14 @@ export function rememberTicket(ticketId: string | null): void {
 export function openTicket(): string | null {
   return sessionStorage.getItem(TICKET_KEY);
 }
+
+const AUTO_PASS_KEY = "menagerie.autopass.";
+
+/** The player's setting "pass automatically when passing is the only choice" (on unless turned off). */
+export function autoPassOf(playerId: string): boolean {
+  return localStorage.getItem(AUTO_PASS_KEY + playerId) !== "off";
+}
+
+export function setAutoPass(playerId: string, on: boolean): void {
+  localStorage.setItem(AUTO_PASS_KEY + playerId, on ? "on" : "off");
+}

@@ -62,7 +62,7 @@ def legal_message(game: Any, pb2: ModuleType, state: Any, seat: int, seats: int)
     narrator = Narrator(seat, NAMES[:seats])
     for action in actions:
         label = game.describe_action(view, action, narrator)
-        response.labels.add(text=label.text, code=label.code)
+        response.labels.add(text=label.text, code=label.code, passes=label.passes)
     return response
 
 

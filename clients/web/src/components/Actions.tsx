@@ -28,6 +28,7 @@ export function Actions({ actions, selected, busy, onAct, onClear }: Props) {
             key={a.index}
             data-testid="action"
             data-code={a.label.code}
+            data-passes={a.label.passes ? "yes" : "no"}
             disabled={busy}
             title={a.label.code}
             onClick={() => onAct(a.index)}

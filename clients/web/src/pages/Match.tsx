@@ -11,7 +11,7 @@ import { Countdown } from "../components/Countdown";
 import { OutcomeTable } from "../components/Outcome";
 import { EventLog } from "../components/EventLog";
 import { refusedRule, ruleLink } from "./Rules";
-import { currentPlayer, rememberSeat, seatOf, type Seat } from "../session";
+import { autoPassOf, currentPlayer, rememberSeat, seatOf, setAutoPass, type Seat } from "../session";
 
 interface Props {
   game: string;
@@ -76,6 +76,11 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   // The rules page's sections for this mode: a refusal links to the one that explains its rule.
   const [rules, setRules] = useState<RulesSection[]>([]);
   const [refusalLink, setRefusalLink] = useState<string | undefined>();
+  // The player's setting: when the engine's only legal action passes, take it at once (no click, no timer).
+  const playerId = currentPlayer()?.playerId ?? "";
+  const [autoPass, setAutoPassState] = useState(() => autoPassOf(playerId));
+  const [autoPassed, setAutoPassed] = useState(0);
+  const autoPassedVersion = useRef<bigint>(-1n);
   const versionRef = useRef<bigint>(0n);
   const finishedRef = useRef(false);
   const shownRef = useRef<Shown | null>(null);
@@ -226,6 +231,21 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     }
   };
 
+  // Pass automatically: once per decision (its view version), when the one legal action is a pass.
+  useEffect(() => {
+    if (!autoPass || busy || actions.length !== 1 || !actions[0].label.passes) return;
+    if (autoPassedVersion.current === actionsVersion) return;
+    autoPassedVersion.current = actionsVersion;
+    setAutoPassed((n) => n + 1);
+    void act(0).then(() => setNotice(`Passed automatically: ${actions[0].label.text}`));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [actions, actionsVersion, autoPass, busy]);
+
+  const toggleAutoPass = (on: boolean) => {
+    setAutoPass(playerId, on);
+    setAutoPassState(on);
+  };
+
   const view = shown?.view;
   const outcome = view?.outcome && view.outcome.seats.length > 0 ? view.outcome : undefined;
   const Board = ui.Board;
@@ -236,6 +256,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       data-finished={outcome ? "yes" : "no"}
       data-version={shown ? String(shown.version) : "0"}
       data-events={events.length}
+      data-auto-passed={autoPassed}
     >
       <header className="match-head">
         <a href="#/">← Lobby</a>
@@ -305,6 +326,17 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
           )}
         </div>
         <aside>
+          {seat && (
+            <label className="small setting">
+              <input
+                type="checkbox"
+                data-testid="auto-pass"
+                checked={autoPass}
+                onChange={(e) => toggleAutoPass(e.target.checked)}
+              />{" "}
+              Pass automatically when passing is the only choice
+            </label>
+          )}
           <Actions actions={actions} selected={selected} busy={busy} onAct={act} onClear={() => setSelected(null)} />
           <EventLog events={events} />
         </aside>

@@ -71,10 +71,16 @@ class Prompt(msgspec.Struct, frozen=True):
 
 
 class Label(msgspec.Struct, frozen=True):
-    """How a legal action reads to a person: a sentence and a short code to type."""
+    """How a legal action reads to a person: a sentence and a short code to type.
+
+    `passes`: taking the action lets this chance to act go by (a pass, declining a reaction,
+    ending a turn), so a client may take it by itself when it is the only choice (the engine
+    still records it as the seat's move).
+    """
 
     text: str
     code: str
+    passes: bool = False
 
 
 class MatchSetup(msgspec.Struct, frozen=True):

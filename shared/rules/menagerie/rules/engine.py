@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+import msgspec
+
 from menagerie.rules.contract import GameInfo, Label, Outcome, Prompt, ToAct
 from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
 from menagerie.rules.errors import IllegalAction
@@ -73,6 +75,8 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
     # The short title of each decision kind, and of "finished" (the prompt's `title`): words of the
     # game's text module, named here because the prompt is built from the state, for every viewer.
     titles: ClassVar[Mapping[str, str]] = {}
+    # The action types that let a chance to act go by (their labels say `passes`).
+    passes: ClassVar[tuple[type, ...]] = ()
 
     def __init__(self) -> None:
         self.rules: dict[type, Rule[S, A, E]] = self.rulebook()
@@ -210,8 +214,9 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
         return list(rule.perform(state, seat, action))
 
     def describe_action(self, view: V, action: A, narrator: Narrator) -> Label:
-        """The label of one of the viewer's legal actions, from its view."""
-        return self.text.action(view, action, narrator)
+        """The label of one of the viewer's legal actions, from its view (marked when it passes)."""
+        label = self.text.action(view, action, narrator)
+        return msgspec.structs.replace(label, passes=True) if isinstance(action, self.passes) else label
 
     def describe_event(self, event: E, narrator: Narrator) -> str | None:
         """One sentence for an event as the reader sees it (None: nothing to read)."""

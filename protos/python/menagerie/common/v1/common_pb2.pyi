@@ -567,19 +567,26 @@ class ActionLabel(_message.Message):
 
     TEXT_FIELD_NUMBER: _builtins.int
     CODE_FIELD_NUMBER: _builtins.int
+    PASSES_FIELD_NUMBER: _builtins.int
     text: _builtins.str
     """A sentence, e.g. "Move to 12 Diagon Alley"."""
     code: _builtins.str
     """A short code a person can type, stable for the same action, e.g. "m12"."""
+    passes: _builtins.bool
+    """True when taking the action lets this chance to act go by (a pass, declining a reaction,
+    ending a turn), as the game's engine says: a client may take it by itself when it is the
+    only legal action (the web's "pass automatically"); it is still the seat's recorded move.
+    """
     def __init__(
         self,
         *,
         text: _builtins.str = ...,
         code: _builtins.str = ...,
+        passes: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "passes", b"passes", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

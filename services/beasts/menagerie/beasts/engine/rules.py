@@ -133,6 +133,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
         ),
     )
     titles: ClassVar[Mapping[str, str]] = TITLES
+    passes: ClassVar[tuple[type, ...]] = (EndTurn,)
     state_type: ClassVar[Any] = BeastsState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = BeastsView

@@ -176,6 +176,7 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
         ),
     )
     titles: ClassVar[Mapping[str, str]] = TITLES
+    passes: ClassVar[tuple[type, ...]] = (Pass,)
     state_type: ClassVar[Any] = PursuitState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = PursuitView

@@ -177,6 +177,16 @@ class SnitchEngine(
         ),
     )
     titles: ClassVar[Mapping[str, str]] = TITLES
+    passes: ClassVar[tuple[type, ...]] = (
+        DeclineIntrepid,
+        DeclineBlock,
+        NoReaction,
+        SkipShift,
+        SkipPass,
+        SkipRemove,
+        NoSwift,
+        KeepRoll,
+    )
     state_type: ClassVar[Any] = SnitchState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = SnitchView

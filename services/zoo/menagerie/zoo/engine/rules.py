@@ -110,6 +110,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         ),
     )
     titles: ClassVar[Mapping[str, str]] = TITLES
+    passes: ClassVar[tuple[type, ...]] = (Finish,)
     state_type: ClassVar[Any] = ZooState
     action_type: ClassVar[Any] = Action
     view_type: ClassVar[Any] = ZooView

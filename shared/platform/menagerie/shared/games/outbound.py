@@ -191,7 +191,7 @@ class Outbound:
         response = self.pb.ListLegalActionsResponse(view_version=legal.view_version)
         response.actions.extend(self._action_message(a) for a in legal.actions)
         for label in legal.labels:
-            response.labels.add(text=label.text, code=label.code)
+            response.labels.add(text=label.text, code=label.code, passes=label.passes)
         return response
 
     def submitted(self, answer: bytes) -> Any:
