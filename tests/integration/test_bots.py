@@ -157,20 +157,32 @@ def test_a_worker_plays_only_the_games_it_is_given(
 def test_a_left_seat_is_played_by_a_bot_at_once_and_taken_back_on_return(
     beasts: GameClient, service_token: str, redis_url: str
 ) -> None:
-    # A turn timer of 10 minutes: any bot move for seat 0 comes from the leave, not from its timer.
-    match = beasts.create(service_token, mode="capture", seats=2, bots=(1,), turn_timer=600, seed=5)
-    token = match.tokens[0]
-    wait_for(lambda: 0 in beasts.summary(match.match_id, token).to_act, 30, "seat 0 to act")
+    # Two people; the test plays seat 1, so the match waits on it while seat 0 is away and cannot end
+    # before seat 0's person returns (bots now play a move in milliseconds). A turn timer of 10
+    # minutes: any bot move for seat 0 comes from the leave, not from its timer.
+    match = beasts.create(service_token, mode="capture", seats=2, turn_timer=600, seed=5)
+    token, other = match.tokens[0], match.tokens[1]
+
+    def play_seat_1_until_seat_0_acts() -> bool:
+        summary = beasts.summary(match.match_id, token)
+        if 1 in summary.to_act:
+            legal = beasts.legal(match.match_id, other)
+            if legal.actions:
+                beasts.submit(match.match_id, other, legal.actions[0], legal.view_version)
+        return 0 in beasts.summary(match.match_id, token).to_act
+
+    wait_for(play_seat_1_until_seat_0_acts, 30, "seat 0 to act")
     left = beasts.matches.LeaveSeat(matches_pb2.LeaveSeatRequest(match_id=match.match_id), metadata=bearer(token))
     assert list(left.match.away) == [0]
     wait_for(
         lambda: any(seat == 0 for seat, _ in entries(redis_url, match.match_id)), 10, "a bot to play the left seat"
     )
+    settled(lambda: len(entries(redis_url, match.match_id)), 1.0, 30)  # its bot's moves until seat 1 must act
     back = beasts.matches.ReturnToSeat(matches_pb2.ReturnToSeatRequest(match_id=match.match_id), metadata=bearer(token))
     assert list(back.match.away) == []
     by_bot = len([1 for seat, _ in entries(redis_url, match.match_id) if seat == 0])
 
-    wait_for(lambda: bool(beasts.legal(match.match_id, token).actions), 30, "seat 0's turn again, its person back")
+    wait_for(play_seat_1_until_seat_0_acts, 30, "seat 0's turn again, its person back")
     settled(lambda: len(entries(redis_url, match.match_id)), 1.0, 30)  # a bot move under way may still land first
     legal = beasts.legal(match.match_id, token)
     assert legal.actions, "the bots play no more for the seat once its person is back"
