@@ -35,6 +35,15 @@ export async function register(name: string): Promise<Player> {
   return player;
 }
 
+/** Changes the guest's display name at the lobby, keeping the player (its matches and ratings): a new token. */
+export async function renamePlayer(player: Player, name: string): Promise<Player> {
+  const reply = await lobby.renamePlayer({ displayName: name }, { headers: bearer(player.token), timeoutMs: 10_000 });
+  const expires = reply.expiresAt ? Number(reply.expiresAt.seconds) * 1000 : player.expiresAt;
+  const renamed: Player = { name: reply.displayName, playerId: reply.playerId, token: reply.token, expiresAt: expires };
+  localStorage.setItem(PLAYER_KEY, JSON.stringify(renamed));
+  return renamed;
+}
+
 export function forgetPlayer(): void {
   localStorage.removeItem(PLAYER_KEY);
   localStorage.removeItem(SEATS_KEY);

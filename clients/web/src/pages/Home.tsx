@@ -5,7 +5,7 @@ import { bearer, describeError, lobby, matches } from "../api";
 import type { GameListing, MyMatch } from "../gen/menagerie/lobby/v1/lobby_pb";
 import type { MatchSummary } from "../gen/menagerie/common/v1/common_pb";
 import { MatchStatus } from "../gen/menagerie/common/v1/common_pb";
-import { currentPlayer, forgetPlayer, register, rememberTicket, type Player } from "../session";
+import { currentPlayer, forgetPlayer, register, rememberTicket, renamePlayer, type Player } from "../session";
 import { seatNumber } from "../games/types";
 
 function navigate(hash: string): void {
@@ -54,6 +54,56 @@ const BOT_BUDGETS: [number, string][] = [
   [5, "5 s"],
   [10, "10 s"],
 ];
+
+/** Who plays: the guest's name, renamed in place (the same player, its matches kept), or another guest. */
+function Who({ player, onChange }: { player: Player; onChange: (p: Player | null) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(player.name);
+  const [error, setError] = useState("");
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      onChange(await renamePlayer(player, name.trim()));
+      setEditing(false);
+      setError("");
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  if (editing) {
+    return (
+      <form className="who" onSubmit={save}>
+        Your name{" "}
+        <input data-testid="rename-input" value={name} maxLength={32} onChange={(e) => setName(e.target.value)} />{" "}
+        <button data-testid="rename-save" disabled={!name.trim()}>
+          Rename
+        </button>{" "}
+        <button type="button" className="link" onClick={() => setEditing(false)}>
+          cancel
+        </button>
+        {error && <span className="error"> {error}</span>}
+      </form>
+    );
+  }
+  return (
+    <p className="who">
+      Playing as <b data-testid="player-name">{player.name}</b>{" "}
+      <button className="link" data-testid="rename" onClick={() => setEditing(true)}>
+        rename
+      </button>{" "}
+      ·{" "}
+      <button
+        className="link"
+        onClick={() => {
+          forgetPlayer();
+          onChange(null);
+        }}
+      >
+        play as another guest
+      </button>
+    </p>
+  );
+}
 
 function GameCard({ listing, player }: { listing: GameListing; player: Player }) {
   const [mode, setMode] = useState(listing.modes[0]?.mode ?? "");
@@ -344,18 +394,7 @@ export function HomePage() {
   if (!player) return <Register onDone={setPlayer} />;
   return (
     <div className="home">
-      <p className="who">
-        Playing as <b data-testid="player-name">{player.name}</b>{" "}
-        <button
-          className="link"
-          onClick={() => {
-            forgetPlayer();
-            setPlayer(null);
-          }}
-        >
-          change
-        </button>
-      </p>
+      <Who player={player} onChange={setPlayer} />
       {error && <p className="error">{error}</p>}
       <MyMatches player={player} />
       <h2>Games</h2>
