@@ -22,8 +22,11 @@ import argparse
 import asyncio
 import sys
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Coroutine
+from contextlib import ExitStack, closing
+from typing import Any
+
+import redis
 
 from bench.bots import bot_hops, report_hops
 from bench.lobby import matchmaking_sections
@@ -36,7 +39,7 @@ from bench.service import (
     engine_games_per_second,
     finished_match_memory,
     floor_load,
-    floor_process,
+    floor_processes,
     game_load,
     health_baseline,
     many_matches_load,
@@ -45,13 +48,13 @@ from bench.service import (
     start_games,
     submit_load,
 )
-from bench.stats import Figure, Latencies, Rounds, p50, p99, rate, ratio_spread, took, verdict
+from bench.stats import Figure, Latencies, Rounds, cpu_seconds, p50, p99, rate, ratio_spread, took, verdict
 from bench.store import store_section
 from menagerie.rules.registry import game_ids
 from menagerie.shared.bots import BOT_LEVELS, searches
 from tests.support.keys import KEYS
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import bot_worker_process, dispatcher_process, game_process, service_process
+from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, game_process, service_process
 
 PLANS_PER_CLIENT = 3  # matches planned per client before the clock starts; a client replays them in turn
 # Issue 15's targets, each printed beside the figure of the run with PASS or MISS.
@@ -72,29 +75,28 @@ def game_section(load: GameLoad, redis_url: str, service_token: str, args: argpa
     print(f"\n== {title}")
     print(f"Engine in process, random legal moves: {games:8.1f} full games/s   ({actions:,.0f} actions/s)")
     plans = plan_matches(load, args.clients, PLANS_PER_CLIENT)
-    health, floor, submit = Rounds(), Rounds(), Rounds()
     with game_process(load.game, redis_url, KEYS, **UNLIMITED) as service:
-        with floor_process(service.address, service_token, redis_url, load) as bare:
-            running = asyncio.run(open_matches(service.address, service_token, load, plans))
-            phase = args.seconds / args.rounds
-            for _ in range(args.rounds):
-                health.add(asyncio.run(health_baseline(service.address, args.clients, phase)))
-                floor.add(asyncio.run(floor_load(bare.address, args.clients, phase, load, running)))
-                submit.add(asyncio.run(submit_load(service.address, service_token, args.clients, phase, load, plans)))
+        with floor_processes(service.address, service_token, redis_url, load) as (floor, writing):
+            servers = {"health": service, "floor": floor, "writing": writing, "submit": service}
+            measured = alternated_rounds(servers, redis_url, service_token, load, plans, args)
         memory = asyncio.run(finished_match_memory(service.address, service_token, redis_url, load))
     print(
         f"One service process, {args.clients} concurrent clients, {args.seconds:g} s each"
-        f" in {args.rounds} alternating rounds"
+        f" in {args.rounds} alternating rounds; the server's and Redis's CPU per call"
     )
-    print(f"  {'':38}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>12}")
+    print(f"  {'':44}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>10}{'server µs':>11}{'Redis µs':>10}")
     for name, rounds in (
-        ("health Check (baseline)", health),
-        ("SubmitAction's floor (no engine, Redis)", floor),
-        ("SubmitAction", submit),
+        ("health Check (baseline)", measured["health"]),
+        ("SubmitAction's floor (no engine, no Redis)", measured["floor"]),
+        ("the floor and one Redis write", measured["writing"]),
+        ("SubmitAction", measured["submit"]),
     ):
         run = rounds.pooled
-        print(f"  {name:38}{run.p50_ms:10.3f}{run.p99_ms:10.3f}{run.per_second:12.0f}")
-    print_ratios(health, floor, submit)
+        print(
+            f"  {name:44}{run.p50_ms:10.3f}{run.p99_ms:10.3f}{run.per_second:10.0f}"
+            f"{rounds.cpu_per_call_us('server'):11.0f}{rounds.cpu_per_call_us('redis'):10.0f}"
+        )
+    print_ratios(measured)
     print(f"Redis memory of one match ({memory.actions} actions), its keys (MEMORY USAGE):")
     print(f"  active, half-way through        {memory.active:9,} bytes")
     print(
@@ -103,8 +105,55 @@ def game_section(load: GameLoad, redis_url: str, service_token: str, args: argpa
     )
 
 
-def print_ratios(health: Rounds, floor: Rounds, submit: Rounds) -> None:
+class CpuMeter:
+    """Runs a load phase and reads the CPU time its server process and Redis used meanwhile."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis = redis.Redis.from_url(redis_url)
+
+    def close(self) -> None:
+        """Closes its Redis connection."""
+        self.redis.close()
+
+    def _redis_cpu(self) -> float:
+        info = self.redis.info("cpu")
+        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+    def run(self, load: Coroutine[Any, Any, Latencies], pid: int) -> tuple[Latencies, dict[str, float]]:
+        """The phase's latencies, and the CPU seconds of the server `pid` and of Redis during it."""
+        server, store = cpu_seconds(pid), self._redis_cpu()
+        run = asyncio.run(load)
+        return run, {"server": cpu_seconds(pid) - server, "redis": self._redis_cpu() - store}
+
+
+def alternated_rounds(
+    servers: dict[str, ServiceProcess],
+    redis_url: str,
+    service_token: str,
+    load: GameLoad,
+    plans: list[list[Plan]],
+    args: argparse.Namespace,
+) -> dict[str, Rounds]:
+    """Health, the floors and SubmitAction in alternating rounds, each with the CPU its server and Redis used."""
+    running = asyncio.run(open_matches(servers["submit"].address, service_token, load, plans))
+    phase = args.seconds / args.rounds
+    loads: dict[str, Callable[[], Coroutine[Any, Any, Latencies]]] = {
+        "health": lambda: health_baseline(servers["health"].address, args.clients, phase),
+        "floor": lambda: floor_load(servers["floor"].address, args.clients, phase, load, running),
+        "writing": lambda: floor_load(servers["writing"].address, args.clients, phase, load, running),
+        "submit": lambda: submit_load(servers["submit"].address, service_token, args.clients, phase, load, plans),
+    }
+    measured = {name: Rounds() for name in loads}
+    with closing(CpuMeter(redis_url)) as meter:
+        for _ in range(args.rounds):
+            for name, make in loads.items():
+                measured[name].add(*meter.run(make(), servers[name].process.pid))
+    return measured
+
+
+def print_ratios(measured: dict[str, Rounds]) -> None:
     """SubmitAction beside health (issue 15's targets) and beside its floor (issue 32's), with their rounds' spread."""
+    health, floor, writing, submit = (measured[name] for name in ("health", "floor", "writing", "submit"))
     rows: list[tuple[str, Rounds, Rounds, Figure, tuple[str, float] | None]] = [
         ("SubmitAction p50 / health p50", submit, health, p50, ("≤", P50_RATIO)),
         ("moves/s / health calls/s", submit, health, rate, ("≥", THROUGHPUT_RATIO)),
@@ -112,6 +161,8 @@ def print_ratios(health: Rounds, floor: Rounds, submit: Rounds) -> None:
         ("floor calls/s / health calls/s", floor, health, rate, None),
         ("SubmitAction p50 / floor p50", submit, floor, p50, ("≤", FLOOR_P50)),
         ("moves/s / floor calls/s", submit, floor, rate, ("≥", FLOOR_RATE)),
+        ("SubmitAction p50 / floor+write p50", submit, writing, p50, None),
+        ("moves/s / floor+write calls/s", submit, writing, rate, None),
     ]
     for name, over, under, figure, target in rows:
         value = figure(over.pooled) / figure(under.pooled)
@@ -119,7 +170,7 @@ def print_ratios(health: Rounds, floor: Rounds, submit: Rounds) -> None:
         if target is not None:
             sign, bound = target
             judged = f"(target {sign} {bound:.2f}) {verdict(value <= bound if sign == '≤' else value >= bound)}"
-        print(f"  {name:34}{value:6.2f}   {judged:22}  {ratio_spread(over, under, figure)}")
+        print(f"  {name:36}{value:6.2f}   {judged:22}  {ratio_spread(over, under, figure)}")
 
 
 def flat_cost_section(load: GameLoad, redis_url: str, service_token: str, args: argparse.Namespace) -> None:

@@ -282,14 +282,23 @@ async def recorded_answers(address: str, service_token: str, load: GameLoad) -> 
 
 
 @contextmanager
-def floor_process(address: str, service_token: str, redis_url: str, load: GameLoad) -> Iterator[ServiceProcess]:
-    """bench.floor for `load`'s game (the same bootstrap and settings as its service), answering as the service does."""
+def floor_processes(
+    address: str, service_token: str, redis_url: str, load: GameLoad
+) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
+    """bench.floor for `load`'s game (the same bootstrap and settings as its service), answering as the service does.
+
+    Two processes: the floor, and the floor that also writes each answer to Redis (--write).
+    """
     answers = asyncio.run(recorded_answers(address, service_token, load))
     with tempfile.NamedTemporaryFile(prefix="menagerie-floor-", suffix=".msgpack") as file:
         file.write(msgspec.msgpack.encode(answers))
         file.flush()
-        with service_process("bench.floor", redis_url, KEYS, (load.game, file.name), **UNLIMITED) as floor:
-            yield floor
+        argv = (load.game, file.name)
+        with (
+            service_process("bench.floor", redis_url, KEYS, argv, **UNLIMITED) as floor,
+            service_process("bench.floor", redis_url, KEYS, (*argv, "--write"), **UNLIMITED) as writing,
+        ):
+            yield floor, writing
 
 
 async def open_matches(

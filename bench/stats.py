@@ -40,10 +40,17 @@ class Rounds:
     """A load measured in alternating rounds: each round's figures, kept apart to show their spread."""
 
     each: list[Latencies] = field(default_factory=list)
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the processes watched, by name
 
-    def add(self, run: Latencies) -> None:
-        """One more round."""
+    def add(self, run: Latencies, cpu: dict[str, float] | None = None) -> None:
+        """One more round, and the CPU time each watched process used during it."""
         self.each.append(run)
+        for name, seconds in (cpu or {}).items():
+            self.cpu[name] = self.cpu.get(name, 0.0) + seconds
+
+    def cpu_per_call_us(self, name: str) -> float:
+        """µs of the process `name`'s CPU per timed call, over every round."""
+        return self.cpu.get(name, 0.0) / len(self.pooled.samples) * 1e6
 
     @property
     def pooled(self) -> Latencies:
