@@ -6,7 +6,7 @@ Every installed game is benched (menagerie.rules.registry), each with the mode a
 bench/service.py's LOADS picks for it, or a default.
 
 A service's SubmitAction and its health-check baseline are measured in alternating
-rounds (health, submit, health, submit, …) and pooled, so that both see the same
+rounds (health, its floors, submit, health, …) and pooled, so that both see the same
 conditions of a shared host: a burst of CPU steal lands on both, not on one. Beside each
 ratio, its lowest and highest round: the precision the pooled figure keeps.
 
