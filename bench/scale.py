@@ -50,7 +50,7 @@ from bench.service import UNLIMITED, Auth, GameLoad, game_load, plan_matches, st
 from bench.stats import Latencies, cpu_seconds, verdict
 from menagerie.common.v1 import common_pb2, matches_pb2_grpc
 from menagerie.rules.registry import game_ids
-from menagerie.shared.bots import BOT_LEVELS
+from menagerie.shared.bots import BOT_LEVELS, searches
 from menagerie.shared.store import MatchStore
 from menagerie.shared.store.keys import shard_keys
 from tests.support.keys import KEYS
@@ -266,7 +266,8 @@ def report(steps: list[Step], level: str, seconds: float, probe_title: str, game
     """The figures of every step, and the flat-cost verdicts."""
     print(
         f"\n== Concurrent bot matches ({level} bots, games {', '.join(games)} in turn; one process of each service,"
-        f" one Celery worker of {concurrency} pool processes; {seconds:.0f} s a step)"
+        f" one Celery worker, concurrency {concurrency} ({'prefork' if searches(level) else 'threads'} pool);"
+        f" {seconds:.0f} s a step)"
     )
     print(
         f"  {'active':>7}{'moves/s':>10}{'turn p50':>10}{'turn p99':>10}{'probe p50':>11}{'probe p99':>11}"
@@ -309,7 +310,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each step's measurement")
     parser.add_argument("--level", default="random", choices=BOT_LEVELS, help="the bots' level")
     parser.add_argument("--tickets", type=int, default=2_000, help="players queued at once, per game, at the end")
-    parser.add_argument("--worker-concurrency", type=int, default=2, help="the bot worker's pool processes")
+    parser.add_argument("--worker-concurrency", type=int, default=2, help="the bot worker's pool threads or processes")
     parser.add_argument("--game", action="append", choices=game_ids(), help="only this game (repeatable)")
     args = parser.parse_args()
     steps = sorted(int(s) for s in args.steps.split(","))
@@ -329,6 +330,8 @@ def main() -> None:
                 KEYS,
                 MENAGERIE_GAME_ENDPOINTS=endpoints,
                 MENAGERIE_WORKER_CONCURRENCY=str(args.worker_concurrency),
+                # As `make run`'s plain worker (its threads pool) unless the bots search.
+                MENAGERIE_WORKER_QUEUES="all" if searches(args.level) else "plain",
             )
         )
         lobby = stack.enter_context(

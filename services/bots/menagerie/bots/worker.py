@@ -219,7 +219,7 @@ def _work(runtime: BlockingRuntime) -> int:
         [
             "--quiet",  # no banner
             "worker",
-            f"--pool={settings.worker_pool}",
+            f"--pool={settings.pool()}",
             f"--concurrency={settings.worker_concurrency}",
             f"--queues={','.join(worker_queues(settings.played_games(), settings.worker_queues))}",
             f"--hostname=bots-{os.getpid()}@{socket.gethostname()}",

@@ -212,7 +212,12 @@ class BotSettings(GameEndpointsSettings):
     task_soft_time_limit_seconds: int = Field(20, ge=1)
     task_time_limit_seconds: int = Field(30, ge=2)
     worker_concurrency: int = Field(2, ge=1, le=64)
-    worker_pool: str = Field("prefork", pattern="^(prefork|threads|solo)$", description="Celery execution pool.")
+    worker_pool: str = Field(
+        "auto",
+        pattern="^(auto|prefork|threads|solo)$",
+        description="Celery execution pool; auto = threads for a worker of the plain queues only (its decisions"
+        " mostly wait on a call: no process hop per task), else prefork (a search holds a core).",
+    )
     worker_games: str = Field(
         "",
         description="Games whose queues a worker consumes ('beasts,zoo'); empty = every game of game_endpoints.",
@@ -255,6 +260,18 @@ class BotSettings(GameEndpointsSettings):
         """
         room = self.task_soft_time_limit_seconds - self.decision_timeout() - 1.0
         return max(0.1, min(budget, MAX_BOT_BUDGET_SECONDS, room))
+
+    def pool(self) -> str:
+        """The worker's Celery pool: worker_pool, or for `auto` threads on the plain queues alone, else prefork.
+
+        A plain decision is a millisecond of Python around one call: in the threads pool a task
+        costs the worker a quarter to a third less CPU than in prefork, which hands every task from
+        the consumer to a child process and back (docs/scaling.md). Celery applies no time limits
+        in the threads pool; a plain decision is bounded by its calls' (decision_timeout).
+        """
+        if self.worker_pool != "auto":
+            return self.worker_pool
+        return "threads" if self.worker_queues == "plain" else "prefork"
 
     def played_games(self) -> list[str]:
         """The games a worker plays: worker_games, or every game of game_endpoints."""

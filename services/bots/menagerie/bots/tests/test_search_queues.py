@@ -57,3 +57,12 @@ def test_the_search_time_fits_the_tasks_time_limits() -> None:
         {**BASE, "redispatch_seconds": 2, "task_soft_time_limit_seconds": 5, "task_time_limit_seconds": 6}
     )
     assert tight.search_seconds(10.0) == 5 - 1 - 1  # the soft limit less the calls' time and a second's margin
+
+
+def test_a_worker_of_the_plain_queues_alone_runs_the_threads_pool() -> None:
+    def pool(**settings: str) -> str:
+        return BotSettings.model_validate({**BASE, **settings}).pool()
+
+    assert pool(worker_queues="plain") == "threads"  # cheap decisions waiting on a call: no process hop per task
+    assert pool(worker_queues="search") == pool(worker_queues="all") == "prefork"  # a search holds a core
+    assert pool(worker_queues="plain", worker_pool="prefork") == "prefork"  # an operator's choice stands
