@@ -316,7 +316,7 @@ class SnitchUI:
 
     def _draft(self, view: View) -> list[RenderableType]:
         draft = view.draft
-        left = max(0, draft.funding - draft.cost)
+        left = draft.galleons_left  # the engine's (l.693): the CLI adds up nothing
         head = Text("Your Team: ", style="bold")
         head.append(draft.house.capitalize() if draft.HasField("house") else "no House yet", style="bold")
         head.append(f" · Funding {draft.funding}: {draft.cost} spent, {left} left")

@@ -1472,6 +1472,26 @@ class StandSpotView(msgspec.Struct, frozen=True):
     card: str | None = None
 
 
+class RequirementView(msgspec.Struct, frozen=True):
+    """One thing the rules ask of a Team (roster.requirements): its words, how far the draft meets it."""
+
+    text: str
+    have: int
+    need: int
+    met: bool
+
+
+class TeamOfferView(msgspec.Struct, frozen=True):
+    """A card the viewer may add to their Team now (a legal PickForTeam), in the engine's words."""
+
+    part: str  # PickForTeam.part: "house", "player", "tactic" or "spectator"
+    card: str  # PickForTeam.card
+    name: str
+    cost: int
+    kind: str  # what it is: "House", the Player's Position, "Tactical card 7", "Spectator"
+    details: list[str] = msgspec.field(default_factory=list)  # its Trait, blocks, Intrepid Move or effects
+
+
 class DraftView(msgspec.Struct, frozen=True):
     """The viewer's own Team under construction (Build Your Team), with its cost and what it still lacks."""
 
@@ -1485,6 +1505,11 @@ class DraftView(msgspec.Struct, frozen=True):
     missing: str  # why it cannot be confirmed yet ("" once it can)
     # The picks in order, "part:card" (only the last may be taken back: DropFromTeam).
     picks: list[str] = msgspec.field(default_factory=list)
+    galleons_left: int = 0  # the Funding not spent (l.693)
+    # What the rules ask of a Team, each with how far this draft meets it.
+    requirements: list[RequirementView] = msgspec.field(default_factory=list)
+    # The cards that may be added now: exactly the legal PickForTeam actions.
+    offers: list[TeamOfferView] = msgspec.field(default_factory=list)
 
 
 class CoachView(msgspec.Struct, frozen=True):

@@ -292,3 +292,46 @@ def last_pick(draft: Draft) -> tuple[Part, str] | None:
 def lineup(catalogue: Catalogue, players: Sequence[str]) -> list[str]:
     """A complete Team's Player cards in lineup order: Keeper, Beaters, Chasers, Seeker (pitch.PITCH_LINEUP)."""
     return sorted(players, key=lambda p: LINEUP_ORDER.index(catalogue.players[p].position))
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One thing the rules ask of a Team, in words, with how far the draft meets it (have of need)."""
+
+    text: str
+    have: int
+    need: int
+    met: bool
+
+
+def requirements(catalogue: Catalogue, draft: Draft, limits: Limits) -> list[Requirement]:
+    """What the rules ask of a Team (l.693–707) and how far this draft meets each: the board's checklist.
+
+    The House, the Positions and the deck must be filled before the Team may be confirmed
+    (`complete_problem`); the ✷ names, the Spectators and the Funding are limits a legal pick
+    never breaks, listed so a Coach sees what is left of them.
+    """
+    positions = Counter(catalogue.players[p].position for p in draft.players)
+    house = draft.house
+    out = [
+        Requirement(
+            f"A House (l.701): {house.title() if house else 'choose one first'}", int(bool(house)), 1, bool(house)
+        )
+    ]
+    for position in LINEUP_ORDER:
+        need = TEAM[position]
+        noun = position.capitalize() + ("s" if need > 1 else "")
+        out.append(Requirement(f"{need} {noun} (l.698)", positions[position], need, positions[position] == need))
+    tactics = len(draft.tactics)
+    out.append(Requirement(f"{DECK_SIZE} Tactical cards (l.697)", tactics, DECK_SIZE, tactics == DECK_SIZE))
+    names = sorted(_names(catalogue, draft))
+    taken = f": {', '.join(n + UNIQUE_MARK for n in names)} in the Team" if names else ""
+    out.append(Requirement(f"One card of each ✷ name, as a Player or a Spectator (l.707){taken}", len(names), 0, True))
+    if limits.spectators:
+        bought = len(draft.spectators)
+        text = f"Up to {BOUGHT_SPECTATORS} bought Spectators besides the free Fervent Fan (l.699)"
+        out.append(Requirement(text, bought, BOUGHT_SPECTATORS, True))
+    spent = cost(catalogue, draft)
+    text = f"At most the Funding of {limits.funding} Galleons spent (l.693)"
+    out.append(Requirement(text, spent, limits.funding, spent <= limits.funding))
+    return out

@@ -49,6 +49,7 @@ from menagerie.snitch.engine.model import (
     RaceTokenPlacement,
     RaceTokenView,
     RaceView,
+    RequirementView,
     ShiftPlayers,
     SnitchCardView,
     SnitchState,
@@ -57,6 +58,7 @@ from menagerie.snitch.engine.model import (
     SpectatorWindow,
     StandSpotView,
     TacticalCardView,
+    TeamOfferView,
     TeamPlayer,
     TempoChoice,
     ZoneView,
@@ -135,7 +137,51 @@ def draft_view(engine: SnitchEngine, state: SnitchState, seat: int) -> DraftView
         ready=draft.ready,
         missing=roster.complete_problem(engine.catalogue, draft, limits) or "",
         picks=list(draft.picks),
+        galleons_left=max(0, state.funding - roster.cost(engine.catalogue, draft)),
+        requirements=[
+            RequirementView(text=r.text, have=r.have, need=r.need, met=r.met)
+            for r in roster.requirements(engine.catalogue, draft, limits)
+        ],
+        offers=[
+            offer_view(engine, draft.house, seat, part, card)
+            for part, card in roster.options(engine.catalogue, draft, limits)
+        ],
     )
+
+
+HOUSE_OFFER = "Its Tactical library, and the Players and Spectators who may join, depend on it (l.701)"
+
+
+def offer_view(engine: SnitchEngine, house: House | None, seat: int, part: roster.Part, card: str) -> TeamOfferView:
+    """A card `seat` may add to their Team, in the engine's words: its name, cost, what it is and does."""
+    if part == "player":
+        player = player_card_view(engine, card)
+        return TeamOfferView(
+            part, card, player.name, player.cost, player.position.capitalize(), _player_details(player)
+        )
+    if part == "spectator":
+        spectator = spectator_card_view(engine, card)
+        zones = f"Goes in the {' or the '.join(f'{z.title()} Zone' for z in spectator.zones)} (l.715)"
+        details = [zones, f"Empty Zone: {spectator.first}", f"On a rival's: {spectator.second}"]
+        return TeamOfferView(part, card, spectator.name, spectator.cost, "Spectator", details)
+    if part == "tactic" and house is not None:
+        tactic = library_card_view(engine, house, seat, int(card))
+        details = [*tactic.blocks, *([f"Intrepid: {tactic.intrepid}"] if tactic.intrepid else [])]
+        return TeamOfferView(part, card, tactic.name, tactic.cost, f"Tactical card {card}", details)
+    return TeamOfferView(part, card, card.title(), 0, "House", [HOUSE_OFFER])
+
+
+def _dice_words(pool: DicePoolView) -> str:
+    """A dice pool by colour: "2 orange, 1 black"."""
+    counts = {"orange": pool.orange, "purple": pool.purple, "black": pool.black}
+    return ", ".join(f"{n} {colour}" for colour, n in counts.items() if n) or "no dice"
+
+
+def _player_details(player: PlayerCardView) -> list[str]:
+    """A Player card's dice by Action and Reaction, then its Trait."""
+    pools = [f"{p.name}: {_dice_words(p)}" for p in player.actions]
+    pools += [f"{p.name} (Reaction): {_dice_words(p)}" for p in player.reactions]
+    return [*pools, *([f"Trait: {player.trait}"] if player.trait else [])]
 
 
 # A view's procedure is a copy: the state's decisions and steps change in place as play goes on.

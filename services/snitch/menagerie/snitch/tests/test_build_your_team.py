@@ -7,8 +7,10 @@ Flag colours and the Teams going on the table.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from menagerie.rules.contract import MatchSetup
@@ -244,3 +246,63 @@ def test_a_bought_team_plays_its_own_players_and_library_cards() -> None:
     ]
     assert sorted(coach.hand + coach.deck) == sorted([*expensive, *range(1, 13)])
     assert ENGINE.view(state, 1).coaches[0].cards[0].trait.startswith("Locked")
+
+
+def _open(state: SnitchState, seat: int) -> list[str]:
+    """The requirements the seat's draft does not meet yet, in the view's words."""
+    draft = ENGINE.view(state, seat).draft
+    assert draft is not None
+    return [r.text for r in draft.requirements if not r.met]
+
+
+def test_the_board_view_offers_exactly_the_legal_picks_with_galleons_left_and_open_requirements() -> None:
+    """The team-building board reads the view: Galleons left (l.693), the checklist (l.697–707), the cards on offer."""
+    state = new_match(funding="5", spectators="on")
+    rng = random.Random(7)
+    open_counts = [len(_open(state, 0))]
+    while not state.players[0].draft.ready:  # type: ignore[union-attr]
+        draft = ENGINE.view(state, 0).draft
+        assert draft is not None
+        picks = [a for a in legal(state, 0) if isinstance(a, PickForTeam)]
+        assert [(o.part, o.card) for o in draft.offers] == [(a.part, a.card) for a in picks]
+        assert draft.galleons_left == 5 - draft.cost
+        assert all(o.cost <= draft.galleons_left and o.name and o.kind for o in draft.offers)
+        assert (not _open(state, 0)) == (draft.missing == "")
+        if ConfirmTeam() in legal(state, 0):
+            ENGINE.apply(state, 0, ConfirmTeam())
+            break
+        choice = rng.choice([a for a in picks if a.part != "spectator"] or picks)
+        ENGINE.apply(state, 0, choice)
+        open_counts.append(len(_open(state, 0)))
+    assert open_counts[0] == 6 and open_counts[-1] == 0 and open_counts == sorted(open_counts, reverse=True)
+    assert ENGINE.view(state, 0).draft.offers == []  # type: ignore[union-attr]
+
+
+def test_the_checklist_names_the_unique_players_taken() -> None:
+    """l.707: the ✷ names in the Team are listed; l.698 the Position slots count up as Players join."""
+    state = new_match(funding="15")
+    pick(state, 0, "house", "gryffindor")
+    pick(state, 0, "player", "harry_potter_seeker")
+    draft = ENGINE.view(state, 0).draft
+    assert draft is not None
+    by_text = {r.text.split(" (")[0]: r for r in draft.requirements}
+    assert by_text["1 Seeker"].met and by_text["1 Seeker"].have == 1
+    assert any("Harry Potter ✷ in the Team" in r.text for r in draft.requirements)
+    assert all(o.name != "Harry Potter ✷" for o in draft.offers), "l.707: the other Harry is not offered"
+
+
+def test_the_rival_sees_none_of_the_draft_checklist_offers_nor_galleons() -> None:
+    """The secrecy of Build Your Team: a Coach's Galleons, checklist and offers are theirs alone."""
+    state = new_match(funding="15", spectators="on")
+    pick(state, 0, "house", "hufflepuff")
+    pick(state, 0, "player", "cedric_diggory")
+    fresh = new_match(funding="15", spectators="on")
+    for match in (state, fresh):  # the rival's own offers are Slytherin's, so Hufflepuff's words are seat 0's
+        pick(match, 1, "house", "slytherin")
+    assert ENGINE.view(state, 1) == ENGINE.view(fresh, 1)
+    assert ENGINE.view(state, None).draft is None
+    rival_words = msgspec.json.encode(ENGINE.view(state, 1)).decode()
+    for secret in ("Hufflepuff", "hufflepuff", "Cedric Diggory", "cedric_diggory"):
+        assert secret not in rival_words, f"{secret} leaks into the rival's view"
+    mine = ENGINE.view(state, 0).draft
+    assert mine is not None and mine.galleons_left == 15 - mine.cost and mine.cost > 0

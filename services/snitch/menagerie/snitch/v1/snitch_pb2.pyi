@@ -415,12 +415,17 @@ class DraftView(_message.Message):
     READY_FIELD_NUMBER: _builtins.int
     MISSING_FIELD_NUMBER: _builtins.int
     PICKS_FIELD_NUMBER: _builtins.int
+    GALLEONS_LEFT_FIELD_NUMBER: _builtins.int
+    REQUIREMENTS_FIELD_NUMBER: _builtins.int
+    OFFERS_FIELD_NUMBER: _builtins.int
     house: _builtins.str
     cost: _builtins.int
     funding: _builtins.int
     ready: _builtins.bool
     missing: _builtins.str
     """Why it cannot be confirmed yet ("" once it can)."""
+    galleons_left: _builtins.int
+    """The Funding not spent (l.693)."""
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerCardView]: ...
     @_builtins.property
@@ -430,6 +435,14 @@ class DraftView(_message.Message):
     @_builtins.property
     def picks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The picks in order, "part:card" (only the last may be taken back: DropFromTeam)."""
+
+    @_builtins.property
+    def requirements(self) -> _containers.RepeatedCompositeFieldContainer[Global___RequirementView]:
+        """What the rules ask of a Team, each with how far this draft meets it."""
+
+    @_builtins.property
+    def offers(self) -> _containers.RepeatedCompositeFieldContainer[Global___TeamOfferView]:
+        """The cards that may be added now: exactly the legal PickForTeam actions."""
 
     def __init__(
         self,
@@ -443,16 +456,96 @@ class DraftView(_message.Message):
         ready: _builtins.bool = ...,
         missing: _builtins.str = ...,
         picks: _abc.Iterable[_builtins.str] | None = ...,
+        galleons_left: _builtins.int = ...,
+        requirements: _abc.Iterable[Global___RequirementView] | None = ...,
+        offers: _abc.Iterable[Global___TeamOfferView] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "house", b"house"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "cost", b"cost", "funding", b"funding", "house", b"house", "missing", b"missing", "picks", b"picks", "players", b"players", "ready", b"ready", "spectators", b"spectators", "tactics", b"tactics"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_house", b"_house", "cost", b"cost", "funding", b"funding", "galleons_left", b"galleons_left", "house", b"house", "missing", b"missing", "offers", b"offers", "picks", b"picks", "players", b"players", "ready", b"ready", "requirements", b"requirements", "spectators", b"spectators", "tactics", b"tactics"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__house: _TypeAlias = _typing.Literal["house"]  # noqa: Y015
     _WhichOneofArgType__house: _TypeAlias = _typing.Literal["_house", b"_house"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__house) -> _WhichOneofReturnType__house | None: ...
 
 Global___DraftView: _TypeAlias = DraftView  # noqa: Y015
+
+@_typing.final
+class RequirementView(_message.Message):
+    """One thing the rules ask of a Team (Build Your Team), in the engine's words, and how far the
+    draft meets it: `have` of `need`; `met` once it is satisfied (limits such as the Funding and the
+    unique names are met while they hold).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TEXT_FIELD_NUMBER: _builtins.int
+    HAVE_FIELD_NUMBER: _builtins.int
+    NEED_FIELD_NUMBER: _builtins.int
+    MET_FIELD_NUMBER: _builtins.int
+    text: _builtins.str
+    have: _builtins.int
+    need: _builtins.int
+    met: _builtins.bool
+    def __init__(
+        self,
+        *,
+        text: _builtins.str = ...,
+        have: _builtins.int = ...,
+        need: _builtins.int = ...,
+        met: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["have", b"have", "met", b"met", "need", b"need", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RequirementView: _TypeAlias = RequirementView  # noqa: Y015
+
+@_typing.final
+class TeamOfferView(_message.Message):
+    """A card the viewer may add to their Team now (a legal PickForTeam with the same part and card),
+    in the engine's words.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PART_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    COST_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    DETAILS_FIELD_NUMBER: _builtins.int
+    part: _builtins.str
+    """"house", "player", "tactic" or "spectator"."""
+    card: _builtins.str
+    name: _builtins.str
+    cost: _builtins.int
+    """Galleons."""
+    kind: _builtins.str
+    """What it is: "House", the Player's Position, "Tactical card 7", "Spectator"."""
+    @_builtins.property
+    def details(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Its dice, Trait, Action blocks, Intrepid Move or effects."""
+
+    def __init__(
+        self,
+        *,
+        part: _builtins.str = ...,
+        card: _builtins.str = ...,
+        name: _builtins.str = ...,
+        cost: _builtins.int = ...,
+        kind: _builtins.str = ...,
+        details: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "cost", b"cost", "details", b"details", "kind", b"kind", "name", b"name", "part", b"part"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TeamOfferView: _TypeAlias = TeamOfferView  # noqa: Y015
 
 @_typing.final
 class CoachView(_message.Message):
