@@ -7,10 +7,12 @@ interface Props {
   busy: boolean;
   onAct(index: number): void;
   onClear(): void;
+  /** How many more legal actions the board draws as its own clickable cards. */
+  onBoard?: number;
 }
 
-export function Actions({ actions, selected, busy, onAct, onClear }: Props) {
-  if (actions.length === 0) return null;
+export function Actions({ actions, selected, busy, onAct, onClear, onBoard = 0 }: Props) {
+  if (actions.length === 0 && onBoard === 0) return null;
   const shown = selected ? actions.filter((a) => a.target === selected) : actions;
   return (
     <section className="actions" data-testid="actions">
@@ -22,6 +24,11 @@ export function Actions({ actions, selected, busy, onAct, onClear }: Props) {
           </button>
         )}
       </h3>
+      {onBoard > 0 && (
+        <p className="small" data-testid="on-board">
+          {onBoard === 1 ? "1 choice is" : `${onBoard} choices are`} on the board: click one there.
+        </p>
+      )}
       <div className="action-list">
         {shown.map((a) => (
           <button

@@ -22,6 +22,10 @@ export interface BoardProps<V, A> {
   /** The board element picked to filter the actions (null: all). */
   selected: string | null;
   onSelect(target: string | null): void;
+  /** Takes the legal action at this index (the match page's submission path), for choices drawn on the board. */
+  onAct?(index: number): void;
+  /** True while an action is being submitted: board choices wait. */
+  busy?: boolean;
 }
 
 export interface GameUI<V = any, A = any> {
@@ -34,6 +38,11 @@ export interface GameUI<V = any, A = any> {
    * the board can make that element clickable. It reads the server's action; it never decides legality.
    */
   target?(action: A, view: V, viewer?: number): string | undefined;
+  /**
+   * True for an action the board draws as a clickable element of its own (Snitch's team-building cards):
+   * the action list leaves it out and says how many are on the board.
+   */
+  onBoard?(action: A, view: V): boolean;
   /** The service's name is the same for every game (the generic one): it is called under /games/<game>. */
   perGame?: boolean;
 }

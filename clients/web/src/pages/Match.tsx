@@ -249,6 +249,8 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const view = shown?.view;
   const outcome = view?.outcome && view.outcome.seats.length > 0 ? view.outcome : undefined;
   const Board = ui.Board;
+  // Choices the board draws as its own cards are left out of the list (it says how many are on the board).
+  const listed = view && ui.onBoard ? actions.filter((a) => !ui.onBoard?.(a.action, view)) : actions;
   return (
     <div
       className="match"
@@ -320,6 +322,8 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
               actions={actions}
               selected={selected}
               onSelect={setSelected}
+              onAct={(index) => void act(index)}
+              busy={busy}
             />
           ) : (
             <p>Loading the board…</p>
@@ -337,7 +341,14 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
               Pass automatically when passing is the only choice
             </label>
           )}
-          <Actions actions={actions} selected={selected} busy={busy} onAct={act} onClear={() => setSelected(null)} />
+          <Actions
+            actions={listed}
+            onBoard={actions.length - listed.length}
+            selected={selected}
+            busy={busy}
+            onAct={act}
+            onClear={() => setSelected(null)}
+          />
           <EventLog events={events} />
         </aside>
       </div>

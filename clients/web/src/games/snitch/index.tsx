@@ -4,6 +4,7 @@
 import { Snitch } from "../../gen/menagerie/snitch/v1/snitch_pb";
 import type { Action, PlayerView, View, ZoneView } from "../../gen/menagerie/snitch/v1/snitch_pb";
 import { seatName, targetProps, type BoardProps, type GameUI } from "../types";
+import { BUILDING_KINDS, buildingAction, TeamBuildingBoard } from "./TeamBuilding";
 
 type Props = BoardProps<View, Action>;
 
@@ -103,6 +104,8 @@ function Race({ view, props }: { view: View; props: Props }) {
 
 function SnitchBoard(props: Props) {
   const { view } = props;
+  // Build Your Team (mode "advanced"): no Team is on the Pitch yet, so the board is the team-building one.
+  if (BUILDING_KINDS.includes(view.prompt?.kind ?? "")) return <TeamBuildingBoard {...props} />;
   const rows = Math.max(1, ...view.zones.map((z) => z.row + 1));
   const columns = Math.max(1, ...view.zones.map((z) => z.column + 1));
   return (
@@ -154,4 +157,10 @@ function SnitchBoard(props: Props) {
   );
 }
 
-export const snitch: GameUI<View, Action> = { id: "snitch", service: Snitch, Board: SnitchBoard, target };
+export const snitch: GameUI<View, Action> = {
+  id: "snitch",
+  service: Snitch,
+  Board: SnitchBoard,
+  target,
+  onBoard: buildingAction,
+};
