@@ -31,6 +31,13 @@ def queue(page: Page, game: str, mode: str, seats: int, wait_seconds: int = 1) -
     card.get_by_test_id("queue").click()
 
 
+# A legal action's button: in the action list, or drawn on the board as a card (Snitch's Build Your Team;
+# its undo is left out, so clicking the first choice again and again always moves on).
+CHOICES = ", ".join(
+    f"[data-testid={test_id}]:not([disabled])" for test_id in ("action", "confirm-team", "offer", "flag")
+)
+
+
 def finished(page: Page) -> bool:
     """True once the match page shows the results."""
     return page.get_by_test_id("match").get_attribute("data-finished") == "yes"
@@ -53,7 +60,7 @@ def play_to_end(
     shot = screenshot is None
     while not finished(page):
         assert time.monotonic() < deadline, f"the match did not end in {timeout:.0f} s ({clicks} clicks)"
-        enabled = page.locator("[data-testid=action]:not([disabled])")
+        enabled = page.locator(CHOICES)
         button = enabled.last if last else enabled.first
         try:
             button.wait_for(timeout=1000)

@@ -1,0 +1,100 @@
+"""Build Your Team on the Snitch board (issue 30, item 2): a Team built by clicking cards until the match starts.
+
+The board shows the Galleons left, the Team so far with each pick's cost, the rules' checklist
+and the cards on offer, all from the seat's view; the test checks the Galleons against the
+view the game service serves the seat and that the checklist's open items only shrink.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.web.pages import queue, register
+from tests.support.game_client import GameClient
+
+if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
+    from tests.support.minimatch import RunningMinimatch
+
+pytestmark = pytest.mark.e2e
+pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]
+
+# The longest a Team takes: the House, 7 Players, 15 Tactical cards, confirming and a Flag.
+MOST_CLICKS = 30
+
+
+def seat_token(page: Page, match_id: str) -> str:
+    """The seat's token the page keeps for this match (session.ts)."""
+    seats = json.loads(page.evaluate("localStorage.getItem('menagerie.seats')") or "{}")
+    return str(seats[match_id]["token"])
+
+
+def open_requirements(page: Page) -> int:
+    return int(page.get_by_test_id("requirements").get_attribute("data-open") or -1)
+
+
+def picks(page: Page) -> int:
+    return int(page.get_by_test_id("team-so-far").get_attribute("data-picks") or 0)
+
+
+def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, minimatch: RunningMinimatch) -> None:
+    register(page, "Builder")
+    page.get_by_test_id("game-snitch").get_by_test_id("turn-timer").select_option("300")
+    queue(page, "snitch", "advanced", seats=2)
+    expect(page).to_have_url(re.compile(r"#/match/snitch/"), timeout=30_000)
+    match_id = page.url.rsplit("/", 1)[-1]
+    expect(page.get_by_test_id("team-building")).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("prompt")).to_contain_text("Team")
+    snitch = GameClient("snitch", minimatch.games["snitch"])
+    token = seat_token(page, match_id)
+
+    expect(page.locator("[data-testid=offer][data-part=house]:not([disabled])")).to_have_count(4)
+    expect(page.get_by_test_id("actions").locator("[data-testid=action]")).to_have_count(0)  # choices are cards
+    expect(page.get_by_test_id("rival")).to_contain_text("hidden until the match starts")  # the bot builds at once
+    opened = [open_requirements(page)]
+    clicks = 0
+    while page.get_by_test_id("confirm-team").count() == 0:
+        assert clicks < MOST_CLICKS, "the Team was not complete after the most picks a Team takes"
+        shown = page.get_by_test_id("galleons-left")
+        draft = snitch.view(match_id, token).view.draft
+        assert int(shown.get_attribute("data-left") or -1) == draft.galleons_left
+        assert shown.locator("b").inner_text() == str(draft.galleons_left)
+        assert open_requirements(page) == sum(1 for r in draft.requirements if not r.met)
+        offer = page.locator("[data-testid=offer]:not([disabled])").first
+        cost, name = offer.get_attribute("data-cost"), offer.locator("b").inner_text()
+        part, before = offer.get_attribute("data-part"), picks(page)
+        offer.click()
+        expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", str(before + 1))
+        if part != "house":  # the Team so far lists the card bought, with its cost
+            expect(page.get_by_test_id("team-pick").filter(has_text=name).first).to_contain_text(f"{cost} G")
+        expect(page.locator("[data-testid=offer]:not([disabled]), [data-testid=confirm-team]").first).to_be_visible()
+        opened.append(open_requirements(page))
+        clicks += 1
+    assert opened[0] == 6 and opened[-1] == 0, opened
+    assert opened == sorted(opened, reverse=True), f"the checklist's open items only shrink: {opened}"
+    # The engine offers to take the last pick back: the Team is one card short again, then complete.
+    complete = picks(page)
+    page.get_by_test_id("undo-pick").click()
+    expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", str(complete - 1))
+    expect(page.get_by_test_id("requirements")).to_have_attribute("data-open", "1")
+    expect(page.get_by_test_id("confirm-team")).to_have_count(0)
+    page.locator("[data-testid=offer]:not([disabled])").first.click()
+    expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", str(complete))
+
+    page.get_by_test_id("confirm-team").click()
+    deadline = time.monotonic() + 120
+    while not page.get_by_test_id("snitch-pitch").is_visible():
+        assert time.monotonic() < deadline, "the match did not start after the Team was formed"
+        flag = page.locator("[data-testid=flag]:not([disabled])").first
+        if flag.is_visible():
+            flag.click()
+        page.wait_for_timeout(300)
+    view = snitch.view(match_id, token).view
+    snitch.close()
+    assert not view.HasField("draft") and all(coach.house for coach in view.coaches), "both Teams are on the table"
+    expect(page.get_by_test_id("team-building")).to_have_count(0)
