@@ -90,7 +90,7 @@ class SnitchText(ActionLabels, EventNarration):
         "race_token_placement": "place a Snitch Race token",
         "dodge_choice": "spend or ignore the token",
         "swift_window": "decide on a Swift Intrepid Move",
-        "team_building": "build their Team in secret",
+        "team_building": "build a Team in secret",
         "flag_choice": "choose a Flag colour",
         "spectator_window": "decide whether to place a Spectator",
     }
