@@ -17,6 +17,7 @@ ZooUI
 # --- Celery: tasks are sent by name, signal handlers are connected by their decorators
 # (services/bots/menagerie/bots/worker.py, services/bots/menagerie/bots/tracing.py).
 play_turn
+estimate_match
 _forget_inherited_clients
 _die_with_the_worker
 _note_stop_request
@@ -31,6 +32,8 @@ _.JoinTable
 _.LeaveSeat
 _.ReturnToSeat
 _.GetRules
+_.GetReplay
+_.RecordWinEstimates
 _.ListMatches
 _.intercept_service
 _.next_page_token

@@ -32,6 +32,8 @@ from menagerie.shared.settings import BotSettings
 QUEUE_PREFIX = "menagerie-bots"
 SEARCH_SUFFIX = "search"
 PLAY_TURN = "menagerie.bots.play_turn"
+# A finished match's win estimates (menagerie.bots.estimates), on its game's search queue.
+ESTIMATE_MATCH = "menagerie.bots.estimate_match"
 
 
 def search_queue(game: str) -> str:

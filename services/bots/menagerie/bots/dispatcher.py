@@ -2,7 +2,8 @@
 
 It does three things (docs/architecture.md "How a move flows"):
 1. reads every shard's turn feed (consumer group "dispatcher") and enqueues a task for
-   each bot seat that must act, at the view version it must act on;
+   each bot seat that must act, at the view version it must act on, and for each
+   finished match the task of its win estimates (menagerie.bots.estimates);
 2. scans the shards' deadlines: a human seat whose turn timer ran out gets a bot
    decision (the game service marks it as a timeout decision);
 3. on the same scan, a bot seat whose deadline passed without a move (a lost task, a
@@ -49,7 +50,7 @@ from prometheus_client import Counter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from menagerie.bots.celery_app import PLAY_TURN, make_app, queue_for
+from menagerie.bots.celery_app import ESTIMATE_MATCH, PLAY_TURN, make_app, queue_for, search_queue
 from menagerie.bots.marks import running_key
 from menagerie.bots.publish import TaskPublisher
 from menagerie.common.v1 import common_pb2
@@ -82,6 +83,11 @@ REDISPATCHES = Counter(
 RUNNING_DEFERRED = Counter(
     "menagerie_dispatcher_running_decisions_deferred_total",
     "Passed deadlines of decisions whose task was still running: pushed back, not enqueued again",
+)
+ESTIMATES = Counter(
+    "menagerie_dispatcher_estimates_enqueued_total",
+    "Finished matches sent to the pool for their win estimates",
+    ["game"],
 )
 PUBLISH_FAILURES = Counter(
     "menagerie_dispatcher_publish_failures_total", "Bot tasks the Celery broker did not take (retried later)"
@@ -140,10 +146,20 @@ class Dispatcher:
         self.enqueued += 1
         DECISIONS.labels(game, source).inc()
 
+    async def estimate(self, game: str, match_id: str) -> None:
+        """Sends a finished match's win estimates to the pool (its game's search queue); else BrokerUnavailable."""
+        try:
+            await self.publisher.send(ESTIMATE_MATCH, search_queue(game), {"game": game, "match_id": match_id})
+        except (RedisError, OSError) as exc:
+            PUBLISH_FAILURES.inc()
+            raise BrokerUnavailable(f"the broker did not take the estimates of {match_id}: {exc}") from exc
+        ESTIMATES.labels(game).inc()
+
     async def on_notice(self, stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
         """A turn notice: enqueue every bot seat that must act now."""
         notice = common_pb2.MatchEvent.FromString(fields[b"pb"])
         if notice.kind == common_pb2.MATCH_EVENT_KIND_FINISHED:
+            await self.estimate(notice.game, notice.match_id)
             return
         bots = {b.seat: b for b in notice.bots}
         # The move's trace goes on to the bots' tasks; a bot's own move starts a trace linked to

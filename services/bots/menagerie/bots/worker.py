@@ -58,7 +58,8 @@ from celery.signals import worker_init, worker_process_init, worker_shutting_dow
 from celery.worker import WorkController  # noqa: E402
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess  # noqa: E402
 
-from menagerie.bots.celery_app import PLAY_TURN, make_app, worker_queues  # noqa: E402
+from menagerie.bots.celery_app import ESTIMATE_MATCH, PLAY_TURN, make_app, worker_queues  # noqa: E402
+from menagerie.bots.estimates import MatchEstimator  # noqa: E402
 from menagerie.bots.marks import Access, Marks, Start  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
 from menagerie.shared.bots import DEFAULT_BOT_BUDGET_SECONDS  # noqa: E402
@@ -139,6 +140,15 @@ _player = TurnPlayer(
     decision_timeout=settings.decision_timeout(),
     searched=lambda game, seconds, budget: SEARCH_SHARE.labels(game).observe(seconds / budget),
 )
+
+
+_estimator = MatchEstimator(settings.token_signer(), settings.endpoints(), _channel, settings.call_timeout())
+
+
+@app.task(name=ESTIMATE_MATCH)
+def estimate_match(game: str, match_id: str) -> int:
+    """Computes and records a finished match's win estimates (menagerie.bots.estimates); how many steps got one."""
+    return _estimator.estimate(game, match_id)
 
 
 @app.task(name=PLAY_TURN)

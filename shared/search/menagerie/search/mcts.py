@@ -275,7 +275,7 @@ class MctsPolicy:
         """The seat's result if the match is over, else the game's evaluation (½ where it has none)."""
         outcome = self.engine.outcome(state)
         if outcome is not None:
-            return self._rewards(outcome, len(state.players), self._cooperative(state))[seat]
+            return self.rewards(outcome, len(state.players), self.cooperative(state))[seat]
         assert self.evaluate is not None
         value = self.evaluate(state, seat)
         return 0.5 if value is None else min(1.0, max(0.0, value))
@@ -365,7 +365,7 @@ class MctsPolicy:
         cap = self.rollout_depth
         while (outcome := engine.outcome(state)) is None:
             if cap is not None and depth >= cap:
-                estimate = self._estimate(state)
+                estimate = self.estimate(state)
                 if estimate is not None:
                     return estimate
                 # No estimate here (e.g. while Teams are built): play on, asking again at the next position.
@@ -376,18 +376,18 @@ class MctsPolicy:
             depth += 1
             if depth % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
                 return None
-        rewards = self._rewards(outcome, len(state.players), self._cooperative(state))
+        rewards = self.rewards(outcome, len(state.players), self.cooperative(state))
         discount = DISCOUNT ** (played + depth)
         return [r * discount for r in rewards]
 
-    def _estimate(self, state: Any) -> list[float] | None:
+    def estimate(self, state: Any) -> list[float] | None:
         """Each seat's chance to win by the game's evaluation (the team's mean in a cooperative mode)."""
         seats = len(state.players)
         found = self.evaluate_seats(state) if self.evaluate_seats is not None else self._each_seat(state, seats)
         if found is None:
             return None
         values = [min(1.0, max(0.0, value)) for value in found]
-        if self._cooperative(state):
+        if self.cooperative(state):
             team = sum(values) / seats
             return [team] * seats
         return values
@@ -404,7 +404,7 @@ class MctsPolicy:
         return values
 
     @staticmethod
-    def _rewards(outcome: Outcome, seats: int, cooperative: bool) -> list[float]:
+    def rewards(outcome: Outcome, seats: int, cooperative: bool) -> list[float]:
         """1 for a win, ½ for a draw, 0 for a loss; a cooperative team shares its result."""
         rewards = [0.0] * seats
         for result in outcome.seats:
@@ -414,7 +414,7 @@ class MctsPolicy:
             return [team] * seats
         return rewards
 
-    def _cooperative(self, state: Any) -> bool:
+    def cooperative(self, state: Any) -> bool:
         """Whether the match's mode is cooperative (the state's `mode`, or the game's only mode)."""
         modes = self.engine.info.modes
         mode = getattr(state, "mode", None)

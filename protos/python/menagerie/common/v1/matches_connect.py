@@ -38,6 +38,12 @@ class Matches(Protocol):
     async def return_to_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def get_replay(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def record_win_estimates(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class MatchesASGIApplication(ConnectASGIApplication[Matches]):
     def __init__(self, service: Matches | AsyncGenerator[Matches], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -113,6 +119,26 @@ class MatchesASGIApplication(ConnectASGIApplication[Matches]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.return_to_seat,
+                ),
+                "/menagerie.common.v1.Matches/GetReplay": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetReplay",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.get_replay,
+                ),
+                "/menagerie.common.v1.Matches/RecordWinEstimates": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RecordWinEstimates",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.record_win_estimates,
                 ),
             },
             interceptors=interceptors,
@@ -267,6 +293,46 @@ class MatchesClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def get_replay(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetReplay",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def record_win_estimates(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RecordWinEstimates",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class MatchesSync(Protocol):
     def create_match(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.CreateMatchRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.CreateMatchResponse:
@@ -282,6 +348,10 @@ class MatchesSync(Protocol):
     def leave_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.LeaveSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def return_to_seat(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def get_replay(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def record_win_estimates(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -358,6 +428,26 @@ class MatchesWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.return_to_seat,
+                ),
+                "/menagerie.common.v1.Matches/GetReplay": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetReplay",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.get_replay,
+                ),
+                "/menagerie.common.v1.Matches/RecordWinEstimates": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="RecordWinEstimates",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.record_win_estimates,
                 ),
             },
             interceptors=interceptors,
@@ -506,6 +596,46 @@ class MatchesClientSync(ConnectClientSync):
                 service_name="menagerie.common.v1.Matches",
                 input=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest,
                 output=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def get_replay(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetReplay",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def record_win_estimates(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RecordWinEstimates",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -22,55 +22,70 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from menagerie.common.v1 import common_pb2 as menagerie_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!menagerie/common/v1/matches.proto\x12\x13menagerie.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a menagerie/common/v1/common.proto\"$\n\x10LeaveSeatRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"E\n\x11LeaveSeatResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\'\n\x13ReturnToSeatRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"H\n\x14ReturnToSeatResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\xa2\x01\n\x12\x43reateMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x30\n\x06\x63onfig\x18\x02 \x01(\x0b\x32 .menagerie.common.v1.MatchConfig\x12,\n\x05seats\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"]\n\x0eSeatCredential\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05token\x18\x02 \x01(\t\x12.\n\nexpires_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x81\x01\n\x13\x43reateMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x38\n\x0bseat_tokens\x18\x02 \x03(\x0b\x32#.menagerie.common.v1.SeatCredential\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"D\n\x10GetMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\x80\x01\n\x12ListMatchesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x30\n\x06status\x18\x03 \x01(\x0e\x32 .menagerie.common.v1.MatchStatus\x12\x11\n\tlive_only\x18\x04 \x01(\x08\"b\n\x13ListMatchesResponse\x12\x32\n\x07matches\x18\x01 \x03(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x15\n\x13\x44\x65scribeGameRequest\"^\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x16\n\x0e\x61llowed_values\x18\x03 \x03(\t\x12\x15\n\rdefault_value\x18\x04 \x01(\t\"\xcd\x01\n\x08ModeInfo\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\r\x12\x11\n\tmax_seats\x18\x04 \x01(\r\x12\x30\n\x07options\x18\x05 \x03(\x0b\x32\x1f.menagerie.common.v1.OptionInfo\x12\x13\n\x0b\x63ooperative\x18\x06 \x01(\x08\x12\x37\n\nbot_levels\x18\x07 \x03(\x0b\x32#.menagerie.common.v1.BotLevelRating\"X\n\x0e\x42otLevelRating\x12\r\n\x05level\x18\x01 \x01(\t\x12\x16\n\x0e\x62udget_seconds\x18\x02 \x01(\x01\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\x0f\n\x07matches\x18\x04 \x01(\r\"a\n\x14\x44\x65scribeGameResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12,\n\x05modes\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.ModeInfo\"\x1f\n\x0fGetRulesRequest\x12\x0c\n\x04mode\x18\x01 \x01(\t\"L\n\x0cRulesSection\x12\x0e\n\x06\x61nchor\x18\x01 \x01(\t\x12\x0f\n\x07heading\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\r\n\x05rules\x18\x04 \x03(\t\"r\n\x10GetRulesResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04mode\x18\x03 \x01(\t\x12\x33\n\x08sections\x18\x04 \x03(\x0b\x32!.menagerie.common.v1.RulesSection2\xa5\x05\n\x07Matches\x12`\n\x0b\x43reateMatch\x12\'.menagerie.common.v1.CreateMatchRequest\x1a(.menagerie.common.v1.CreateMatchResponse\x12W\n\x08GetMatch\x12$.menagerie.common.v1.GetMatchRequest\x1a%.menagerie.common.v1.GetMatchResponse\x12`\n\x0bListMatches\x12\'.menagerie.common.v1.ListMatchesRequest\x1a(.menagerie.common.v1.ListMatchesResponse\x12\x63\n\x0c\x44\x65scribeGame\x12(.menagerie.common.v1.DescribeGameRequest\x1a).menagerie.common.v1.DescribeGameResponse\x12W\n\x08GetRules\x12$.menagerie.common.v1.GetRulesRequest\x1a%.menagerie.common.v1.GetRulesResponse\x12Z\n\tLeaveSeat\x12%.menagerie.common.v1.LeaveSeatRequest\x1a&.menagerie.common.v1.LeaveSeatResponse\x12\x63\n\x0cReturnToSeat\x12(.menagerie.common.v1.ReturnToSeatRequest\x1a).menagerie.common.v1.ReturnToSeatResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!menagerie/common/v1/matches.proto\x12\x13menagerie.common.v1\x1a\x19google/protobuf/any.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a menagerie/common/v1/common.proto\"\x91\x01\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x11\n\tpage_size\x18\x04 \x01(\r\x12\x0f\n\x07generic\x18\x05 \x01(\x08\x12\x15\n\rwithout_views\x18\x06 \x01(\x08\x42\x07\n\x05_seat\"\xa8\x01\n\nReplayStep\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x11\n\x04seat\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x0e\n\x06\x65vents\x18\x03 \x03(\t\x12\"\n\x04view\x18\x04 \x01(\x0b\x32\x14.google.protobuf.Any\x12$\n\x06\x61\x63tion\x18\x05 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x13\n\x0bwin_chances\x18\x06 \x03(\x01\x42\x07\n\x05_seat\"\xdd\x01\n\x11GetReplayResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\x12.\n\x05steps\x18\x02 \x03(\x0b\x32\x1f.menagerie.common.v1.ReplayStep\x12\x14\n\x0cnext_version\x18\x03 \x01(\x04\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x34\n\testimates\x18\x05 \x01(\x0e\x32!.menagerie.common.v1.WinEstimatesB\x07\n\x05_seed\"2\n\x0eStepWinChances\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0f\n\x07\x63hances\x18\x02 \x03(\x01\"a\n\x19RecordWinEstimatesRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x32\n\x05steps\x18\x02 \x03(\x0b\x32#.menagerie.common.v1.StepWinChances\"\x1c\n\x1aRecordWinEstimatesResponse\"$\n\x10LeaveSeatRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"E\n\x11LeaveSeatResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\'\n\x13ReturnToSeatRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"H\n\x14ReturnToSeatResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\xa2\x01\n\x12\x43reateMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x30\n\x06\x63onfig\x18\x02 \x01(\x0b\x32 .menagerie.common.v1.MatchConfig\x12,\n\x05seats\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.SeatInfo\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"]\n\x0eSeatCredential\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05token\x18\x02 \x01(\t\x12.\n\nexpires_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x81\x01\n\x13\x43reateMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x38\n\x0bseat_tokens\x18\x02 \x03(\x0b\x32#.menagerie.common.v1.SeatCredential\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"D\n\x10GetMatchResponse\x12\x30\n\x05match\x18\x01 \x01(\x0b\x32!.menagerie.common.v1.MatchSummary\"\x80\x01\n\x12ListMatchesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x30\n\x06status\x18\x03 \x01(\x0e\x32 .menagerie.common.v1.MatchStatus\x12\x11\n\tlive_only\x18\x04 \x01(\x08\"b\n\x13ListMatchesResponse\x12\x32\n\x07matches\x18\x01 \x03(\x0b\x32!.menagerie.common.v1.MatchSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x15\n\x13\x44\x65scribeGameRequest\"^\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x16\n\x0e\x61llowed_values\x18\x03 \x03(\t\x12\x15\n\rdefault_value\x18\x04 \x01(\t\"\xcd\x01\n\x08ModeInfo\x12\x0c\n\x04mode\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\r\x12\x11\n\tmax_seats\x18\x04 \x01(\r\x12\x30\n\x07options\x18\x05 \x03(\x0b\x32\x1f.menagerie.common.v1.OptionInfo\x12\x13\n\x0b\x63ooperative\x18\x06 \x01(\x08\x12\x37\n\nbot_levels\x18\x07 \x03(\x0b\x32#.menagerie.common.v1.BotLevelRating\"X\n\x0e\x42otLevelRating\x12\r\n\x05level\x18\x01 \x01(\t\x12\x16\n\x0e\x62udget_seconds\x18\x02 \x01(\x01\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\x0f\n\x07matches\x18\x04 \x01(\r\"a\n\x14\x44\x65scribeGameResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12,\n\x05modes\x18\x03 \x03(\x0b\x32\x1d.menagerie.common.v1.ModeInfo\"\x1f\n\x0fGetRulesRequest\x12\x0c\n\x04mode\x18\x01 \x01(\t\"L\n\x0cRulesSection\x12\x0e\n\x06\x61nchor\x18\x01 \x01(\t\x12\x0f\n\x07heading\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\r\n\x05rules\x18\x04 \x03(\t\"r\n\x10GetRulesResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04mode\x18\x03 \x01(\t\x12\x33\n\x08sections\x18\x04 \x03(\x0b\x32!.menagerie.common.v1.RulesSection*a\n\x0cWinEstimates\x12\x1d\n\x19WIN_ESTIMATES_UNSPECIFIED\x10\x00\x12\x19\n\x15WIN_ESTIMATES_PENDING\x10\x01\x12\x17\n\x13WIN_ESTIMATES_READY\x10\x02\x32\xf8\x06\n\x07Matches\x12`\n\x0b\x43reateMatch\x12\'.menagerie.common.v1.CreateMatchRequest\x1a(.menagerie.common.v1.CreateMatchResponse\x12W\n\x08GetMatch\x12$.menagerie.common.v1.GetMatchRequest\x1a%.menagerie.common.v1.GetMatchResponse\x12`\n\x0bListMatches\x12\'.menagerie.common.v1.ListMatchesRequest\x1a(.menagerie.common.v1.ListMatchesResponse\x12\x63\n\x0c\x44\x65scribeGame\x12(.menagerie.common.v1.DescribeGameRequest\x1a).menagerie.common.v1.DescribeGameResponse\x12W\n\x08GetRules\x12$.menagerie.common.v1.GetRulesRequest\x1a%.menagerie.common.v1.GetRulesResponse\x12Z\n\tLeaveSeat\x12%.menagerie.common.v1.LeaveSeatRequest\x1a&.menagerie.common.v1.LeaveSeatResponse\x12\x63\n\x0cReturnToSeat\x12(.menagerie.common.v1.ReturnToSeatRequest\x1a).menagerie.common.v1.ReturnToSeatResponse\x12Z\n\tGetReplay\x12%.menagerie.common.v1.GetReplayRequest\x1a&.menagerie.common.v1.GetReplayResponse\x12u\n\x12RecordWinEstimates\x12..menagerie.common.v1.RecordWinEstimatesRequest\x1a/.menagerie.common.v1.RecordWinEstimatesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'menagerie.common.v1.matches_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LEAVESEATREQUEST']._serialized_start=125
-  _globals['_LEAVESEATREQUEST']._serialized_end=161
-  _globals['_LEAVESEATRESPONSE']._serialized_start=163
-  _globals['_LEAVESEATRESPONSE']._serialized_end=232
-  _globals['_RETURNTOSEATREQUEST']._serialized_start=234
-  _globals['_RETURNTOSEATREQUEST']._serialized_end=273
-  _globals['_RETURNTOSEATRESPONSE']._serialized_start=275
-  _globals['_RETURNTOSEATRESPONSE']._serialized_end=347
-  _globals['_CREATEMATCHREQUEST']._serialized_start=350
-  _globals['_CREATEMATCHREQUEST']._serialized_end=512
-  _globals['_SEATCREDENTIAL']._serialized_start=514
-  _globals['_SEATCREDENTIAL']._serialized_end=607
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=610
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=739
-  _globals['_GETMATCHREQUEST']._serialized_start=741
-  _globals['_GETMATCHREQUEST']._serialized_end=776
-  _globals['_GETMATCHRESPONSE']._serialized_start=778
-  _globals['_GETMATCHRESPONSE']._serialized_end=846
-  _globals['_LISTMATCHESREQUEST']._serialized_start=849
-  _globals['_LISTMATCHESREQUEST']._serialized_end=977
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=979
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1077
-  _globals['_DESCRIBEGAMEREQUEST']._serialized_start=1079
-  _globals['_DESCRIBEGAMEREQUEST']._serialized_end=1100
-  _globals['_OPTIONINFO']._serialized_start=1102
-  _globals['_OPTIONINFO']._serialized_end=1196
-  _globals['_MODEINFO']._serialized_start=1199
-  _globals['_MODEINFO']._serialized_end=1404
-  _globals['_BOTLEVELRATING']._serialized_start=1406
-  _globals['_BOTLEVELRATING']._serialized_end=1494
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_start=1496
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=1593
-  _globals['_GETRULESREQUEST']._serialized_start=1595
-  _globals['_GETRULESREQUEST']._serialized_end=1626
-  _globals['_RULESSECTION']._serialized_start=1628
-  _globals['_RULESSECTION']._serialized_end=1704
-  _globals['_GETRULESRESPONSE']._serialized_start=1706
-  _globals['_GETRULESRESPONSE']._serialized_end=1820
-  _globals['_MATCHES']._serialized_start=1823
-  _globals['_MATCHES']._serialized_end=2500
+  _globals['_WINESTIMATES']._serialized_start=2573
+  _globals['_WINESTIMATES']._serialized_end=2670
+  _globals['_GETREPLAYREQUEST']._serialized_start=153
+  _globals['_GETREPLAYREQUEST']._serialized_end=298
+  _globals['_REPLAYSTEP']._serialized_start=301
+  _globals['_REPLAYSTEP']._serialized_end=469
+  _globals['_GETREPLAYRESPONSE']._serialized_start=472
+  _globals['_GETREPLAYRESPONSE']._serialized_end=693
+  _globals['_STEPWINCHANCES']._serialized_start=695
+  _globals['_STEPWINCHANCES']._serialized_end=745
+  _globals['_RECORDWINESTIMATESREQUEST']._serialized_start=747
+  _globals['_RECORDWINESTIMATESREQUEST']._serialized_end=844
+  _globals['_RECORDWINESTIMATESRESPONSE']._serialized_start=846
+  _globals['_RECORDWINESTIMATESRESPONSE']._serialized_end=874
+  _globals['_LEAVESEATREQUEST']._serialized_start=876
+  _globals['_LEAVESEATREQUEST']._serialized_end=912
+  _globals['_LEAVESEATRESPONSE']._serialized_start=914
+  _globals['_LEAVESEATRESPONSE']._serialized_end=983
+  _globals['_RETURNTOSEATREQUEST']._serialized_start=985
+  _globals['_RETURNTOSEATREQUEST']._serialized_end=1024
+  _globals['_RETURNTOSEATRESPONSE']._serialized_start=1026
+  _globals['_RETURNTOSEATRESPONSE']._serialized_end=1098
+  _globals['_CREATEMATCHREQUEST']._serialized_start=1101
+  _globals['_CREATEMATCHREQUEST']._serialized_end=1263
+  _globals['_SEATCREDENTIAL']._serialized_start=1265
+  _globals['_SEATCREDENTIAL']._serialized_end=1358
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=1361
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=1490
+  _globals['_GETMATCHREQUEST']._serialized_start=1492
+  _globals['_GETMATCHREQUEST']._serialized_end=1527
+  _globals['_GETMATCHRESPONSE']._serialized_start=1529
+  _globals['_GETMATCHRESPONSE']._serialized_end=1597
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1600
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1728
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1730
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1828
+  _globals['_DESCRIBEGAMEREQUEST']._serialized_start=1830
+  _globals['_DESCRIBEGAMEREQUEST']._serialized_end=1851
+  _globals['_OPTIONINFO']._serialized_start=1853
+  _globals['_OPTIONINFO']._serialized_end=1947
+  _globals['_MODEINFO']._serialized_start=1950
+  _globals['_MODEINFO']._serialized_end=2155
+  _globals['_BOTLEVELRATING']._serialized_start=2157
+  _globals['_BOTLEVELRATING']._serialized_end=2245
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_start=2247
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=2344
+  _globals['_GETRULESREQUEST']._serialized_start=2346
+  _globals['_GETRULESREQUEST']._serialized_end=2377
+  _globals['_RULESSECTION']._serialized_start=2379
+  _globals['_RULESSECTION']._serialized_end=2455
+  _globals['_GETRULESRESPONSE']._serialized_start=2457
+  _globals['_GETRULESRESPONSE']._serialized_end=2571
+  _globals['_MATCHES']._serialized_start=2673
+  _globals['_MATCHES']._serialized_end=3561
 # @@protoc_insertion_point(module_scope)

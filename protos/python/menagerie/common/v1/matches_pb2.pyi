@@ -4,10 +4,12 @@ isort:skip_file
 """
 
 from collections import abc as _abc
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from menagerie.common.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
 import sys
@@ -19,6 +21,227 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _WinEstimates:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _WinEstimatesEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_WinEstimates.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    WIN_ESTIMATES_UNSPECIFIED: _WinEstimates.ValueType  # 0
+    WIN_ESTIMATES_PENDING: _WinEstimates.ValueType  # 1
+    """Not yet: the match is in progress, or its estimate task has not stored them yet."""
+    WIN_ESTIMATES_READY: _WinEstimates.ValueType  # 2
+    """Stored: the steps with an estimate carry it (a game or mode without an evaluation has none)."""
+
+class WinEstimates(_WinEstimates, metaclass=_WinEstimatesEnumTypeWrapper):
+    """Whether a replay's win estimates are there."""
+
+WIN_ESTIMATES_UNSPECIFIED: WinEstimates.ValueType  # 0
+WIN_ESTIMATES_PENDING: WinEstimates.ValueType  # 1
+"""Not yet: the match is in progress, or its estimate task has not stored them yet."""
+WIN_ESTIMATES_READY: WinEstimates.ValueType  # 2
+"""Stored: the steps with an estimate carry it (a game or mode without an evaluation has none)."""
+Global___WinEstimates: _TypeAlias = WinEstimates  # noqa: Y015
+
+@_typing.final
+class GetReplayRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    FROM_VERSION_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    GENERIC_FIELD_NUMBER: _builtins.int
+    WITHOUT_VIEWS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    seat: _builtins.int
+    """Whose views: a seat's (the caller's own during the match; any once it is over); absent: a spectator's."""
+    from_version: _builtins.int
+    """The first step's version (1: the setup; 0 = 1)."""
+    page_size: _builtins.int
+    """At most this many steps (1–200; 0 = 50)."""
+    generic: _builtins.bool
+    """The views and actions in the generic shape (menagerie.generic.v1) even for a game with a proto of its own."""
+    without_views: _builtins.bool
+    """Only each step's version, seat and action (and the seed): no views, no events. The bot
+    pool's estimate task replays a finished match from them itself.
+    """
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int | None = ...,
+        from_version: _builtins.int = ...,
+        page_size: _builtins.int = ...,
+        generic: _builtins.bool = ...,
+        without_views: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "from_version", b"from_version", "generic", b"generic", "match_id", b"match_id", "page_size", b"page_size", "seat", b"seat", "without_views", b"without_views"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___GetReplayRequest: _TypeAlias = GetReplayRequest  # noqa: Y015
+
+@_typing.final
+class ReplayStep(_message.Message):
+    """One step of a replay: the match right after one accepted action (or the setup)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    WIN_CHANCES_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    """The match's version after the step (1: the setup)."""
+    seat: _builtins.int
+    """The seat whose action made the step; absent for the setup."""
+    @_builtins.property
+    def events(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The step's events, each in the engine's words for the reader (events with nothing to read left out)."""
+
+    @_builtins.property
+    def view(self) -> _any_pb2.Any:
+        """The reader's view after the step: the game's own View (menagerie.<game>.v1.View), or
+        menagerie.generic.v1.View for a game without a proto (or when asked: generic).
+        """
+
+    @_builtins.property
+    def action(self) -> _any_pb2.Any:
+        """Once the match is over: the action the seat took, as the game's Action (or the generic one)."""
+
+    @_builtins.property
+    def win_chances(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
+        """Each seat's chance to win after the step, in [0, 1], by seat index; empty where there is no estimate."""
+
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        seat: _builtins.int | None = ...,
+        events: _abc.Iterable[_builtins.str] | None = ...,
+        view: _any_pb2.Any | None = ...,
+        action: _any_pb2.Any | None = ...,
+        win_chances: _abc.Iterable[_builtins.float] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "action", b"action", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "action", b"action", "events", b"events", "seat", b"seat", "version", b"version", "view", b"view", "win_chances", b"win_chances"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___ReplayStep: _TypeAlias = ReplayStep  # noqa: Y015
+
+@_typing.final
+class GetReplayResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_FIELD_NUMBER: _builtins.int
+    STEPS_FIELD_NUMBER: _builtins.int
+    NEXT_VERSION_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    ESTIMATES_FIELD_NUMBER: _builtins.int
+    next_version: _builtins.int
+    """The next page's from_version; 0 after the last step."""
+    seed: _builtins.int
+    """Once the match is over: its seed (every step follows from it and the actions)."""
+    estimates: Global___WinEstimates.ValueType
+    @_builtins.property
+    def match(self) -> _common_pb2.MatchSummary: ...
+    @_builtins.property
+    def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReplayStep]: ...
+    def __init__(
+        self,
+        *,
+        match: _common_pb2.MatchSummary | None = ...,
+        steps: _abc.Iterable[Global___ReplayStep] | None = ...,
+        next_version: _builtins.int = ...,
+        seed: _builtins.int | None = ...,
+        estimates: Global___WinEstimates.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "match", b"match", "seed", b"seed"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "estimates", b"estimates", "match", b"match", "next_version", b"next_version", "seed", b"seed", "steps", b"steps"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
+    _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
+
+Global___GetReplayResponse: _TypeAlias = GetReplayResponse  # noqa: Y015
+
+@_typing.final
+class StepWinChances(_message.Message):
+    """One step's estimates: each seat's chance to win, by seat index."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    CHANCES_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    @_builtins.property
+    def chances(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]: ...
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        chances: _abc.Iterable[_builtins.float] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chances", b"chances", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StepWinChances: _TypeAlias = StepWinChances  # noqa: Y015
+
+@_typing.final
+class RecordWinEstimatesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    STEPS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    @_builtins.property
+    def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___StepWinChances]:
+        """The steps with an estimate (a step left out has none)."""
+
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        steps: _abc.Iterable[Global___StepWinChances] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "steps", b"steps"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordWinEstimatesRequest: _TypeAlias = RecordWinEstimatesRequest  # noqa: Y015
+
+@_typing.final
+class RecordWinEstimatesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordWinEstimatesResponse: _TypeAlias = RecordWinEstimatesResponse  # noqa: Y015
 
 @_typing.final
 class LeaveSeatRequest(_message.Message):

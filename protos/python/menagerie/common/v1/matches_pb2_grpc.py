@@ -70,6 +70,16 @@ class MatchesStub:
                 request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest.SerializeToString,
                 response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse.FromString,
                 _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/menagerie.common.v1.Matches/GetReplay',
+                request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse.FromString,
+                _registered_method=True)
+        self.RecordWinEstimates = channel.unary_unary(
+                '/menagerie.common.v1.Matches/RecordWinEstimates',
+                request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest.SerializeToString,
+                response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse.FromString,
+                _registered_method=True)
 
 
 class MatchesServicer:
@@ -135,6 +145,27 @@ class MatchesServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplay(self, request, context):
+        """A match's replay, a page of steps at a time: the setup, then each accepted action, each
+        with the reader's view after it and its events in the engine's words, rebuilt from the
+        match's seed and its actions (engines are deterministic) through the same view function
+        as every other answer; and each seat's chance to win at each step as the bots estimated
+        it from a spectator's view (RecordWinEstimates), once estimated. During the match a
+        reader sees a spectator's views, or its own seat's with its seat token; once it is over,
+        any seat's, and each step's action and the seed. Any valid token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RecordWinEstimates(self, request, context):
+        """Keeps each step's win estimates of a finished match beside it, for as long as the match
+        is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchesServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -172,6 +203,16 @@ def add_MatchesServicer_to_server(servicer, server):
                     servicer.ReturnToSeat,
                     request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest.FromString,
                     response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest.FromString,
+                    response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse.SerializeToString,
+            ),
+            'RecordWinEstimates': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordWinEstimates,
+                    request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest.FromString,
+                    response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -364,6 +405,60 @@ class Matches:
             '/menagerie.common.v1.Matches/ReturnToSeat',
             menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatRequest.SerializeToString,
             menagerie_dot_common_dot_v1_dot_matches__pb2.ReturnToSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.common.v1.Matches/GetReplay',
+            menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest.SerializeToString,
+            menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordWinEstimates(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.common.v1.Matches/RecordWinEstimates',
+            menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest.SerializeToString,
+            menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse.FromString,
             options,
             channel_credentials,
             insecure,

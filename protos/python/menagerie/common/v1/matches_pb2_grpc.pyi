@@ -60,6 +60,19 @@ class MatchesStub:
     is the player's again (a bot move already under way lands first or is refused by the
     version check, never both). Returning to a seat not left changes nothing.
     """
+    GetReplay: _grpc.UnaryUnaryMultiCallable[_matches_pb2.GetReplayRequest, _matches_pb2.GetReplayResponse]
+    """A match's replay, a page of steps at a time: the setup, then each accepted action, each
+    with the reader's view after it and its events in the engine's words, rebuilt from the
+    match's seed and its actions (engines are deterministic) through the same view function
+    as every other answer; and each seat's chance to win at each step as the bots estimated
+    it from a spectator's view (RecordWinEstimates), once estimated. During the match a
+    reader sees a spectator's views, or its own seat's with its seat token; once it is over,
+    any seat's, and each step's action and the seed. Any valid token.
+    """
+    RecordWinEstimates: _grpc.UnaryUnaryMultiCallable[_matches_pb2.RecordWinEstimatesRequest, _matches_pb2.RecordWinEstimatesResponse]
+    """Keeps each step's win estimates of a finished match beside it, for as long as the match
+    is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
+    """
 
 @_typing.type_check_only
 class MatchesAsyncStub(MatchesStub):
@@ -92,6 +105,19 @@ class MatchesAsyncStub(MatchesStub):
     """The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
     is the player's again (a bot move already under way lands first or is refused by the
     version check, never both). Returning to a seat not left changes nothing.
+    """
+    GetReplay: _aio.UnaryUnaryMultiCallable[_matches_pb2.GetReplayRequest, _matches_pb2.GetReplayResponse]  # type: ignore[assignment]
+    """A match's replay, a page of steps at a time: the setup, then each accepted action, each
+    with the reader's view after it and its events in the engine's words, rebuilt from the
+    match's seed and its actions (engines are deterministic) through the same view function
+    as every other answer; and each seat's chance to win at each step as the bots estimated
+    it from a spectator's view (RecordWinEstimates), once estimated. During the match a
+    reader sees a spectator's views, or its own seat's with its seat token; once it is over,
+    any seat's, and each step's action and the seed. Any valid token.
+    """
+    RecordWinEstimates: _aio.UnaryUnaryMultiCallable[_matches_pb2.RecordWinEstimatesRequest, _matches_pb2.RecordWinEstimatesResponse]  # type: ignore[assignment]
+    """Keeps each step's win estimates of a finished match beside it, for as long as the match
+    is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
     """
 
 class MatchesServicer(metaclass=_abc_1.ABCMeta):
@@ -164,6 +190,31 @@ class MatchesServicer(metaclass=_abc_1.ABCMeta):
         """The caller takes back the seat it left (LeaveSeat): from the next decision on, the seat
         is the player's again (a bot move already under way lands first or is refused by the
         version check, never both). Returning to a seat not left changes nothing.
+        """
+
+    @_abc_1.abstractmethod
+    def GetReplay(
+        self,
+        request: _matches_pb2.GetReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matches_pb2.GetReplayResponse, _abc.Awaitable[_matches_pb2.GetReplayResponse]]:
+        """A match's replay, a page of steps at a time: the setup, then each accepted action, each
+        with the reader's view after it and its events in the engine's words, rebuilt from the
+        match's seed and its actions (engines are deterministic) through the same view function
+        as every other answer; and each seat's chance to win at each step as the bots estimated
+        it from a spectator's view (RecordWinEstimates), once estimated. During the match a
+        reader sees a spectator's views, or its own seat's with its seat token; once it is over,
+        any seat's, and each step's action and the seed. Any valid token.
+        """
+
+    @_abc_1.abstractmethod
+    def RecordWinEstimates(
+        self,
+        request: _matches_pb2.RecordWinEstimatesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matches_pb2.RecordWinEstimatesResponse, _abc.Awaitable[_matches_pb2.RecordWinEstimatesResponse]]:
+        """Keeps each step's win estimates of a finished match beside it, for as long as the match
+        is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
         """
 
 def add_MatchesServicer_to_server(servicer: MatchesServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

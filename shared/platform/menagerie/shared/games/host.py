@@ -20,7 +20,7 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -32,6 +32,7 @@ from menagerie.rules.contract import Engine, GameInfo, MatchSetup
 from menagerie.rules.errors import (
     Aborted,
     AlreadyExists,
+    FailedPrecondition,
     IllegalAction,
     InvalidArgument,
     MenagerieError,
@@ -56,6 +57,9 @@ from menagerie.shared.games.terms import (
     MatchRequest,
     Move,
     PageRequest,
+    Replay,
+    ReplayRequest,
+    ReplayStep,
     SeatToken,
     SeatView,
     ShownEvent,
@@ -63,7 +67,7 @@ from menagerie.shared.games.terms import (
     TimeoutNote,
     WatchUpdate,
 )
-from menagerie.shared.store import MatchMeta, MatchRecord, MatchStore, StoredEntry
+from menagerie.shared.store import MatchMeta, MatchRecord, MatchStore, StoredEntry, WinEstimates
 from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
 
@@ -72,6 +76,9 @@ log = structlog.get_logger(__name__)
 SUBMIT_ATTEMPTS = 32
 # A parked Watch reads again this often even if no wake-up came (a safety net, not the path).
 WATCH_POLL_MS = 10_000
+# A replay's page: the steps rebuilt and sent at most (each carries a whole view).
+REPLAY_PAGE_SIZE = 50
+REPLAY_MAX_PAGE_SIZE = 200
 _PAGE_TOKEN = re.compile(r"([0-9]{1,15}):([A-Za-z0-9_-]{1,64})")
 
 
@@ -102,6 +109,8 @@ class GameHost:
         self.writer = MatchWriter(engine, settings, messages)
         self._state = msgspec.msgpack.Decoder(engine.state_type)
         self._events_decoder = msgspec.msgpack.Decoder(list[engine.event_type])  # type: ignore[name-defined]
+        self._action_decoder = msgspec.msgpack.Decoder(engine.action_type)
+        self._view_decoder = msgspec.msgpack.Decoder(engine.view_type)
         self._snapshots = SnapshotCache()
         self._encode = msgspec.msgpack.Encoder().encode
         self._levels_reading_view: dict[str, bool] = {}
@@ -378,6 +387,101 @@ class GameHost:
                 log.info("seat left" if away else "seat taken back", match=match_id, seat=seat)
                 return self._match(change.applied)
         raise Unavailable("the match is too busy right now; try again")
+
+    async def replay(self, principal: Principal, request: ReplayRequest) -> Replay:
+        """A page of the match's steps as the reader sees each: rebuilt from the seed and the stored actions.
+
+        Every view is `_sees`'s and every event `project`'s, as in any other answer. During the
+        match the reader is a spectator, or the caller's own seat; once it is over, any seat, and
+        each step also carries its action (everything may be revealed then).
+        """
+        match_id = checked_match_id(request.match_id)
+        record, entries = await self.store.snapshot(match_id, 0)
+        if record is None or record.meta.game != self.game:
+            raise self._not_found(match_id)
+        viewer = request.seat
+        if viewer is not None:
+            check_seat_exists(record, viewer)
+            if not record.finished and principal.viewer_in(match_id) != viewer:
+                raise PermissionDenied("a seat's views are shown to others only once the match is over")
+        first, size = max(request.from_version, 1), request.page_size or REPLAY_PAGE_SIZE
+        if size > REPLAY_MAX_PAGE_SIZE:
+            raise InvalidArgument(f"page_size must be at most {REPLAY_MAX_PAGE_SIZE}")
+        estimates = await self.store.win_estimates(match_id) if record.finished else None
+        chances = estimates.chances if estimates is not None else {}
+        window = range(first, first + size)
+        if request.views:
+            steps = self._replay_steps(record, entries, viewer, window, chances)
+        else:  # no views to rebuild: the stored entries say the rest
+            steps = [
+                ReplayStep(entry, None, [], self._replay_action(record, entry), chances.get(entry.version, []))
+                for entry in entries
+                if entry.version in window
+            ]
+        last = entries[-1].version if entries else 0
+        following = first + size if first + size <= last else 0
+        seed = record.meta.seed if record.finished else None
+        return Replay(self._match(record), steps, following, seed, estimates is not None)
+
+    def _replay_steps(
+        self,
+        record: MatchRecord,
+        entries: list[StoredEntry],
+        viewer: int | None,
+        window: range,
+        chances: dict[int, list[float]],
+    ) -> list[ReplayStep]:
+        """The steps of `window` (versions) as `viewer` sees them, the match replayed up to the last of them."""
+        steps = []
+        for entry, state in self._replayed(record, entries):
+            if entry.version >= window.stop:
+                break
+            if entry.version in window:
+                steps.append(self._replay_step(record, entry, state, viewer, chances.get(entry.version, [])))
+        return steps
+
+    def _replayed(self, record: MatchRecord, entries: list[StoredEntry]) -> Iterator[tuple[StoredEntry, Any]]:
+        """Each stored entry with the match's state right after it: the setup's, then each action applied in turn."""
+        meta = record.meta
+        state, _ = self.engine.setup(MatchSetup(meta.mode, len(meta.seats), meta.options), meta.seed)
+        for entry in entries:
+            if entry.seat is not None:  # the setup's entry has no seat and no action
+                self.engine.apply(state, entry.seat, self._action_decoder.decode(entry.action))
+            yield entry, state
+
+    def _replay_step(
+        self, record: MatchRecord, entry: StoredEntry, state: Any, viewer: int | None, chances: list[float]
+    ) -> ReplayStep:
+        """One step of a replay as `viewer` sees it; its view copied, since the state goes on changing."""
+        view = self._view_decoder.decode(self._encode(self._sees(state, viewer)))
+        prompt = self.engine.describe_prompt(view, _narrator(record.meta, viewer))
+        seen = SeatView(entry.version, entry.version, view, prompt, Clock(self._now_ms()))
+        events = [shown.text for shown in self._shown_events(record.meta, entry, viewer) if shown.text]
+        return ReplayStep(entry, seen, events, self._replay_action(record, entry), chances)
+
+    def _replay_action(self, record: MatchRecord, entry: StoredEntry) -> Any:
+        """The entry's action once the match is over (None before, and for the setup)."""
+        return self._action_decoder.decode(entry.action) if record.finished and entry.seat is not None else None
+
+    async def record_win_estimates(self, principal: Principal, match_id: str, chances: dict[int, list[float]]) -> None:
+        """Keeps a finished match's win estimates (the bot pool's estimate task): each step's chance per seat.
+
+        A service credential, or a bot's seat token of the match: the bot pool's keys sign nothing else.
+        """
+        match_id = checked_match_id(match_id)
+        if not (principal.bot and principal.match_id == match_id):
+            principal.require_service()
+        record = await self._record(match_id)
+        if not record.finished:
+            raise FailedPrecondition("win estimates are kept for finished matches only")
+        seats = len(record.meta.seats)
+        for version, values in chances.items():
+            if not 1 <= version <= record.version:
+                raise InvalidArgument(f"step {version} is not one of the match's (1 to {record.version})")
+            if len(values) != seats or not all(0.0 <= value <= 1.0 for value in values):
+                raise InvalidArgument(f"step {version}: give one chance in [0, 1] per seat ({seats})")
+        if not await self.store.record_win_estimates(record.match_id, WinEstimates(chances)):
+            raise self._not_found(record.match_id)
 
     async def _compact(self, match_id: str, version: int) -> None:
         """Packs the match that just finished (MatchStore.compact); a failure leaves it whole, still readable."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.shared.games.messages import Messages
-from menagerie.shared.games.terms import MatchRequest, Move, PageRequest, SeatKind, SeatRequest
+from menagerie.shared.games.terms import MatchRequest, Move, PageRequest, ReplayRequest, SeatKind, SeatRequest
 from menagerie.shared.store import ACTIVE, FINISHED
 
 _SEAT_KINDS = {common_pb2.SEAT_KIND_UNSPECIFIED: SeatKind.UNSPECIFIED, common_pb2.SEAT_KIND_BOT: SeatKind.BOT}
@@ -48,6 +48,12 @@ def seat_request(seat: common_pb2.SeatInfo) -> SeatRequest:
 def page_request(request: matches_pb2.ListMatchesRequest) -> PageRequest:
     """ListMatchesRequest as the host's PageRequest (UNSPECIFIED status: every match)."""
     return PageRequest(request.page_size, request.page_token, _STATUSES.get(request.status), request.live_only)
+
+
+def replay_request(request: matches_pb2.GetReplayRequest) -> ReplayRequest:
+    """GetReplayRequest as the host's ReplayRequest (no seat: a spectator's views)."""
+    seat = request.seat if request.HasField("seat") else None
+    return ReplayRequest(request.match_id, seat, request.from_version, request.page_size, not request.without_views)
 
 
 class Inbound:

@@ -26,6 +26,7 @@ from menagerie.shared.games.terms import (
     Match,
     MatchPage,
     NoticeKind,
+    Replay,
     SeatView,
     ShownEvent,
     WatchUpdate,
@@ -216,6 +217,25 @@ class Outbound:
             response.view.CopyFrom(self.view(update.view))
             response.view_version = update.view.view_version
             response.clock.CopyFrom(clock(update.view.clock))
+        return response
+
+    def replay(self, replay: Replay) -> matches_pb2.GetReplayResponse:
+        """GetReplay's reply: each step's view (and, once the match is over, action) as this binding's messages."""
+        response = matches_pb2.GetReplayResponse(
+            match=summary(replay.match),
+            next_version=replay.next_version,
+            estimates=matches_pb2.WIN_ESTIMATES_READY if replay.estimated else matches_pb2.WIN_ESTIMATES_PENDING,
+        )
+        if replay.seed is not None:
+            response.seed = replay.seed
+        for step in replay.steps:
+            out = response.steps.add(version=step.entry.version, events=step.events, win_chances=step.chances)
+            if step.entry.seat is not None:
+                out.seat = step.entry.seat
+            if step.view is not None:
+                out.view.Pack(self.view(step.view))
+            if step.action is not None:
+                out.action.Pack(self.messages.action(step.action))
         return response
 
     def _event(self, shown: ShownEvent) -> Any:

@@ -50,12 +50,14 @@ def game_registrar(binding: GameBinding) -> Register:
         host = GameHost(binding.engine, store, runtime.signer, settings, runtime.wakeups(), replies)
         binding.add_to_server(GameServicer(host, Inbound(binding.messages), replies), server)
         served = [binding.service_name]
+        generic_replies = None
         if binding.typed:
             # Every game is also served in the generic envelope: clients without its board draw it from there.
             generic = GameBinding.generic(binding.engine)
-            generic.add_to_server(GameServicer(host, Inbound(generic.messages), Outbound(generic, binding)), server)
+            generic_replies = Outbound(generic, binding)
+            generic.add_to_server(GameServicer(host, Inbound(generic.messages), generic_replies), server)
             served.append(generic.service_name)
-        matches_pb2_grpc.add_MatchesServicer_to_server(MatchesServicer(host), server)
+        matches_pb2_grpc.add_MatchesServicer_to_server(MatchesServicer(host, replies, generic_replies), server)
         return [*served, matches_pb2.DESCRIPTOR.services_by_name["Matches"].full_name]
 
     return register

@@ -21,9 +21,13 @@ from menagerie.shared.rpc.interceptor import Context, require_principal
 class MatchesServicer(matches_pb2_grpc.MatchesServicer):
     """menagerie.common.v1.Matches for one game."""
 
-    def __init__(self, host: GameHost) -> None:
+    def __init__(self, host: GameHost, replies: Outbound, generic: Outbound | None = None) -> None:
         self.host = host
         self.how_to = howto.load(host.info.game)
+        # A replay's views in the game's own messages, or the generic ones (when asked; a game without a proto
+        # has only those: `replies` then).
+        self.replies = replies
+        self.generic = generic or replies
 
     async def CreateMatch(  # noqa: N802 - gRPC method name
         self, request: matches_pb2.CreateMatchRequest, context: Context
@@ -63,6 +67,19 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
         self, request: matches_pb2.GetRulesRequest, context: Context
     ) -> matches_pb2.GetRulesResponse:
         return outbound.rules(self.host.info, self.how_to, request.mode)
+
+    async def GetReplay(  # noqa: N802
+        self, request: matches_pb2.GetReplayRequest, context: Context
+    ) -> matches_pb2.GetReplayResponse:
+        replies = self.generic if request.generic else self.replies
+        return replies.replay(await self.host.replay(require_principal(), inbound.replay_request(request)))
+
+    async def RecordWinEstimates(  # noqa: N802
+        self, request: matches_pb2.RecordWinEstimatesRequest, context: Context
+    ) -> matches_pb2.RecordWinEstimatesResponse:
+        chances = {step.version: list(step.chances) for step in request.steps}
+        await self.host.record_win_estimates(require_principal(), request.match_id, chances)
+        return matches_pb2.RecordWinEstimatesResponse()
 
 
 class GameServicer:

@@ -63,6 +63,17 @@ class PageRequest:
 
 
 @dataclass(frozen=True)
+class ReplayRequest:
+    """A page of a match's replay: whose views (a seat, or None: a spectator's), from which version, how many steps."""
+
+    match_id: str
+    seat: int | None = None
+    from_version: int = 0  # 0: from the setup (version 1)
+    page_size: int = 0  # 0: the default size
+    views: bool = True  # False: each step's entry and action alone (the bot pool's estimate task)
+
+
+@dataclass(frozen=True)
 class Move:
     """A submitted action as asked, before any check.
 
@@ -185,6 +196,28 @@ class WatchUpdate:
     events: list[ShownEvent]
     timeout: TimeoutNote | None = None
     view: SeatView | None = None
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay: the match right after one stored entry, as the replay's reader sees it."""
+
+    entry: StoredEntry
+    view: SeatView | None  # None when the request asked for no views
+    events: list[str]  # the entry's events in the engine's words for the reader (empty sentences left out)
+    action: Any = None  # the entry's action, once the match is over (None: the setup, or a match in progress)
+    chances: list[float] = field(default_factory=list)  # each seat's estimated chance to win; empty: none
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A page of a match's replay, the next page's first version (0: none), the seed once the match is over."""
+
+    match: Match
+    steps: list[ReplayStep]
+    next_version: int
+    seed: int | None
+    estimated: bool  # the win estimates are stored (RecordWinEstimates)
 
 
 class StoredMessages(Protocol):

@@ -11,6 +11,7 @@ from menagerie.shared.store.records import (
     SeatDeadline,
     SeatMeta,
     StoredEntry,
+    WinEstimates,
 )
 
 __all__ = [
@@ -28,5 +29,6 @@ __all__ = [
     "SeatDeadline",
     "SeatMeta",
     "StoredEntry",
+    "WinEstimates",
     "read_archive",
 ]

@@ -37,6 +37,9 @@ class MatchKeys(NamedTuple):
     # A hash of the bot seats that must act now (seat -> menagerie.shared.bots.BotTurn): what their
     # bots need to decide, written with the move that made their turn, gone with the next one.
     bot_turns: str
+    # A finished match's win estimates (menagerie.shared.store.records.WinEstimates): RecordWinEstimates
+    # writes them, with the state hash's remaining time to live.
+    estimates: str
 
 
 def shard_keys(shard: int) -> ShardKeys:
@@ -61,6 +64,7 @@ def match_keys(match_id: str, shards: int) -> MatchKeys:
         idempotency=f"{base}:idem",
         shard=shard_keys(shard),
         bot_turns=f"{base}:bots",
+        estimates=f"{base}:estimates",
     )
 
 

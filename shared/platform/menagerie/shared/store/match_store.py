@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 from menagerie.shared.store.hashes import HashCodec
 from menagerie.shared.store.keys import MatchKeys, deadline_member, match_keys, shard_keys
 from menagerie.shared.store.pipelined import RedisRunner
-from menagerie.shared.store.records import FINISHED, Archive, MatchRecord, SeatDeadline, StoredEntry
+from menagerie.shared.store.records import FINISHED, Archive, MatchRecord, SeatDeadline, StoredEntry, WinEstimates
 from menagerie.shared.store.scripts import (
     CreateArgs,
     RecordPairs,
@@ -38,6 +38,7 @@ from menagerie.shared.tracing import script_span
 
 _encode = msgspec.msgpack.Encoder().encode
 _archive = msgspec.msgpack.Decoder(Archive)
+_win_estimates = msgspec.msgpack.Decoder(WinEstimates)
 ARCHIVE_FIELD = "archive"  # of the state hash, once the match is compacted
 _COMPRESSION_LEVEL = 6  # zlib's default: level 9 saves under 2% more here
 # What a move never changes: create.lua writes it, submit.lua leaves it as it is.
@@ -121,6 +122,7 @@ class MatchStore:
         self._submit = redis.register_script(source("submit.lua"))
         self._compact = redis.register_script(source("compact.lua"))
         self._seat = redis.register_script(source("seat.lua"))
+        self._estimates = redis.register_script(source("estimates.lua"))
         # The state hash as the scripts write it: every field at creation, what a move changes after.
         self._created_fields = RecordPairs(self.records)
         self._moved_fields = RecordPairs(self.records, skip=_WRITTEN_ONCE)
@@ -290,6 +292,16 @@ class MatchStore:
         packed = zlib.compress(_encode(archive), _COMPRESSION_LEVEL)
         script_keys = (keys.state, keys.events, keys.idempotency)
         return bool(await self._compact(keys=script_keys, args=(version, packed)))
+
+    async def record_win_estimates(self, match_id: str, estimates: WinEstimates) -> bool:
+        """Keeps a finished match's win estimates for as long as the match (False: no finished match, nothing done)."""
+        keys = self.keys(match_id)
+        return bool(await self._estimates(keys=(keys.state, keys.estimates), args=(_encode(estimates),)))
+
+    async def win_estimates(self, match_id: str) -> WinEstimates | None:
+        """The match's win estimates, once RecordWinEstimates kept them."""
+        raw = cast("bytes | None", await self.redis.get(self.keys(match_id).estimates))
+        return None if raw is None else _win_estimates.decode(raw)
 
     async def list_records(self, status: str | None, limit: int, before: tuple[int, str] | None) -> list[MatchRecord]:
         """Matches newest first (by creation), optionally only those in `status`, older than `before`."""

@@ -139,3 +139,13 @@ class Archive(msgspec.Struct, array_like=True):
     entries: list[StoredEntry]
     # Idempotency field -> recorded answer, as the idempotency hash held them.
     answers: dict[str, bytes]
+
+
+class WinEstimates(msgspec.Struct, frozen=True, array_like=True):
+    """A finished match's win estimates, as the bot pool computed them (RecordWinEstimates).
+
+    `chances` maps a step's version to each seat's chance to win after it, by seat; a step
+    without an estimate (the game's evaluation has none there) is not in it.
+    """
+
+    chances: dict[int, list[float]]

@@ -2,10 +2,10 @@
 // @generated from file menagerie/common/v1/matches.proto (package menagerie.common.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Any, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_any, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { MatchConfig, MatchStatus, MatchSummary, SeatInfo } from "./common_pb";
 import { file_menagerie_common_v1_common } from "./common_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +14,219 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file menagerie/common/v1/matches.proto.
  */
 export const file_menagerie_common_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEiJAoQTGVhdmVTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IicKE1JldHVyblRvU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiSAoUUmV0dXJuVG9TZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSKiAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEjAKBmNvbmZpZxgCIAEoCzIgLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hDb25maWcSLAoFc2VhdHMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRJbmZvEhEKBHNlZWQYBCABKARIAIgBAUIHCgVfc2VlZCJdCg5TZWF0Q3JlZGVudGlhbBIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJEi4KCmV4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoEBChNDcmVhdGVNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSOAoLc2VhdF90b2tlbnMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlNlYXRDcmVkZW50aWFsIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJEChBHZXRNYXRjaFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkigAEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0dXMYAyABKA4yIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3RhdHVzEhEKCWxpdmVfb25seRgEIAEoCCJiChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEjIKB21hdGNoZXMYASADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFQoTRGVzY3JpYmVHYW1lUmVxdWVzdCJeCgpPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFgoOYWxsb3dlZF92YWx1ZXMYAyADKAkSFQoNZGVmYXVsdF92YWx1ZRgEIAEoCSLNAQoITW9kZUluZm8SDAoEbW9kZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEjAKB29wdGlvbnMYBSADKAsyHy5tZW5hZ2VyaWUuY29tbW9uLnYxLk9wdGlvbkluZm8SEwoLY29vcGVyYXRpdmUYBiABKAgSNwoKYm90X2xldmVscxgHIAMoCzIjLm1lbmFnZXJpZS5jb21tb24udjEuQm90TGV2ZWxSYXRpbmciWAoOQm90TGV2ZWxSYXRpbmcSDQoFbGV2ZWwYASABKAkSFgoOYnVkZ2V0X3NlY29uZHMYAiABKAESDgoGcmF0aW5nGAMgASgBEg8KB21hdGNoZXMYBCABKA0iYQoURGVzY3JpYmVHYW1lUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIsCgVtb2RlcxgDIAMoCzIdLm1lbmFnZXJpZS5jb21tb24udjEuTW9kZUluZm8iHwoPR2V0UnVsZXNSZXF1ZXN0EgwKBG1vZGUYASABKAkiTAoMUnVsZXNTZWN0aW9uEg4KBmFuY2hvchgBIAEoCRIPCgdoZWFkaW5nGAIgASgJEgwKBHRleHQYAyABKAkSDQoFcnVsZXMYBCADKAkicgoQR2V0UnVsZXNSZXNwb25zZRIMCgRnYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEgwKBG1vZGUYAyABKAkSMwoIc2VjdGlvbnMYBCADKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLlJ1bGVzU2VjdGlvbjKlBQoHTWF0Y2hlcxJgCgtDcmVhdGVNYXRjaBInLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GigubWVuYWdlcmllLmNvbW1vbi52MS5DcmVhdGVNYXRjaFJlc3BvbnNlElcKCEdldE1hdGNoEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldE1hdGNoUmVzcG9uc2USYAoLTGlzdE1hdGNoZXMSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuTGlzdE1hdGNoZXNSZXNwb25zZRJjCgxEZXNjcmliZUdhbWUSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlc3BvbnNlElcKCEdldFJ1bGVzEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRSdWxlc1JlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJ1bGVzUmVzcG9uc2USWgoJTGVhdmVTZWF0EiUubWVuYWdlcmllLmNvbW1vbi52MS5MZWF2ZVNlYXRSZXF1ZXN0GiYubWVuYWdlcmllLmNvbW1vbi52MS5MZWF2ZVNlYXRSZXNwb25zZRJjCgxSZXR1cm5Ub1NlYXQSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLlJldHVyblRvU2VhdFJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLlJldHVyblRvU2VhdFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEikQEKEEdldFJlcGxheVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhQKDGZyb21fdmVyc2lvbhgDIAEoBBIRCglwYWdlX3NpemUYBCABKA0SDwoHZ2VuZXJpYxgFIAEoCBIVCg13aXRob3V0X3ZpZXdzGAYgASgIQgcKBV9zZWF0IqgBCgpSZXBsYXlTdGVwEg8KB3ZlcnNpb24YASABKAQSEQoEc2VhdBgCIAEoDUgAiAEBEg4KBmV2ZW50cxgDIAMoCRIiCgR2aWV3GAQgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIkCgZhY3Rpb24YBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55EhMKC3dpbl9jaGFuY2VzGAYgAygBQgcKBV9zZWF0It0BChFHZXRSZXBsYXlSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5Ei4KBXN0ZXBzGAIgAygLMh8ubWVuYWdlcmllLmNvbW1vbi52MS5SZXBsYXlTdGVwEhQKDG5leHRfdmVyc2lvbhgDIAEoBBIRCgRzZWVkGAQgASgESACIAQESNAoJZXN0aW1hdGVzGAUgASgOMiEubWVuYWdlcmllLmNvbW1vbi52MS5XaW5Fc3RpbWF0ZXNCBwoFX3NlZWQiMgoOU3RlcFdpbkNoYW5jZXMSDwoHdmVyc2lvbhgBIAEoBBIPCgdjaGFuY2VzGAIgAygBImEKGVJlY29yZFdpbkVzdGltYXRlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSMgoFc3RlcHMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlN0ZXBXaW5DaGFuY2VzIhwKGlJlY29yZFdpbkVzdGltYXRlc1Jlc3BvbnNlIiQKEExlYXZlU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRQoRTGVhdmVTZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSInChNSZXR1cm5Ub1NlYXRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIkgKFFJldHVyblRvU2VhdFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkiogEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIwCgZjb25maWcYAiABKAsyIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoQ29uZmlnEiwKBXNlYXRzGAMgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0SW5mbxIRCgRzZWVkGAQgASgESACIAQFCBwoFX3NlZWQiXQoOU2VhdENyZWRlbnRpYWwSDAoEc2VhdBgBIAEoDRINCgV0b2tlbhgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKBAQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5EjgKC3NlYXRfdG9rZW5zGAIgAygLMiMubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0Q3JlZGVudGlhbCIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRAoQR2V0TWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IoABChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgNEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoGc3RhdHVzGAMgASgOMiAubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN0YXR1cxIRCglsaXZlX29ubHkYBCABKAgiYgoTTGlzdE1hdGNoZXNSZXNwb25zZRIyCgdtYXRjaGVzGAEgAygLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIhUKE0Rlc2NyaWJlR2FtZVJlcXVlc3QiXgoKT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhYKDmFsbG93ZWRfdmFsdWVzGAMgAygJEhUKDWRlZmF1bHRfdmFsdWUYBCABKAkizQEKCE1vZGVJbmZvEgwKBG1vZGUYASABKAkSDQoFdGl0bGUYAiABKAkSEQoJbWluX3NlYXRzGAMgASgNEhEKCW1heF9zZWF0cxgEIAEoDRIwCgdvcHRpb25zGAUgAygLMh8ubWVuYWdlcmllLmNvbW1vbi52MS5PcHRpb25JbmZvEhMKC2Nvb3BlcmF0aXZlGAYgASgIEjcKCmJvdF9sZXZlbHMYByADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLkJvdExldmVsUmF0aW5nIlgKDkJvdExldmVsUmF0aW5nEg0KBWxldmVsGAEgASgJEhYKDmJ1ZGdldF9zZWNvbmRzGAIgASgBEg4KBnJhdGluZxgDIAEoARIPCgdtYXRjaGVzGAQgASgNImEKFERlc2NyaWJlR2FtZVJlc3BvbnNlEgwKBGdhbWUYASABKAkSDQoFdGl0bGUYAiABKAkSLAoFbW9kZXMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1vZGVJbmZvIh8KD0dldFJ1bGVzUmVxdWVzdBIMCgRtb2RlGAEgASgJIkwKDFJ1bGVzU2VjdGlvbhIOCgZhbmNob3IYASABKAkSDwoHaGVhZGluZxgCIAEoCRIMCgR0ZXh0GAMgASgJEg0KBXJ1bGVzGAQgAygJInIKEEdldFJ1bGVzUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIMCgRtb2RlGAMgASgJEjMKCHNlY3Rpb25zGAQgAygLMiEubWVuYWdlcmllLmNvbW1vbi52MS5SdWxlc1NlY3Rpb24qYQoMV2luRXN0aW1hdGVzEh0KGVdJTl9FU1RJTUFURVNfVU5TUEVDSUZJRUQQABIZChVXSU5fRVNUSU1BVEVTX1BFTkRJTkcQARIXChNXSU5fRVNUSU1BVEVTX1JFQURZEAIy+AYKB01hdGNoZXMSYAoLQ3JlYXRlTWF0Y2gSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJXCghHZXRNYXRjaBIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TWF0Y2hSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlc3BvbnNlEmAKC0xpc3RNYXRjaGVzEicubWVuYWdlcmllLmNvbW1vbi52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USYwoMRGVzY3JpYmVHYW1lEigubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXNwb25zZRJXCghHZXRSdWxlcxIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0UnVsZXNSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRSdWxlc1Jlc3BvbnNlEloKCUxlYXZlU2VhdBIlLm1lbmFnZXJpZS5jb21tb24udjEuTGVhdmVTZWF0UmVxdWVzdBomLm1lbmFnZXJpZS5jb21tb24udjEuTGVhdmVTZWF0UmVzcG9uc2USYwoMUmV0dXJuVG9TZWF0EigubWVuYWdlcmllLmNvbW1vbi52MS5SZXR1cm5Ub1NlYXRSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5SZXR1cm5Ub1NlYXRSZXNwb25zZRJaCglHZXRSZXBsYXkSJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJlcGxheVJlcXVlc3QaJi5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJlcGxheVJlc3BvbnNlEnUKElJlY29yZFdpbkVzdGltYXRlcxIuLm1lbmFnZXJpZS5jb21tb24udjEuUmVjb3JkV2luRXN0aW1hdGVzUmVxdWVzdBovLm1lbmFnZXJpZS5jb21tb24udjEuUmVjb3JkV2luRXN0aW1hdGVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+
+/**
+ * @generated from message menagerie.common.v1.GetReplayRequest
+ */
+export type GetReplayRequest = Message<"menagerie.common.v1.GetReplayRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * Whose views: a seat's (the caller's own during the match; any once it is over); absent: a spectator's.
+   *
+   * @generated from field: optional uint32 seat = 2;
+   */
+  seat?: number | undefined;
+
+  /**
+   * The first step's version (1: the setup; 0 = 1).
+   *
+   * @generated from field: uint64 from_version = 3;
+   */
+  fromVersion: bigint;
+
+  /**
+   * At most this many steps (1–200; 0 = 50).
+   *
+   * @generated from field: uint32 page_size = 4;
+   */
+  pageSize: number;
+
+  /**
+   * The views and actions in the generic shape (menagerie.generic.v1) even for a game with a proto of its own.
+   *
+   * @generated from field: bool generic = 5;
+   */
+  generic: boolean;
+
+  /**
+   * Only each step's version, seat and action (and the seed): no views, no events. The bot
+   * pool's estimate task replays a finished match from them itself.
+   *
+   * @generated from field: bool without_views = 6;
+   */
+  withoutViews: boolean;
+};
+
+/**
+ * Describes the message menagerie.common.v1.GetReplayRequest.
+ * Use `create(GetReplayRequestSchema)` to create a new message.
+ */
+export const GetReplayRequestSchema: GenMessage<GetReplayRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 0);
+
+/**
+ * One step of a replay: the match right after one accepted action (or the setup).
+ *
+ * @generated from message menagerie.common.v1.ReplayStep
+ */
+export type ReplayStep = Message<"menagerie.common.v1.ReplayStep"> & {
+  /**
+   * The match's version after the step (1: the setup).
+   *
+   * @generated from field: uint64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The seat whose action made the step; absent for the setup.
+   *
+   * @generated from field: optional uint32 seat = 2;
+   */
+  seat?: number | undefined;
+
+  /**
+   * The step's events, each in the engine's words for the reader (events with nothing to read left out).
+   *
+   * @generated from field: repeated string events = 3;
+   */
+  events: string[];
+
+  /**
+   * The reader's view after the step: the game's own View (menagerie.<game>.v1.View), or
+   * menagerie.generic.v1.View for a game without a proto (or when asked: generic).
+   *
+   * @generated from field: google.protobuf.Any view = 4;
+   */
+  view?: Any | undefined;
+
+  /**
+   * Once the match is over: the action the seat took, as the game's Action (or the generic one).
+   *
+   * @generated from field: google.protobuf.Any action = 5;
+   */
+  action?: Any | undefined;
+
+  /**
+   * Each seat's chance to win after the step, in [0, 1], by seat index; empty where there is no estimate.
+   *
+   * @generated from field: repeated double win_chances = 6;
+   */
+  winChances: number[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.ReplayStep.
+ * Use `create(ReplayStepSchema)` to create a new message.
+ */
+export const ReplayStepSchema: GenMessage<ReplayStep> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 1);
+
+/**
+ * @generated from message menagerie.common.v1.GetReplayResponse
+ */
+export type GetReplayResponse = Message<"menagerie.common.v1.GetReplayResponse"> & {
+  /**
+   * @generated from field: menagerie.common.v1.MatchSummary match = 1;
+   */
+  match?: MatchSummary | undefined;
+
+  /**
+   * @generated from field: repeated menagerie.common.v1.ReplayStep steps = 2;
+   */
+  steps: ReplayStep[];
+
+  /**
+   * The next page's from_version; 0 after the last step.
+   *
+   * @generated from field: uint64 next_version = 3;
+   */
+  nextVersion: bigint;
+
+  /**
+   * Once the match is over: its seed (every step follows from it and the actions).
+   *
+   * @generated from field: optional uint64 seed = 4;
+   */
+  seed?: bigint | undefined;
+
+  /**
+   * @generated from field: menagerie.common.v1.WinEstimates estimates = 5;
+   */
+  estimates: WinEstimates;
+};
+
+/**
+ * Describes the message menagerie.common.v1.GetReplayResponse.
+ * Use `create(GetReplayResponseSchema)` to create a new message.
+ */
+export const GetReplayResponseSchema: GenMessage<GetReplayResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 2);
+
+/**
+ * One step's estimates: each seat's chance to win, by seat index.
+ *
+ * @generated from message menagerie.common.v1.StepWinChances
+ */
+export type StepWinChances = Message<"menagerie.common.v1.StepWinChances"> & {
+  /**
+   * @generated from field: uint64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * @generated from field: repeated double chances = 2;
+   */
+  chances: number[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.StepWinChances.
+ * Use `create(StepWinChancesSchema)` to create a new message.
+ */
+export const StepWinChancesSchema: GenMessage<StepWinChances> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 3);
+
+/**
+ * @generated from message menagerie.common.v1.RecordWinEstimatesRequest
+ */
+export type RecordWinEstimatesRequest = Message<"menagerie.common.v1.RecordWinEstimatesRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The steps with an estimate (a step left out has none).
+   *
+   * @generated from field: repeated menagerie.common.v1.StepWinChances steps = 2;
+   */
+  steps: StepWinChances[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.RecordWinEstimatesRequest.
+ * Use `create(RecordWinEstimatesRequestSchema)` to create a new message.
+ */
+export const RecordWinEstimatesRequestSchema: GenMessage<RecordWinEstimatesRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 4);
+
+/**
+ * @generated from message menagerie.common.v1.RecordWinEstimatesResponse
+ */
+export type RecordWinEstimatesResponse = Message<"menagerie.common.v1.RecordWinEstimatesResponse"> & {
+};
+
+/**
+ * Describes the message menagerie.common.v1.RecordWinEstimatesResponse.
+ * Use `create(RecordWinEstimatesResponseSchema)` to create a new message.
+ */
+export const RecordWinEstimatesResponseSchema: GenMessage<RecordWinEstimatesResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 5);
 
 /**
  * @generated from message menagerie.common.v1.LeaveSeatRequest
@@ -31,7 +243,7 @@ export type LeaveSeatRequest = Message<"menagerie.common.v1.LeaveSeatRequest"> &
  * Use `create(LeaveSeatRequestSchema)` to create a new message.
  */
 export const LeaveSeatRequestSchema: GenMessage<LeaveSeatRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 0);
+  messageDesc(file_menagerie_common_v1_matches, 6);
 
 /**
  * @generated from message menagerie.common.v1.LeaveSeatResponse
@@ -50,7 +262,7 @@ export type LeaveSeatResponse = Message<"menagerie.common.v1.LeaveSeatResponse">
  * Use `create(LeaveSeatResponseSchema)` to create a new message.
  */
 export const LeaveSeatResponseSchema: GenMessage<LeaveSeatResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 1);
+  messageDesc(file_menagerie_common_v1_matches, 7);
 
 /**
  * @generated from message menagerie.common.v1.ReturnToSeatRequest
@@ -67,7 +279,7 @@ export type ReturnToSeatRequest = Message<"menagerie.common.v1.ReturnToSeatReque
  * Use `create(ReturnToSeatRequestSchema)` to create a new message.
  */
 export const ReturnToSeatRequestSchema: GenMessage<ReturnToSeatRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 2);
+  messageDesc(file_menagerie_common_v1_matches, 8);
 
 /**
  * @generated from message menagerie.common.v1.ReturnToSeatResponse
@@ -84,7 +296,7 @@ export type ReturnToSeatResponse = Message<"menagerie.common.v1.ReturnToSeatResp
  * Use `create(ReturnToSeatResponseSchema)` to create a new message.
  */
 export const ReturnToSeatResponseSchema: GenMessage<ReturnToSeatResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 3);
+  messageDesc(file_menagerie_common_v1_matches, 9);
 
 /**
  * @generated from message menagerie.common.v1.CreateMatchRequest
@@ -121,7 +333,7 @@ export type CreateMatchRequest = Message<"menagerie.common.v1.CreateMatchRequest
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 4);
+  messageDesc(file_menagerie_common_v1_matches, 10);
 
 /**
  * A signed token that lets its holder act for one seat of one match.
@@ -150,7 +362,7 @@ export type SeatCredential = Message<"menagerie.common.v1.SeatCredential"> & {
  * Use `create(SeatCredentialSchema)` to create a new message.
  */
 export const SeatCredentialSchema: GenMessage<SeatCredential> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 5);
+  messageDesc(file_menagerie_common_v1_matches, 11);
 
 /**
  * @generated from message menagerie.common.v1.CreateMatchResponse
@@ -172,7 +384,7 @@ export type CreateMatchResponse = Message<"menagerie.common.v1.CreateMatchRespon
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 6);
+  messageDesc(file_menagerie_common_v1_matches, 12);
 
 /**
  * @generated from message menagerie.common.v1.GetMatchRequest
@@ -189,7 +401,7 @@ export type GetMatchRequest = Message<"menagerie.common.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 7);
+  messageDesc(file_menagerie_common_v1_matches, 13);
 
 /**
  * @generated from message menagerie.common.v1.GetMatchResponse
@@ -206,7 +418,7 @@ export type GetMatchResponse = Message<"menagerie.common.v1.GetMatchResponse"> &
  * Use `create(GetMatchResponseSchema)` to create a new message.
  */
 export const GetMatchResponseSchema: GenMessage<GetMatchResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 8);
+  messageDesc(file_menagerie_common_v1_matches, 14);
 
 /**
  * @generated from message menagerie.common.v1.ListMatchesRequest
@@ -248,7 +460,7 @@ export type ListMatchesRequest = Message<"menagerie.common.v1.ListMatchesRequest
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 9);
+  messageDesc(file_menagerie_common_v1_matches, 15);
 
 /**
  * @generated from message menagerie.common.v1.ListMatchesResponse
@@ -270,7 +482,7 @@ export type ListMatchesResponse = Message<"menagerie.common.v1.ListMatchesRespon
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 10);
+  messageDesc(file_menagerie_common_v1_matches, 16);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameRequest
@@ -283,7 +495,7 @@ export type DescribeGameRequest = Message<"menagerie.common.v1.DescribeGameReque
  * Use `create(DescribeGameRequestSchema)` to create a new message.
  */
 export const DescribeGameRequestSchema: GenMessage<DescribeGameRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 11);
+  messageDesc(file_menagerie_common_v1_matches, 17);
 
 /**
  * One option a mode accepts.
@@ -317,7 +529,7 @@ export type OptionInfo = Message<"menagerie.common.v1.OptionInfo"> & {
  * Use `create(OptionInfoSchema)` to create a new message.
  */
 export const OptionInfoSchema: GenMessage<OptionInfo> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 12);
+  messageDesc(file_menagerie_common_v1_matches, 18);
 
 /**
  * @generated from message menagerie.common.v1.ModeInfo
@@ -369,7 +581,7 @@ export type ModeInfo = Message<"menagerie.common.v1.ModeInfo"> & {
  * Use `create(ModeInfoSchema)` to create a new message.
  */
 export const ModeInfoSchema: GenMessage<ModeInfo> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 13);
+  messageDesc(file_menagerie_common_v1_matches, 19);
 
 /**
  * A bot level as its mode's rating ladder rates it (`menagerie arena ladder`: a round-robin
@@ -414,7 +626,7 @@ export type BotLevelRating = Message<"menagerie.common.v1.BotLevelRating"> & {
  * Use `create(BotLevelRatingSchema)` to create a new message.
  */
 export const BotLevelRatingSchema: GenMessage<BotLevelRating> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 14);
+  messageDesc(file_menagerie_common_v1_matches, 20);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameResponse
@@ -441,7 +653,7 @@ export type DescribeGameResponse = Message<"menagerie.common.v1.DescribeGameResp
  * Use `create(DescribeGameResponseSchema)` to create a new message.
  */
 export const DescribeGameResponseSchema: GenMessage<DescribeGameResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 15);
+  messageDesc(file_menagerie_common_v1_matches, 21);
 
 /**
  * @generated from message menagerie.common.v1.GetRulesRequest
@@ -460,7 +672,7 @@ export type GetRulesRequest = Message<"menagerie.common.v1.GetRulesRequest"> & {
  * Use `create(GetRulesRequestSchema)` to create a new message.
  */
 export const GetRulesRequestSchema: GenMessage<GetRulesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 16);
+  messageDesc(file_menagerie_common_v1_matches, 22);
 
 /**
  * One section of a game's how-to-play.
@@ -502,7 +714,7 @@ export type RulesSection = Message<"menagerie.common.v1.RulesSection"> & {
  * Use `create(RulesSectionSchema)` to create a new message.
  */
 export const RulesSectionSchema: GenMessage<RulesSection> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 17);
+  messageDesc(file_menagerie_common_v1_matches, 23);
 
 /**
  * @generated from message menagerie.common.v1.GetRulesResponse
@@ -536,7 +748,39 @@ export type GetRulesResponse = Message<"menagerie.common.v1.GetRulesResponse"> &
  * Use `create(GetRulesResponseSchema)` to create a new message.
  */
 export const GetRulesResponseSchema: GenMessage<GetRulesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 18);
+  messageDesc(file_menagerie_common_v1_matches, 24);
+
+/**
+ * Whether a replay's win estimates are there.
+ *
+ * @generated from enum menagerie.common.v1.WinEstimates
+ */
+export enum WinEstimates {
+  /**
+   * @generated from enum value: WIN_ESTIMATES_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Not yet: the match is in progress, or its estimate task has not stored them yet.
+   *
+   * @generated from enum value: WIN_ESTIMATES_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * Stored: the steps with an estimate carry it (a game or mode without an evaluation has none).
+   *
+   * @generated from enum value: WIN_ESTIMATES_READY = 2;
+   */
+  READY = 2,
+}
+
+/**
+ * Describes the enum menagerie.common.v1.WinEstimates.
+ */
+export const WinEstimatesSchema: GenEnum<WinEstimates> = /*@__PURE__*/
+  enumDesc(file_menagerie_common_v1_matches, 0);
 
 /**
  * Generic match management, served by every game service.
@@ -623,6 +867,33 @@ export const Matches: GenService<{
     methodKind: "unary";
     input: typeof ReturnToSeatRequestSchema;
     output: typeof ReturnToSeatResponseSchema;
+  },
+  /**
+   * A match's replay, a page of steps at a time: the setup, then each accepted action, each
+   * with the reader's view after it and its events in the engine's words, rebuilt from the
+   * match's seed and its actions (engines are deterministic) through the same view function
+   * as every other answer; and each seat's chance to win at each step as the bots estimated
+   * it from a spectator's view (RecordWinEstimates), once estimated. During the match a
+   * reader sees a spectator's views, or its own seat's with its seat token; once it is over,
+   * any seat's, and each step's action and the seed. Any valid token.
+   *
+   * @generated from rpc menagerie.common.v1.Matches.GetReplay
+   */
+  getReplay: {
+    methodKind: "unary";
+    input: typeof GetReplayRequestSchema;
+    output: typeof GetReplayResponseSchema;
+  },
+  /**
+   * Keeps each step's win estimates of a finished match beside it, for as long as the match
+   * is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
+   *
+   * @generated from rpc menagerie.common.v1.Matches.RecordWinEstimates
+   */
+  recordWinEstimates: {
+    methodKind: "unary";
+    input: typeof RecordWinEstimatesRequestSchema;
+    output: typeof RecordWinEstimatesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_menagerie_common_v1_matches, 0);
