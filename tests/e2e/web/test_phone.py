@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from tests.e2e.web.pages import queue, register
+from tests.e2e.web.pages import register
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
     from tests.e2e.web.fixtures import RunningGateway
@@ -81,6 +81,15 @@ def test_the_lobby_rules_and_leaderboard_fit_the_screen(screen: Page, size: str,
     assert_no_horizontal_overflow(screen)
     screen.screenshot(path=str(screenshots / f"lobby-{size}.png"), full_page=True)
 
+    # The queue page: a private table for friends waits (for nobody here) until it is left.
+    screen.get_by_test_id("game-zoo").get_by_test_id("table").click()
+    expect(screen.get_by_test_id("queue-page")).to_contain_text("waiting")
+    expect(screen.get_by_test_id("join-code")).not_to_be_empty()
+    assert_no_horizontal_overflow(screen)
+    screen.screenshot(path=str(screenshots / f"queue-{size}.png"))
+    screen.get_by_test_id("cancel-ticket").click()
+    expect(screen).to_have_url(re.compile(r"#/$"))
+
     screen.goto("/#/rules/beasts/advanced")
     expect(screen.get_by_test_id("rules-section").first).to_be_visible()
     assert_no_horizontal_overflow(screen)
@@ -97,11 +106,11 @@ def test_a_match_fits_the_screen_zooms_and_takes_a_tap(
     screen: Page, size: str, game: str, mode: str, screenshots: Path
 ) -> None:
     register(screen, "Thumbs")
-    queue(screen, game, mode, seats=2, wait_seconds=3 if game == "zoo" else 1)
-    if game == "zoo":  # the queue page, while the wait for other players lasts
-        expect(screen.get_by_test_id("queue-page")).to_be_visible()
-        assert_no_horizontal_overflow(screen)
-        screen.screenshot(path=str(screenshots / f"queue-{size}.png"))
+    # A private table with a greedy bot, not the queue: no other test's player can take the second seat.
+    card = screen.get_by_test_id(f"game-{game}")
+    card.get_by_test_id("mode").select_option(mode)
+    card.get_by_test_id("seats").fill("2")
+    card.get_by_test_id("table-bots").click()
     expect(screen).to_have_url(re.compile(rf"#/match/{game}/"))
     choice = screen.locator("[data-testid=action]:not([disabled])").first
     choice.wait_for()
