@@ -267,7 +267,10 @@ def platform_sections(loads: dict[str, GameLoad], redis_url: str, service_token:
     with ExitStack() as stack:
         services, endpoints = start_games(stack, redis_url, loads)
         dispatcher = dispatcher_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints)
-        worker = bot_worker_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints)
+        # The worker that plays random and greedy bots in `make run` and the deploys: the plain queues' (threads pool).
+        worker = bot_worker_process(
+            redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints, MENAGERIE_WORKER_QUEUES="plain"
+        )
         with dispatcher, worker:
             for game, load in loads.items():
                 with took(f"{game}'s bot hops"):
