@@ -121,6 +121,7 @@ def test_a_match_fits_the_screen_zooms_and_takes_a_tap(
     screen.screenshot(path=str(screenshots / f"match-{game}-{size}.png"))
 
     check_zoom_and_pan(screen)
+    check_pinch_or_wheel(screen, size)
 
     # A move by tapping (a click on the desktop) on the first screen, without scrolling: the game accepts it.
     screen.evaluate("() => window.scrollTo(0, 0)")
@@ -166,3 +167,28 @@ def check_zoom_and_pan(page: Page) -> None:
     expect(window).to_have_attribute("data-scale", "1.000")
     restored = content.bounding_box()  # its height and top may have changed since: a bot's move redraws the page
     assert restored is not None and (restored["x"], restored["width"]) == (fitted["x"], fitted["width"])
+
+
+def check_pinch_or_wheel(page: Page, size: str) -> None:
+    """On the phone two fingers spread apart zoom the board (not the page); on the desktop ctrl+wheel does."""
+    window = page.get_by_test_id("zoom-window")
+    seen = window.bounding_box()
+    assert seen is not None
+    x, y = seen["x"] + seen["width"] / 2, seen["y"] + min(seen["height"], 300) / 2
+    if size == "phone":
+        # Playwright has no two-finger gesture: the DevTools protocol's touch events are the fingers.
+        cdp = page.context.new_cdp_session(page)
+        for kind, spread in [("touchStart", 40), *(("touchMove", d) for d in range(45, 85, 5)), ("touchEnd", 0)]:
+            fingers = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}] if spread else []
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": fingers})
+        expect(window).to_have_attribute("data-scale", "2.000")  # the fingers twice as far apart
+        assert page.evaluate("() => window.visualViewport.scale") == 1  # the page itself did not zoom
+    else:
+        page.mouse.move(x, y)
+        page.keyboard.down("Control")
+        page.mouse.wheel(0, -200)
+        page.keyboard.up("Control")
+        expect(window).not_to_have_attribute("data-scale", "1.000")
+        assert float(window.get_attribute("data-scale") or 0) > 1
+    page.get_by_test_id("zoom-fit").click()
+    expect(window).to_have_attribute("data-scale", "1.000")
