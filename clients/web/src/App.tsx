@@ -1,11 +1,13 @@
 // Hash routes: #/ lobby, #/queue/<ticket>, #/match/<game>/<match>, #/watch/<game>/<match>, #/leaderboard/<game>,
-// #/rules/<game>/<mode> (?section=<anchor> or ?rule=<name>: the section to show).
+// #/rules/<game>/<mode> (?section=<anchor> or ?rule=<name>: the section to show),
+// #/replay/<game>/<match> (?seat=<n>: that seat's views; ?step=<version>: the step to open at).
 // A match page takes ?board=generic: the generic board (the one a game without its own gets) for any game.
 import { useEffect, useState } from "react";
 import { HomePage } from "./pages/Home";
 import { LeaderboardPage } from "./pages/Leaderboard";
 import { MatchPage } from "./pages/Match";
 import { QueuePage } from "./pages/Queue";
+import { ReplayPage } from "./pages/Replay";
 import { RulesPage } from "./pages/Rules";
 
 function useHash(): string {
@@ -29,6 +31,19 @@ function Page({ hash }: { hash: string }) {
       return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={false} board={params.get("board") ?? undefined} />;
     case "watch":
       return <MatchPage key={hash} game={parts[1]} matchId={parts[2]} spectate={true} board={params.get("board") ?? undefined} />;
+    case "replay": {
+      const seat = params.get("seat"), step = params.get("step");
+      return (
+        <ReplayPage
+          key={`${parts[1]}/${parts[2]}/${seat ?? ""}`}
+          game={parts[1]}
+          matchId={parts[2]}
+          seat={seat === null || seat === "" ? undefined : Number(seat)}
+          step={step && /^\d+$/.test(step) ? BigInt(step) : undefined}
+          board={params.get("board") ?? undefined}
+        />
+      );
+    }
     case "leaderboard":
       return <LeaderboardPage game={parts[1]} />;
     case "rules":

@@ -10,6 +10,7 @@ import { Actions } from "../components/Actions";
 import { Countdown } from "../components/Countdown";
 import { OutcomeTable } from "../components/Outcome";
 import { EventLog } from "../components/EventLog";
+import { replayHref } from "./Replay";
 import { refusedRule, ruleLink } from "./Rules";
 import { autoPassOf, currentPlayer, rememberSeat, seatOf, setAutoPass, type Seat } from "../session";
 
@@ -312,6 +313,13 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
         </p>
       )}
       {outcome && <OutcomeTable outcome={outcome} names={names} viewer={seat?.seat} />}
+      {outcome && (
+        <p>
+          <a data-testid="replay-link" href={replayHref(game, matchId)}>
+            Replay this match, with the bots' estimate of each seat's chances
+          </a>
+        </p>
+      )}
       <div className="match-body">
         <div className="board" data-testid="board">
           {view ? (
