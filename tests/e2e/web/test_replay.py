@@ -43,6 +43,10 @@ def test_a_finished_match_replays_with_its_timeline_and_chart(
 ) -> None:
     match_id, version = finished_match
     register(page, "Viewer")
+    # The lobby lists the matches that ended lately (every test's: any of them), each with its replay.
+    page.get_by_test_id("recent-replays").get_by_test_id("replay").first.click()
+    expect(page).to_have_url(re.compile(r"#/replay/\w+/\w+$"))
+    expect(page.get_by_test_id("timeline")).to_be_visible()
     # The finished match's page links to its replay.
     page.goto(f"/#/watch/zoo/{match_id}")
     page.get_by_test_id("replay-link").click()

@@ -7,6 +7,7 @@ import type { MatchSummary } from "../gen/menagerie/common/v1/common_pb";
 import { MatchStatus } from "../gen/menagerie/common/v1/common_pb";
 import { currentPlayer, forgetPlayer, register, rememberTicket, renamePlayer, type Player } from "../session";
 import { seatNumber } from "../games/types";
+import { RecentReplays } from "../components/RecentReplays";
 
 function navigate(hash: string): void {
   window.location.hash = hash;
@@ -404,6 +405,7 @@ export function HomePage() {
         ))}
       </div>
       <LiveMatches games={games} player={player} />
+      <RecentReplays games={games} player={player} />
     </div>
   );
 }

@@ -16,6 +16,7 @@ also writes what a bot seat that must act needs to decide: BotTurn, beside the m
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import time
@@ -79,6 +80,7 @@ WATCH_POLL_MS = 10_000
 # A replay's page: the steps rebuilt and sent at most (each carries a whole view).
 REPLAY_PAGE_SIZE = 50
 REPLAY_MAX_PAGE_SIZE = 200
+REPLAY_YIELD_EVERY = 16  # steps replayed between two turns of the event loop
 _PAGE_TOKEN = re.compile(r"([0-9]{1,15}):([A-Za-z0-9_-]{1,64})")
 
 
@@ -411,7 +413,7 @@ class GameHost:
         chances = estimates.chances if estimates is not None else {}
         window = range(first, first + size)
         if request.views:
-            steps = self._replay_steps(record, entries, viewer, window, chances)
+            steps = await self._replay_steps(record, entries, viewer, window, chances)
         else:  # no views to rebuild: the stored entries say the rest
             steps = [
                 ReplayStep(entry, None, [], self._replay_action(record, entry), chances.get(entry.version, []))
@@ -423,7 +425,7 @@ class GameHost:
         seed = record.meta.seed if record.finished else None
         return Replay(self._match(record), steps, following, seed, estimates is not None)
 
-    def _replay_steps(
+    async def _replay_steps(
         self,
         record: MatchRecord,
         entries: list[StoredEntry],
@@ -431,11 +433,17 @@ class GameHost:
         window: range,
         chances: dict[int, list[float]],
     ) -> list[ReplayStep]:
-        """The steps of `window` (versions) as `viewer` sees them, the match replayed up to the last of them."""
+        """The steps of `window` (versions) as `viewer` sees them, the match replayed up to the last of them.
+
+        A long match takes a good part of a second to replay: the loop lets the process's other calls
+        run every REPLAY_YIELD_EVERY steps.
+        """
         steps = []
         for entry, state in self._replayed(record, entries):
             if entry.version >= window.stop:
                 break
+            if entry.version % REPLAY_YIELD_EVERY == 0:
+                await asyncio.sleep(0)
             if entry.version in window:
                 steps.append(self._replay_step(record, entry, state, viewer, chances.get(entry.version, [])))
         return steps
