@@ -109,7 +109,8 @@ export function ReplayPage({ game, matchId, seat, step, board }: Props) {
         const loaded = pages.flatMap((page) => page.steps.map((s) => stepOf(s, schema)));
         setSteps(loaded);
         setSummary(pages[0]?.match);
-        setEstimates(pages[0]?.estimates ?? WinEstimates.UNSPECIFIED);
+        // Ready only if every page found them: the estimates may have been stored between two pages.
+        setEstimates(pages.every((page) => page.estimates === WinEstimates.READY) ? WinEstimates.READY : WinEstimates.PENDING);
         const at = step === undefined ? -1 : loaded.findIndex((s) => s.version === step);
         setIndex(at >= 0 ? at : Math.max(loaded.length - 1, 0));
       })
@@ -128,7 +129,7 @@ export function ReplayPage({ game, matchId, seat, step, board }: Props) {
       if (++polls > ESTIMATE_POLLS) return window.clearInterval(timer);
       fetchPages(true)
         .then((pages) => {
-          if (pages[0]?.estimates !== WinEstimates.READY) return;
+          if (!pages.every((page) => page.estimates === WinEstimates.READY)) return;
           const chances = new Map(pages.flatMap((page) => page.steps.map((s) => [s.version, s.winChances] as const)));
           setSteps((old) => old.map((s) => ({ ...s, chances: chances.get(s.version) ?? [] })));
           setEstimates(WinEstimates.READY);
@@ -266,6 +267,7 @@ export function ReplayPage({ game, matchId, seat, step, board }: Props) {
         <aside>
           <section className="events" data-testid="step-events">
             <h3>{shown.seat !== undefined ? `${seatName(names, shown.seat)}'s move` : "The setup"}</h3>
+            {shown.events.length === 0 && <p className="small">Nothing a reader is told of happened here.</p>}
             <ol>
               {shown.events.map((text, i) => (
                 <li key={i}>{text}</li>

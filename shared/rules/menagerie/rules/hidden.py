@@ -212,3 +212,21 @@ def permute_hidden(state: T, viewer: int | None, rng: Rng, reseed: bool = True) 
         for place, value in zip(places, values, strict=True):
             _set(place, value)
     return state
+
+
+def canonical_hidden(state: T, viewer: int | None) -> T:
+    """Puts, in place, everything `viewer` cannot see in one order among its pool's hidden places, and zeroes the Rng.
+
+    Each pool's hidden values are sorted by their msgpack encoding: two states that `viewer` cannot
+    tell apart (one a `permute_hidden` of the other) become the same state, so whatever is drawn from
+    it afterwards (a `permute_hidden` with a given generator) depends on nothing `viewer` cannot see.
+    """
+    for pool, places in hidden_places(state, viewer).items():
+        if pool == RNG_POOL:
+            for place in places:
+                _set(place, Rng(0, 0))
+            continue
+        values = sorted((_get(place) for place in places), key=msgspec.msgpack.encode)
+        for place, value in zip(places, values, strict=True):
+            _set(place, value)
+    return state

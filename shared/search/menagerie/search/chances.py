@@ -1,15 +1,16 @@
 """Each seat's chance to win a position as a spectator may estimate it: the `mcts` level's evaluation.
 
-A replay's chart (docs/architecture.md "Match keys": the win estimates) shows at every step what
-the bots think of each seat's chances. It must tell nothing a spectator could not know, so a
-position is never judged as it is: each of `worlds` samples shuffles everything a spectator
-cannot see among its hidden places (`permute_hidden` with no viewer, the same declarations
-that keep views from leaking), reseeds the generator, and the mean of the game's evaluation
-over them is the estimate. The samples depend only on what the spectator's view shows (the
-hidden values are only rearranged among the places it cannot see), so the estimate is a
-function of that view; it is `engine.determinize` for a spectator, which every engine gets
-from its declarations whether or not its own `state_from_view` reads a spectator's view.
-Deterministic from `seed`.
+A replay's chart (docs/architecture.md "Replays") shows at every step what the bots think of
+each seat's chances. It must tell nothing a spectator could not know, so a position is never
+judged as it is. First everything a spectator cannot see is put in one canonical order among
+its hidden places and the generator is zeroed (`canonical_hidden`, from the same declarations
+that keep views from leaking): two states a spectator cannot tell apart become one. Then each
+of `worlds` samples shuffles those places (`permute_hidden` with no viewer) and reseeds the
+generator, and the mean of the game's evaluation over them is the estimate. It is so a function
+of the spectator's view and `seed` alone: `engine.determinize` for a spectator, which every
+engine gets from its declarations whether or not its own `state_from_view` reads a spectator's
+view. tests/unit/search/test_chances.py checks that twins a spectator cannot tell apart get the
+same estimate, and that the true position would not.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from menagerie.rules.hidden import permute_hidden
+from menagerie.rules.hidden import canonical_hidden, permute_hidden
 from menagerie.rules.rng import Rng
 from menagerie.search.mcts import MctsPolicy
 
@@ -52,7 +53,7 @@ class WinChances:
             return self.search.rewards(outcome, seats, self.search.cooperative(state))
         if not self.evaluates:
             return None
-        packed = self._encode(state)
+        packed = self._encode(canonical_hidden(self._decoder.decode(self._encode(state)), None))
         sampler = Rng(seed)
         total = [0.0] * seats
         for _ in range(self.worlds):
