@@ -4,7 +4,7 @@
 // of each seat's chance to win as a chart whose biggest swings can be jumped to. The server rebuilds
 // every step through the same view function as the match page's; nothing here decides what anyone sees.
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { createRegistry, type DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
@@ -50,13 +50,15 @@ function viewSchema(ui: GameUI): DescMessage | undefined {
 }
 
 /**
- * The game's Matches client, able to read the replay's views and actions: they come packed in Any, whose
- * JSON names the game's own message types, so the transport is given the game's file to find them in.
+ * The game's Matches client for replays, in protobuf's binary format: a replay is every step's whole view
+ * (a long Snitch match, a megabyte and a half), a fraction of its JSON, and the views come packed in Any,
+ * which the binary format carries as bytes for `anyUnpack` (JSON would need a registry of the game's types).
  */
-function replayClient(game: string, ui: GameUI): Client<typeof Matches> {
-  const registry = createRegistry(ui.service.file);
-  const transport = createConnectTransport({ baseUrl: `${window.location.origin}/games/${game}`, jsonOptions: { registry } });
-  return createClient(Matches, transport);
+function replayClient(game: string): Client<typeof Matches> {
+  return createClient(
+    Matches,
+    createConnectTransport({ baseUrl: `${window.location.origin}/games/${game}`, useBinaryFormat: true }),
+  );
 }
 
 function stepOf(reply: ReplayStep, schema: DescMessage | undefined): Step {
@@ -84,7 +86,7 @@ export function ReplayPage({ game, matchId, seat, step, board }: Props) {
 
   const fetchPages = useCallback(
     async (withoutViews: boolean): Promise<GetReplayResponse[]> => {
-      const client = replayClient(game, ui);
+      const client = replayClient(game);
       const pages: GetReplayResponse[] = [];
       for (let from = 1n; from; ) {
         const page = await client.getReplay(
