@@ -91,6 +91,9 @@ def test_a_live_match_replays_only_what_a_spectator_saw(game_client: GameClients
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     own = steps_of(replay(zoo, match.match_id, match.tokens[0], seat=0))
     assert view_of(zoo, own[-1]) == zoo.view(match.match_id, match.tokens[0]).view
+    # The hand a seat drafts from is its own: in its replay, never in a spectator's.
+    assert any(view_of(zoo, s).hand for s in own)
+    assert not any(view_of(zoo, s).hand for s in steps)
     # Only a service may store estimates, and only for a finished match.
     record = matches_pb2.RecordWinEstimatesRequest(match_id=match.match_id)
     with pytest.raises(grpc.RpcError) as refused:
