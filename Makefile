@@ -71,7 +71,7 @@ $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 web: $(WEB)/dist/index.html ## Build the web app (clients/web/dist) when missing or stale: npm ci from the lockfile, vite build
 
 screenshots: $(STAMP) web ## Play each game in a browser (Debian's chromium): docs/screenshots/<game>.png, and each page at desktop and phone sizes, <page>-<size>.png
-	MENAGERIE_SCREENSHOTS=docs/screenshots $(TIED) $(BIN)/pytest tests/e2e/web/test_play.py tests/e2e/web/test_boards.py tests/e2e/web/test_phone.py -p no:randomly
+	MENAGERIE_SCREENSHOTS=docs/screenshots $(TIED) $(BIN)/pytest tests/e2e/web/test_play.py tests/e2e/web/test_boards.py tests/e2e/web/test_phone.py tests/e2e/web/test_replay.py -p no:randomly
 
 deploy-files: $(STAMP) ## Regenerate docker-compose.yml and deploy/k8s/<game>.yaml from deploy/games.toml (committed; a test fails when stale)
 	$(BIN)/python deploy/generate.py

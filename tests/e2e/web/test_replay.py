@@ -78,6 +78,7 @@ def test_a_finished_match_replays_with_its_timeline_and_chart(
     expect(page.get_by_test_id("replay")).to_have_attribute("data-step", str(target))
     expect(page.get_by_test_id("win-chart")).to_be_visible()
     assert shown_step(page) == target
+    page.set_viewport_size(SIZES["desktop"])  # the size of every page's desktop screenshot
     page.screenshot(path=str(screenshots / "replay-desktop.png"), full_page=True)
 
 
