@@ -7,11 +7,14 @@ from typing import Any
 
 import grpc
 import pytest
+import redis
 
 from menagerie.common.v1 import common_pb2, matches_pb2
+from menagerie.shared.store.keys import match_keys
 from tests.support.fixtures import GameClients
 from tests.support.game_client import GameClient, bearer
 from tests.support.probes import wait_for
+from tests.support.stored_match import SHARDS
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +44,7 @@ def view_of(client: GameClient, step: Any) -> Any:
 
 @pytest.mark.usefixtures("dispatcher", "bot_worker")
 def test_a_finished_bot_match_replays_every_step_with_each_seats_estimate(
-    game_client: GameClients, service_token: str
+    game_client: GameClients, service_token: str, redis_url: str
 ) -> None:
     zoo = game_client("zoo")
     match = zoo.create(service_token, mode="beginner", seats=2, bots=(0, 1), bot_level="greedy", seed=30)
@@ -68,6 +71,15 @@ def test_a_finished_bot_match_replays_every_step_with_each_seats_estimate(
     winners = {r.seat for r in summary.outcome.seats if r.result == common_pb2.RESULT_WIN}
     assert [seat for seat, chance in enumerate(steps[-1].win_chances) if chance == 1.0] == sorted(winners)
     assert len({tuple(s.win_chances) for s in steps}) > 2  # the chart moves
+    # Kept beside the match, for as long as the match (to the millisecond: they expire together).
+    client = redis.Redis.from_url(redis_url)
+    keys = match_keys(match.match_id, SHARDS)
+    with client.pipeline(transaction=True) as pipe:
+        pipe.pttl(keys.estimates)
+        pipe.pttl(keys.state)
+        estimates_ttl, state_ttl = pipe.execute()
+    client.close()
+    assert state_ttl > 0 and abs(estimates_ttl - state_ttl) < 1000
 
 
 def test_a_live_match_replays_only_what_a_spectator_saw(game_client: GameClients, service_token: str) -> None:
