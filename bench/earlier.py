@@ -1,13 +1,13 @@
-"""The code as it was: the mcts section's measures run on an earlier commit's engines, in this same run.
+"""The code as it was and as it is: the mcts section's measures, each side in a child process, in one run.
 
 An issue's "from today's" figure is measured, not quoted: the packages of BASELINE_COMMIT
 (shared/ and services/) are exported with `git archive` into a temporary folder, and
 bench.probe runs in a child process whose import path holds them and the libraries, not
 today's packages, so the earlier engines, contract and search answer the same jobs as
-today's code. The child answers one job at a time, so the section alternates them with
-today's measures (a machine whose load changes weighs on both sides alike). It reports the
-files it runs first; a child that did not import the earlier code is refused rather than
-measured as a baseline.
+today's code, which answers them in a child process of the same kind. Each child answers one
+job at a time, so the section alternates the two sides (a machine whose load changes weighs
+on both alike). A child reports the files it runs first; one that did not import the code it
+was meant to is refused rather than measured.
 """
 
 from __future__ import annotations
@@ -50,42 +50,47 @@ def export(commit: str, into: Path) -> list[Path]:
     return sorted(p.parent for p in into.glob("*/*/pyproject.toml"))
 
 
-class Earlier:
-    """`commit`'s code in a child process, answering bench.probe's jobs one at a time (a context manager)."""
+class Probe:
+    """bench.probe in a child process answering jobs one at a time (a context manager): today's code, or `commit`'s."""
 
-    def __init__(self, commit: str = BASELINE_COMMIT) -> None:
+    def __init__(self, commit: str | None = None) -> None:
         self.commit = commit
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._child: subprocess.Popen[bytes] | None = None
 
-    def __enter__(self) -> Earlier:
-        self._folder = tempfile.TemporaryDirectory(prefix="menagerie-baseline-")
+    @property
+    def name(self) -> str:
+        """The commit measured, or "today's code"."""
+        return self.commit or "today's code"
+
+    def __enter__(self) -> Probe:
         try:
-            self._start(Path(self._folder.name))
+            self._start()
         except BaseException:
             self.__exit__(None, None, None)
             raise
         return self
 
-    def _start(self, root: Path) -> None:
-        packages = export(self.commit, root)
-        # Only the earlier packages, the repository (for the bench package itself) and the libraries:
-        # with -S no .pth file runs, so today's editable installs are not on the path at all.
-        path = os.pathsep.join([*map(str, packages), str(REPOSITORY), *site.getsitepackages()])
-        self._child = spawn(
-            [sys.executable, "-S", "-m", "bench.probe"],
-            env={**os.environ, "PYTHONPATH": path},
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
+    def _start(self) -> None:
+        argv, env, root = [sys.executable, "-m", "bench.probe"], dict(os.environ), REPOSITORY
+        if self.commit is not None:
+            self._folder = tempfile.TemporaryDirectory(prefix="menagerie-baseline-")
+            root = Path(self._folder.name)
+            packages = export(self.commit, root)
+            # Only the earlier packages, the repository (for the bench package itself) and the libraries:
+            # with -S no .pth file runs, so today's editable installs are not on the path at all.
+            env["PYTHONPATH"] = os.pathsep.join([*map(str, packages), str(REPOSITORY), *site.getsitepackages()])
+            argv.insert(1, "-S")
+        else:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPOSITORY), env.get("PYTHONPATH", "")]))
+        self._child = spawn(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         files: list[str] = self._answer()["files"]
         strays = [f for f in files if not f.startswith(str(root))]
         if strays:
-            raise Unavailable(f"the probe on {self.commit} imported today's code: {strays}")
+            raise Unavailable(f"the probe on {self.name} imported other code: {strays}")
 
     def ask(self, job: dict[str, Any]) -> dict[str, Any]:
-        """bench.probe's figures for one job, measured on the earlier code."""
+        """bench.probe's figures for one job, measured by the child."""
         assert self._child is not None and self._child.stdin is not None, "used outside its with block"
         self._child.stdin.write(json.dumps(job).encode() + b"\n")
         self._child.stdin.flush()
@@ -97,7 +102,7 @@ class Earlier:
         ready, _, _ = select.select([self._child.stdout], [], [], TIMEOUT)
         line = self._child.stdout.readline() if ready else b""
         if not line:
-            raise Unavailable(f"the probe on {self.commit} stopped or did not answer within {TIMEOUT:g} s")
+            raise Unavailable(f"the probe on {self.name} stopped or did not answer within {TIMEOUT:g} s")
         answer: dict[str, Any] = json.loads(line)
         return answer
 

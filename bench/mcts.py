@@ -2,12 +2,12 @@
 
 Positions are taken from a seeded random match of each mode (positions where the seat has a
 choice the search plays: not a Snitch Team being built, which the level leaves to greedy's
-plan). Each decision is searched for the default budget (1 s); the time from the call to the
-answer's p99 is printed beside the target (the budget + 10%, issue 33) with PASS/MISS. Where an issue set a
-target for the search's iterations per second (SIMS_TARGETS), the same positions are searched
-by the code as it was (bench.earlier: the engines and search of its BASELINE_COMMIT, in a child
-process), position by position in turn with today's, and both are printed with their ratio and
-the target's verdict.
+plan). Each side runs in a child process of the same kind (bench.earlier.Probe: today's code,
+and the engines and search of BASELINE_COMMIT), asked one job at a time in turn. Each decision
+is searched for the default budget (1 s); the p99 of its time from the call to the answer is
+printed beside the target (the budget + 10%, issue 33) with PASS/MISS. Where an issue set a
+target for the search's iterations per second (SIMS_TARGETS), the code as it was searches the
+same positions, and both are printed with their ratio and the target's verdict.
 
 Then random playouts, the engine alone: legal actions and whole matches per second, today's
 and the earlier commit's in alternating rounds (the best round of each side counts, the usual
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from bench import earlier, probe
@@ -76,15 +76,17 @@ def modes(decisions: int) -> list[Mode]:
 
 
 @contextmanager
-def earlier_code() -> Iterator[earlier.Earlier | None]:
+def earlier_code() -> Iterator[earlier.Probe | None]:
     """The earlier commit's code in its child process, or None (and why, printed) where it cannot run."""
+    stack = ExitStack()
     try:
-        with earlier.Earlier() as then:
-            print(f'  "then": the same measures on {then.commit} (main when issue 28 was filed), this run')
-            yield then
+        then: earlier.Probe | None = stack.enter_context(earlier.Probe(earlier.BASELINE_COMMIT))
+        print(f'  "then": the same measures on {earlier.BASELINE_COMMIT} (main when issue 28 was filed), this run')
     except (earlier.Unavailable, OSError) as why:
         print(f"  (no baseline from {earlier.BASELINE_COMMIT}: {why})")
-        yield None
+        then = None
+    with stack:
+        yield then
 
 
 def ratio(now: float, then: float | None) -> str:
@@ -97,14 +99,14 @@ def mcts_section(decisions: int, budget: SearchBudget | None = None) -> None:
     budget = budget or SearchBudget()
     target_ms = budget.seconds * (1 + SLACK) * 1000
     measured = modes(decisions)
-    print(f"\n== mcts: {decisions} decisions per mode at {budget.seconds:g} s each (in process, one core)")
-    with earlier_code() as then:
+    print(f"\n== mcts: {decisions} decisions per mode at {budget.seconds:g} s each (one core; each side in a child)")
+    with earlier.Probe() as now, earlier_code() as then:
         print(
             f"  {'game mode, seats':30}{'sims/s':>9}{'then':>9}{'ratio':>7}{'sims':>8}"
             f"{'p50 ms':>9}{'p99 ms':>9}  target ≤ {target_ms:.0f} ms"
         )
         for mode in measured:
-            search_row(mode, budget, target_ms, then)
+            search_row(mode, budget, target_ms, now, then)
         print(
             f"\n== random playouts, the engine alone ({PLAYOUT_ROUNDS} rounds of {PLAYOUT_SECONDS:g} s per side"
             " and mode, the best of each; target: no lower than then)"
@@ -113,58 +115,75 @@ def mcts_section(decisions: int, budget: SearchBudget | None = None) -> None:
             f"  {'game mode, seats':30}{'actions/s':>11}{'then':>10}{'ratio':>7}{'games/s':>10}{'then':>9}{'ratio':>7}"
         )
         for mode in measured:
-            playout_row(mode, then)
+            playout_row(mode, now, then)
 
 
-def search_row(mode: Mode, budget: SearchBudget, target_ms: float, then: earlier.Earlier | None) -> None:
+@dataclass
+class Searched:
+    """A side's search over a mode's positions: iterations and seconds of search, decision times, positions reached."""
+
+    iterations: int = 0
+    searching: float = 0.0
+    times: list[float] = field(default_factory=list)
+    reached: int = 0
+    greedy_instead: bool = False
+
+    def add(self, answer: dict[str, Any]) -> None:
+        """Adds one position's answer from bench.probe."""
+        self.iterations += answer["iterations"]
+        self.searching += answer["searching"]
+        self.times += answer["times"]
+        self.reached += answer["positions"]
+        self.greedy_instead = answer["greedy_instead"]
+
+    @property
+    def per_second(self) -> float | None:
+        """Iterations per second of search (None where nothing was searched)."""
+        return self.iterations / self.searching if self.searching else None
+
+
+def search_row(
+    mode: Mode, budget: SearchBudget, target_ms: float, now: earlier.Probe, then: earlier.Probe | None
+) -> None:
     """One mode's search: iterations/s (beside then's and the target, where set) and decision times."""
     if not mode.found:
         print(f"  {mode.label:30}  no position with a choice found")
         return
-    search = probe.Search(0, 0.0, [], False)
-    earlier_iterations, earlier_searching, reached = 0, 0.0, 0
+    today, before = Searched(), Searched()
     for n, position in enumerate(mode.found):
-        one = probe.search_speed(mode.game, [position], budget.seconds, seed=n)
-        search.iterations += one.iterations
-        search.searching += one.searching
-        search.times += one.times
-        search.greedy_instead = one.greedy_instead
+        job = mode.job(seed=SEED, places=[position.where], search_seconds=budget.seconds, rng_seed=n)
+        today.add(now.ask(job))
         if then is not None and mode.targeted:
-            job = mode.job(seed=SEED, places=[position.where], search_seconds=budget.seconds, rng_seed=n)
-            answer = then.ask(job)
-            earlier_iterations += answer["iterations"]
-            earlier_searching += answer["searching"]
-            reached += answer["positions"]
-    times = search.times
+            before.add(then.ask(job))
+    times = today.times
     p50 = statistics.median(times) * 1000
     p99 = (statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]) * 1000
-    if search.greedy_instead:
+    if today.greedy_instead:
         print(f"  {mode.label:30}{'   (greedy: no determinization yet)':33}{p50:9.1f}{p99:9.1f}")
         return
-    sims = search.per_second
-    earlier_sims = earlier_iterations / earlier_searching if earlier_searching else None
+    sims, earlier_sims = today.per_second or 0.0, before.per_second
     wanted = SIMS_TARGETS.get((mode.game, mode.setup.mode))
     notes = f"   sims/s target ≥ {wanted:,}  {verdict(sims >= wanted)}" if wanted else ""
-    if earlier_sims is not None and reached != len(mode.found):
-        notes += f"  (then reached {reached} of the {len(mode.found)} positions)"
+    if earlier_sims is not None and before.reached != len(mode.found):
+        notes += f"  (then reached {before.reached} of the {len(mode.found)} positions)"
     earlier_text = f"{earlier_sims:9.0f}" if earlier_sims is not None else f"{'—':>9}"
     print(
-        f"  {mode.label:30}{sims:9.0f}{earlier_text}{ratio(sims, earlier_sims)}{search.iterations / len(times):8.0f}"
+        f"  {mode.label:30}{sims:9.0f}{earlier_text}{ratio(sims, earlier_sims)}{today.iterations / len(times):8.0f}"
         f"{p50:9.1f}{p99:9.1f}  {verdict(p99 <= target_ms)}{notes}"
     )
 
 
-def playout_row(mode: Mode, then: earlier.Earlier | None) -> None:
+def playout_row(mode: Mode, now: earlier.Probe, then: earlier.Probe | None) -> None:
     """One mode's random playouts, today's and then's in alternating rounds, the best round of each side."""
-    engine = registry.engine(mode.game)
-    now: list[probe.Playouts] = []
+    job = mode.job(playout_seconds=PLAYOUT_SECONDS)
+    today: list[dict[str, Any]] = []
     before: list[dict[str, Any]] = []
     for _ in range(PLAYOUT_ROUNDS):
-        now.append(probe.random_playouts(engine, mode.setup, PLAYOUT_SECONDS))
+        today.append(now.ask(job))
         if then is not None:
-            before.append(then.ask(mode.job(playout_seconds=PLAYOUT_SECONDS)))
-    actions_now = max(p.actions_per_second for p in now)
-    games_now = max(p.games_per_second for p in now)
+            before.append(then.ask(job))
+    actions_now = max(t["actions_per_second"] for t in today)
+    games_now = max(t["games_per_second"] for t in today)
     actions = max((b["actions_per_second"] for b in before), default=None)
     games = max((b["games_per_second"] for b in before), default=None)
     line = (

@@ -1,8 +1,10 @@
 """What the mcts section measures, written against the engine API that has not changed since issue 28.
 
-The same measures run on today's code (bench.mcts, in process) and on an earlier commit's
-(bench.earlier runs this module in a child process whose import path puts that commit's
-packages first), so both sides of each ratio are measured by one piece of code:
+The same measures run on today's code and on an earlier commit's, each in a child process of
+its own (bench.earlier: for the earlier commit, an import path that holds that commit's
+packages and not today's), so both sides of each ratio are measured by one piece of code in
+processes alike (the bench's own process, with every game and its figures in memory, would
+pay more for its garbage collection):
 
 - random playouts: whole matches from their setup, each action chosen at random from the
   legal ones; actions and matches per second;
@@ -10,8 +12,8 @@ packages first), so both sides of each ratio are measured by one piece of code:
   matches, the positions named by where they are (match, step) so the earlier code is asked
   the same positions.
 
-As a child: `python -m bench.probe` reads a JSON list of jobs on stdin and prints their figures
-as JSON (see `run_jobs`).
+As a child: `python -m bench.probe` prints the files it runs, then reads a JSON job per line
+on stdin and answers each with a line of figures (see `run_job`).
 """
 
 from __future__ import annotations
@@ -176,7 +178,13 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     if job.get("places"):
         found = positions(engine, setup, job["seed"], at(job["places"]), len(job["places"]))
         search = search_speed(job["game"], found, job["search_seconds"], job.get("rng_seed", 0))
-        result.update(iterations=search.iterations, searching=search.searching, positions=len(found))
+        result.update(
+            iterations=search.iterations,
+            searching=search.searching,
+            positions=len(found),
+            times=search.times,
+            greedy_instead=search.greedy_instead,
+        )
     return result
 
 

@@ -33,10 +33,10 @@ def test_positions_named_by_where_they_are_are_found_again() -> None:
 
 
 def test_the_earlier_commit_is_measured_with_its_own_code() -> None:
-    """Earlier runs the probe on the exported commit, a job at a time (a child on today's code is refused)."""
+    """Probe(commit) runs bench.probe on the exported commit, a job at a time (a child on other code is refused)."""
     if not _has_commit(earlier.BASELINE_COMMIT):
         pytest.fail(f"{earlier.BASELINE_COMMIT} is not in this clone's history; the bench's baseline needs it")
-    with earlier.Earlier() as then:
+    with earlier.Probe(earlier.BASELINE_COMMIT) as then:
         first = then.ask({"game": "zoo", "mode": "beginner", "seats": 2, "playout_seconds": 0.05})
         second = then.ask({"game": "beasts", "mode": "capture", "seats": 2, "playout_seconds": 0.05})
         child = then._child
@@ -45,7 +45,14 @@ def test_the_earlier_commit_is_measured_with_its_own_code() -> None:
     assert child is not None and child.poll() is not None, "the child is stopped when the block ends"
 
 
+def test_todays_code_answers_the_same_jobs_from_a_child() -> None:
+    """Probe() runs today's packages (every file it imported lies in this repository)."""
+    with earlier.Probe() as now:
+        answer = now.ask({"game": "zoo", "mode": "beginner", "seats": 2, "playout_seconds": 0.05})
+    assert answer["games_per_second"] > 0
+
+
 def test_an_unknown_commit_is_unavailable_not_a_crash() -> None:
     """A commit the clone lacks (a shallow clone) is reported as unavailable, with git's reason."""
-    with pytest.raises(earlier.Unavailable, match="git archive"), earlier.Earlier(commit="0" * 40):
+    with pytest.raises(earlier.Unavailable, match="git archive"), earlier.Probe(commit="0" * 40):
         pass

@@ -215,9 +215,11 @@ class AdvancedMagizoology:
 
     def must_fight(self, state: BeastsState, seat: int) -> Refusal | None:
         """l.127–129: with actions left on a Salemer's space, fighting it is the only legal action."""
-        if state.actions_left <= 0 or not self.on_salemer(state, seat):
+        if state.actions_left <= 0:
             return None
         space = state.players[seat].position
+        if not state.salemers[space]:  # on_salemer, read here at once: every listing of legal actions asks
+            return None
         return Refusal("Fighting Salemers", f"you must fight the Salemer on space {space} before anything else")
 
     def _end_turn_problem(self, state: BeastsState, seat: int) -> Refusal | None:
