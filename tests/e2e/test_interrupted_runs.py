@@ -312,10 +312,11 @@ def test_make_run_killed_leaves_nothing(tmp_path: Path) -> None:
     args = ("--data-dir", str(data), "--keys-dir", str(tmp_path / "keys"))
     with local_platform(None, args=args, MENAGERIE_KILL_TEST_TAG=tag) as platform:  # TAG
         run = Run(platform.process, tag, platform.log)
-        # The gateway, four games, the lobby, the dispatcher, two workers (the plain one with a pool of two), Redis.
+        # The gateway, four games, the lobby, the dispatcher, two workers (the plain one on Celery's threads
+        # pool, one process; the search one with a prefork pool of one), Redis.
         expect_running(
             run,
-            {"menagerie.gateway": 1, "menagerie.shared.games": 4, "menagerie.lobby": 1, "menagerie.bots.worker": 4},
+            {"menagerie.gateway": 1, "menagerie.shared.games": 4, "menagerie.lobby": 1, "menagerie.bots.worker": 3},
         )
         expect_running(run, {"menagerie.bots.dispatcher": 1, "valkey-server": 1})
         kill_and_check(run, signal.SIGKILL, "make run, SIGKILL")

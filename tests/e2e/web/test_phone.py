@@ -133,7 +133,9 @@ def test_a_match_fits_the_screen_zooms_and_takes_a_tap(
             choice.click()
     assert submitted.value.ok, submitted.value.text()
     screen.get_by_test_id("leave").click()  # a bot plays the seat out: the match does not linger
-    expect(screen.get_by_test_id("leave")).to_have_text("Take my seat back")
+    # The bots may finish a short match before the page redraws (then there is no seat to take back).
+    taken_back = screen.get_by_test_id("leave").filter(has_text="Take my seat back")
+    expect(taken_back.or_(screen.get_by_role("heading", name="Match over"))).to_be_visible()
 
 
 def check_zoom_and_pan(page: Page) -> None:
