@@ -144,8 +144,14 @@ class GameClient:
     def play_to_end(self, match: Match, rng: random.Random, limit: int = 5000) -> common_pb2.MatchSummary:
         """Random legal actions (`play_step`) until the match is over; returns its final summary."""
         for _ in range(limit):
-            if self.play_step(match, rng.choice) is None:
-                return self.summary(match.match_id, next(iter(match.tokens.values())))
+            try:
+                if self.play_step(match, rng.choice) is None:
+                    return self.summary(match.match_id, next(iter(match.tokens.values())))
+            except grpc.RpcError as error:
+                # The caller's budget (200 calls a second) answers a client as fast as this one: wait as told.
+                if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    raise
+                time.sleep(0.05)
         raise AssertionError(f"match {match.match_id} still running after {limit} actions")
 
     def play_seat_to_end(
