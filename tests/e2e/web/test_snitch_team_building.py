@@ -69,7 +69,8 @@ def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, mi
         cost, name = offer.get_attribute("data-cost"), offer.locator("b").inner_text()
         part, before = offer.get_attribute("data-part"), picks(page)
         offer.click()
-        expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", str(before + 1))
+        # A pick is a submit, a Watch update and a new listing: seconds on a loaded machine.
+        expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", str(before + 1), timeout=20_000)
         if part != "house":  # the Team so far lists the card bought, with its cost
             expect(page.get_by_test_id("team-pick").filter(has_text=name).first).to_contain_text(f"{cost} G")
         expect(page.locator("[data-testid=offer]:not([disabled]), [data-testid=confirm-team]").first).to_be_visible()
