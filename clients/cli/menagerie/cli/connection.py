@@ -23,6 +23,8 @@ stream_seconds + call_seconds + reconnect_seconds + call_seconds (80 s by defaul
 
 from __future__ import annotations
 
+import atexit
+import gc
 import random
 import signal
 import threading
@@ -53,6 +55,15 @@ MAX_RECONNECT_BACKOFF_MS = 5_000
 # The CLI's own pauses between attempts to reopen a stream.
 FIRST_RETRY_SECONDS = 0.25
 LONGEST_RETRY_SECONDS = 4.0
+
+# A stream call that failed is its own RpcError, and the error's traceback holds the frame
+# that holds the call: a cycle, freed only by the garbage collector, whose finalizer
+# (grpc's _Rendezvous.__del__) takes the call's lock. Left to the interpreter's last
+# collection, that finalizer can wait forever on a lock that a gRPC thread holds, a thread
+# the shutting-down interpreter has already frozen (seen once in CI: `menagerie play`
+# printed its last line and never exited). Collecting at exit, while every thread still
+# runs, frees those calls before the freeze; atexit handlers run before it.
+atexit.register(gc.collect)
 
 
 @dataclass(frozen=True)
