@@ -15,7 +15,7 @@ from menagerie.rules.errors import InvalidArgument, Unavailable
 from menagerie.shared import codec
 from menagerie.shared.aio import pause
 from menagerie.shared.ladder import Ladder, read_ladder
-from menagerie.shared.rpc.channels import open_aio_channel
+from menagerie.shared.rpc.channels import QUICK_RECONNECT, open_aio_channel
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -35,7 +35,10 @@ class GameDirectory:
         self.endpoints = endpoints
         self.public = public
         self._signer = signer
-        self._channels = {game: open_aio_channel(address, ca_file) for game, address in endpoints.items()}
+        # Quick reconnects: the games often start beside the lobby, and one back is listed within a second.
+        self._channels = {
+            game: open_aio_channel(address, ca_file, QUICK_RECONNECT) for game, address in endpoints.items()
+        }
         self._stubs = {game: matches_pb2_grpc.MatchesStub(ch) for game, ch in self._channels.items()}
         self._described: dict[str, matches_pb2.DescribeGameResponse] = {}
         self._info: dict[str, GameInfo] = {}

@@ -104,16 +104,20 @@ class PlayerStore:
         if names:
             await self.redis.hdel(keys.player(player_id), *names)
 
-    async def played(self, players: Iterable[tuple[str, str, str]], now_ms: int) -> None:
-        """Seated tickets (player id, name, ticket id): slots freed, and each player kept for good."""
+    async def keep(self, players: Iterable[tuple[str, str]], now_ms: int) -> None:
+        """Players (id, name) about to be seated: each kept for good, before any ticket says seated."""
         commands: list[tuple[str | int, ...]] = []
-        for player_id, name, ticket_id in players:
+        for player_id, name in players:
             key = keys.player(player_id)
             commands += [
-                ("HDEL", key, slot_field(TICKET, ticket_id)),
                 # Recreates a record that expired while its ticket waited: a player who plays is kept.
                 ("HSETNX", key, "name", name),
                 ("HSET", key, "played_ms", now_ms),
                 ("PERSIST", key),
             ]
+        await self.runner.batch(commands)
+
+    async def free_seated(self, tickets: Iterable[tuple[str, str]]) -> None:
+        """Frees the slots of seated tickets (player id, ticket id)."""
+        commands = [("HDEL", keys.player(player_id), slot_field(TICKET, t)) for player_id, t in tickets]
         await self.runner.batch(commands)

@@ -255,6 +255,10 @@ class TicketStore:
         """seat() for several matches of one queue (match id -> ticket id -> seating), in one script."""
         if not matches:
             return
+        seated = [(specs[t].player_id, t) for seatings in matches.values() for t in seatings if t in specs]
+        # Kept first: once a ticket says seated its player may look, and a crash between the two
+        # steps must not leave a seated guest that expires.
+        await self.players.keep(((player_id, specs[t].display_name) for player_id, t in seated), now_ms)
         script_keys = [keys.claims(tag)]
         args: list[Any] = [keep_seconds, len(matches)]
         for match_id, seatings in matches.items():
@@ -264,15 +268,7 @@ class TicketStore:
                 script_keys += [keys.ticket(ticket_id), keys.updates(ticket_id)]
                 args.append(_encode(seating))
         await self.runner.script(self._seat, script_keys, args)
-        await self.players.played(
-            (
-                (specs[t].player_id, specs[t].display_name, t)
-                for seatings in matches.values()
-                for t in seatings
-                if t in specs
-            ),
-            now_ms,
-        )
+        await self.players.free_seated(seated)
 
     async def release(self, tag: str, claim: Claim) -> None:
         """Puts a claim's tickets back in the queue."""
