@@ -84,7 +84,8 @@ def test_a_stale_replica_still_refuses_an_old_version(
 
 
 # Replicas of every service on one Redis: three Beasts processes, two lobbies, two
-# dispatchers, each caller spreading its calls over them round-robin (menagerie.shared.rpc.channels).
+# dispatchers, each caller spreading its calls over them round-robin, the bot worker per match
+# (every call of a match to one replica: menagerie.shared.rpc.channels).
 TICKETS = 12
 BOT_MATCHES = 6
 
@@ -108,7 +109,7 @@ def replicas() -> Iterator[Replicas]:
     with ExitStack() as stack:
         redis_url, _kind = stack.enter_context(throwaway_redis())
         games = [stack.enter_context(game_process("beasts", redis_url, KEYS)).address for _ in range(3)]
-        endpoints = "beasts=" + "|".join(games)  # round-robin over the three (channels.grpc_target)
+        endpoints = "beasts=" + "|".join(games)  # all three (channels.grpc_target)
         lobbies = [
             stack.enter_context(
                 service_process(
@@ -191,7 +192,7 @@ def test_two_lobbies_seat_every_ticket_exactly_once(replicas: Replicas) -> None:
 
 def test_bots_across_replicas_make_each_decision_once(replicas: Replicas, service_token: str) -> None:
     clients = [GameClient("beasts", address) for address in replicas.games]
-    # Created on every replica in turn; played by two dispatchers and one worker whose calls go round-robin.
+    # Created on every replica in turn; played by two dispatchers and one worker that calls each match's replica.
     created = [
         clients[i % len(clients)].create(service_token, mode="capture", seats=2, bots=(0, 1))
         for i in range(BOT_MATCHES)

@@ -90,6 +90,7 @@ def test_a_refused_move_names_its_rule() -> None:
     assert dict(info.metadata) == {
         "rule": "Turn order",
         "detail": "it is seat 1's turn, not seat 0's",
+        "anchor": "rule-turn-order",
         "match_id": "m1",
     }
     precondition = unpacked(status)["google.rpc.PreconditionFailure"]

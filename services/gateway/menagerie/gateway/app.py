@@ -77,15 +77,18 @@ class Backends:
     """One grpc.aio channel per backend address, opened on first use (in the serving event loop)."""
 
     ca_file: str = ""
-    channels: dict[str, grpc.aio.Channel] = field(default_factory=dict)
+    # Games' channels send each call to its match's replica (the Forwarder names the match in each call).
+    per_match_games: bool = False
+    channels: dict[tuple[str, bool], grpc.aio.Channel] = field(default_factory=dict)
 
-    def channel(self, address: str) -> Callable[[], grpc.aio.Channel]:
-        """A function that returns the channel to `address`."""
+    def channel(self, address: str, game: bool = False) -> Callable[[], grpc.aio.Channel]:
+        """A function that returns the channel to `address` (a game service's when `game`)."""
+        key = (address, game and self.per_match_games)
 
         def get() -> grpc.aio.Channel:
-            if address not in self.channels:
-                self.channels[address] = open_aio_channel(address, self.ca_file)
-            return self.channels[address]
+            if key not in self.channels:
+                self.channels[key] = open_aio_channel(address, self.ca_file, per_match=key[1])
+            return self.channels[key]
 
         return get
 
@@ -115,13 +118,12 @@ class Gateway:
         self.games = games
         self.draining = asyncio.Event()
 
-        def app(service: ServiceDescriptor, address: str) -> ASGIApp:
-            forwarder = Forwarder(
-                service, backends.channel(address), call_timeout, stream_timeout, self.draining, relay
-            )
+        def app(service: ServiceDescriptor, address: str, game: bool = True) -> ASGIApp:
+            channel = backends.channel(address, game)
+            forwarder = Forwarder(service, channel, call_timeout, stream_timeout, self.draining, relay)
             return connect_application(service, forwarder, limit)
 
-        self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby)}
+        self.root: dict[str, ASGIApp] = {LOBBY.full_name: app(LOBBY, lobby, game=False)}
         self.per_game: dict[str, dict[str, ASGIApp]] = {}
         for game, address in games.items():
             served = {MATCHES.full_name: app(MATCHES, address), GENERIC.full_name: app(GENERIC, address)}

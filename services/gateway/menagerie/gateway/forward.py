@@ -28,6 +28,7 @@ from menagerie.gateway import metrics
 from menagerie.gateway.clients import CLIENT
 from menagerie.gateway.errors import internal_error, public_error, strip_endpoints
 from menagerie.gateway.relay import RelayCredential
+from menagerie.shared.rpc.channels import match_metadata
 
 log: structlog.stdlib.BoundLogger = structlog.get_logger(service="gateway")
 
@@ -36,6 +37,8 @@ DISCONNECTED: contextvars.ContextVar[asyncio.Event | None] = contextvars.Context
 
 # Request headers passed through to the backend as gRPC metadata.
 PASSED_HEADERS = ("authorization",)
+# The field that names a request's match, in every game's and the Matches service's requests.
+MATCH_FIELD = "match_id"
 DETAILS_KEY = "grpc-status-details-bin"
 
 UnaryHandler = Callable[[Message, RequestContext[Any, Any]], Awaitable[Message]]
@@ -47,11 +50,26 @@ def snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def metadata(ctx: RequestContext[Any, Any], relay: RelayCredential | None = None) -> tuple[tuple[str, str], ...]:
-    """The caller's headers the backend needs (its token), and the gateway's credential naming the client."""
+def metadata(
+    ctx: RequestContext[Any, Any], relay: RelayCredential | None = None, match_id: str = ""
+) -> tuple[tuple[str, str], ...]:
+    """The caller's headers the backend needs (its token), the gateway's credential naming the client, the match.
+
+    The match routes the call to its replica on a per-match channel (menagerie.shared.rpc.channels);
+    a round-robin channel ignores it.
+    """
     headers = ctx.request_headers()
     passed = tuple((name, value) for name in PASSED_HEADERS if (value := headers.get(name)))
+    if match_id:
+        passed = (*passed, match_metadata(match_id))
     return passed if relay is None else (*passed, *relay.metadata(CLIENT.get()))
+
+
+def match_of(method: MethodDescriptor) -> Callable[[Message], str]:
+    """How to read the match a request of `method` is about: its `match_id` field, or '' where it has none."""
+    if MATCH_FIELD not in method.input_type.fields_by_name:
+        return lambda _request: ""
+    return lambda request: str(getattr(request, MATCH_FIELD))
 
 
 def connect_error(error: grpc.aio.AioRpcError, method: str) -> ConnectError:
@@ -107,7 +125,7 @@ class Forwarder:
         return f"/{self.service.full_name}/{method.name}"
 
     def _unary(self, method: MethodDescriptor) -> UnaryHandler:
-        path, output = self._path(method), _message_class(method.output_type)
+        path, output, match = self._path(method), _message_class(method.output_type), match_of(method)
 
         async def forward(request: Message, ctx: RequestContext[Any, Any]) -> Message:
             call: grpc.aio.UnaryUnaryMultiCallable[Message, Message] = self._channel().unary_unary(
@@ -117,7 +135,9 @@ class Forwarder:
             if (asked := ctx.timeout_ms()) is not None:
                 timeout = min(timeout, asked / 1000)
             try:
-                response: Message = await call(request, timeout=timeout, metadata=metadata(ctx, self._relay))
+                response: Message = await call(
+                    request, timeout=timeout, metadata=metadata(ctx, self._relay, match(request))
+                )
             except grpc.aio.AioRpcError as exc:
                 raise connect_error(exc, path) from None
             except Exception as exc:
@@ -128,13 +148,15 @@ class Forwarder:
         return forward
 
     def _stream(self, method: MethodDescriptor) -> StreamHandler:
-        path, output = self._path(method), _message_class(method.output_type)
+        path, output, match = self._path(method), _message_class(method.output_type), match_of(method)
 
         async def forward(request: Message, ctx: RequestContext[Any, Any]) -> AsyncIterator[Message]:
             method_call: grpc.aio.UnaryStreamMultiCallable[Message, Message] = self._channel().unary_stream(
                 path, request_serializer=lambda m: m.SerializeToString(), response_deserializer=output.FromString
             )
-            call = method_call(request, timeout=self._stream_timeout, metadata=metadata(ctx, self._relay))
+            call = method_call(
+                request, timeout=self._stream_timeout, metadata=metadata(ctx, self._relay, match(request))
+            )
             gone = DISCONNECTED.get() or asyncio.Event()
             left = asyncio.ensure_future(gone.wait())
             stopping = asyncio.ensure_future(self._draining.wait())

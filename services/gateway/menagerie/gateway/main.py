@@ -124,7 +124,7 @@ class _Server(uvicorn.Server):
 async def serve(settings: GatewaySettings) -> None:
     """Serves until SIGTERM/SIGINT (uvicorn's handlers), then lets open requests finish for grace_seconds."""
     log: structlog.stdlib.BoundLogger = structlog.get_logger(service="gateway")
-    backends = Backends(settings.tls_ca_file)
+    backends = Backends(settings.tls_ca_file, settings.per_match())
     try:
         games = await discover_games(settings, backends, log)
         relay_signer = settings.relay_signer()

@@ -8,7 +8,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from menagerie.gateway.clients import Network, parse_networks
-from menagerie.shared.settings import parse_endpoints
+from menagerie.shared.settings import GAME_ROUTINGS, PER_MATCH_ROUTING, parse_endpoints
 from menagerie.shared.tokens import TokenSigner
 
 # The built web app (clients/web/dist) when running from a checkout.
@@ -27,6 +27,12 @@ class GatewaySettings(BaseSettings):
         "",
         description="Where each game service listens ('zoo=host:port,…'); empty = the endpoints the lobby's"
         " ListGames gives.",
+    )
+    game_routing: str = Field(
+        PER_MATCH_ROUTING,
+        pattern=GAME_ROUTINGS,
+        description="How the gateway spreads a game's calls over its replicas: per-match sends every call about a"
+        " match to one replica (its snapshot cache stays current), round-robin each call to the next.",
     )
     static_dir: Path = Field(DEFAULT_STATIC, description="The built web app served at / (clients/web/dist).")
     call_timeout_seconds: float = Field(10.0, gt=0, le=300, description="Deadline of each unary backend call.")
@@ -77,6 +83,10 @@ class GatewaySettings(BaseSettings):
     )
     log_format: str = Field("console", pattern="^(console|json)$")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
+
+    def per_match(self) -> bool:
+        """True when a game's calls go to their match's replica."""
+        return self.game_routing == PER_MATCH_ROUTING
 
     def relay_signer(self) -> TokenSigner | None:
         """What signs the gateway's credential: its key, else nothing."""

@@ -7,8 +7,8 @@ Its details (google.rpc.error_details, AIP-193):
 * ErrorInfo, always: `domain` is "menagerie.<service>" (the game, or "lobby"); `reason`
   is a stable UPPER_SNAKE id — a refused move's rule id ("TURN_ORDER"), or the kind of
   error (VERSION_CONFLICT, RATE_LIMITED, ... the code's name when nothing more precise
-  is known); `metadata` holds string pairs such as the rule's name, the request's
-  match_id or expected_version.
+  is known); `metadata` holds string pairs such as the rule's name and the anchor of its reading
+  in the game's RULES.md ("rule-turn-order"), the request's match_id or expected_version.
 * BadRequest for INVALID_ARGUMENT: one field violation per request field at fault.
 * PreconditionFailure for a refused move (type RULE) and a stale view (type VERSION).
 * QuotaFailure for RESOURCE_EXHAUSTED, with RetryInfo when the wait is known.
@@ -30,7 +30,7 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status  # type: ignore[import-untyped]  # no stubs in the dev requirements
 
-from menagerie.rules.errors import Aborted, IllegalAction, InvalidArgument, MenagerieError
+from menagerie.rules.errors import Aborted, IllegalAction, InvalidArgument, MenagerieError, rule_anchor
 
 DETAILS_KEY = "grpc-status-details-bin"
 # Reasons of errors whose kind says more than its code.
@@ -78,7 +78,7 @@ def status_of(error: MenagerieError, domain: str, request: Message | None = None
     details: list[Message] = []
     reason = error.reason or error.status
     if isinstance(error, IllegalAction):
-        metadata.update(rule=error.rule, detail=error.detail)
+        metadata.update(rule=error.rule, detail=error.detail, anchor=rule_anchor(error.rule))
         details.append(_precondition("RULE", error.rule, error.detail))
     elif isinstance(error, Aborted):
         reason = error.reason or VERSION_CONFLICT

@@ -8,7 +8,7 @@ import time
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from menagerie.shared.rpc.channels import open_channel
+from menagerie.shared.rpc.channels import QUICK_RECONNECT, open_channel
 
 
 def wait_until_serving(
@@ -16,7 +16,7 @@ def wait_until_serving(
 ) -> None:
     """Blocks until the gRPC health check at `address` says SERVING (or the process exits); TLS with `ca_file`."""
     deadline = time.monotonic() + timeout
-    with open_channel(address, ca_file) as channel:
+    with open_channel(address, ca_file, QUICK_RECONNECT) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while True:
             if process is not None and process.poll() is not None:
