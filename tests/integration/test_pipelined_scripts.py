@@ -10,8 +10,8 @@ from typing import cast
 import pytest
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
+from redis.exceptions import AuthenticationError, BusyLoadingError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from menagerie.shared.store.pipelined import CLIENT_NAME, PipelinedConnection, RedisRunner
@@ -20,6 +20,8 @@ pytestmark = pytest.mark.integration
 
 ECHO = "return {ARGV[1], redis.call('INCR', KEYS[1])}"
 REFUSE = "return redis.error_reply('REFUSED by the script')"
+# The reply a Redis gives while it reads its files after a restart (as a script can say it).
+STILL_LOADING = "return redis.error_reply('LOADING Redis is loading the dataset in memory')"
 
 
 def database(url: str, db: int) -> str:
@@ -90,6 +92,17 @@ async def test_an_error_reply_is_raised_and_the_connection_goes_on(client: Redis
     assert reply[0] == b"fine"
 
 
+async def test_a_redis_still_loading_is_a_connection_error_as_redis_py_raises_it(
+    client: Redis, runner: RedisRunner
+) -> None:
+    # A ConnectionError is retried and then answered UNAVAILABLE; a plain ResponseError
+    # would reach the player as INTERNAL (it did, once, in test_redis_crash).
+    with pytest.raises(BusyLoadingError, match="Redis is loading the dataset"):
+        await runner.script(client.register_script(STILL_LOADING), [], [])
+    with pytest.raises(BusyLoadingError):
+        await runner.batch([["EVAL", STILL_LOADING, "0"]])
+
+
 async def test_a_killed_connection_is_replaced_without_the_caller_noticing(client: Redis, runner: RedisRunner) -> None:
     script = client.register_script(ECHO)
     await runner.script(script, ["pipelined:killed"], ["before"])
@@ -145,7 +158,7 @@ async def test_the_urls_user_and_password_are_sent(redis_url: str) -> None:
         scripts.close()
         wrong = Redis.from_url(redis_url.replace("redis://", "redis://pipelined-user:wrong@"))
         refused = RedisRunner.of(wrong)
-        with pytest.raises(ResponseError):
+        with pytest.raises(AuthenticationError):  # as redis-py raises it
             await refused.script(wrong.register_script(ECHO), ["pipelined:user"], ["refused"])
         refused.close()
         await user.aclose()

@@ -32,7 +32,7 @@ from menagerie.shared.store import (
     StoredEntry,
 )
 from menagerie.shared.store.hashes import HashCodec
-from menagerie.shared.store.match_store import ARCHIVE_FIELD
+from menagerie.shared.store.match_store import ARCHIVE_FIELD, LIVE_EVERY_MS, LIVE_FIELD
 from menagerie.shared.store.scripts import CreateArgs, SeatArgs, SubmitArgs, source
 from tests.support.redis_server import database_of_its_own, throwaway_redis
 from tests.unit.rules.toy import Added, Dealt, Event
@@ -230,6 +230,29 @@ async def test_the_results_feed_gets_the_final_notice_and_no_other(store: MatchS
     await store.create(new_match(over, outcome=outcome, status="finished"))
     entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", await store.redis.xrange(store.keys(over).shard.results))
     assert notice(over, 1) in [f[b"pb"] for _, f in entries]
+
+
+async def test_a_watched_matchs_notice_asks_for_a_live_estimate_at_most_once_a_period(store: MatchStore) -> None:
+    match_id = uuid.uuid4().hex
+    keys = store.keys(match_id)
+
+    async def move_asks_for_one(key: str) -> bool:
+        """Commits a move; whether its turn notice carries the live field."""
+        assert (await store.commit(await commit_for(store, match_id, key=key))).status == "ok"
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]", await store.redis.xrevrange(keys.shard.turns))
+        fields = next(f for _, f in entries if common_pb2.MatchEvent.FromString(f[b"pb"]).match_id == match_id)
+        return fields.get(LIVE_FIELD) == b"1"
+
+    await store.create(new_match(match_id))
+    assert not await move_asks_for_one("0:k1")  # nobody watches the chart
+    await store.watch_live(match_id)
+    assert await move_asks_for_one("0:k2")
+    assert 0 < await store.redis.pttl(keys.live_due) <= LIVE_EVERY_MS
+    assert not await move_asks_for_one("0:k3")  # one was asked for within the period
+    await store.redis.delete(keys.live_due)  # the period is over
+    assert await move_asks_for_one("0:k4")
+    await store.redis.delete(keys.watched, keys.live_due)  # the spectator left
+    assert not await move_asks_for_one("0:k5")
 
 
 async def test_keys_of_a_match_share_one_hash_tag(store: MatchStore) -> None:

@@ -34,6 +34,9 @@ SEARCH_SUFFIX = "search"
 PLAY_TURN = "menagerie.bots.play_turn"
 # A finished match's win estimates (menagerie.bots.estimates), on its game's search queue.
 ESTIMATE_MATCH = "menagerie.bots.estimate_match"
+# A watched live match's estimate at its latest step (menagerie.bots.live), on its game's plain queue:
+# milliseconds of CPU, so it never waits behind a search seat's second of thought.
+ESTIMATE_LIVE = "menagerie.bots.estimate_live"
 
 
 def search_queue(game: str) -> str:

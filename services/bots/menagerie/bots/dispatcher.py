@@ -3,7 +3,9 @@
 It does three things (docs/architecture.md "How a move flows"):
 1. reads every shard's turn feed (consumer group "dispatcher") and enqueues a task for
    each bot seat that must act, at the view version it must act on, and for each
-   finished match the task of its win estimates (menagerie.bots.estimates);
+   finished match the task of its win estimates (menagerie.bots.estimates), and for a
+   match whose chart a spectator watches, its live estimate (menagerie.bots.live) when the
+   move's notice says one is due (submit.lua decides it with the move: no round trip here);
 2. scans the shards' deadlines: a human seat whose turn timer ran out gets a bot
    decision (the game service marks it as a timeout decision);
 3. on the same scan, a bot seat whose deadline passed without a move (a lost task, a
@@ -50,7 +52,7 @@ from prometheus_client import Counter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from menagerie.bots.celery_app import ESTIMATE_MATCH, PLAY_TURN, make_app, queue_for, search_queue
+from menagerie.bots.celery_app import ESTIMATE_LIVE, ESTIMATE_MATCH, PLAY_TURN, make_app, queue_for, search_queue
 from menagerie.bots.marks import running_key
 from menagerie.bots.publish import TaskPublisher
 from menagerie.common.v1 import common_pb2
@@ -61,6 +63,7 @@ from menagerie.shared.rpc.bootstrap import Runtime, run_service
 from menagerie.shared.settings import BotSettings
 from menagerie.shared.store import MatchStore
 from menagerie.shared.store.keys import parse_deadline_member, shard_keys
+from menagerie.shared.store.match_store import LIVE_FIELD
 from menagerie.shared.streams import StreamConsumer
 from menagerie.shared.tracing import TRACEPARENT, consumer_span, setup_tracing
 
@@ -87,6 +90,11 @@ RUNNING_DEFERRED = Counter(
 ESTIMATES = Counter(
     "menagerie_dispatcher_estimates_enqueued_total",
     "Finished matches sent to the pool for their win estimates",
+    ["game"],
+)
+LIVE_ESTIMATES = Counter(
+    "menagerie_dispatcher_live_estimates_enqueued_total",
+    "Live estimates of watched matches sent to the pool (at most one per match every 2 s)",
     ["game"],
 )
 PUBLISH_FAILURES = Counter(
@@ -155,6 +163,16 @@ class Dispatcher:
             raise BrokerUnavailable(f"the broker did not take the estimates of {match_id}: {exc}") from exc
         ESTIMATES.labels(game).inc()
 
+    async def estimate_live(self, notice: common_pb2.MatchEvent) -> None:
+        """Sends a watched match's live estimate at this notice's version (the notice said one is due)."""
+        kwargs = {"game": notice.game, "match_id": notice.match_id, "version": notice.version}
+        try:
+            await self.publisher.send(ESTIMATE_LIVE, queue_for(notice.game), kwargs)
+        except (RedisError, OSError) as exc:
+            PUBLISH_FAILURES.inc()
+            raise BrokerUnavailable(f"the broker did not take the live estimate of {notice.match_id}: {exc}") from exc
+        LIVE_ESTIMATES.labels(notice.game).inc()
+
     async def on_notice(self, stream: str, entry_id: str, fields: dict[bytes, bytes]) -> None:
         """A turn notice: enqueue every bot seat that must act now."""
         notice = common_pb2.MatchEvent.FromString(fields[b"pb"])
@@ -167,6 +185,8 @@ class Dispatcher:
         by_bot = notice.HasField("seat") and notice.seat in bots
         with consumer_span("turn notice", fields.get(TRACEPARENT_FIELD), follows=by_bot):
             await self._enqueue_bots(notice, bots)
+        if fields.get(LIVE_FIELD) == b"1":  # submit.lua: watched, and none asked for lately
+            await self.estimate_live(notice)  # after the bots: a chart never delays a move
 
     async def _enqueue_bots(self, notice: common_pb2.MatchEvent, bots: dict[int, common_pb2.BotSeat]) -> None:
         for seat, version in zip(notice.to_act, notice.to_act_versions, strict=True):

@@ -22,6 +22,7 @@ from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.rng import seed_from
 from menagerie.search.chances import WinChances
+from menagerie.shared.rpc.channels import match_metadata
 from menagerie.shared.tokens import TokenSigner
 
 SUBJECT = "bot:estimates"
@@ -30,8 +31,11 @@ TOKEN_SECONDS = 300
 PAGE_SIZE = 200
 
 
-class MatchEstimator:
-    """Computes and records the win estimates of finished matches, one game service call per page and one to store."""
+Metadata = tuple[tuple[str, str], ...]
+
+
+class Estimator:
+    """What both estimators share: the game services' Matches API with a bot's token, and each game's WinChances."""
 
     def __init__(
         self,
@@ -46,12 +50,28 @@ class MatchEstimator:
         self.call_timeout = call_timeout
         self._chances: dict[str, WinChances] = {}
 
+    def matches_api(self, game: str, match_id: str) -> tuple[Any, Metadata]:
+        """The game service's Matches stub and the metadata of a call about `match_id` (token, routing)."""
+        stub = matches_pb2_grpc.MatchesStub(self.channel(self.endpoints[game]))
+        # A bot's token of the match (the pool's keys sign no other kind): a finished match shows anyone
+        # its replay, and GetReplay without a seat answers a match in progress with the spectator's views.
+        token, _ = self.signer.issue_seat(match_id, 0, SUBJECT, "Bot", TOKEN_SECONDS, bot=True)
+        return stub, (("authorization", f"Bearer {token}"), match_metadata(match_id))
+
+    def chances_of(self, game: str) -> WinChances:
+        """The game's estimator (the mcts level's evaluation), made once per game and kept."""
+        chances = self._chances.get(game)
+        if chances is None:
+            chances = self._chances[game] = WinChances(game, engine=BINDINGS[game].engine)
+        return chances
+
+
+class MatchEstimator(Estimator):
+    """Computes and records the win estimates of finished matches, one game service call per page and one to store."""
+
     def estimate(self, game: str, match_id: str) -> int:
         """Estimates and records every step of a finished match; how many steps got an estimate (0: not finished)."""
-        stub = matches_pb2_grpc.MatchesStub(self.channel(self.endpoints[game]))
-        # A bot's token of the match (the pool's keys sign no other kind): a finished match shows anyone its replay.
-        token, _ = self.signer.issue_seat(match_id, 0, SUBJECT, "Bot", TOKEN_SECONDS, bot=True)
-        auth = (("authorization", f"Bearer {token}"),)
+        stub, auth = self.matches_api(game, match_id)
         pages = list(self._pages(stub, auth, match_id))
         if not pages or not pages[0].HasField("seed"):
             return 0  # not over: nothing to estimate yet
@@ -62,7 +82,7 @@ class MatchEstimator:
         stub.RecordWinEstimates(request, metadata=auth, timeout=self.call_timeout)
         return len(request.steps)
 
-    def _pages(self, stub: Any, auth: tuple[tuple[str, str], ...], match_id: str) -> Iterator[Any]:
+    def _pages(self, stub: Any, auth: Metadata, match_id: str) -> Iterator[Any]:
         """The replay's pages, without views: each step's seat and action, and the seed."""
         version = 1
         while version:
@@ -80,9 +100,7 @@ class MatchEstimator:
         """Each step's (version, chances) with an estimate: the match replayed from its seed and actions."""
         binding = BINDINGS[game]
         engine = binding.engine
-        chances = self._chances.get(game)
-        if chances is None:
-            chances = self._chances[game] = WinChances(game, engine=engine)
+        chances = self.chances_of(game)
         summary = pages[0].match
         config = summary.config
         state, _ = engine.setup(MatchSetup(config.mode, len(summary.seats), dict(config.options)), pages[0].seed)

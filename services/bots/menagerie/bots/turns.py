@@ -44,6 +44,7 @@ from menagerie.rules.bots import SEARCH_LEVELS, Policy, SearchBudget, policy_for
 from menagerie.rules.rng import seed_from
 from menagerie.shared.bots import bot_turn_decoder
 from menagerie.shared.games.binding import GameBinding
+from menagerie.shared.rpc.channels import match_metadata
 from menagerie.shared.tokens import TokenSigner
 
 log = structlog.get_logger(__name__)
@@ -142,7 +143,8 @@ class TurnPlayer:
         search = level in SEARCH_LEVELS
         policy = self._policy(game, level, budget if search else 0.0)
         give_up_at = time.monotonic() + self.decision_timeout + (budget if search else 0.0)
-        auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"),)
+        # The match's id routes the calls to its replica on a per-match channel (menagerie.shared.rpc.channels).
+        auth = (("authorization", f"Bearer {self._token(match_id, seat, level)}"), match_metadata(match_id))
         calls = _Calls(game, self._stub(game), auth, self.call_timeout, give_up_at)
         decision = _Decision(binding, match_id, seat, view_version)
         written = self._written(game, turn, view_version, policy.needs_view)

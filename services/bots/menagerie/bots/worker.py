@@ -58,8 +58,9 @@ from celery.signals import worker_init, worker_process_init, worker_shutting_dow
 from celery.worker import WorkController  # noqa: E402
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess  # noqa: E402
 
-from menagerie.bots.celery_app import ESTIMATE_MATCH, PLAY_TURN, make_app, worker_queues  # noqa: E402
+from menagerie.bots.celery_app import ESTIMATE_LIVE, ESTIMATE_MATCH, PLAY_TURN, make_app, worker_queues  # noqa: E402
 from menagerie.bots.estimates import MatchEstimator  # noqa: E402
+from menagerie.bots.live import LiveEstimator  # noqa: E402
 from menagerie.bots.marks import Access, Marks, Start  # noqa: E402
 from menagerie.bots.turns import GameUnresponsive, TurnPlayer, TurnResult  # noqa: E402
 from menagerie.shared.bots import DEFAULT_BOT_BUDGET_SECONDS  # noqa: E402
@@ -96,7 +97,8 @@ def _channel(address: str) -> grpc.Channel:
     """This process's channel to `address`, made on first use (after the fork)."""
     channel = _channels.get(address)
     if channel is None:
-        channel = _channels[address] = open_channel(address, settings.tls_ca_file)
+        per_match = settings.game_routing == "per-match"
+        channel = _channels[address] = open_channel(address, settings.tls_ca_file, per_match=per_match)
     return channel
 
 
@@ -149,6 +151,15 @@ _estimator = MatchEstimator(settings.token_signer(), settings.endpoints(), _chan
 def estimate_match(game: str, match_id: str) -> int:
     """Computes and records a finished match's win estimates (menagerie.bots.estimates); how many steps got one."""
     return _estimator.estimate(game, match_id)
+
+
+_live = LiveEstimator(settings.token_signer(), settings.endpoints(), _channel, settings.call_timeout())
+
+
+@app.task(name=ESTIMATE_LIVE)
+def estimate_live(game: str, match_id: str, version: int) -> bool:
+    """Estimates a watched live match at `version` from the spectator's view (menagerie.bots.live); whether it could."""
+    return _live.estimate(game, match_id, version) is not None
 
 
 @app.task(name=PLAY_TURN)
@@ -230,7 +241,7 @@ def _work(runtime: BlockingRuntime) -> int:
             "--quiet",  # no banner
             "worker",
             f"--pool={settings.pool()}",
-            f"--concurrency={settings.worker_concurrency}",
+            f"--concurrency={settings.concurrency()}",
             f"--queues={','.join(worker_queues(settings.played_games(), settings.worker_queues))}",
             f"--hostname=bots-{os.getpid()}@{socket.gethostname()}",
             f"--loglevel={settings.log_level.upper()}",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from menagerie.bots.celery_app import queue_for, worker_queues
 from menagerie.rules.errors import InvalidArgument
 from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
-from menagerie.shared.settings import BotSettings
+from menagerie.shared.settings import THREADS_CONCURRENCY, BotSettings
 
 BASE = {
     "REDIS_URL": "redis://127.0.0.1:1/0",
@@ -66,3 +68,14 @@ def test_a_worker_of_the_plain_queues_alone_runs_the_threads_pool() -> None:
     assert pool(worker_queues="plain") == "threads"  # cheap decisions waiting on a call: no process hop per task
     assert pool(worker_queues="search") == pool(worker_queues="all") == "prefork"  # a search holds a core
     assert pool(worker_queues="plain", worker_pool="prefork") == "prefork"  # an operator's choice stands
+
+
+def test_a_threads_worker_runs_more_decisions_at_once_than_a_searching_one() -> None:
+    def concurrency(**settings: str) -> int:
+        return BotSettings.model_validate({**BASE, **settings}).concurrency()
+
+    cores = len(os.sched_getaffinity(0))
+    assert concurrency(worker_queues="plain") == THREADS_CONCURRENCY  # decisions waiting on a call
+    assert concurrency(worker_queues="search") == concurrency(worker_queues="all") == cores  # a search a core
+    assert concurrency(worker_queues="plain", worker_pool="prefork") == cores
+    assert concurrency(worker_queues="search", worker_concurrency="1") == 1  # an operator's choice stands

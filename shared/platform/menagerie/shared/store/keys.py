@@ -40,6 +40,12 @@ class MatchKeys(NamedTuple):
     # A finished match's win estimates (menagerie.shared.store.records.WinEstimates): RecordWinEstimates
     # writes them, with the state hash's remaining time to live.
     estimates: str
+    # A live match's estimates (GetLiveWinChances): a hash of version -> each seat's chance (msgpack), from
+    # spectators' views, kept LIVE_SECONDS after the last one; `watched` is set while someone watches the
+    # chart, `live_due` while an estimate was asked for in the last throttle period (submit.lua).
+    live: str
+    watched: str
+    live_due: str
 
 
 def shard_keys(shard: int) -> ShardKeys:
@@ -65,6 +71,9 @@ def match_keys(match_id: str, shards: int) -> MatchKeys:
         shard=shard_keys(shard),
         bot_turns=f"{base}:bots",
         estimates=f"{base}:estimates",
+        live=f"{base}:live",
+        watched=f"{base}:watched",
+        live_due=f"{base}:live-due",
     )
 
 

@@ -39,6 +39,14 @@ from menagerie.shared.tracing import script_span
 _encode = msgspec.msgpack.Encoder().encode
 _archive = msgspec.msgpack.Decoder(Archive)
 _win_estimates = msgspec.msgpack.Decoder(WinEstimates)
+_chances = msgspec.msgpack.Decoder(list[float])
+# How long a spectator's GetLiveWinChances keeps the match watched, and its live estimates kept after the last.
+WATCH_SECONDS = 15
+LIVE_SECONDS = 3600
+# A watched match's turn notice asks for a live estimate at most this often (submit.lua; the chart
+# is redrawn every few seconds anyway), and carries LIVE_FIELD when it does.
+LIVE_EVERY_MS = 2000
+LIVE_FIELD = b"live"
 ARCHIVE_FIELD = "archive"  # of the state hash, once the match is compacted
 _COMPRESSION_LEVEL = 6  # zlib's default: level 9 saves under 2% more here
 # What a move never changes: create.lua writes it, submit.lua leaves it as it is.
@@ -211,6 +219,8 @@ class MatchStore:
             keys.shard.finished,
             keys.shard.results,
             keys.bot_turns,
+            keys.watched,
+            keys.live_due,
         )
 
     def _submit_args(self, c: Commit, retention: int, traceparent: str) -> SubmitArgs:
@@ -234,6 +244,7 @@ class MatchStore:
             retention_s=str(retention),
             created_ms=str(record.meta.created_ms),
             finished_min_ms=str(record.updated_ms - retention * 1000),
+            live_every_ms=str(LIVE_EVERY_MS),
             traceparent=traceparent,
         )
 
@@ -302,6 +313,23 @@ class MatchStore:
         """The match's win estimates, once RecordWinEstimates kept them."""
         raw = cast("bytes | None", await self.redis.get(self.keys(match_id).estimates))
         return None if raw is None else _win_estimates.decode(raw)
+
+    async def watch_live(self, match_id: str) -> dict[int, list[float]]:
+        """Notes that someone watches the match's chart (for WATCH_SECONDS) and returns its live estimates so far."""
+        keys = self.keys(match_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(keys.watched, b"1", ex=WATCH_SECONDS)
+            pipe.hgetall(keys.live)
+            _, raw = await pipe.execute()
+        return {int(version): _chances.decode(value) for version, value in raw.items()}
+
+    async def record_live(self, match_id: str, chances: dict[int, list[float]]) -> None:
+        """Keeps a live match's estimates (each step's chances; empty: none) for LIVE_SECONDS after the last."""
+        keys = self.keys(match_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(keys.live, mapping={str(v): _encode(c) for v, c in chances.items()})
+            pipe.expire(keys.live, LIVE_SECONDS)
+            await pipe.execute()
 
     async def list_records(self, status: str | None, limit: int, before: tuple[int, str] | None) -> list[MatchRecord]:
         """Matches newest first (by creation), optionally only those in `status`, older than `before`."""

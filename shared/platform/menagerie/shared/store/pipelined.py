@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 import hiredis
+from redis._parsers.base import BaseParser
 from redis.asyncio import Redis
 from redis.asyncio.connection import Connection
 from redis.commands.core import AsyncScript
@@ -55,10 +56,15 @@ def _command(args: Sequence[Arg]) -> bytes:
     return b"".join(parts)
 
 
-def _error(reply: ResponseError) -> ResponseError:
-    """The error reply as redis-py raises it (NOSCRIPT as NoScriptError, which the runner answers)."""
-    message = str(reply)
-    return NoScriptError(message) if message.startswith("NOSCRIPT") else reply
+def _error(reply: ResponseError) -> Exception:
+    """The error reply as redis-py raises it, by redis-py's own table of error codes.
+
+    NOSCRIPT becomes NoScriptError (which the runner answers by loading the script) and
+    LOADING, a Redis still reading its files after a restart, BusyLoadingError: a
+    ConnectionError, so the call is retried and then answered UNAVAILABLE, never INTERNAL.
+    """
+    error: Exception = BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+    return error
 
 
 class _Pipe(asyncio.Protocol):

@@ -145,6 +145,7 @@ class SubmitArgs(msgspec.Struct, omit_defaults=True):
     retention_s: str
     created_ms: str
     finished_min_ms: str
+    live_every_ms: str  # a watched match's notice asks for a live estimate at most this often
     # The submit.lua span's context, beside the notice on the turn feed; left out ("") when traces are off.
     traceparent: str = ""
 

@@ -2,13 +2,17 @@
 -- version check, the new state, the entry on the match's event stream, the recorded
 -- answer, the turn notice on the shard's feed, the deadlines of the seats to act and what the
 -- bot seats to act now need to decide (the previous version's are gone: their decisions are made or stale).
+-- When a spectator watches the match's chart and no live estimate was asked for in the last
+-- throttle period, the notice carries 'live' '1' (the due key is set for that period): the
+-- dispatcher sends the live estimate without a round trip of its own.
 --
 -- Returns {'ok'}, {'duplicate', first answer}, {'conflict', current version} or {'missing'}.
 --
 -- KEYS: 1 state hash, 2 events stream, 3 idempotency hash, 4 shard turn feed,
 --       5 shard deadlines, 6 shard active index, 7 shard finished index,
 --       8 shard results feed (the notice again when the match ends; bounded as the turn feed is),
---       9 bot turns hash (seat -> BotTurn, menagerie.shared.bots)
+--       9 bot turns hash (seat -> BotTurn, menagerie.shared.bots),
+--       10 watched key (set while a spectator watches the chart), 11 live estimate due key
 -- ARGV: 1 SubmitArgs (menagerie.shared.store.scripts), msgpack: read below by its field names.
 --       Its record is the state hash's (field, value) pairs, as MatchRecord's codec made them:
 --       this script names none of them but 'version' and 'seating', which it checks.
@@ -33,11 +37,16 @@ redis.call('HSET', KEYS[1], unpack(args.record))
 redis.call('XADD', KEYS[2], args.entry_id, unpack(args.entry))
 redis.call('HSET', KEYS[3], args.idempotency_field, args.answer)
 -- The move's trace context rides beside the notice when traces are on (menagerie.shared.tracing).
+local notice = {'pb', args.notice}
 if args.traceparent then
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice, 'traceparent', args.traceparent)
-else
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', args.feed_maxlen, '*', 'pb', args.notice)
+  notice[#notice + 1] = 'traceparent'
+  notice[#notice + 1] = args.traceparent
 end
+if redis.call('EXISTS', KEYS[10]) == 1 and redis.call('SET', KEYS[11], '1', 'NX', 'PX', args.live_every_ms) then
+  notice[#notice + 1] = 'live'
+  notice[#notice + 1] = '1'
+end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', args.feed_maxlen, '*', unpack(notice))
 redis.call('XTRIM', KEYS[4], 'MINID', '~', args.feed_min_id)
 if #args.deadlines_removed > 0 then
   redis.call('ZREM', KEYS[5], unpack(args.deadlines_removed))
