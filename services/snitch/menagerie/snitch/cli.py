@@ -22,7 +22,9 @@ picks are listed by the session with the engine's labels, as every decision's ar
 
 from __future__ import annotations
 
+import itertools
 import tomllib
+from collections import Counter
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -33,7 +35,7 @@ from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from menagerie.cli.menu import Entry, action_kind, grouped
+from menagerie.cli.menu import Entry, Pick, Toggles, action_kind, arrange, label_subject, picks
 from menagerie.cli.results import result_word
 from menagerie.rules.text import name_mentions, seat_name
 from menagerie.snitch.data.cards import DECK_SIZE  # the rulebook's number, from the data (not the engine)
@@ -119,17 +121,17 @@ def _fitted(name: str, room: int) -> str:
     return name
 
 
+def _roll_die(die: snitch_pb2.RolledDie) -> Text:
+    """ "o:S" in the die's colour (a re-rolled die marked ′)."""
+    mark = "′" if len(die.rerolled_by) else ""
+    return Text(
+        f"{COLOUR.get(die.colour, '?')}:{FACE.get(die.face, '?')}{mark}", style=COLOUR_STYLE.get(die.colour, "")
+    )
+
+
 def _roll(roll: snitch_pb2.Roll) -> Text:
     """ "o:S o:- p:OO" with each die in its colour (a re-rolled die marked ′)."""
-    text = Text()
-    for i, die in enumerate(roll.dice):
-        if i:
-            text.append(" ")
-        mark = "′" if len(die.rerolled_by) else ""
-        text.append(
-            f"{COLOUR.get(die.colour, '?')}:{FACE.get(die.face, '?')}{mark}", style=COLOUR_STYLE.get(die.colour)
-        )
-    return text
+    return Text(" ").join(_roll_die(die) for die in roll.dice)
 
 
 def _signed(n: int) -> str:
@@ -144,6 +146,96 @@ def _group_of(action: Any) -> str | None:
     if action.WhichOneof("kind") == "pick_for_team":
         return f"Pick a {action.pick_for_team.part}"
     return action_kind(action)
+
+
+# Re-rolls of a set of dice: the action's kind and the toggles' title. A Reroll names its side; a
+# Locked Trait re-rolls the side the view's decision names (roll_side).
+DICE_CHOICES = (("reroll", "Re-roll dice"), ("use_trait", "Re-roll dice with the Locked Trait"))
+SIDE_WORD: dict[int, str] = {snitch_pb2.ROLL_SIDE_ACTION: "Action", snitch_pb2.ROLL_SIDE_REACTION: "Reaction"}
+
+
+def _roll_dice(view: View) -> list[tuple[int, int, snitch_pb2.RolledDie]]:
+    """Every die of the roll under way: (side, index, die), the Action's first."""
+    if not view.HasField("exchange"):
+        return []
+    ex = view.exchange
+    sides: tuple[tuple[int, snitch_pb2.Roll], ...] = (
+        (snitch_pb2.ROLL_SIDE_ACTION, ex.action_roll),
+        (snitch_pb2.ROLL_SIDE_REACTION, ex.reaction_roll),
+    )
+    return [(side, i, die) for side, roll in sides for i, die in enumerate(roll.dice)]
+
+
+def _dice_toggles(view: View, legal: Any) -> list[Toggles]:
+    """Each kind of re-roll with several ways as toggles over the roll's dice (Pursuit's keep-dice likewise).
+
+    Only a set of marked dice that one listed action names (its side and dice) may be
+    confirmed, and that action is the one submitted.
+    """
+    dice = _roll_dice(view)
+    place = {(side, i): n for n, (side, i, _) in enumerate(dice)}
+    items = tuple(f"{SIDE_WORD[side]} die {i + 1}: {_roll_die(die).plain}" for side, i, die in dice)
+    toggles = []
+    for kind, title in DICE_CHOICES:
+        combos: dict[frozenset[int], int] = {}
+        for index, action in enumerate(legal.actions):
+            member = getattr(action, kind) if action.WhichOneof("kind") == kind else None
+            side = member.side if kind == "reroll" and member else view.decision.roll_side
+            if member and member.dice and all((side, d) in place for d in member.dice):
+                combos[frozenset(place[side, d] for d in member.dice)] = index
+        if len(combos) >= 2:
+            labels = {index: legal.labels[index].text for index in combos.values()}
+            toggles.append(Toggles(f"{title} ({len(combos)} ways)", items, combos, labels))
+    return toggles
+
+
+# Dice tokens as toggles when the spends take at most this many (2 ** n marked sets are matched).
+MOST_TOKEN_TOGGLES = 10
+
+
+def _colour_word(colour: snitch_pb2.Colour.ValueType) -> str:
+    """A Colour in a word ("orange")."""
+    return snitch_pb2.Colour.Name(colour).removeprefix("COLOUR_").lower()
+
+
+def _spent(spend: snitch_pb2.SpendTokens) -> Counter[str]:
+    """The tokens a spend takes, by kind and colour ("Bonus orange" twice...)."""
+    return Counter(
+        [f"Bonus {_colour_word(c)}" for c in spend.bonus] + [f"Penalty {_colour_word(c)}" for c in spend.penalty]
+    )
+
+
+def _token_toggles(legal: Any) -> list[Toggles]:
+    """Dice tokens to spend with several ways as toggles over the tokens the spends take (the web's tray likewise).
+
+    The items are the tokens the largest spends name (of each kind and colour, as many as
+    any spend takes); tokens of one kind and colour are alike, so every set of marked items
+    that counts the same as a listed spend confirms that spend, and marking none confirms
+    spending none. Who holds which token is never worked out: only the list is read.
+    """
+    spends = {
+        index: _spent(action.spend_tokens)
+        for index, action in enumerate(legal.actions)
+        if action.WhichOneof("kind") == "spend_tokens"
+    }
+    if len(spends) < 2:
+        return []
+    most: Counter[str] = Counter()
+    for tokens in spends.values():
+        most |= tokens  # the larger count of each
+    items = tuple(token for token, count in sorted(most.items()) for _ in range(count))
+    if len(items) > MOST_TOKEN_TOGGLES:
+        return []
+    by_tokens = {frozenset(tokens.items()): index for index, tokens in spends.items()}
+    combos: dict[frozenset[int], int] = {}
+    for size in range(len(items) + 1):
+        for marked in itertools.combinations(range(len(items)), size):
+            index = by_tokens.get(frozenset(Counter(items[m] for m in marked).items()))
+            if index is not None:
+                combos[frozenset(marked)] = index
+    labels = {index: legal.labels[index].text for index in spends}
+    named = tuple(f"{token} token" for token in items)
+    return [Toggles(f"Spend Dice tokens ({len(spends)} ways)", named, combos, labels)]
 
 
 class SnitchUI:
@@ -164,8 +256,16 @@ class SnitchUI:
         return self._header(view, names)
 
     def menu(self, view: Any, legal: Any, room: int) -> list[Entry]:
-        """The legal actions; a long list grouped: team building's picks by part (House, Player, …), else by kind."""
-        return grouped(legal, _group_of, room)
+        """Re-rolls of several dice and Dice tokens to spend as toggles; the rest as listed, a long list
+        grouped: team building's picks by part (House, Player, …), else by kind."""
+        toggles = _dice_toggles(view, legal) + _token_toggles(legal)
+        marked = {index for t in toggles for index in t.combos.values()}
+        rest = picks(legal, [i for i in range(len(legal.actions)) if i not in marked])
+
+        def group(pick: Pick) -> str | None:
+            return _group_of(legal.actions[pick.index])
+
+        return [*toggles, *arrange(rest, [group, label_subject], max(1, room - len(toggles)))]
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:
         """Header, the pitch, the race, the Coaches, the Snitch row, the viewer's cards, the roll, the result."""

@@ -46,8 +46,9 @@ class Determinization(EngineParts):
     # The last view determinized, its seat and its sampler (a search determinizes one view many times).
     _sampled: tuple[SnitchView, int, Callable[[int], SnitchState]] | None = None
 
-    def state_from_view(self, view: SnitchView, seat: int) -> SnitchState:
-        """A state consistent with `view`: what `seat` cannot see dealt in card order (the cheapest legal deck)."""
+    def state_from_view(self, view: SnitchView, seat: int | None) -> SnitchState:
+        """A state consistent with `view`: what `seat` (None: a spectator) cannot see dealt in card order (the
+        cheapest legal deck)."""
         return self._rebuild(view, seat, None)
 
     def determinize(self, view: SnitchView, seat: int, seed: int) -> SnitchState:
@@ -78,7 +79,7 @@ class Determinization(EngineParts):
 
     # ------------------------------------------------------------------ the parts
 
-    def _rebuild(self, view: SnitchView, seat: int, rng: Rng | None) -> SnitchState:
+    def _rebuild(self, view: SnitchView, seat: int | None, rng: Rng | None) -> SnitchState:
         """The state; `rng` draws the single-place secrets (None: the first legal choice)."""
         if view.procedure is None:
             raise ValueError("the view carries no procedure (an evaluation's view cannot be rebuilt)")
@@ -151,7 +152,13 @@ class Determinization(EngineParts):
         )
 
     def _coach(
-        self, view: SnitchView, procedure: Procedure, team: int, seat: int, snitch_card: int | None, rng: Rng | None
+        self,
+        view: SnitchView,
+        procedure: Procedure,
+        team: int,
+        seat: int | None,
+        snitch_card: int | None,
+        rng: Rng | None,
     ) -> Coach:
         """One Coach: the seat's own secrets as it sees them, the rival's dealt from what it has not seen."""
         shown = view.coaches[team]
@@ -232,19 +239,26 @@ class Determinization(EngineParts):
             need=shown.hand_size + shown.deck_size + (shown.pitch_card_chosen and shown.pitch_card is None),
         )
 
-    def _snitch_cards(self, view: SnitchView, seat: int, rng: Rng | None) -> tuple[list[int | None], list[int]]:
+    def _snitch_cards(self, view: SnitchView, seat: int | None, rng: Rng | None) -> tuple[list[int | None], list[int]]:
         """Each Coach's Snitch card in play and the Snitch deck: the cards not in the row, the discard or in sight.
 
-        The rival's card in play (l.664) is one of them that is not a Golden Snitch card.
+        A card in play that `seat` does not see (l.664: the rival's; a spectator sees neither) is one of them
+        that is not a Golden Snitch card.
         """
         in_play: list[int | None] = [None, None]
-        if not view.coaches[seat].cards:
+        if not view.coaches[0 if seat is None else seat].cards:
             return in_play, []  # the Teams are not formed yet: the race deck is dealt at Setup (l.243)
-        in_play[seat], unseen, keepable = self._snitch_pile(view, seat)
-        if keepable is not None:
-            card = keepable[0] if rng is None else rng.choice(keepable)
-            unseen.remove(card)
-            in_play[1 - seat] = card
+        if seat is None:
+            seen = {*(c.id for c in view.race.row), *view.race.discard}
+            unseen = [c for c in _SNITCH_DECK if c not in seen]
+        else:
+            in_play[seat], unseen, _ = self._snitch_pile(view, seat)
+        for team in (0, 1):
+            if team != seat and view.coaches[team].has_snitch_card:
+                keepable = [c for c in unseen if c not in _GOLDEN]
+                card = keepable[0] if rng is None else rng.choice(keepable)
+                unseen.remove(card)
+                in_play[team] = card
         if len(unseen) != view.race.deck_size:
             raise ValueError("the view's Snitch card counts do not add up")
         return in_play, unseen

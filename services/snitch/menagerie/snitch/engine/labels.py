@@ -211,8 +211,8 @@ class ActionLabels(Words):
             case UseTrait(dice=dice):
                 if not dice:
                     return "Use the roller's Locked Trait on this roll", "trait"
-                return f"Use the roller's Locked Trait: re-roll dice {', '.join(str(d) for d in dice)}", (
-                    "trait " + ",".join(str(d) for d in dice)
+                return f"Use the roller's Locked Trait: re-roll dice {', '.join(str(d + 1) for d in dice)}", (
+                    "trait " + ",".join(str(d + 1) for d in dice)
                 )
             case TakeSnitchCard(card=card, option=option):
                 name = race.card(card)

@@ -1647,6 +1647,9 @@ class DecisionView(msgspec.Struct, frozen=True):
     landing: int | None = None
     # A Bludger to move or to aim (the ones that may be picked).
     bludgers: list[int] = msgspec.field(default_factory=list)
+    # A roll window: the side of the roll whose Player is the deciding Coach's (the dice its Locked
+    # Trait or a Goal token re-rolls: UseTrait and GoalReroll name dice of this side).
+    roll_side: RollSide | None = None
 
 
 class IntrepidPlay(msgspec.Struct, frozen=True):

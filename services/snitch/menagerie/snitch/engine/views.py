@@ -50,6 +50,7 @@ from menagerie.snitch.engine.model import (
     RaceTokenView,
     RaceView,
     RequirementView,
+    RollWindow,
     ShiftPlayers,
     SnitchCardView,
     SnitchState,
@@ -297,6 +298,8 @@ def decision_view(engine: SnitchEngine, state: SnitchState) -> DecisionView | No
             return DecisionView(bludgers=[bludger])
         case SpectatorWindow(moment=moment):
             return DecisionView(reason=moment)
+        case RollWindow(must=must, may=may) if state.exchange is not None and [*must, *may]:
+            return DecisionView(roll_side=engine.own_side(state.exchange, [*must, *may][0]))
     return DecisionView()
 
 

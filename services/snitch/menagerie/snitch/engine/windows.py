@@ -59,7 +59,7 @@ class RollWindows(EngineParts):
             return ()
         return SWIFT_MOMENTS.get((ex.kind, seat == ex.seat), ())
 
-    def _own_side(self, ex: Exchange, seat: int) -> RollSide | None:
+    def own_side(self, ex: Exchange, seat: int) -> RollSide | None:
         """The rolled side whose Player is `seat`'s (a Bludger's hit is nobody's roll, so its target's Reaction is)."""
         if seat == ex.seat and ex.action_roll is not None:
             return "action"
@@ -71,7 +71,7 @@ class RollWindows(EngineParts):
         """The dice of its own Player's roll `seat` may re-roll by flipping a Goal token (l.504)."""
         if state.players[seat].goals <= 0:
             return []
-        side = self._own_side(ex, seat)
+        side = self.own_side(ex, seat)
         roll = ex.action_roll if side == "action" else ex.reaction_roll if side == "reaction" else None
         if roll is None or not rolls.can_use_goal_token(roll, seat):
             return []
@@ -79,7 +79,7 @@ class RollWindows(EngineParts):
 
     def _trait_use(self, state: SnitchState, ex: Exchange, seat: int) -> tuple[int, RollSide, str, int] | None:
         """The Locked Trait `seat`'s roller may use on its own roll: (lineup index, side, "add"/"reroll", amount)."""
-        side = self._own_side(ex, seat)
+        side = self.own_side(ex, seat)
         if side is None:
             return None
         index = ex.actor if side == "action" else ex.reactor
@@ -207,7 +207,7 @@ class RollWindows(EngineParts):
         if isinstance(action, KeepRoll):
             self.settle(state)
         elif isinstance(action, GoalReroll):
-            side = self._own_side(ex, seat)
+            side = self.own_side(ex, seat)
             assert side is not None
             coach = state.players[seat]
             coach.goals -= 1

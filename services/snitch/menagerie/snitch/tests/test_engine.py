@@ -16,6 +16,7 @@ import pytest
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.errors import IllegalAction
 from menagerie.rules.events import project
+from menagerie.rules.text import Narrator
 from menagerie.snitch.data.cards import PitchAction
 from menagerie.snitch.engine.model import (
     Aim,
@@ -43,6 +44,7 @@ from menagerie.snitch.engine.model import (
     SnitchState,
     Steal,
     TempoChoice,
+    UseTrait,
 )
 from menagerie.snitch.engine.pitch import PlayerRef
 from menagerie.snitch.engine.rules import SnitchEngine
@@ -780,3 +782,10 @@ def test_recover_removes_a_stunned_token_from_one_of_ones_own_players() -> None:
     assert [a for a in legal(state, 0) if isinstance(a, Recover)] == [Recover(player=1)]
     ENGINE.apply(state, 0, Recover(player=1))
     assert state.players[0].team[1].stunned == 0 and state.players[1].team[3].stunned == 2
+
+
+def test_a_locked_trait_re_roll_numbers_its_dice_from_one_as_every_other_re_roll() -> None:
+    view = ENGINE.view(new_match(), 0)
+    label = ENGINE.describe_action(view, UseTrait(dice=(0, 2)), Narrator(0, ["Ann", "Bob"]))
+    assert label.text == "Use the roller's Locked Trait: re-roll dice 1, 3"
+    assert label.code == "trait 1,3"

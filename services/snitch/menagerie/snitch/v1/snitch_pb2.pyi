@@ -1239,6 +1239,7 @@ class DecisionView(_message.Message):
     SUCCESSES_FIELD_NUMBER: _builtins.int
     LANDING_FIELD_NUMBER: _builtins.int
     BLUDGERS_FIELD_NUMBER: _builtins.int
+    ROLL_SIDE_FIELD_NUMBER: _builtins.int
     left: _builtins.int
     """How many more of the same are asked (Players to deploy or Shift, tokens to place)."""
     reason: _builtins.str
@@ -1255,6 +1256,10 @@ class DecisionView(_message.Message):
     successes: _builtins.int
     """A Dodge: its Successes and the space the Seeker would end on (where the token lies)."""
     landing: _builtins.int
+    roll_side: Global___RollSide.ValueType
+    """A roll window: the side of the roll whose Player is the deciding Coach's (the dice its Locked
+    Trait or a Goal token re-rolls: UseTrait and GoalReroll name dice of this side).
+    """
     @_builtins.property
     def zones(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Zones on offer (a Loose Quaffle, a beaten Bludger)."""
@@ -1276,21 +1281,26 @@ class DecisionView(_message.Message):
         successes: _builtins.int = ...,
         landing: _builtins.int | None = ...,
         bludgers: _abc.Iterable[_builtins.int] | None = ...,
+        roll_side: Global___RollSide.ValueType | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_colour", b"_colour", "_landing", b"_landing", "_team", b"_team", "colour", b"colour", "landing", b"landing", "team", b"team"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_colour", b"_colour", "_landing", b"_landing", "_roll_side", b"_roll_side", "_team", b"_team", "colour", b"colour", "landing", b"landing", "roll_side", b"roll_side", "team", b"team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_colour", b"_colour", "_landing", b"_landing", "_team", b"_team", "action", b"action", "bludgers", b"bludgers", "colour", b"colour", "landing", b"landing", "left", b"left", "reason", b"reason", "successes", b"successes", "team", b"team", "token", b"token", "zones", b"zones"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_colour", b"_colour", "_landing", b"_landing", "_roll_side", b"_roll_side", "_team", b"_team", "action", b"action", "bludgers", b"bludgers", "colour", b"colour", "landing", b"landing", "left", b"left", "reason", b"reason", "roll_side", b"roll_side", "successes", b"successes", "team", b"team", "token", b"token", "zones", b"zones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__colour: _TypeAlias = _typing.Literal["colour"]  # noqa: Y015
     _WhichOneofArgType__colour: _TypeAlias = _typing.Literal["_colour", b"_colour"]  # noqa: Y015
     _WhichOneofReturnType__landing: _TypeAlias = _typing.Literal["landing"]  # noqa: Y015
     _WhichOneofArgType__landing: _TypeAlias = _typing.Literal["_landing", b"_landing"]  # noqa: Y015
+    _WhichOneofReturnType__roll_side: _TypeAlias = _typing.Literal["roll_side"]  # noqa: Y015
+    _WhichOneofArgType__roll_side: _TypeAlias = _typing.Literal["_roll_side", b"_roll_side"]  # noqa: Y015
     _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
     _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__colour) -> _WhichOneofReturnType__colour | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__landing) -> _WhichOneofReturnType__landing | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__roll_side) -> _WhichOneofReturnType__roll_side | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
 
