@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ import grpc
 import pytest
 
 from menagerie.common.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from menagerie.rules.contract import MatchSetup
 from menagerie.shared.games.binding import binding
 
 # gRPC metadata: the authorization header of a call.
@@ -131,6 +132,34 @@ class GameClient:
             assert time.monotonic() < deadline, f"match {match_id} did not finish within {timeout:g} s"
             time.sleep(0.1)
         return summary
+
+    def replay(self, match_id: str, token: str, **asked: Any) -> list[Any]:
+        """Every page of the match's replay (GetReplay, `asked` its options), in order."""
+        pages = []
+        version = 1
+        while version:
+            request = matches_pb2.GetReplayRequest(match_id=match_id, from_version=version, **asked)
+            pages.append(self.matches.GetReplay(request, metadata=bearer(token)))
+            version = pages[-1].next_version
+        return pages
+
+    def replayed(self, match_id: str, token: str) -> Iterator[tuple[int, Any, Any]]:
+        """A finished match replayed by its engine from its seed and recorded actions, as the bots' estimate task does.
+
+        Yields each step's (seat, action, state before it); the state is one object, changed in
+        place after each yield: once the steps are done it is the match's last state.
+        """
+        pages = self.replay(match_id, token, without_views=True)
+        engine = self.binding.engine
+        config = pages[0].match.config
+        setup = MatchSetup(config.mode, len(pages[0].match.seats), dict(config.options))
+        state, _ = engine.setup(setup, pages[0].seed)
+        message = self.pb2.Action()
+        for step in (step for page in pages for step in page.steps if step.HasField("seat")):
+            assert step.action.Unpack(message), step.action.type_url
+            action = self.binding.messages.action_value(message)
+            yield step.seat, action, state
+            engine.apply(state, step.seat, action)
 
     def play_step(self, match: Match, choose: Any) -> Any:
         """One action by the seat to act, chosen by `choose(actions)`; None when the match is over."""

@@ -36,8 +36,8 @@ from menagerie.shared import codec
 Candidates = Callable[[Any, int, random.Random], Iterable[Any]]
 
 
-def property_matches(default: int = 100) -> int:
-    """How many random matches per mode: 100 in `make test` (thousands of positions), 5,000 under `make soak`."""
+def property_matches(default: int = 50) -> int:
+    """How many random matches per mode: 50 in `make test` (thousands of positions), 5,000 under `make soak`."""
     return int(os.environ.get("MENAGERIE_PROPERTY_MATCHES", default))
 
 

@@ -17,7 +17,12 @@ def load_generator() -> object:
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file under `root` by its relative path, but Python's bytecode caches (`make bytecode` writes them)."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.relative_to(root).parts
+    }
 
 
 def test_generated_code_is_up_to_date(tmp_path: Path) -> None:

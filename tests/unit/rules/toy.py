@@ -143,7 +143,7 @@ class Toy(RulesEngine[State, Action, View, Event]):
     def view(self, state: State, seat: int | None) -> View:
         return View(state.count, state.players[seat].token if seat is not None else None)
 
-    def state_from_view(self, view: View, seat: int) -> State:
+    def state_from_view(self, view: View, seat: int | None) -> State:
         raise NotImplementedError
 
     def describe_action(self, view: View, action: Action, narrator: Narrator) -> Label:

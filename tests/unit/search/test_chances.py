@@ -76,3 +76,21 @@ def test_the_evaluation_of_the_state_itself_would_tell_twins_apart() -> None:
         if state.outcome is None and evaluate(state, 0) != evaluate(twin(state, seed=100 + n), 0):
             told_apart += 1
     assert told_apart > 0
+
+
+@pytest.mark.parametrize(("game", "mode", "seats"), MODES)
+def test_a_live_estimate_reads_the_spectators_view_only(game: str, mode: str, seats: int) -> None:
+    """A live match's chart (`of_view`): the spectator's view of a twin is the same view, so the same estimate."""
+    engine = registry.engine(game)
+    chances = WinChances(game, worlds=3)
+    for n, state in enumerate(positions(game, mode, seats, seed=11)):
+        view, twins_view = engine.view(state, None), engine.view(twin(state, seed=100 + n), None)
+        assert twins_view == view
+        found = chances.of_view(view, seed=n)
+        assert found == chances.of_view(twins_view, seed=n)
+        # Every game rebuilds a state from a spectator's view: an estimate wherever the replay's chart has one.
+        assert (found is None) == (chances.of(state, seed=n) is None)
+        if found is not None:
+            assert len(found) == seats and all(0.0 <= c <= 1.0 for c in found)
+        if state.outcome is not None:
+            assert found == chances.of(state, seed=n)  # the result itself once the match is over

@@ -183,8 +183,13 @@ def test_menagerie_game_refuses_a_game_without_a_greedy_bot(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = game_ids()[0]
+
     # The game's own levels as if its package named none in `menagerie.bots`: only the contract's remain.
+    def none_named(_group: str, name: str) -> object:
+        raise KeyError(name)
+
     monkeypatch.setattr(bots_module, "plugins", lambda group: {})
+    monkeypatch.setattr(bots_module, "plugin", none_named)
     assert missing_levels(game) == ["greedy"]
     with pytest.raises(SystemExit) as exited:
         chosen_game([game])

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 from redis.asyncio.cluster import RedisCluster
 
 from menagerie.shared.redis_client import connect_redis, is_cluster, is_cluster_url, node_url
-from menagerie.shared.rpc.channels import ROUND_ROBIN, channel_options, grpc_target
+from menagerie.shared.rpc.channels import PER_MATCH, ROUND_ROBIN, channel_options, grpc_target
 from menagerie.shared.settings import BotSettings, LobbySettings, Settings
 
 KEYS_FILE = "/keys/verify-keys.json"  # named, not read: the settings never open it
@@ -47,8 +47,19 @@ def test_replicas_become_one_round_robin_target() -> None:
     assert ROUND_ROBIN in channel_options("127.0.0.1:1|127.0.0.1:2")
     assert ROUND_ROBIN in channel_options("dns:///beasts:50051")
     assert channel_options("127.0.0.1:1") == []  # one address keeps gRPC's pick_first
+    assert channel_options("127.0.0.1:1|127.0.0.1:2", per_match=True) == [PER_MATCH]
+    assert channel_options("127.0.0.1:1", per_match=True) == []
     with pytest.raises(ValueError, match="dns:///"):
         grpc_target("a:1|b:2")
+
+
+def test_the_bots_call_a_games_replicas_per_match_unless_told_round_robin() -> None:
+    settings = BotSettings.model_validate({"REDIS_URL": "redis://h:1/0", "verify_keys_file": KEYS_FILE})
+    assert settings.game_routing == "per-match"
+    chosen = {"REDIS_URL": "redis://h:1/0", "verify_keys_file": KEYS_FILE, "game_routing": "round-robin"}
+    assert BotSettings.model_validate(chosen).game_routing == "round-robin"
+    with pytest.raises(ValidationError, match="game_routing"):
+        BotSettings.model_validate({**chosen, "game_routing": "random"})
 
 
 def test_the_lobby_gives_clients_the_replicas_as_one_target() -> None:

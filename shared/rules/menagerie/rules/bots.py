@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from menagerie.rules.registry import BOTS, LEVELS, plugins
+from menagerie.rules.registry import BOTS, LEVELS, plugin, plugins
 
 
 class Policy(Protocol):
@@ -71,7 +71,11 @@ def missing_levels(game: str) -> list[str]:
 def levels(game: str) -> dict[str, PolicyFactory]:
     """The bot levels of `game`: `random`, those offered to every game (`mcts`), and the game's own."""
     offered = {level: partial(factory, game) for level, factory in plugins(LEVELS).items()}
-    return {**EVERY_GAME, **offered, **plugins(BOTS).get(game, {})}
+    try:
+        own = plugin(BOTS, game)  # this game's alone: a game's service imports no other game
+    except KeyError:
+        own = {}
+    return {**EVERY_GAME, **offered, **own}
 
 
 def policy_for(game: str, level: str, budget: SearchBudget | None = None) -> Policy:

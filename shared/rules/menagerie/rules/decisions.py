@@ -26,6 +26,13 @@ S = TypeVar("S")
 A = TypeVar("A")
 E = TypeVar("E", bound=GameEvent)
 
+# The rules menagerie.rules.engine itself may name in a refusal, whatever the game (every RULES.md reads them).
+TURN_ORDER = "Turn order"
+END_OF_THE_GAME = "End of the game"
+SEATS = "Seats"
+ACTIONS = "Actions"
+ENGINE_RULES = (TURN_ORDER, END_OF_THE_GAME, SEATS, ACTIONS)
+
 
 class Decision(msgspec.Struct, kw_only=True, tag_field="decision"):
     """One pending decision; a game subclasses it once per kind (tag = the kind's id).

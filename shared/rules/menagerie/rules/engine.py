@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 import msgspec
 
 from menagerie.rules.contract import GameInfo, Label, Outcome, Prompt, ToAct
-from menagerie.rules.decisions import Decision, Refusal, Rule, no_problem
+from menagerie.rules.decisions import ACTIONS, END_OF_THE_GAME, SEATS, TURN_ORDER, Decision, Refusal, Rule, no_problem
 from menagerie.rules.errors import IllegalAction
 from menagerie.rules.events import GameEvent
 from menagerie.rules.hidden import permute_hidden
@@ -95,10 +95,10 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
     def out_of_turn(self, state: S, seat: int, decision: Decision) -> Refusal:
         """Why `seat` may not act while `decision` is pending (it is not among its deciders)."""
         waiting = listing([seat_name(s) for s in decision.seats()])
-        return Refusal("Turn order", f"{seat_name(seat)} has nothing to decide now; waiting for {waiting}")
+        return Refusal(TURN_ORDER, f"{seat_name(seat)} has nothing to decide now; waiting for {waiting}")
 
-    def state_from_view(self, view: V, seat: int) -> S:
-        """A state consistent with `view`: what `seat` cannot see filled in any way that fits."""
+    def state_from_view(self, view: V, seat: int | None) -> S:
+        """A state consistent with `view`: what `seat` (None: a spectator) cannot see filled in any way that fits."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- derived
@@ -145,15 +145,15 @@ class RulesEngine(Procedure[S, E], Generic[S, A, V, E]):
         top = self.top(state)
         if top is None:
             if self.outcome(state) is not None:
-                return Refusal("End of the game", "the match is over"), action
-            return Refusal("End of the game", "nothing is left to decide"), action
+                return Refusal(END_OF_THE_GAME, "the match is over"), action
+            return Refusal(END_OF_THE_GAME, "nothing is left to decide"), action
         if not 0 <= seat < len(state.players):  # type: ignore[attr-defined]
-            return Refusal("Seats", f"there is no {seat_name(seat)}"), action
+            return Refusal(SEATS, f"there is no {seat_name(seat)}"), action
         if seat not in top.must and seat not in top.may:
             return self.out_of_turn(state, seat, top), action
         rule = self.rules.get(type(action))
         if rule is None:
-            return Refusal("Actions", f"{type(action).__name__} is not an action of this game"), action
+            return Refusal(ACTIONS, f"{type(action).__name__} is not an action of this game"), action
         if type(action) not in top.accepts:
             detail = rule.not_now(state, seat, top) if rule.not_now else "that is not possible now"
             return (detail if isinstance(detail, Refusal) else Refusal(rule.name, detail)), action

@@ -6,7 +6,8 @@ same whether it comes from the rules, the store or the API layer.
 Besides its message, an error may say more for programs (menagerie.shared.rpc.details
 turns it into google.rpc.Status details): a `reason` (a stable UPPER_SNAKE id; by
 default the one its kind has there), `metadata` (string pairs), and for InvalidArgument
-the `fields` it is about. A refused move's reason is its rule's id (`rule_id`).
+the `fields` it is about. A refused move's reason is its rule's id (`rule_id`), and the game's RULES.md reads the
+rule under the anchor made from that id (`rule_anchor`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ def rule_id(rule: str) -> str:
     if len(words) < 2 or not words[0].isalpha():
         words = f"RULE_{words}".rstrip("_")
     return words[:_REASON_LENGTH].rstrip("_")
+
+
+def rule_anchor(rule: str) -> str:
+    """The anchor of a rule's reading in its game's RULES.md, from its stable id ("Turn order" -> "rule-turn-order")."""
+    return "rule-" + rule_id(rule).lower().replace("_", "-")
 
 
 class MenagerieError(Exception):

@@ -22,7 +22,7 @@ levels (ladder.json, menagerie.shared.ladder), read without importing any of its
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -34,23 +34,33 @@ LEVELS = "menagerie.levels"  # keyed by level, not by game: levels every game ge
 
 
 @cache
+def _points(group: str) -> dict[str, EntryPoint]:
+    """Name -> the entry point each installed package names in `group`, by name; nothing is loaded."""
+    return {point.name: point for point in sorted(entry_points(group=group), key=lambda point: point.name)}
+
+
+@cache
+def plugin(group: str, name: str) -> Any:
+    """The object the installed package names under `name` in `group`, loaded once (KeyError if none)."""
+    return _points(group)[name].load()
+
+
 def plugins(group: str) -> dict[str, Any]:
     """Name (a game id; a level for LEVELS) -> the loaded object each installed package names in `group`, by name."""
-    found = {point.name: point for point in entry_points(group=group)}
-    return {name: found[name].load() for name in sorted(found)}
+    return {name: plugin(group, name) for name in _points(group)}
 
 
 def game_ids() -> list[str]:
-    """Every installed game, by id."""
-    return list(plugins(GAMES))
+    """Every installed game, by id (no game's module is imported: a service of one game loads only its own)."""
+    return list(_points(GAMES))
 
 
 def engine(game: str) -> Any:
     """A new engine of `game`; KeyError naming the installed games if there is none."""
-    engines = plugins(GAMES)
-    if game not in engines:
-        raise KeyError(f"no game {game!r} is installed; installed: {', '.join(engines) or 'none'}")
-    return engines[game]()
+    installed = _points(GAMES)
+    if game not in installed:
+        raise KeyError(f"no game {game!r} is installed; installed: {', '.join(installed) or 'none'}")
+    return plugin(GAMES, game)()
 
 
 def package_file(game: str, name: str) -> Path | None:

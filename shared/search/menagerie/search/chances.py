@@ -9,7 +9,8 @@ of `worlds` samples shuffles those places (`permute_hidden` with no viewer) and 
 generator, and the mean of the game's evaluation over them is the estimate. It is so a function
 of the spectator's view and `seed` alone: `engine.determinize` for a spectator, which every
 engine gets from its declarations whether or not its own `state_from_view` reads a spectator's
-view. tests/unit/search/test_chances.py checks that twins a spectator cannot tell apart get the
+view. A live match's chart starts from the spectator's view itself (`of_view`), never the true state.
+tests/unit/search/test_chances.py checks that twins a spectator cannot tell apart get the
 same estimate, and that the true position would not.
 """
 
@@ -41,6 +42,13 @@ class WinChances:
     def evaluates(self) -> bool:
         """Whether the game offers an evaluation (without one only a finished match has chances)."""
         return self.search.evaluate is not None
+
+    def of_view(self, view: Any, seed: int) -> list[float] | None:
+        """Each seat's chance to win from a spectator's view alone (a live match's chart): `of` a state built from it.
+
+        The state is the engine's `state_from_view` for a spectator, so nothing any seat keeps hidden can count.
+        """
+        return self.of(self.engine.state_from_view(view, None), seed)
 
     def of(self, state: Any, seed: int) -> list[float] | None:
         """Each seat's chance to win, by seat (the result once the match is over); None where the game has no estimate.

@@ -206,9 +206,10 @@ class RaceEngine(RulesEngine[RaceState, Play, RaceView, Event]):
             seat, TARGET, state.total, len(state.deck), list(state.played), players, self.prompt(state), state.outcome
         )
 
-    def state_from_view(self, view: RaceView, seat: int) -> RaceState:
+    def state_from_view(self, view: RaceView, seat: int | None) -> RaceState:
         """The viewer's hand as it is; the cards it cannot see dealt to the others and the deck in any order."""
-        unseen = Counter(DECK) - Counter(view.played) - Counter(view.players[seat].hand or [])
+        own = view.players[seat].hand if seat is not None else None  # a spectator sees no hand
+        unseen = Counter(DECK) - Counter(view.played) - Counter(own or [])
         pool = sorted(unseen.elements())
         players = []
         for other in view.players:

@@ -44,6 +44,9 @@ class Matches(Protocol):
     async def record_win_estimates(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def get_live_win_chances(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class MatchesASGIApplication(ConnectASGIApplication[Matches]):
     def __init__(self, service: Matches | AsyncGenerator[Matches], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -139,6 +142,16 @@ class MatchesASGIApplication(ConnectASGIApplication[Matches]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.record_win_estimates,
+                ),
+                "/menagerie.common.v1.Matches/GetLiveWinChances": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetLiveWinChances",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.get_live_win_chances,
                 ),
             },
             interceptors=interceptors,
@@ -333,6 +346,26 @@ class MatchesClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def get_live_win_chances(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetLiveWinChances",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class MatchesSync(Protocol):
     def create_match(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.CreateMatchRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.CreateMatchResponse:
@@ -352,6 +385,8 @@ class MatchesSync(Protocol):
     def get_replay(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetReplayResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def record_win_estimates(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def get_live_win_chances(self, request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest, ctx: RequestContext) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -448,6 +483,16 @@ class MatchesWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.record_win_estimates,
+                ),
+                "/menagerie.common.v1.Matches/GetLiveWinChances": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetLiveWinChances",
+                        service_name="menagerie.common.v1.Matches",
+                        input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest,
+                        output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.get_live_win_chances,
                 ),
             },
             interceptors=interceptors,
@@ -636,6 +681,26 @@ class MatchesClientSync(ConnectClientSync):
                 service_name="menagerie.common.v1.Matches",
                 input=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest,
                 output=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def get_live_win_chances(
+        self,
+        request: menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetLiveWinChances",
+                service_name="menagerie.common.v1.Matches",
+                input=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest,
+                output=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

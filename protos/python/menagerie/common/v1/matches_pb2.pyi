@@ -209,7 +209,13 @@ class RecordWinEstimatesRequest(_message.Message):
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
+    LIVE_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
+    live: _builtins.bool
+    """Estimates of a match in progress, each from a spectator's view (the pool's live estimate task):
+    kept a while for GetLiveWinChances, not with the match. A live step's empty `chances` says the
+    spectator's view of that step reveals too little for an estimate.
+    """
     @_builtins.property
     def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___StepWinChances]:
         """The steps with an estimate (a step left out has none)."""
@@ -219,10 +225,11 @@ class RecordWinEstimatesRequest(_message.Message):
         *,
         match_id: _builtins.str = ...,
         steps: _abc.Iterable[Global___StepWinChances] | None = ...,
+        live: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["live", b"live", "match_id", b"match_id", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -242,6 +249,55 @@ class RecordWinEstimatesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RecordWinEstimatesResponse: _TypeAlias = RecordWinEstimatesResponse  # noqa: Y015
+
+@_typing.final
+class GetLiveWinChancesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetLiveWinChancesRequest: _TypeAlias = GetLiveWinChancesRequest  # noqa: Y015
+
+@_typing.final
+class GetLiveWinChancesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_FIELD_NUMBER: _builtins.int
+    STEPS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def match(self) -> _common_pb2.MatchSummary:
+        """The match now."""
+
+    @_builtins.property
+    def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___StepWinChances]:
+        """The steps estimated so far, oldest first; a step with empty `chances` is one whose spectator's
+        view reveals too little for an estimate.
+        """
+
+    def __init__(
+        self,
+        *,
+        match: _common_pb2.MatchSummary | None = ...,
+        steps: _abc.Iterable[Global___StepWinChances] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["match", b"match"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match", "steps", b"steps"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetLiveWinChancesResponse: _TypeAlias = GetLiveWinChancesResponse  # noqa: Y015
 
 @_typing.final
 class LeaveSeatRequest(_message.Message):
@@ -726,12 +782,19 @@ class GetRulesResponse(_message.Message):
     TITLE_FIELD_NUMBER: _builtins.int
     MODE_FIELD_NUMBER: _builtins.int
     SECTIONS_FIELD_NUMBER: _builtins.int
+    READINGS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     title: _builtins.str
     """The how-to's first line: "FANTASTIC BEASTS — how to play  (game id: beasts, 2–6 seats)"."""
     mode: _builtins.str
     @_builtins.property
     def sections(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesSection]: ...
+    @_builtins.property
+    def readings(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesReading]:
+        """The game's RULES.md, where its authors read the rulebook (where it is silent or ambiguous),
+        in sections: every mode's page has them all. Empty for a game that ships no RULES.md.
+        """
+
     def __init__(
         self,
         *,
@@ -739,11 +802,56 @@ class GetRulesResponse(_message.Message):
         title: _builtins.str = ...,
         mode: _builtins.str = ...,
         sections: _abc.Iterable[Global___RulesSection] | None = ...,
+        readings: _abc.Iterable[Global___RulesReading] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "mode", b"mode", "sections", b"sections", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "mode", b"mode", "readings", b"readings", "sections", b"sections", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetRulesResponse: _TypeAlias = GetRulesResponse  # noqa: Y015
+
+@_typing.final
+class RulesReading(_message.Message):
+    """One section of a game's RULES.md, under its stable anchors."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANCHOR_FIELD_NUMBER: _builtins.int
+    ANCHORS_FIELD_NUMBER: _builtins.int
+    HEADING_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    anchor: _builtins.str
+    """The section's own anchor, the id of its first <a> tag in RULES.md: "rule-the-board"."""
+    heading: _builtins.str
+    """As written, without code marks: "The board (data/board.toml)"."""
+    text: _builtins.str
+    """The section's markdown, up to the next section."""
+    @_builtins.property
+    def anchors(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Every anchor of the section, its own first, then one per rule it reads: "rule-" and the
+        rule's id (a refusal's ErrorInfo reason) in lowercase, hyphenated ("rule-turn-order").
+        """
+
+    @_builtins.property
+    def rules(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The rules a refusal may name that this section reads ("Turn order", "Movement")."""
+
+    def __init__(
+        self,
+        *,
+        anchor: _builtins.str = ...,
+        anchors: _abc.Iterable[_builtins.str] | None = ...,
+        heading: _builtins.str = ...,
+        text: _builtins.str = ...,
+        rules: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchor", b"anchor", "anchors", b"anchors", "heading", b"heading", "rules", b"rules", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RulesReading: _TypeAlias = RulesReading  # noqa: Y015

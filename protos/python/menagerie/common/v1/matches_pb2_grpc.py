@@ -80,6 +80,11 @@ class MatchesStub:
                 request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest.SerializeToString,
                 response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse.FromString,
                 _registered_method=True)
+        self.GetLiveWinChances = channel.unary_unary(
+                '/menagerie.common.v1.Matches/GetLiveWinChances',
+                request_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest.SerializeToString,
+                response_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse.FromString,
+                _registered_method=True)
 
 
 class MatchesServicer:
@@ -118,7 +123,9 @@ class MatchesServicer:
         """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
         GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
         rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
-        turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+        turn"), can point to its section; and the game's RULES.md in readings, each under stable
+        anchors, one per rule it reads ("rule-turn-order": a refusal's ErrorInfo metadata `anchor`).
+        Needs no token. A game that ships no how-to (or no RULES.md) answers none.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -161,6 +168,17 @@ class MatchesServicer:
     def RecordWinEstimates(self, request, context):
         """Keeps each step's win estimates of a finished match beside it, for as long as the match
         is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLiveWinChances(self, request, context):
+        """A match's chart as it goes, for its spectators: each seat's chance to win at the steps the bots
+        estimated so far, each from a spectator's view of that step (never from anything a seat keeps
+        hidden). Asking says someone watches: while someone asked in the last WATCH_SECONDS (15 s),
+        the bot pool estimates the match as it moves, at most once every 2 s (RecordWinEstimates with
+        `live`). Any valid token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -213,6 +231,11 @@ def add_MatchesServicer_to_server(servicer, server):
                     servicer.RecordWinEstimates,
                     request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest.FromString,
                     response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse.SerializeToString,
+            ),
+            'GetLiveWinChances': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLiveWinChances,
+                    request_deserializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest.FromString,
+                    response_serializer=menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -459,6 +482,33 @@ class Matches:
             '/menagerie.common.v1.Matches/RecordWinEstimates',
             menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesRequest.SerializeToString,
             menagerie_dot_common_dot_v1_dot_matches__pb2.RecordWinEstimatesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLiveWinChances(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/menagerie.common.v1.Matches/GetLiveWinChances',
+            menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesRequest.SerializeToString,
+            menagerie_dot_common_dot_v1_dot_matches__pb2.GetLiveWinChancesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -45,7 +45,9 @@ class MatchesStub:
     """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
     GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
     rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
-    turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+    turn"), can point to its section; and the game's RULES.md in readings, each under stable
+    anchors, one per rule it reads ("rule-turn-order": a refusal's ErrorInfo metadata `anchor`).
+    Needs no token. A game that ships no how-to (or no RULES.md) answers none.
     """
     LeaveSeat: _grpc.UnaryUnaryMultiCallable[_matches_pb2.LeaveSeatRequest, _matches_pb2.LeaveSeatResponse]
     """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
@@ -73,6 +75,13 @@ class MatchesStub:
     """Keeps each step's win estimates of a finished match beside it, for as long as the match
     is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
     """
+    GetLiveWinChances: _grpc.UnaryUnaryMultiCallable[_matches_pb2.GetLiveWinChancesRequest, _matches_pb2.GetLiveWinChancesResponse]
+    """A match's chart as it goes, for its spectators: each seat's chance to win at the steps the bots
+    estimated so far, each from a spectator's view of that step (never from anything a seat keeps
+    hidden). Asking says someone watches: while someone asked in the last WATCH_SECONDS (15 s),
+    the bot pool estimates the match as it moves, at most once every 2 s (RecordWinEstimates with
+    `live`). Any valid token.
+    """
 
 @_typing.type_check_only
 class MatchesAsyncStub(MatchesStub):
@@ -91,7 +100,9 @@ class MatchesAsyncStub(MatchesStub):
     """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
     GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
     rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
-    turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+    turn"), can point to its section; and the game's RULES.md in readings, each under stable
+    anchors, one per rule it reads ("rule-turn-order": a refusal's ErrorInfo metadata `anchor`).
+    Needs no token. A game that ships no how-to (or no RULES.md) answers none.
     """
     LeaveSeat: _aio.UnaryUnaryMultiCallable[_matches_pb2.LeaveSeatRequest, _matches_pb2.LeaveSeatResponse]  # type: ignore[assignment]
     """The caller's seat (its seat token proves it) is handed to a bot at once: the bot plays
@@ -118,6 +129,13 @@ class MatchesAsyncStub(MatchesStub):
     RecordWinEstimates: _aio.UnaryUnaryMultiCallable[_matches_pb2.RecordWinEstimatesRequest, _matches_pb2.RecordWinEstimatesResponse]  # type: ignore[assignment]
     """Keeps each step's win estimates of a finished match beside it, for as long as the match
     is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
+    """
+    GetLiveWinChances: _aio.UnaryUnaryMultiCallable[_matches_pb2.GetLiveWinChancesRequest, _matches_pb2.GetLiveWinChancesResponse]  # type: ignore[assignment]
+    """A match's chart as it goes, for its spectators: each seat's chance to win at the steps the bots
+    estimated so far, each from a spectator's view of that step (never from anything a seat keeps
+    hidden). Asking says someone watches: while someone asked in the last WATCH_SECONDS (15 s),
+    the bot pool estimates the match as it moves, at most once every 2 s (RecordWinEstimates with
+    `live`). Any valid token.
     """
 
 class MatchesServicer(metaclass=_abc_1.ABCMeta):
@@ -164,7 +182,9 @@ class MatchesServicer(metaclass=_abc_1.ABCMeta):
         """How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
         GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
         rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
-        turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+        turn"), can point to its section; and the game's RULES.md in readings, each under stable
+        anchors, one per rule it reads ("rule-turn-order": a refusal's ErrorInfo metadata `anchor`).
+        Needs no token. A game that ships no how-to (or no RULES.md) answers none.
         """
 
     @_abc_1.abstractmethod
@@ -215,6 +235,19 @@ class MatchesServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_matches_pb2.RecordWinEstimatesResponse, _abc.Awaitable[_matches_pb2.RecordWinEstimatesResponse]]:
         """Keeps each step's win estimates of a finished match beside it, for as long as the match
         is kept (the bot pool's estimate task). A service credential, or a bot's seat token of the match.
+        """
+
+    @_abc_1.abstractmethod
+    def GetLiveWinChances(
+        self,
+        request: _matches_pb2.GetLiveWinChancesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matches_pb2.GetLiveWinChancesResponse, _abc.Awaitable[_matches_pb2.GetLiveWinChancesResponse]]:
+        """A match's chart as it goes, for its spectators: each seat's chance to win at the steps the bots
+        estimated so far, each from a spectator's view of that step (never from anything a seat keeps
+        hidden). Asking says someone watches: while someone asked in the last WATCH_SECONDS (15 s),
+        the bot pool estimates the match as it moves, at most once every 2 s (RecordWinEstimates with
+        `live`). Any valid token.
         """
 
 def add_MatchesServicer_to_server(servicer: MatchesServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -695,7 +695,7 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
     def _spell_book(self) -> list[SpellInfo]:
         return [SpellInfo(s.id, s.name, _describe_timing(s.timing), s.text) for s in self.data.spells]
 
-    def state_from_view(self, view: BeastsView, seat: int) -> BeastsState:
+    def state_from_view(self, view: BeastsView, seat: int | None) -> BeastsState:
         """A state consistent with `view`: unseen tokens and spells dealt in catalogue order."""
         if view.mode == "advanced":
             return self.advanced_state_from_view(view)
@@ -764,13 +764,14 @@ class BeastsEngine(AdvancedMagizoology, RulesEngine[BeastsState, Action, BeastsV
             raise ValueError("the view's token counts do not add up")
         return unknown
 
-    def _spells_from_view(self, view: BeastsView, seat: int) -> tuple[list[list[str]], list[str]]:
+    def _spells_from_view(self, view: BeastsView, seat: int | None) -> tuple[list[list[str]], list[str]]:
         """Every seat's hand of spells and the deck: the others' hands and the deck dealt from the unseen cards."""
         hands: list[list[str]] = [list(p.spells) for p in view.players]
         if not view.spell_cards:
             return hands, []
         unseen = self.data.spell_deck()
-        for spell in [*view.players[seat].spells, *view.spell_discard]:
+        own = view.players[seat].spells if seat is not None else []  # a spectator sees no hand
+        for spell in [*own, *view.spell_discard]:
             unseen.remove(spell)
         for i, p in enumerate(view.players):
             if i != seat:

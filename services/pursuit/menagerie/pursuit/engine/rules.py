@@ -877,9 +877,10 @@ class PursuitEngine(RulesEngine[PursuitState, Action, PursuitView, Event]):
             outcome=state.outcome,
         )
 
-    def state_from_view(self, view: PursuitView, seat: int) -> PursuitState:
-        """A state consistent with `view`: the cards `seat` has not seen dealt in catalogue order."""
-        known = {c.id for c in view.players[seat].hand} | {c.id for c in view.discard}
+    def state_from_view(self, view: PursuitView, seat: int | None) -> PursuitState:
+        """A state consistent with `view`: the cards `seat` (None: a spectator) has not seen, in catalogue order."""
+        own = view.players[seat].hand if seat is not None else []
+        known = {c.id for c in own} | {c.id for c in view.discard}
         unseen = [c.id for c in self.data.cards if c.id not in known]
         players = []
         for p in view.players:

@@ -640,7 +640,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
             side=player.side,
         )
 
-    def state_from_view(self, view: ZooView, seat: int) -> ZooState:
+    def state_from_view(self, view: ZooView, seat: int | None) -> ZooState:
         """A state consistent with `view`: unseen cards and goals dealt in catalogue order.
 
         The others' hands, picks and kept cards and the face-down pile take the cards the
@@ -674,7 +674,7 @@ class ZooEngine(RulesEngine[ZooState, Action, ZooView, Event]):
         )
 
     def _player_from_view(
-        self, view: ZooView, seat: int, z: PlayerZoo, unknown: list[int], unseen_goals: list[int]
+        self, view: ZooView, seat: int | None, z: PlayerZoo, unknown: list[int], unseen_goals: list[int]
     ) -> Player:
         """One player's part of a state from `seat`'s view: the unseen cards and goals are taken from the lists."""
         own = z.seat == seat

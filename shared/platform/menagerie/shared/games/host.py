@@ -271,8 +271,10 @@ class GameHost:
     def _seat_view(self, record: MatchRecord, viewer: int | None) -> SeatView:
         """What `viewer` may see of the match now (engine.view), its prompt in the engine's words for that reader."""
         view = self._sees(self._state.decode(record.state), viewer)
-        prompt = self.engine.describe_prompt(view, _narrator(record.meta, viewer))
-        return SeatView(record.version, _view_version(record, viewer), view, prompt, self._clock(record))
+        narrator = _narrator(record.meta, viewer)
+        prompt = self.engine.describe_prompt(view, narrator)
+        clock = self._clock(record)
+        return SeatView(record.version, _view_version(record, viewer), view, prompt, clock, _reason(view, narrator))
 
     async def list_legal_actions(self, principal: Principal, match_id: str) -> LegalActions:
         """Every action the caller's seat may take now (empty when it need not act)."""
@@ -462,8 +464,9 @@ class GameHost:
     ) -> ReplayStep:
         """One step of a replay as `viewer` sees it; its view copied, since the state goes on changing."""
         view = self._view_decoder.decode(self._encode(self._sees(state, viewer)))
-        prompt = self.engine.describe_prompt(view, _narrator(record.meta, viewer))
-        seen = SeatView(entry.version, entry.version, view, prompt, Clock(self._now_ms()))
+        narrator = _narrator(record.meta, viewer)
+        prompt = self.engine.describe_prompt(view, narrator)
+        seen = SeatView(entry.version, entry.version, view, prompt, Clock(self._now_ms()), _reason(view, narrator))
         events = [shown.text for shown in self._shown_events(record.meta, entry, viewer) if shown.text]
         return ReplayStep(entry, seen, events, self._replay_action(record, entry), chances)
 
@@ -471,25 +474,40 @@ class GameHost:
         """The entry's action once the match is over (None before, and for the setup)."""
         return self._action_decoder.decode(entry.action) if record.finished and entry.seat is not None else None
 
-    async def record_win_estimates(self, principal: Principal, match_id: str, chances: dict[int, list[float]]) -> None:
-        """Keeps a finished match's win estimates (the bot pool's estimate task): each step's chance per seat.
+    async def record_win_estimates(
+        self, principal: Principal, match_id: str, chances: dict[int, list[float]], live: bool = False
+    ) -> None:
+        """Keeps a match's win estimates (the bot pool's estimate tasks): each step's chance per seat.
 
-        A service credential, or a bot's seat token of the match: the bot pool's keys sign nothing else.
+        A finished match's are kept with it; `live` ones, of a match in progress from spectators'
+        views (an empty list: no estimate there), a while for GetLiveWinChances. A service
+        credential, or a bot's seat token of the match: the bot pool's keys sign nothing else.
         """
         match_id = checked_match_id(match_id)
         if not (principal.bot and principal.match_id == match_id):
             principal.require_service()
         record = await self._record(match_id)
-        if not record.finished:
+        if not (record.finished or live):
             raise FailedPrecondition("win estimates are kept for finished matches only")
         seats = len(record.meta.seats)
         for version, values in chances.items():
             if not 1 <= version <= record.version:
                 raise InvalidArgument(f"step {version} is not one of the match's (1 to {record.version})")
-            if len(values) != seats or not all(0.0 <= value <= 1.0 for value in values):
+            if (len(values) != seats and not (live and not values)) or not all(0.0 <= v <= 1.0 for v in values):
                 raise InvalidArgument(f"step {version}: give one chance in [0, 1] per seat ({seats})")
-        if not await self.store.record_win_estimates(record.match_id, WinEstimates(chances)):
+        if live:
+            await self.store.record_live(record.match_id, chances)
+        elif not await self.store.record_win_estimates(record.match_id, WinEstimates(chances)):
             raise self._not_found(record.match_id)
+
+    async def live_win_chances(self, principal: Principal, match_id: str) -> tuple[Match, dict[int, list[float]]]:
+        """The match and its live estimates so far; asking marks it watched, so the bot pool estimates it as it goes.
+
+        Any valid token: the estimates come from spectators' views, which anyone may see.
+        """
+        match_id = checked_match_id(match_id)
+        record = await self._record(match_id)
+        return self._match(record), await self.store.watch_live(record.match_id)
 
     async def _compact(self, match_id: str, version: int) -> None:
         """Packs the match that just finished (MatchStore.compact); a failure leaves it whole, still readable."""
@@ -564,6 +582,12 @@ def _bot_level(record: MatchRecord, seat: int) -> str | None:
 def _narrator(meta: MatchMeta, viewer: int | None) -> Narrator:
     """Writes the engine's sentences for `viewer`, naming the other seats by display name."""
     return Narrator(viewer, [seat.display_name for seat in meta.seats])
+
+
+def _reason(view: Any, narrator: Narrator) -> str:
+    """Why the match ended, its seats named for the reader ("" while it goes on)."""
+    outcome = getattr(view, "outcome", None)
+    return narrator.named(outcome.reason) if outcome is not None else ""
 
 
 def _timeout_note(meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> TimeoutNote:

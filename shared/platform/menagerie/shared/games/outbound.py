@@ -16,9 +16,12 @@ import msgspec
 
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.rules.contract import GameInfo
+from menagerie.rules.decisions import ENGINE_RULES
+from menagerie.rules.text import name_mentions
 from menagerie.shared import codec
 from menagerie.shared.games.binding import GameBinding
 from menagerie.shared.games.howto import HowTo
+from menagerie.shared.games.readings import Reading
 from menagerie.shared.games.terms import (
     Clock,
     CreatedMatch,
@@ -64,13 +67,31 @@ def describe_game(info: GameInfo) -> matches_pb2.DescribeGameResponse:
     return codec.to_message(matches_pb2.DescribeGameResponse, info)
 
 
-def rules(info: GameInfo, how_to: HowTo, mode: str) -> matches_pb2.GetRulesResponse:
-    """GetRules's reply: the how-to's sections that concern `mode` (a mode the game has, or every one)."""
+def rules(info: GameInfo, how_to: HowTo, readings: Sequence[Reading], mode: str) -> matches_pb2.GetRulesResponse:
+    """GetRules's reply: the how-to's sections about `mode` (a mode, or every one) and RULES.md's readings."""
     if mode:
         info.mode(mode)  # InvalidArgument naming the modes there are
     response = matches_pb2.GetRulesResponse(game=info.game, title=how_to.title, mode=mode)
     for section in how_to.for_mode(mode):
         response.sections.add(anchor=section.anchor, heading=section.heading, text=section.text, rules=section.rules)
+    # Every rule a refusal may name: the how-to's and the shared engine's own.
+    named = dict.fromkeys([*(rule for section in how_to.sections for rule in section.rules), *ENGINE_RULES])
+    for reading in readings:
+        response.readings.add(
+            anchor=reading.anchor,
+            anchors=reading.anchors,
+            heading=reading.heading,
+            text=reading.text,
+            rules=reading.reads(named),
+        )
+    return response
+
+
+def live_chances(match: Match, chances: dict[int, list[float]]) -> matches_pb2.GetLiveWinChancesResponse:
+    """GetLiveWinChances's reply: the match, and its live estimates by version."""
+    response = matches_pb2.GetLiveWinChancesResponse(match=summary(match))
+    for version in sorted(chances):
+        response.steps.add(version=version, chances=chances[version])
     return response
 
 
@@ -118,6 +139,8 @@ def summary(match: Match) -> common_pb2.MatchSummary:
     )
     if record.outcome is not None:
         out.outcome.CopyFrom(codec.to_message(common_pb2.Outcome, record.outcome))
+        # Named as the seats' views name it (the engine writes "Seat 2" for every reader).
+        out.outcome.reason = name_mentions(record.outcome.reason, {s.seat: s.display_name for s in meta.seats})
     out.created_at.FromMilliseconds(meta.created_ms)
     out.updated_at.FromMilliseconds(record.updated_ms)
     return out
@@ -173,9 +196,11 @@ class Outbound:
     # ------------------------------------------------------------------ replies
 
     def view(self, seat_view: SeatView) -> Any:
-        """The reader's view as the game's View message, its prompt in the engine's words."""
+        """The reader's view as the game's View message, its prompt in the engine's words, its outcome's seats named."""
         message = self.messages.view(seat_view.view)
         message.prompt.text = seat_view.prompt
+        if seat_view.reason:
+            message.outcome.reason = seat_view.reason
         return message
 
     def get_view(self, seat_view: SeatView) -> Any:

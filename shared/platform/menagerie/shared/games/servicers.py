@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
-from menagerie.shared.games import howto, inbound, outbound
+from menagerie.shared.games import howto, inbound, outbound, readings
 from menagerie.shared.games.host import GameHost
 from menagerie.shared.games.inbound import Inbound
 from menagerie.shared.games.outbound import Outbound
@@ -24,6 +24,7 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
     def __init__(self, host: GameHost, replies: Outbound, generic: Outbound | None = None) -> None:
         self.host = host
         self.how_to = howto.load(host.info.game)
+        self.readings = readings.load(host.info.game)
         # A replay's views in the game's own messages, or the generic ones (when asked; a game without a proto
         # has only those: `replies` then).
         self.replies = replies
@@ -66,7 +67,7 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
     async def GetRules(  # noqa: N802
         self, request: matches_pb2.GetRulesRequest, context: Context
     ) -> matches_pb2.GetRulesResponse:
-        return outbound.rules(self.host.info, self.how_to, request.mode)
+        return outbound.rules(self.host.info, self.how_to, self.readings, request.mode)
 
     async def GetReplay(  # noqa: N802
         self, request: matches_pb2.GetReplayRequest, context: Context
@@ -78,8 +79,14 @@ class MatchesServicer(matches_pb2_grpc.MatchesServicer):
         self, request: matches_pb2.RecordWinEstimatesRequest, context: Context
     ) -> matches_pb2.RecordWinEstimatesResponse:
         chances = {step.version: list(step.chances) for step in request.steps}
-        await self.host.record_win_estimates(require_principal(), request.match_id, chances)
+        await self.host.record_win_estimates(require_principal(), request.match_id, chances, live=request.live)
         return matches_pb2.RecordWinEstimatesResponse()
+
+    async def GetLiveWinChances(  # noqa: N802
+        self, request: matches_pb2.GetLiveWinChancesRequest, context: Context
+    ) -> matches_pb2.GetLiveWinChancesResponse:
+        match, chances = await self.host.live_win_chances(require_principal(), request.match_id)
+        return outbound.live_chances(match, chances)
 
 
 class GameServicer:

@@ -153,13 +153,18 @@ class MatchPage:
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one reader (a seat, or None: a spectator) may see now, its prompt in the engine's words."""
+    """What one reader (a seat, or None: a spectator) may see now, its prompt in the engine's words.
+
+    `reason`: once the match is over, why it ended with the seats named (Narrator.named), as
+    every other sentence names them; the engine's outcome writes them "Seat 2" for every reader.
+    """
 
     version: int
     view_version: int
     view: Any
     prompt: str
     clock: Clock
+    reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file menagerie/common/v1/matches.proto.
  */
 export const file_menagerie_common_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEikQEKEEdldFJlcGxheVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhQKDGZyb21fdmVyc2lvbhgDIAEoBBIRCglwYWdlX3NpemUYBCABKA0SDwoHZ2VuZXJpYxgFIAEoCBIVCg13aXRob3V0X3ZpZXdzGAYgASgIQgcKBV9zZWF0IqgBCgpSZXBsYXlTdGVwEg8KB3ZlcnNpb24YASABKAQSEQoEc2VhdBgCIAEoDUgAiAEBEg4KBmV2ZW50cxgDIAMoCRIiCgR2aWV3GAQgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIkCgZhY3Rpb24YBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55EhMKC3dpbl9jaGFuY2VzGAYgAygBQgcKBV9zZWF0It0BChFHZXRSZXBsYXlSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5Ei4KBXN0ZXBzGAIgAygLMh8ubWVuYWdlcmllLmNvbW1vbi52MS5SZXBsYXlTdGVwEhQKDG5leHRfdmVyc2lvbhgDIAEoBBIRCgRzZWVkGAQgASgESACIAQESNAoJZXN0aW1hdGVzGAUgASgOMiEubWVuYWdlcmllLmNvbW1vbi52MS5XaW5Fc3RpbWF0ZXNCBwoFX3NlZWQiMgoOU3RlcFdpbkNoYW5jZXMSDwoHdmVyc2lvbhgBIAEoBBIPCgdjaGFuY2VzGAIgAygBImEKGVJlY29yZFdpbkVzdGltYXRlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSMgoFc3RlcHMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlN0ZXBXaW5DaGFuY2VzIhwKGlJlY29yZFdpbkVzdGltYXRlc1Jlc3BvbnNlIiQKEExlYXZlU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRQoRTGVhdmVTZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSInChNSZXR1cm5Ub1NlYXRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIkgKFFJldHVyblRvU2VhdFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkiogEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIwCgZjb25maWcYAiABKAsyIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoQ29uZmlnEiwKBXNlYXRzGAMgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0SW5mbxIRCgRzZWVkGAQgASgESACIAQFCBwoFX3NlZWQiXQoOU2VhdENyZWRlbnRpYWwSDAoEc2VhdBgBIAEoDRINCgV0b2tlbhgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKBAQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5EjgKC3NlYXRfdG9rZW5zGAIgAygLMiMubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0Q3JlZGVudGlhbCIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRAoQR2V0TWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IoABChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgNEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoGc3RhdHVzGAMgASgOMiAubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN0YXR1cxIRCglsaXZlX29ubHkYBCABKAgiYgoTTGlzdE1hdGNoZXNSZXNwb25zZRIyCgdtYXRjaGVzGAEgAygLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIhUKE0Rlc2NyaWJlR2FtZVJlcXVlc3QiXgoKT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhYKDmFsbG93ZWRfdmFsdWVzGAMgAygJEhUKDWRlZmF1bHRfdmFsdWUYBCABKAkizQEKCE1vZGVJbmZvEgwKBG1vZGUYASABKAkSDQoFdGl0bGUYAiABKAkSEQoJbWluX3NlYXRzGAMgASgNEhEKCW1heF9zZWF0cxgEIAEoDRIwCgdvcHRpb25zGAUgAygLMh8ubWVuYWdlcmllLmNvbW1vbi52MS5PcHRpb25JbmZvEhMKC2Nvb3BlcmF0aXZlGAYgASgIEjcKCmJvdF9sZXZlbHMYByADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLkJvdExldmVsUmF0aW5nIlgKDkJvdExldmVsUmF0aW5nEg0KBWxldmVsGAEgASgJEhYKDmJ1ZGdldF9zZWNvbmRzGAIgASgBEg4KBnJhdGluZxgDIAEoARIPCgdtYXRjaGVzGAQgASgNImEKFERlc2NyaWJlR2FtZVJlc3BvbnNlEgwKBGdhbWUYASABKAkSDQoFdGl0bGUYAiABKAkSLAoFbW9kZXMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1vZGVJbmZvIh8KD0dldFJ1bGVzUmVxdWVzdBIMCgRtb2RlGAEgASgJIkwKDFJ1bGVzU2VjdGlvbhIOCgZhbmNob3IYASABKAkSDwoHaGVhZGluZxgCIAEoCRIMCgR0ZXh0GAMgASgJEg0KBXJ1bGVzGAQgAygJInIKEEdldFJ1bGVzUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRIMCgRtb2RlGAMgASgJEjMKCHNlY3Rpb25zGAQgAygLMiEubWVuYWdlcmllLmNvbW1vbi52MS5SdWxlc1NlY3Rpb24qYQoMV2luRXN0aW1hdGVzEh0KGVdJTl9FU1RJTUFURVNfVU5TUEVDSUZJRUQQABIZChVXSU5fRVNUSU1BVEVTX1BFTkRJTkcQARIXChNXSU5fRVNUSU1BVEVTX1JFQURZEAIy+AYKB01hdGNoZXMSYAoLQ3JlYXRlTWF0Y2gSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJXCghHZXRNYXRjaBIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TWF0Y2hSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlc3BvbnNlEmAKC0xpc3RNYXRjaGVzEicubWVuYWdlcmllLmNvbW1vbi52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USYwoMRGVzY3JpYmVHYW1lEigubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5EZXNjcmliZUdhbWVSZXNwb25zZRJXCghHZXRSdWxlcxIkLm1lbmFnZXJpZS5jb21tb24udjEuR2V0UnVsZXNSZXF1ZXN0GiUubWVuYWdlcmllLmNvbW1vbi52MS5HZXRSdWxlc1Jlc3BvbnNlEloKCUxlYXZlU2VhdBIlLm1lbmFnZXJpZS5jb21tb24udjEuTGVhdmVTZWF0UmVxdWVzdBomLm1lbmFnZXJpZS5jb21tb24udjEuTGVhdmVTZWF0UmVzcG9uc2USYwoMUmV0dXJuVG9TZWF0EigubWVuYWdlcmllLmNvbW1vbi52MS5SZXR1cm5Ub1NlYXRSZXF1ZXN0GikubWVuYWdlcmllLmNvbW1vbi52MS5SZXR1cm5Ub1NlYXRSZXNwb25zZRJaCglHZXRSZXBsYXkSJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJlcGxheVJlcXVlc3QaJi5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJlcGxheVJlc3BvbnNlEnUKElJlY29yZFdpbkVzdGltYXRlcxIuLm1lbmFnZXJpZS5jb21tb24udjEuUmVjb3JkV2luRXN0aW1hdGVzUmVxdWVzdBovLm1lbmFnZXJpZS5jb21tb24udjEuUmVjb3JkV2luRXN0aW1hdGVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
+  fileDesc("CiFtZW5hZ2VyaWUvY29tbW9uL3YxL21hdGNoZXMucHJvdG8SE21lbmFnZXJpZS5jb21tb24udjEikQEKEEdldFJlcGxheVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhQKDGZyb21fdmVyc2lvbhgDIAEoBBIRCglwYWdlX3NpemUYBCABKA0SDwoHZ2VuZXJpYxgFIAEoCBIVCg13aXRob3V0X3ZpZXdzGAYgASgIQgcKBV9zZWF0IqgBCgpSZXBsYXlTdGVwEg8KB3ZlcnNpb24YASABKAQSEQoEc2VhdBgCIAEoDUgAiAEBEg4KBmV2ZW50cxgDIAMoCRIiCgR2aWV3GAQgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIkCgZhY3Rpb24YBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55EhMKC3dpbl9jaGFuY2VzGAYgAygBQgcKBV9zZWF0It0BChFHZXRSZXBsYXlSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5Ei4KBXN0ZXBzGAIgAygLMh8ubWVuYWdlcmllLmNvbW1vbi52MS5SZXBsYXlTdGVwEhQKDG5leHRfdmVyc2lvbhgDIAEoBBIRCgRzZWVkGAQgASgESACIAQESNAoJZXN0aW1hdGVzGAUgASgOMiEubWVuYWdlcmllLmNvbW1vbi52MS5XaW5Fc3RpbWF0ZXNCBwoFX3NlZWQiMgoOU3RlcFdpbkNoYW5jZXMSDwoHdmVyc2lvbhgBIAEoBBIPCgdjaGFuY2VzGAIgAygBIm8KGVJlY29yZFdpbkVzdGltYXRlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSMgoFc3RlcHMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlN0ZXBXaW5DaGFuY2VzEgwKBGxpdmUYAyABKAgiHAoaUmVjb3JkV2luRXN0aW1hdGVzUmVzcG9uc2UiLAoYR2V0TGl2ZVdpbkNoYW5jZXNSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIoEBChlHZXRMaXZlV2luQ2hhbmNlc1Jlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSMgoFc3RlcHMYAiADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLlN0ZXBXaW5DaGFuY2VzIiQKEExlYXZlU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRQoRTGVhdmVTZWF0UmVzcG9uc2USMAoFbWF0Y2gYASABKAsyIS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoU3VtbWFyeSInChNSZXR1cm5Ub1NlYXRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIkgKFFJldHVyblRvU2VhdFJlc3BvbnNlEjAKBW1hdGNoGAEgASgLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkiogEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIwCgZjb25maWcYAiABKAsyIC5tZW5hZ2VyaWUuY29tbW9uLnYxLk1hdGNoQ29uZmlnEiwKBXNlYXRzGAMgAygLMh0ubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0SW5mbxIRCgRzZWVkGAQgASgESACIAQFCBwoFX3NlZWQiXQoOU2VhdENyZWRlbnRpYWwSDAoEc2VhdBgBIAEoDRINCgV0b2tlbhgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKBAQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5EjgKC3NlYXRfdG9rZW5zGAIgAygLMiMubWVuYWdlcmllLmNvbW1vbi52MS5TZWF0Q3JlZGVudGlhbCIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiRAoQR2V0TWF0Y2hSZXNwb25zZRIwCgVtYXRjaBgBIAEoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuTWF0Y2hTdW1tYXJ5IoABChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgNEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoGc3RhdHVzGAMgASgOMiAubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN0YXR1cxIRCglsaXZlX29ubHkYBCABKAgiYgoTTGlzdE1hdGNoZXNSZXNwb25zZRIyCgdtYXRjaGVzGAEgAygLMiEubWVuYWdlcmllLmNvbW1vbi52MS5NYXRjaFN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIhUKE0Rlc2NyaWJlR2FtZVJlcXVlc3QiXgoKT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhYKDmFsbG93ZWRfdmFsdWVzGAMgAygJEhUKDWRlZmF1bHRfdmFsdWUYBCABKAkizQEKCE1vZGVJbmZvEgwKBG1vZGUYASABKAkSDQoFdGl0bGUYAiABKAkSEQoJbWluX3NlYXRzGAMgASgNEhEKCW1heF9zZWF0cxgEIAEoDRIwCgdvcHRpb25zGAUgAygLMh8ubWVuYWdlcmllLmNvbW1vbi52MS5PcHRpb25JbmZvEhMKC2Nvb3BlcmF0aXZlGAYgASgIEjcKCmJvdF9sZXZlbHMYByADKAsyIy5tZW5hZ2VyaWUuY29tbW9uLnYxLkJvdExldmVsUmF0aW5nIlgKDkJvdExldmVsUmF0aW5nEg0KBWxldmVsGAEgASgJEhYKDmJ1ZGdldF9zZWNvbmRzGAIgASgBEg4KBnJhdGluZxgDIAEoARIPCgdtYXRjaGVzGAQgASgNImEKFERlc2NyaWJlR2FtZVJlc3BvbnNlEgwKBGdhbWUYASABKAkSDQoFdGl0bGUYAiABKAkSLAoFbW9kZXMYAyADKAsyHS5tZW5hZ2VyaWUuY29tbW9uLnYxLk1vZGVJbmZvIh8KD0dldFJ1bGVzUmVxdWVzdBIMCgRtb2RlGAEgASgJIkwKDFJ1bGVzU2VjdGlvbhIOCgZhbmNob3IYASABKAkSDwoHaGVhZGluZxgCIAEoCRIMCgR0ZXh0GAMgASgJEg0KBXJ1bGVzGAQgAygJIqcBChBHZXRSdWxlc1Jlc3BvbnNlEgwKBGdhbWUYASABKAkSDQoFdGl0bGUYAiABKAkSDAoEbW9kZRgDIAEoCRIzCghzZWN0aW9ucxgEIAMoCzIhLm1lbmFnZXJpZS5jb21tb24udjEuUnVsZXNTZWN0aW9uEjMKCHJlYWRpbmdzGAUgAygLMiEubWVuYWdlcmllLmNvbW1vbi52MS5SdWxlc1JlYWRpbmciXQoMUnVsZXNSZWFkaW5nEg4KBmFuY2hvchgBIAEoCRIPCgdhbmNob3JzGAIgAygJEg8KB2hlYWRpbmcYAyABKAkSDAoEdGV4dBgEIAEoCRINCgVydWxlcxgFIAMoCSphCgxXaW5Fc3RpbWF0ZXMSHQoZV0lOX0VTVElNQVRFU19VTlNQRUNJRklFRBAAEhkKFVdJTl9FU1RJTUFURVNfUEVORElORxABEhcKE1dJTl9FU1RJTUFURVNfUkVBRFkQAjLsBwoHTWF0Y2hlcxJgCgtDcmVhdGVNYXRjaBInLm1lbmFnZXJpZS5jb21tb24udjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GigubWVuYWdlcmllLmNvbW1vbi52MS5DcmVhdGVNYXRjaFJlc3BvbnNlElcKCEdldE1hdGNoEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRNYXRjaFJlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldE1hdGNoUmVzcG9uc2USYAoLTGlzdE1hdGNoZXMSJy5tZW5hZ2VyaWUuY29tbW9uLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBooLm1lbmFnZXJpZS5jb21tb24udjEuTGlzdE1hdGNoZXNSZXNwb25zZRJjCgxEZXNjcmliZUdhbWUSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLkRlc2NyaWJlR2FtZVJlc3BvbnNlElcKCEdldFJ1bGVzEiQubWVuYWdlcmllLmNvbW1vbi52MS5HZXRSdWxlc1JlcXVlc3QaJS5tZW5hZ2VyaWUuY29tbW9uLnYxLkdldFJ1bGVzUmVzcG9uc2USWgoJTGVhdmVTZWF0EiUubWVuYWdlcmllLmNvbW1vbi52MS5MZWF2ZVNlYXRSZXF1ZXN0GiYubWVuYWdlcmllLmNvbW1vbi52MS5MZWF2ZVNlYXRSZXNwb25zZRJjCgxSZXR1cm5Ub1NlYXQSKC5tZW5hZ2VyaWUuY29tbW9uLnYxLlJldHVyblRvU2VhdFJlcXVlc3QaKS5tZW5hZ2VyaWUuY29tbW9uLnYxLlJldHVyblRvU2VhdFJlc3BvbnNlEloKCUdldFJlcGxheRIlLm1lbmFnZXJpZS5jb21tb24udjEuR2V0UmVwbGF5UmVxdWVzdBomLm1lbmFnZXJpZS5jb21tb24udjEuR2V0UmVwbGF5UmVzcG9uc2USdQoSUmVjb3JkV2luRXN0aW1hdGVzEi4ubWVuYWdlcmllLmNvbW1vbi52MS5SZWNvcmRXaW5Fc3RpbWF0ZXNSZXF1ZXN0Gi8ubWVuYWdlcmllLmNvbW1vbi52MS5SZWNvcmRXaW5Fc3RpbWF0ZXNSZXNwb25zZRJyChFHZXRMaXZlV2luQ2hhbmNlcxItLm1lbmFnZXJpZS5jb21tb24udjEuR2V0TGl2ZVdpbkNoYW5jZXNSZXF1ZXN0Gi4ubWVuYWdlcmllLmNvbW1vbi52MS5HZXRMaXZlV2luQ2hhbmNlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_timestamp, file_menagerie_common_v1_common]);
 
 /**
  * @generated from message menagerie.common.v1.GetReplayRequest
@@ -206,6 +206,15 @@ export type RecordWinEstimatesRequest = Message<"menagerie.common.v1.RecordWinEs
    * @generated from field: repeated menagerie.common.v1.StepWinChances steps = 2;
    */
   steps: StepWinChances[];
+
+  /**
+   * Estimates of a match in progress, each from a spectator's view (the pool's live estimate task):
+   * kept a while for GetLiveWinChances, not with the match. A live step's empty `chances` says the
+   * spectator's view of that step reveals too little for an estimate.
+   *
+   * @generated from field: bool live = 3;
+   */
+  live: boolean;
 };
 
 /**
@@ -229,6 +238,50 @@ export const RecordWinEstimatesResponseSchema: GenMessage<RecordWinEstimatesResp
   messageDesc(file_menagerie_common_v1_matches, 5);
 
 /**
+ * @generated from message menagerie.common.v1.GetLiveWinChancesRequest
+ */
+export type GetLiveWinChancesRequest = Message<"menagerie.common.v1.GetLiveWinChancesRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message menagerie.common.v1.GetLiveWinChancesRequest.
+ * Use `create(GetLiveWinChancesRequestSchema)` to create a new message.
+ */
+export const GetLiveWinChancesRequestSchema: GenMessage<GetLiveWinChancesRequest> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 6);
+
+/**
+ * @generated from message menagerie.common.v1.GetLiveWinChancesResponse
+ */
+export type GetLiveWinChancesResponse = Message<"menagerie.common.v1.GetLiveWinChancesResponse"> & {
+  /**
+   * The match now.
+   *
+   * @generated from field: menagerie.common.v1.MatchSummary match = 1;
+   */
+  match?: MatchSummary | undefined;
+
+  /**
+   * The steps estimated so far, oldest first; a step with empty `chances` is one whose spectator's
+   * view reveals too little for an estimate.
+   *
+   * @generated from field: repeated menagerie.common.v1.StepWinChances steps = 2;
+   */
+  steps: StepWinChances[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.GetLiveWinChancesResponse.
+ * Use `create(GetLiveWinChancesResponseSchema)` to create a new message.
+ */
+export const GetLiveWinChancesResponseSchema: GenMessage<GetLiveWinChancesResponse> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 7);
+
+/**
  * @generated from message menagerie.common.v1.LeaveSeatRequest
  */
 export type LeaveSeatRequest = Message<"menagerie.common.v1.LeaveSeatRequest"> & {
@@ -243,7 +296,7 @@ export type LeaveSeatRequest = Message<"menagerie.common.v1.LeaveSeatRequest"> &
  * Use `create(LeaveSeatRequestSchema)` to create a new message.
  */
 export const LeaveSeatRequestSchema: GenMessage<LeaveSeatRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 6);
+  messageDesc(file_menagerie_common_v1_matches, 8);
 
 /**
  * @generated from message menagerie.common.v1.LeaveSeatResponse
@@ -262,7 +315,7 @@ export type LeaveSeatResponse = Message<"menagerie.common.v1.LeaveSeatResponse">
  * Use `create(LeaveSeatResponseSchema)` to create a new message.
  */
 export const LeaveSeatResponseSchema: GenMessage<LeaveSeatResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 7);
+  messageDesc(file_menagerie_common_v1_matches, 9);
 
 /**
  * @generated from message menagerie.common.v1.ReturnToSeatRequest
@@ -279,7 +332,7 @@ export type ReturnToSeatRequest = Message<"menagerie.common.v1.ReturnToSeatReque
  * Use `create(ReturnToSeatRequestSchema)` to create a new message.
  */
 export const ReturnToSeatRequestSchema: GenMessage<ReturnToSeatRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 8);
+  messageDesc(file_menagerie_common_v1_matches, 10);
 
 /**
  * @generated from message menagerie.common.v1.ReturnToSeatResponse
@@ -296,7 +349,7 @@ export type ReturnToSeatResponse = Message<"menagerie.common.v1.ReturnToSeatResp
  * Use `create(ReturnToSeatResponseSchema)` to create a new message.
  */
 export const ReturnToSeatResponseSchema: GenMessage<ReturnToSeatResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 9);
+  messageDesc(file_menagerie_common_v1_matches, 11);
 
 /**
  * @generated from message menagerie.common.v1.CreateMatchRequest
@@ -333,7 +386,7 @@ export type CreateMatchRequest = Message<"menagerie.common.v1.CreateMatchRequest
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 10);
+  messageDesc(file_menagerie_common_v1_matches, 12);
 
 /**
  * A signed token that lets its holder act for one seat of one match.
@@ -362,7 +415,7 @@ export type SeatCredential = Message<"menagerie.common.v1.SeatCredential"> & {
  * Use `create(SeatCredentialSchema)` to create a new message.
  */
 export const SeatCredentialSchema: GenMessage<SeatCredential> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 11);
+  messageDesc(file_menagerie_common_v1_matches, 13);
 
 /**
  * @generated from message menagerie.common.v1.CreateMatchResponse
@@ -384,7 +437,7 @@ export type CreateMatchResponse = Message<"menagerie.common.v1.CreateMatchRespon
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 12);
+  messageDesc(file_menagerie_common_v1_matches, 14);
 
 /**
  * @generated from message menagerie.common.v1.GetMatchRequest
@@ -401,7 +454,7 @@ export type GetMatchRequest = Message<"menagerie.common.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 13);
+  messageDesc(file_menagerie_common_v1_matches, 15);
 
 /**
  * @generated from message menagerie.common.v1.GetMatchResponse
@@ -418,7 +471,7 @@ export type GetMatchResponse = Message<"menagerie.common.v1.GetMatchResponse"> &
  * Use `create(GetMatchResponseSchema)` to create a new message.
  */
 export const GetMatchResponseSchema: GenMessage<GetMatchResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 14);
+  messageDesc(file_menagerie_common_v1_matches, 16);
 
 /**
  * @generated from message menagerie.common.v1.ListMatchesRequest
@@ -460,7 +513,7 @@ export type ListMatchesRequest = Message<"menagerie.common.v1.ListMatchesRequest
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 15);
+  messageDesc(file_menagerie_common_v1_matches, 17);
 
 /**
  * @generated from message menagerie.common.v1.ListMatchesResponse
@@ -482,7 +535,7 @@ export type ListMatchesResponse = Message<"menagerie.common.v1.ListMatchesRespon
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 16);
+  messageDesc(file_menagerie_common_v1_matches, 18);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameRequest
@@ -495,7 +548,7 @@ export type DescribeGameRequest = Message<"menagerie.common.v1.DescribeGameReque
  * Use `create(DescribeGameRequestSchema)` to create a new message.
  */
 export const DescribeGameRequestSchema: GenMessage<DescribeGameRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 17);
+  messageDesc(file_menagerie_common_v1_matches, 19);
 
 /**
  * One option a mode accepts.
@@ -529,7 +582,7 @@ export type OptionInfo = Message<"menagerie.common.v1.OptionInfo"> & {
  * Use `create(OptionInfoSchema)` to create a new message.
  */
 export const OptionInfoSchema: GenMessage<OptionInfo> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 18);
+  messageDesc(file_menagerie_common_v1_matches, 20);
 
 /**
  * @generated from message menagerie.common.v1.ModeInfo
@@ -581,7 +634,7 @@ export type ModeInfo = Message<"menagerie.common.v1.ModeInfo"> & {
  * Use `create(ModeInfoSchema)` to create a new message.
  */
 export const ModeInfoSchema: GenMessage<ModeInfo> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 19);
+  messageDesc(file_menagerie_common_v1_matches, 21);
 
 /**
  * A bot level as its mode's rating ladder rates it (`menagerie arena ladder`: a round-robin
@@ -626,7 +679,7 @@ export type BotLevelRating = Message<"menagerie.common.v1.BotLevelRating"> & {
  * Use `create(BotLevelRatingSchema)` to create a new message.
  */
 export const BotLevelRatingSchema: GenMessage<BotLevelRating> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 20);
+  messageDesc(file_menagerie_common_v1_matches, 22);
 
 /**
  * @generated from message menagerie.common.v1.DescribeGameResponse
@@ -653,7 +706,7 @@ export type DescribeGameResponse = Message<"menagerie.common.v1.DescribeGameResp
  * Use `create(DescribeGameResponseSchema)` to create a new message.
  */
 export const DescribeGameResponseSchema: GenMessage<DescribeGameResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 21);
+  messageDesc(file_menagerie_common_v1_matches, 23);
 
 /**
  * @generated from message menagerie.common.v1.GetRulesRequest
@@ -672,7 +725,7 @@ export type GetRulesRequest = Message<"menagerie.common.v1.GetRulesRequest"> & {
  * Use `create(GetRulesRequestSchema)` to create a new message.
  */
 export const GetRulesRequestSchema: GenMessage<GetRulesRequest> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 22);
+  messageDesc(file_menagerie_common_v1_matches, 24);
 
 /**
  * One section of a game's how-to-play.
@@ -714,7 +767,7 @@ export type RulesSection = Message<"menagerie.common.v1.RulesSection"> & {
  * Use `create(RulesSectionSchema)` to create a new message.
  */
 export const RulesSectionSchema: GenMessage<RulesSection> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 23);
+  messageDesc(file_menagerie_common_v1_matches, 25);
 
 /**
  * @generated from message menagerie.common.v1.GetRulesResponse
@@ -741,6 +794,14 @@ export type GetRulesResponse = Message<"menagerie.common.v1.GetRulesResponse"> &
    * @generated from field: repeated menagerie.common.v1.RulesSection sections = 4;
    */
   sections: RulesSection[];
+
+  /**
+   * The game's RULES.md, where its authors read the rulebook (where it is silent or ambiguous),
+   * in sections: every mode's page has them all. Empty for a game that ships no RULES.md.
+   *
+   * @generated from field: repeated menagerie.common.v1.RulesReading readings = 5;
+   */
+  readings: RulesReading[];
 };
 
 /**
@@ -748,7 +809,57 @@ export type GetRulesResponse = Message<"menagerie.common.v1.GetRulesResponse"> &
  * Use `create(GetRulesResponseSchema)` to create a new message.
  */
 export const GetRulesResponseSchema: GenMessage<GetRulesResponse> = /*@__PURE__*/
-  messageDesc(file_menagerie_common_v1_matches, 24);
+  messageDesc(file_menagerie_common_v1_matches, 26);
+
+/**
+ * One section of a game's RULES.md, under its stable anchors.
+ *
+ * @generated from message menagerie.common.v1.RulesReading
+ */
+export type RulesReading = Message<"menagerie.common.v1.RulesReading"> & {
+  /**
+   * The section's own anchor, the id of its first <a> tag in RULES.md: "rule-the-board".
+   *
+   * @generated from field: string anchor = 1;
+   */
+  anchor: string;
+
+  /**
+   * Every anchor of the section, its own first, then one per rule it reads: "rule-" and the
+   * rule's id (a refusal's ErrorInfo reason) in lowercase, hyphenated ("rule-turn-order").
+   *
+   * @generated from field: repeated string anchors = 2;
+   */
+  anchors: string[];
+
+  /**
+   * As written, without code marks: "The board (data/board.toml)".
+   *
+   * @generated from field: string heading = 3;
+   */
+  heading: string;
+
+  /**
+   * The section's markdown, up to the next section.
+   *
+   * @generated from field: string text = 4;
+   */
+  text: string;
+
+  /**
+   * The rules a refusal may name that this section reads ("Turn order", "Movement").
+   *
+   * @generated from field: repeated string rules = 5;
+   */
+  rules: string[];
+};
+
+/**
+ * Describes the message menagerie.common.v1.RulesReading.
+ * Use `create(RulesReadingSchema)` to create a new message.
+ */
+export const RulesReadingSchema: GenMessage<RulesReading> = /*@__PURE__*/
+  messageDesc(file_menagerie_common_v1_matches, 27);
 
 /**
  * Whether a replay's win estimates are there.
@@ -832,7 +943,9 @@ export const Matches: GenService<{
    * How to play the game, in short, for one mode: the text of the terminal's `menagerie rules
    * GAME` (one source, the game's howto.toml) in sections, each with a stable anchor and the
    * rules it explains, so that a refusal, which names its rule ("Turn order: it is Seat 2's
-   * turn"), can point to its section. Needs no token. A game that ships no how-to answers none.
+   * turn"), can point to its section; and the game's RULES.md in readings, each under stable
+   * anchors, one per rule it reads ("rule-turn-order": a refusal's ErrorInfo metadata `anchor`).
+   * Needs no token. A game that ships no how-to (or no RULES.md) answers none.
    *
    * @generated from rpc menagerie.common.v1.Matches.GetRules
    */
@@ -894,6 +1007,20 @@ export const Matches: GenService<{
     methodKind: "unary";
     input: typeof RecordWinEstimatesRequestSchema;
     output: typeof RecordWinEstimatesResponseSchema;
+  },
+  /**
+   * A match's chart as it goes, for its spectators: each seat's chance to win at the steps the bots
+   * estimated so far, each from a spectator's view of that step (never from anything a seat keeps
+   * hidden). Asking says someone watches: while someone asked in the last WATCH_SECONDS (15 s),
+   * the bot pool estimates the match as it moves, at most once every 2 s (RecordWinEstimates with
+   * `live`). Any valid token.
+   *
+   * @generated from rpc menagerie.common.v1.Matches.GetLiveWinChances
+   */
+  getLiveWinChances: {
+    methodKind: "unary";
+    input: typeof GetLiveWinChancesRequestSchema;
+    output: typeof GetLiveWinChancesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_menagerie_common_v1_matches, 0);
