@@ -1,5 +1,6 @@
 // Hash routes: #/ lobby, #/queue/<ticket>, #/match/<game>/<match>, #/watch/<game>/<match>, #/leaderboard/<game>,
-// #/rules/<game>/<mode> (?section=<anchor> or ?rule=<name>: the section to show),
+// #/rules/<game>/<mode> (?section=<anchor> or ?rule=<name>: the section to show; ?reading=<anchor>: the RULES.md
+// reading to open),
 // #/replay/<game>/<match> (?seat=<n>: that seat's views; ?step=<version>: the step to open at).
 // A match page takes ?board=generic: the generic board (the one a game without its own gets) for any game.
 import { useEffect, useState } from "react";
@@ -54,6 +55,7 @@ function Page({ hash }: { hash: string }) {
           mode={parts[2] ?? ""}
           rule={params.get("rule") ?? undefined}
           section={params.get("section") ?? undefined}
+          reading={params.get("reading") ?? undefined}
         />
       );
     default:

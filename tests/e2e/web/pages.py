@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
+
+from tests.support.game_client import GameClient, Match
 
 # A seat a person reads about by number ("Seat 2", "Bot 2 (greedy)"): counted from 1 everywhere.
 SEAT_NUMBER = re.compile(r"\b(?:seat|bot) (\d+)\b", re.IGNORECASE)
+# How long the bots and the page may take to bring a seat's choice (a loaded 2-core machine).
+CHOICE_SECONDS = 180
+# A human seat's turn timer while a test looks at its choice: the longest a match allows, so
+# no bot decides for the seat on a loaded machine.
+TURN_TIMER = 600
 
 
 def register(page: Page, name: str) -> None:
@@ -21,10 +30,60 @@ def register(page: Page, name: str) -> None:
     page.get_by_test_id("player-name").wait_for()
 
 
-def queue(page: Page, game: str, mode: str, seats: int, wait_seconds: int = 1) -> None:
-    """Queues for a match of `game` from its card (bots allowed, greedy by default) and waits for the match page."""
+def open_seat(page: Page, game: str, match: Match, seat: int, player: str, board: str = "") -> None:
+    """Registers a guest and opens the match page as `seat` (its token kept as the lobby's ticket would).
+
+    `board`: "generic" asks for the generic board instead of the game's own.
+    """
+    register(page, player)
+    kept = {"game": game, "matchId": match.match_id, "seat": seat, "token": match.tokens[seat]}
+    page.evaluate("seats => localStorage.setItem('menagerie.seats', seats)", json.dumps({match.match_id: kept}))
+    # No automatic pass: the roll a re-roll leaves is read before anything settles it.
+    player_id = page.evaluate("JSON.parse(localStorage.getItem('menagerie.player')).playerId")
+    page.evaluate("key => localStorage.setItem(key, 'off')", f"menagerie.autopass.{player_id}")
+    page.goto(f"/#/match/{game}/{match.match_id}" + (f"?board={board}" if board else ""))
+    page.get_by_test_id("match").wait_for()
+
+
+def pursuit_keep_choice(page: Page, address: str, service_token: str, player: str, board: str = "") -> Locator:
+    """Opens seat 0 of a new Pursuit match (a greedy bot in seat 1) and waits for its dice to keep; returns the bar."""
+    pursuit = GameClient("pursuit", address)
+    try:
+        match = pursuit.create(
+            service_token, mode="coop", seats=2, bots=(1,), bot_level="greedy", turn_timer=TURN_TIMER
+        )
+    finally:
+        pursuit.close()
+    open_seat(page, "pursuit", match, 0, player, board)
+    return wait_for_set_choice(page)
+
+
+def wait_for_set_choice(page: Page) -> Locator:
+    """Takes the last choice offered (passing, stopping) until the seat's set choice is shown; returns its bar."""
+    bar = page.get_by_test_id("set-choice")
+    deadline = time.monotonic() + CHOICE_SECONDS
+    while not bar.count():
+        assert time.monotonic() < deadline, f"no set choice was offered in {CHOICE_SECONDS} s"
+        try:
+            page.locator("[data-testid=action]:not([disabled]), [data-testid=set-choice]").first.wait_for(timeout=2000)
+            if not bar.count():
+                page.locator("[data-testid=action]:not([disabled])").last.click(timeout=1000)
+        except PlaywrightError:
+            continue  # the bots' turn, or the view moved on under the click
+    return bar
+
+
+def queue(
+    page: Page, game: str, mode: str, seats: int, wait_seconds: int = 1, options: Mapping[str, str] | None = None
+) -> None:
+    """Queues for a match of `game` from its card (bots allowed, greedy by default) and waits for the match page.
+
+    `options`: the mode's options to choose on the card (the others stay at their defaults).
+    """
     card = page.get_by_test_id(f"game-{game}")
     card.get_by_test_id("mode").select_option(mode)
+    for name, value in (options or {}).items():  # after the mode: choosing a mode resets its options
+        card.get_by_test_id(f"option-{name}").select_option(value)
     card.get_by_test_id("seats").fill(str(seats))
     assert card.get_by_test_id("bot-level").input_value() == "greedy"
     card.locator("input[type=number]").nth(1).fill(str(wait_seconds))
@@ -36,6 +95,12 @@ def queue(page: Page, game: str, mode: str, seats: int, wait_seconds: int = 1) -
 CHOICES = ", ".join(
     f"[data-testid={test_id}]:not([disabled])" for test_id in ("action", "confirm-team", "offer", "flag")
 )
+
+
+def seat_token(page: Page, match_id: str) -> str:
+    """The seat's token the page keeps for this match (session.ts)."""
+    seats = json.loads(page.evaluate("localStorage.getItem('menagerie.seats')") or "{}")
+    return str(seats[match_id]["token"])
 
 
 def finished(page: Page) -> bool:

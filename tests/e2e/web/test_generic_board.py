@@ -3,18 +3,22 @@
 It is drawn from the generic service every game service serves (menagerie.generic.v1.Game,
 under /games/<game>/ at the gateway): the prompt's title and text, whose turn it is, the view's
 public fields as a tree, and the engine's labels as the choices. Every game here ships a
-board, so the page is asked for the generic one (?board=generic) on a Zoo match.
+board, so the page is asked for the generic one (?board=generic): on a Zoo match, and on a
+Pursuit match for a choice that is a set (the dice to keep), which the generic board finds from
+the actions' JSON alone and draws as parts to toggle.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.web.pages import register
+from tests.e2e.web.pages import pursuit_keep_choice, register
 from tests.support.game_client import GameClient
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
@@ -50,3 +54,32 @@ def test_the_generic_board_draws_a_match_from_its_view_and_plays_the_engines_cho
         version = page.get_by_test_id("match").get_attribute("data-version") or "0"
         page.locator("[data-testid=action]:not([disabled])").first.click()
         expect(page.get_by_test_id("match")).not_to_have_attribute("data-version", version)
+
+
+def test_the_generic_board_draws_a_set_choice_as_parts_to_toggle(
+    page: Page, minimatch: RunningMinimatch, service_token: str, screenshots: Path
+) -> None:
+    bar = pursuit_keep_choice(page, minimatch.games["pursuit"], service_token, "Plain", board="generic")
+    expect(page.get_by_test_id("dice")).to_have_count(0)  # not Pursuit's own board
+    # The rerolls left the list: their fields (the faces kept, the teal die kept or not) are the parts.
+    expect(page.get_by_test_id("action").filter(has_text=re.compile(r"^(Keep |Roll all)"))).to_have_count(0)
+    parts = page.get_by_test_id("generic-parts").locator("[data-part]")
+    expect(parts.first).to_be_visible()
+    black = parts.filter(has_text="keep: ")
+    assert black.count() >= 1, parts.all_inner_texts()
+    confirm = bar.get_by_test_id("set-confirm")
+    expect(confirm).to_contain_text("Roll all")  # nothing picked: the engine's "roll them all again"
+    black.first.click()
+    expect(black.first).to_have_attribute("aria-checked", "true")
+    face = black.first.inner_text().removeprefix("keep: ")
+    expect(confirm).to_be_enabled()
+    expect(confirm).to_contain_text("Keep")
+    page.screenshot(path=str(screenshots / "choices-generic.png"))
+    rolls = page.get_by_test_id("events").locator("li").filter(has_text=" rolled (roll ")
+    rolled_before = rolls.count()
+    confirm.click()
+    # The engine kept exactly the one die picked and rolled the others again.
+    expect(rolls).to_have_count(rolled_before + 1, timeout=60_000)
+    event = rolls.last.inner_text()
+    assert event.count("(kept)") == 1, event
+    assert re.search(rf"{re.escape(face)}[^,]*\(kept\)", event, re.IGNORECASE), (face, event)

@@ -1,4 +1,5 @@
-"""The rules page: opened from a game card and from the match page; a refusal links to the section of its rule."""
+"""The rules page: opened from a game card and from the match page; a refusal names its rule and links to the
+section that explains it and to the RULES.md reading of it (issue 30, items 5 and 12)."""
 
 from __future__ import annotations
 
@@ -65,4 +66,23 @@ def test_a_refusal_links_to_the_section_of_its_rule(
     expect(section).to_have_class(re.compile(r"\bchosen\b"))
     expect(section).to_be_in_viewport()
     expect(section.get_by_test_id("rules-refused")).to_have_text("Drafting")
+    rules_page.close()
+
+    # How the rule is read: the RULES.md section under the rule's anchor, opened and scrolled to.
+    expect(page.get_by_test_id("refusal-rule-name")).to_have_text("Drafting")
+    reading = page.get_by_test_id("refusal-reading")
+    expect(reading).to_have_attribute(
+        "href", "#/rules/zoo/beginner?reading=rule-turn-structure-and-simultaneity&rule=Drafting"
+    )
+    with page.context.expect_page() as opened:
+        reading.click()
+    rules_page = opened.value
+    chosen = rules_page.locator("#rule-turn-structure-and-simultaneity")
+    expect(chosen).to_have_attribute("open", "")
+    expect(chosen).to_have_class(re.compile(r"\bchosen\b"))
+    expect(chosen).to_be_in_viewport()
+    expect(chosen.locator("#rule-drafting")).to_have_count(1)  # the rule's own anchor, as in RULES.md
+    expect(chosen).to_contain_text("Turn structure and simultaneity")
+    expect(chosen.get_by_test_id("reading-refused")).to_have_text("Drafting")
+    expect(rules_page.get_by_test_id("rules-reading")).to_have_count(6)  # every section of the zoo's RULES.md
     rules_page.close()

@@ -7,7 +7,6 @@ view the game service serves the seat and that the checklist's open items only s
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import TYPE_CHECKING
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.web.pages import queue, register
+from tests.e2e.web.pages import queue, register, seat_token
 from tests.support.game_client import GameClient
 
 if TYPE_CHECKING:  # imported at run time by pytest_plugins below, which must come first
@@ -28,18 +27,38 @@ pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]
 MOST_CLICKS = 30
 
 
-def seat_token(page: Page, match_id: str) -> str:
-    """The seat's token the page keeps for this match (session.ts)."""
-    seats = json.loads(page.evaluate("localStorage.getItem('menagerie.seats')") or "{}")
-    return str(seats[match_id]["token"])
-
-
 def open_requirements(page: Page) -> int:
     return int(page.get_by_test_id("requirements").get_attribute("data-open") or -1)
 
 
 def picks(page: Page) -> int:
     return int(page.get_by_test_id("team-so-far").get_attribute("data-picks") or 0)
+
+
+def pick_first_offer(page: Page) -> tuple[str | None, str | None, str]:
+    """Clicks the first offer until the Team so far holds one more pick; returns the offer's part, cost and name.
+
+    The rival's bot builds at the same time, so a click can carry a version its picks made stale: the
+    game refuses it (nothing changes), the page says so and lists the choices again, and a player
+    clicks again; so does this, up to three times.
+    """
+    before, refused = picks(page), []
+    for _ in range(3):
+        offer = page.locator("[data-testid=offer]:not([disabled])").first
+        part, cost, name = (
+            offer.get_attribute("data-part"),
+            offer.get_attribute("data-cost"),
+            offer.locator("b").inner_text(),
+        )
+        offer.click()
+        # A pick is a submit, a Watch update and a new listing: seconds on a loaded machine.
+        taken = page.locator(f"[data-testid=team-so-far][data-picks='{before + 1}']")
+        expect(taken.or_(page.get_by_test_id("error"))).to_be_visible(timeout=20_000)
+        if taken.count():
+            return part, cost, name
+        refused.append(page.get_by_test_id("error").inner_text())
+        expect(page.locator("[data-testid=offer]:not([disabled])").first).to_be_visible()
+    raise AssertionError(f"three clicks on an offer were refused: {refused}")
 
 
 def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, minimatch: RunningMinimatch) -> None:
@@ -65,12 +84,7 @@ def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, mi
         assert int(shown.get_attribute("data-left") or -1) == draft.galleons_left
         assert shown.locator("b").inner_text() == str(draft.galleons_left)
         assert open_requirements(page) == sum(1 for r in draft.requirements if not r.met)
-        offer = page.locator("[data-testid=offer]:not([disabled])").first
-        cost, name = offer.get_attribute("data-cost"), offer.locator("b").inner_text()
-        part, before = offer.get_attribute("data-part"), picks(page)
-        offer.click()
-        # A pick is a submit, a Watch update and a new listing: seconds on a loaded machine.
-        expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", str(before + 1), timeout=20_000)
+        part, cost, name = pick_first_offer(page)
         if part != "house":  # the Team so far lists the card bought, with its cost
             expect(page.get_by_test_id("team-pick").filter(has_text=name).first).to_contain_text(f"{cost} G")
         expect(page.locator("[data-testid=offer]:not([disabled]), [data-testid=confirm-team]").first).to_be_visible()

@@ -1,4 +1,5 @@
-"""Spectators and leaving: a page follows a match live from the lobby's list; closing a queued page cancels it."""
+"""Spectators and leaving: a page follows a match live from the lobby's list, with the bots' estimate of each
+seat's chances growing as it goes; closing a queued page cancels it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 import grpc
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.e2e.web.pages import finished, register
@@ -75,6 +77,85 @@ def test_a_spectator_page_follows_a_match_with_bots_live(
         assert int(page.get_by_test_id("match").get_attribute("data-events") or 0) > 20
     finally:
         zoo.close()
+
+
+def chart_steps(page: Page) -> int:
+    """How many estimated steps the spectator's live chart shows (0: no chart yet)."""
+    chart = page.get_by_test_id("live-chart")
+    return int(chart.get_attribute("data-steps") or 0) if chart.count() else 0
+
+
+def play_one(client: GameClient, match_id: str, token: str, rng: random.Random) -> None:
+    """Seat 0's next decision at random, once it is its turn (the bot plays the other seat)."""
+    deadline = time.monotonic() + 60
+    while not (legal := client.legal(match_id, token)).actions:
+        assert time.monotonic() < deadline, "seat 0 was never asked to decide"
+        time.sleep(0.1)
+    try:
+        client.submit(match_id, token, rng.choice(list(legal.actions)), legal.view_version)
+    except grpc.RpcError as error:
+        if error.code() != grpc.StatusCode.ABORTED:  # ABORTED: the bot moved first, choose again next time
+            raise
+
+
+def test_a_spectator_sees_the_chart_of_a_live_match_grow(
+    page: Page, minimatch: RunningMinimatch, service_token: str
+) -> None:
+    # Seat 0 played here at our pace, seat 1 a greedy bot: each move may bring the chart a step
+    # (the pool estimates a watched match at most every 2 s), from a spectator's view only.
+    zoo = GameClient("zoo", minimatch.games["zoo"])
+    match = zoo.create(service_token, mode="beginner", seats=2, bots=(1,), bot_level="greedy")
+    token, rng = match.tokens[0], random.Random(7)
+    try:
+        register(page, "ChartWatcher")
+        page.goto(f"/#/watch/zoo/{match.match_id}")
+        expect(page.get_by_text("spectator")).to_be_visible()
+        expect(page.get_by_test_id("live-chart-waiting")).to_be_visible(timeout=15_000)
+        seen = [0]
+        deadline = time.monotonic() + 180
+        while len(seen) < 3:  # the chart grew twice
+            assert time.monotonic() < deadline, f"the chart showed {seen} estimated steps"
+            play_one(zoo, match.match_id, token, rng)
+            try:  # each move may bring the next estimate (or the 2 s between two are not over yet)
+                page.wait_for_function(
+                    "n => Number(document.querySelector('[data-testid=live-chart]')?.dataset.steps ?? 0) > n",
+                    arg=seen[-1],
+                    timeout=8_000,
+                )
+            except PlaywrightTimeout:
+                continue
+            seen.append(chart_steps(page))
+        assert seen == sorted(seen) and seen[-1] >= 2
+        expect(page.get_by_test_id("win-line")).to_have_count(2)  # a line per seat
+        expect(page.get_by_test_id("live-chances")).to_contain_text("As a spectator sees it")
+    finally:
+        zoo.close()
+
+
+def test_a_match_whose_public_view_tells_too_little_says_so_instead_of_a_chart(
+    page: Page, minimatch: RunningMinimatch, service_token: str
+) -> None:
+    # Beasts' mode III has no evaluation: every live estimate is recorded without chances.
+    beasts = GameClient("beasts", minimatch.games["beasts"])
+    match = beasts.create(service_token, mode="advanced", seats=2, bots=(1,), bot_level="greedy")
+    rng = random.Random(8)
+    try:
+        register(page, "ChartlessWatcher")
+        page.goto(f"/#/watch/beasts/{match.match_id}")
+        none = page.get_by_test_id("live-chart-none")
+        expect(page.get_by_test_id("live-chart-waiting")).to_be_visible(timeout=15_000)
+        deadline = time.monotonic() + 120
+        while not none.is_visible():  # each move may bring an estimate (at most one every 2 s)
+            assert time.monotonic() < deadline, "the page never said the match tells too little"
+            play_one(beasts, match.match_id, match.tokens[0], rng)
+            try:
+                none.wait_for(timeout=8_000)
+            except PlaywrightTimeout:
+                continue
+        expect(none).to_contain_text("reveals too little")
+        expect(page.get_by_test_id("live-chart")).to_have_count(0)
+    finally:
+        beasts.close()
 
 
 def test_closing_a_queued_page_cancels_its_ticket(

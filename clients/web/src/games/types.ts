@@ -1,7 +1,8 @@
 // The small interface each game's UI implements (src/games/<game>/); the match page does the rest.
-import type { ComponentType } from "react";
+import type { ComponentType, KeyboardEvent, MouseEvent } from "react";
 import type { DescService } from "@bufbuild/protobuf";
 import type { ActionLabel } from "../gen/menagerie/common/v1/common_pb";
+import type { SetChoice } from "./sets";
 
 /** One legal action of the viewer's seat, as the server listed it, with the engine's label. */
 export interface LegalAction<A> {
@@ -26,6 +27,10 @@ export interface BoardProps<V, A> {
   onAct?(index: number): void;
   /** True while an action is being submitted: board choices wait. */
   busy?: boolean;
+  /** The board parts a set choice lets the player toggle (see GameUI.sets), and those toggled on. */
+  pickable?: ReadonlySet<string>;
+  picked?: readonly string[];
+  onPick?(key: string): void;
 }
 
 export interface GameUI<V = any, A = any> {
@@ -43,6 +48,12 @@ export interface GameUI<V = any, A = any> {
    * the action list leaves it out and says how many are on the board.
    */
   onBoard?(action: A, view: V): boolean;
+  /**
+   * The choices that are sets of board parts (dice to keep, dice to re-roll): the parts each legal
+   * action takes, read from the action's own fields. The board draws the parts as toggles and the match
+   * page confirms the one action that takes exactly the parts toggled (sets.ts); these actions leave the list.
+   */
+  sets?(actions: LegalAction<A>[], view: V, viewer?: number): SetChoice[];
   /** The service's name is the same for every game (the generic one): it is called under /games/<game>. */
   perGame?: boolean;
 }
@@ -60,6 +71,39 @@ export function targetProps<V, A>(props: BoardProps<V, A>, key: string): {
     className: chosen ? "target chosen" : "target",
     onClick: () => props.onSelect(chosen ? null : key),
     "data-target": key,
+  };
+}
+
+/** Props of a board part a set choice can take: a toggle (click, Space or Enter) showing whether it is picked. */
+export function partProps<V, A>(props: BoardProps<V, A>, key: string): {
+  className: string;
+  role?: "checkbox";
+  tabIndex?: number;
+  "aria-checked"?: boolean;
+  "data-part"?: string;
+  onClick?: (event: MouseEvent) => void;
+  onKeyDown?: (event: KeyboardEvent) => void;
+} {
+  const { pickable, picked, onPick } = props;
+  if (!pickable?.has(key) || !onPick) return { className: "" };
+  const on = picked?.includes(key) ?? false;
+  return {
+    className: on ? "part picked" : "part",
+    role: "checkbox",
+    tabIndex: 0,
+    "aria-checked": on,
+    "data-part": key,
+    // The part lies inside elements that narrow the list when clicked: a toggle is not also a narrowing.
+    onClick: (event) => {
+      event.stopPropagation();
+      onPick(key);
+    },
+    onKeyDown: (event) => {
+      if (event.key !== " " && event.key !== "Enter") return;
+      event.preventDefault();
+      event.stopPropagation();
+      onPick(key);
+    },
   };
 }
 

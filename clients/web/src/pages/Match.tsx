@@ -3,15 +3,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { bearer, Code, ConnectError, describeError, gameClient, lobby, matches } from "../api";
 import type { DecisionClock, Outcome, Prompt } from "../gen/menagerie/common/v1/common_pb";
-import type { RulesSection } from "../gen/menagerie/common/v1/matches_pb";
+import type { GetRulesResponse } from "../gen/menagerie/common/v1/matches_pb";
 import { gameUI } from "../games";
 import { seatName, seatNumber, type LegalAction } from "../games/types";
+import { initialPicks, setIndexes, toggleable, toggled, type SetChoice } from "../games/sets";
 import { Actions } from "../components/Actions";
+import { SetChoiceBar } from "../components/SetChoiceBar";
 import { Countdown } from "../components/Countdown";
 import { OutcomeTable } from "../components/Outcome";
 import { EventLog } from "../components/EventLog";
+import { LiveChart } from "../components/LiveChart";
 import { replayHref } from "./Replay";
-import { refusedRule, ruleLink } from "./Rules";
+import { refusalOf, refusedRule, RefusalLinks, type Refusal } from "./Rules";
 import { autoPassOf, currentPlayer, rememberSeat, seatOf, setAutoPass, type Seat } from "../session";
 
 interface Props {
@@ -70,13 +73,16 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const [actions, setActions] = useState<LegalAction<unknown>[]>([]);
   const [actionsVersion, setActionsVersion] = useState<bigint>(0n);
   const [selected, setSelected] = useState<string | null>(null);
+  // The choices that are sets of board parts, read with the actions, and the parts toggled on the board.
+  const [setChoices, setSetChoices] = useState<SetChoice[]>([]);
+  const [picked, setPicked] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [away, setAway] = useState(false);
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const [mode, setMode] = useState("");
-  // The rules page's sections for this mode: a refusal links to the one that explains its rule.
-  const [rules, setRules] = useState<RulesSection[]>([]);
-  const [refusalLink, setRefusalLink] = useState<string | undefined>();
+  // The rules page of this mode: a refusal links to the section that explains its rule and to the rule's reading.
+  const [rules, setRules] = useState<GetRulesResponse | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | undefined>();
   // The player's setting: when the engine's only legal action passes, take it at once (no click, no timer).
   const playerId = currentPlayer()?.playerId ?? "";
   const [autoPass, setAutoPassState] = useState(() => autoPassOf(playerId));
@@ -114,7 +120,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!mode) return;
     matches(game)
       .getRules({ mode }, { timeoutMs: 10_000 })
-      .then((reply) => setRules(reply.sections))
+      .then(setRules)
       .catch(() => undefined); // a game service without rules: refusals are shown without a link
   }, [game, mode]);
 
@@ -168,14 +174,17 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!client || !seat) return;
     try {
       const reply = await client.listLegalActions({ matchId }, { headers: bearer(seat.token), timeoutMs: 10_000 });
-      setActions(
-        reply.actions.map((action, index) => ({
-          index,
-          action,
-          label: reply.labels[index],
-          target: ui.target?.(action, shownRef.current?.view, seat.seat),
-        })),
-      );
+      const view = shownRef.current?.view;
+      const legal = reply.actions.map((action, index) => ({
+        index,
+        action,
+        label: reply.labels[index],
+        target: ui.target?.(action, view, seat.seat),
+      }));
+      const choices = view && ui.sets ? ui.sets(legal, view, seat.seat) : [];
+      setActions(legal);
+      setSetChoices(choices);
+      setPicked(initialPicks(choices));
       setActionsVersion(reply.viewVersion);
       setSelected(null);
     } catch (err) {
@@ -191,12 +200,13 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     else setActions([]);
   }, [shown, seat, refreshActions, away]);
 
-  const act = async (index: number) => {
-    if (!client || !seat) return;
+  /** Submits the listed action `index`; true when the game took it (a refusal is shown, and the choices listed again). */
+  const act = async (index: number): Promise<boolean> => {
+    if (!client || !seat) return false;
     const chosen = actions[index];
     setBusy(true);
     setError("");
-    setRefusalLink(undefined);
+    setRefusal(undefined);
     setNotice("");
     try {
       await client.submitAction(
@@ -204,12 +214,14 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
         { headers: bearer(seat.token), timeoutMs: 10_000 },
       );
       setActions([]); // the next view (Watch) brings the next choices
+      return true;
     } catch (err) {
       setError(describeError(err));
-      // A refusal names its rule ("Turn order: …"): link to the section of the rules page that explains it.
+      // A refusal names its rule ("Turn order: …"): link to the rules page's section and the rule's reading.
       const rule = err instanceof ConnectError && err.code === Code.FailedPrecondition ? refusedRule(err.rawMessage, rules) : undefined;
-      setRefusalLink(rule ? ruleLink(game, mode, rules, rule) : undefined);
+      setRefusal(rule && rules ? refusalOf(game, mode, rules, rule) : undefined);
       void refreshActions(); // the game moved on (a timeout bot, another seat): choose again from the new view
+      return false;
     } finally {
       setBusy(false);
     }
@@ -237,8 +249,12 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!autoPass || busy || actions.length !== 1 || !actions[0].label.passes) return;
     if (autoPassedVersion.current === actionsVersion) return;
     autoPassedVersion.current = actionsVersion;
-    setAutoPassed((n) => n + 1);
-    void act(0).then(() => setNotice(`Passed automatically: ${actions[0].label.text}`));
+    // Counted once the game took the pass: one refused as stale (the game moved on) passed nothing.
+    void act(0).then((taken) => {
+      if (!taken) return;
+      setAutoPassed((n) => n + 1);
+      setNotice(`Passed automatically: ${actions[0].label.text}`);
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [actions, actionsVersion, autoPass, busy]);
 
@@ -250,8 +266,12 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const view = shown?.view;
   const outcome = view?.outcome && view.outcome.seats.length > 0 ? view.outcome : undefined;
   const Board = ui.Board;
-  // Choices the board draws as its own cards are left out of the list (it says how many are on the board).
-  const listed = view && ui.onBoard ? actions.filter((a) => !ui.onBoard?.(a.action, view)) : actions;
+  // Choices the board draws as its own cards are left out of the list (it says how many are on the board),
+  // and so are the actions of set choices (the parts are toggled on the board and confirmed in their bar).
+  const sets = actions.length ? setChoices : []; // a submit clears the actions: their set choices go with them
+  const inSets = setIndexes(sets);
+  const listed = actions.filter((a) => !inSets.has(a.index) && !(view && ui.onBoard?.(a.action, view)));
+  const pickable = new Set(sets.flatMap((c) => [...toggleable(c)]));
   return (
     <div
       className="match"
@@ -305,13 +325,10 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       {error && (
         <p className="error" data-testid="error">
           {error}{" "}
-          {refusalLink && (
-            <a data-testid="refusal-rule" href={refusalLink} target="_blank" rel="noreferrer">
-              (the rule)
-            </a>
-          )}
+          {refusal && <RefusalLinks refusal={refusal} />}
         </p>
       )}
+      {spectate && token && <LiveChart game={game} matchId={matchId} token={token} names={names} over={!!outcome} />}
       {outcome && <OutcomeTable outcome={outcome} names={names} viewer={seat?.seat} />}
       {outcome && (
         <p>
@@ -332,6 +349,9 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
               onSelect={setSelected}
               onAct={(index) => void act(index)}
               busy={busy}
+              pickable={pickable}
+              picked={picked}
+              onPick={(key) => setPicked((old) => toggled(old, key))}
             />
           ) : (
             <p>Loading the board…</p>
@@ -351,12 +371,23 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
           )}
           <Actions
             actions={listed}
-            onBoard={actions.length - listed.length}
+            onBoard={actions.length - listed.length - inSets.size}
             selected={selected}
             busy={busy}
             onAct={act}
             onClear={() => setSelected(null)}
-          />
+          >
+            {sets.length > 0 && (
+              <SetChoiceBar
+                choices={sets}
+                actions={actions}
+                picked={picked}
+                busy={busy}
+                onAct={(index) => void act(index)}
+                onClear={() => setPicked([])}
+              />
+            )}
+          </Actions>
           <EventLog events={events} />
         </aside>
       </div>

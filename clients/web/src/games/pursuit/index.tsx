@@ -1,10 +1,11 @@
 // Pursuit (co-op dice): the beast track, the dice (yours and the beast's), each player's board with
 // its actions (Ready / Set), health, shields and cards. Board rows and cards are clickable when a
-// legal action names them.
+// legal action names them. Keeping dice is a set choice: each die is toggled on the board (sets).
 import { Pursuit } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
-import type { Action, Die, PlayerView, View } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
+import type { Action, Die, PlayerView, Reroll, View } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
 import { ActionName, CardKind, Color, Difficulty, Face } from "../../gen/menagerie/pursuit/v1/pursuit_pb";
-import { enumWord, seatName, targetProps, type BoardProps, type GameUI } from "../types";
+import { enumWord, partProps, seatName, targetProps, type BoardProps, type GameUI, type LegalAction } from "../types";
+import type { SetChoice } from "../sets";
 
 type Props = BoardProps<View, Action>;
 
@@ -23,9 +24,6 @@ function target(action: Action, view: View | undefined, viewer?: number): string
       return `board:${view?.active ?? viewer}:${k.value.action}`;
     case "activate":
       return `board:${k.value.seat}:${k.value.action}`;
-    case "reroll":
-    case "stopRolling":
-      return "dice";
     default:
       return undefined;
   }
@@ -42,9 +40,41 @@ const FACE_ICON: Record<number, string> = {
 };
 const faceName = (f: Face) => enumWord(Face[f], "");
 
-function DieFace({ die, kept }: { die: Die; kept?: boolean }) {
+/** What a rolled die counts as in a Reroll's fields: the teal die (keep_teal), or a black die by its face (keep). */
+function dieCounts(die: Die): string {
+  return die.color === Color.TEAL ? "teal" : `black:${die.face}`;
+}
+
+/** The dice a Reroll keeps, as its fields name them: black faces, and the teal die when keep_teal. */
+function keptDice(reroll: Reroll): string[] {
+  return [...reroll.keep.map((face) => `black:${face}`), ...(reroll.keepTeal ? ["teal"] : [])];
+}
+
+/** Keeping dice: every Reroll the server lists, each by the dice it keeps; the dice kept so far start picked. */
+function sets(actions: LegalAction<Action>[], view: View): SetChoice[] {
+  const options = actions.flatMap((a) => (a.action.kind.case === "reroll" ? [{ index: a.index, takes: keptDice(a.action.kind.value) }] : []));
+  if (options.length < 2) return [];
+  const parts = view.dice.map((die, i) => ({
+    key: `die:${i}`,
+    counts: dieCounts(die),
+    name: `${faceName(die.face)}${die.color === Color.TEAL ? " (teal)" : ""}`,
+  }));
+  const initial = parts.filter((_, i) => view.kept[i]).map((p) => p.key);
+  return [{ title: "Dice to keep (the others are rolled again)", parts, options, initial }];
+}
+
+type DieProps = { die: Die; kept?: boolean; toggle?: ReturnType<typeof partProps> };
+
+function DieFace({ die, kept, toggle }: DieProps) {
+  const { className: toggleClass = "", ...toggleRest } = toggle ?? {};
   return (
-    <span className={`die ${die.color === Color.TEAL ? "teal" : "black"} ${kept ? "kept" : ""}`} title={faceName(die.face)}>
+    <span
+      className={`die ${die.color === Color.TEAL ? "teal" : "black"} ${kept ? "kept" : ""} ${toggleClass}`}
+      title={faceName(die.face)}
+      data-face={faceName(die.face)}
+      data-kept={kept ? "yes" : "no"}
+      {...toggleRest}
+    >
       {FACE_ICON[die.face] ?? "?"}
       <small>{faceName(die.face)}</small>
     </span>
@@ -130,7 +160,6 @@ function PlayerBoard({ player, props }: { player: PlayerView; props: Props }) {
 
 function PursuitBoard(props: Props) {
   const { view } = props;
-  const t = targetProps(props, "dice");
   return (
     <div className="pursuit-board">
       <p className="small">
@@ -138,12 +167,12 @@ function PursuitBoard(props: Props) {
         <span data-testid="difficulty">{enumWord(Difficulty[view.difficulty], "")}</span>
       </p>
       <Track view={view} />
-      <section className={`dice ${t.className}`} onClick={t.onClick} data-testid="dice">
+      <section className="dice" data-testid="dice">
         <h4>
           Dice {view.rolls ? `(roll ${view.rolls} of ${view.rollLimit})` : ""}
         </h4>
         {view.dice.map((d, i) => (
-          <DieFace key={i} die={d} kept={view.kept[i]} />
+          <DieFace key={i} die={d} kept={view.kept[i]} toggle={partProps(props, `die:${i}`)} />
         ))}
         {view.pool.length > 0 && (
           <span className="small">
@@ -171,4 +200,4 @@ function PursuitBoard(props: Props) {
   );
 }
 
-export const pursuit: GameUI<View, Action> = { id: "pursuit", service: Pursuit, Board: PursuitBoard, target };
+export const pursuit: GameUI<View, Action> = { id: "pursuit", service: Pursuit, Board: PursuitBoard, target, sets };

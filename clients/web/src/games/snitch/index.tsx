@@ -1,29 +1,58 @@
 // Catch the Golden Snitch: the pitch (its Zones by row and column, with the Players, the Quaffle and
 // the Bludgers in each), the Snitch race (each Seeker's space and the Snitch's), the Coaches, and the
-// viewer's hand. A Zone, a race space or a card is clickable when a legal action names it.
+// viewer's hand, and the roll under way. A Zone, a race space or a card is clickable when a legal action
+// names it; dice to re-roll are toggled on the roll (Rolls.tsx), Dice tokens to spend on their tray
+// (Tokens.tsx).
+import type { MouseEvent } from "react";
 import { Snitch } from "../../gen/menagerie/snitch/v1/snitch_pb";
 import type { Action, PlayerView, View, ZoneView } from "../../gen/menagerie/snitch/v1/snitch_pb";
 import { seatName, targetProps, type BoardProps, type GameUI } from "../types";
 import { BUILDING_KINDS, buildingAction, TeamBuildingBoard } from "./TeamBuilding";
+import { dieTarget, RollSection, sets as rerollSets } from "./Rolls";
+import { TokenTray, tokenSets } from "./Tokens";
 
 type Props = BoardProps<View, Action>;
 
-/** The board element an action names: its Zone, else its race space, else its card (the action's own fields). */
-function target(action: Action): string | undefined {
+// Actions whose `player` is one of the deciding Coach's own Players (their messages say "your Player"; a
+// Team's index is its Coach's seat).
+const OWN_PLAYER = new Set(["passQuaffle", "shoot", "steal", "beat", "recover", "react", "removeStunned"]);
+
+/** The Pitch Player an action names: by its Team and index, or the deciding Coach's own by its index. */
+function playerTarget(action: Action, fields: Record<string, unknown>, viewer?: number): string | undefined {
+  if (typeof fields.player !== "number") return undefined;
+  if (typeof fields.team === "number") return `player:${fields.team}:${fields.player}`;
+  return OWN_PLAYER.has(action.kind.case ?? "") && viewer !== undefined ? `player:${viewer}:${fields.player}` : undefined;
+}
+
+/** The board element an action names: its Zone, race space, card, die or Pitch Player (its own fields). */
+function target(action: Action, view: View | undefined, viewer?: number): string | undefined {
+  const die = dieTarget(action, view);
+  if (die) return die;
   const fields = (action.kind.value ?? {}) as Record<string, unknown>;
   if (typeof fields.zone === "string" && fields.zone) return `zone:${fields.zone}`;
   if (typeof fields.space === "number" && action.kind.case === "placeRaceToken") return `space:${fields.space}`;
   if (typeof fields.card === "number") return `card:${fields.card}`;
-  return undefined;
+  return playerTarget(action, fields, viewer);
 }
 
 const TEAM_COLOURS = ["#b22222", "#1f4e9c"];
 
 // A Pitch Player by the engine's short code and name ("C1", "Chaser 1"): the words the actions and events use.
-function PlayerChip({ player }: { player: PlayerView }) {
+function PlayerChip({ player, props }: { player: PlayerView; props: Props }) {
+  const t = targetProps(props, `player:${player.team}:${player.index}`);
+  // A chip lies in its Zone, itself clickable: the chip's click narrows to the Player alone.
+  const select = t.onClick;
+  const onClick = select
+    ? (event: MouseEvent) => {
+        event.stopPropagation();
+        select();
+      }
+    : undefined;
   return (
     <span
-      className={`chip ${player.stunned ? "stunned" : ""}`}
+      className={`chip ${player.stunned ? "stunned" : ""} ${t.className}`}
+      onClick={onClick}
+      data-target={t["data-target"]}
       style={{ borderColor: TEAM_COLOURS[player.team % 2] }}
       data-label={player.label}
       title={`${player.label} (${player.name})${player.stunned ? " (stunned)" : ""}${player.hasQuaffle ? " — has the Quaffle" : ""}`}
@@ -55,7 +84,7 @@ function Zone({ zone, players, props }: { zone: ZoneView; players: PlayerView[];
       </div>
       <div>
         {players.map((p) => (
-          <PlayerChip key={`${p.team}-${p.index}`} player={p} />
+          <PlayerChip key={`${p.team}-${p.index}`} player={p} props={props} />
         ))}
       </div>
       <div className="small">
@@ -131,6 +160,8 @@ function SnitchBoard(props: Props) {
           <Zone key={zone.id} zone={zone} players={view.players.filter((p) => p.zone === zone.id)} props={props} />
         ))}
       </div>
+      <TokenTray {...props} />
+      <RollSection {...props} />
       <Race view={view} props={props} />
       {view.hand.length > 0 && (
         <section className="hand">
@@ -163,4 +194,5 @@ export const snitch: GameUI<View, Action> = {
   Board: SnitchBoard,
   target,
   onBoard: buildingAction,
+  sets: (actions, view) => [...tokenSets(actions), ...rerollSets(actions, view)],
 };
