@@ -13,6 +13,13 @@ BIN := $(VENV)/bin
 # Every package folder, games included, found rather than named: a new game's folder is installed as it lands.
 PACKAGES := $(addprefix -e ,protos/python $(patsubst %/pyproject.toml,%,$(sort $(wildcard shared/*/pyproject.toml services/*/pyproject.toml clients/*/pyproject.toml))))
 STAMP := $(VENV)/.installed
+# Python compiles every module it imports; where PYTHONDONTWRITEBYTECODE is set (this machine
+# sets it, and CI runs on one like it) nothing is cached: each process compiles the whole stack
+# again (a game service started in 1.7 s of CPU, 1.0 s of it compiling), and make run and the
+# tests start hundreds. So the install compiles the packages (uv --compile-bytecode) and the
+# targets that start processes compile the project's own sources first (compileall: only what
+# changed since, a fraction of a second).
+BYTECODE := $(BIN)/python -m compileall -q -j 0 -x node_modules shared services clients/cli protos/python tests bench deploy
 # The web app (clients/web): npm ci from its lockfile, built into clients/web/dist (not committed).
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.installed
@@ -34,11 +41,15 @@ $(STAMP): constraints.txt requirements-dev.txt protos/python/pyproject.toml shar
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "[install 2/3] uv, as pinned in constraints.txt"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt uv
-	@echo "[install 3/3] every package, pinned by constraints.txt (uv)"
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -c constraints.txt -r requirements-dev.txt $(PACKAGES)
+	@echo "[install 3/3] every package, pinned by constraints.txt (uv), compiled to bytecode"
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -c constraints.txt -r requirements-dev.txt $(PACKAGES)
+	$(BYTECODE)
 	touch $(STAMP)
 
 install: $(STAMP) ## Create the virtualenv and install every package (editable)
+
+bytecode: $(STAMP) ## Compile the project's changed sources to bytecode (the targets that start processes do it first)
+	@$(BYTECODE)
 
 protos: $(STAMP) $(WEB_DEPS) ## Rewrite every game's service and envelopes (protos/envelopes.py), regenerate the Python and TypeScript code of protos/ (committed; tests fail when stale)
 	$(BIN)/python protos/envelopes.py
@@ -100,18 +111,21 @@ format: $(STAMP) ## Apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# The lint and two halves of the suite at once, two workers each, on two cores. tests/
-# (integration and e2e) sets the pace: its tests wait on processes, timers and each other, and
-# stretch when the cores are busy. services/ (the games' own tests, mostly pure engines) and the
-# lint (mypy from a cold cache on a fresh clone) only need the cores' time, so they run niced and
-# take what tests/ leaves. Each worker starts its own Redis and services (session fixtures); a
-# module's tests stay on one worker, and each long run is a group of its own, sent first
+# The lint and two halves of the suite at once on two cores. tests/ (integration and e2e) sets
+# the pace: its tests wait on processes, timers and each other, and stretch when the cores are
+# busy. It runs two workers: three were 7% faster (fresh clones the same afternoon: make test
+# 703 s with two, 658 s with three) but two of three runs with three each had a timing test
+# fail under the extra contention; cached bytecode did more (make test 557-585 s with three).
+# services/ (the games' own tests, mostly pure engines) and the lint (mypy from a cold cache on
+# a fresh clone) only need the cores' time, so they run niced and take what tests/ leaves. Each
+# worker starts its own Redis and services (session fixtures); a module's tests stay on one
+# worker, and each long run is a group of its own, sent first
 # (--dist loadgroup in the order tests/support/fixtures.py gives). services/ and the lint print
 # their reports once tests/ is done, so that nothing interleaves. npm ci runs before all three
 # (the lint's buf and the web tests' `make web` stand on it), not twice at once in one node_modules.
 SERVICES_LOG := $(VENV)/services-tests.log
 LINT_LOG := $(VENV)/lint.log
-test: $(STAMP) $(WEB_DEPS) ## Lint and the whole test suite (unit, integration, e2e): the lint, tests/ and services/ side by side
+test: $(STAMP) $(WEB_DEPS) bytecode ## Lint and the whole test suite (unit, integration, e2e): the lint, tests/ and services/ side by side
 	@$(TIED) nice -n 10 $(MAKE) --no-print-directory lint > $(LINT_LOG) 2>&1 & lint=$$!; \
 	$(TIED) nice -n 10 $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 services > $(SERVICES_LOG) 2>&1 & games=$$!; \
 	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=15 tests; platform=$$?; \
@@ -121,20 +135,23 @@ test: $(STAMP) $(WEB_DEPS) ## Lint and the whole test suite (unit, integration, 
 	echo "tests/: exit $$platform; services/: exit $$games_code; lint: exit $$lint_code"; \
 	test $$platform -eq 0 -a $$games_code -eq 0 -a $$lint_code -eq 0
 
-chaos: $(STAMP) ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)
+test-extended: $(STAMP) $(WEB_DEPS) bytecode ## What make test leaves out to keep within 15 minutes: the longer repeats of its coverage (marker extended)
+	$(TIED) $(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder -m 'extended and not chaos' tests
+
+chaos: $(STAMP) bytecode ## Every fault test, the long and repeated ones too, then what crowds and floods cost the others (bench)
 	$(TIED) $(BIN)/pytest -m 'faults or chaos' tests
 	$(TIED) $(BIN)/python -m bench --only resilience --game beasts
 
 soak: $(STAMP) ## Long seeded property runs of every engine
 	MENAGERIE_PROPERTY_MATCHES=5000 $(TIED) $(BIN)/pytest services -m property
 
-bench: $(STAMP) ## Benchmarks with baselines measured in the same run
+bench: $(STAMP) bytecode ## Benchmarks with baselines measured in the same run
 	$(TIED) $(BIN)/python -m bench $(ARGS)
 
 bench-first-run: $(STAMP) ## A fresh clone's first make run, a warm restart and Ctrl-C, timed beside their targets (empty package caches; ARGS=--warm-caches keeps them)
 	$(TIED) $(BIN)/python -m bench.first_run $(ARGS)
 
-bench-scale: $(STAMP) ## The whole platform under 10, 100 and 1,000 concurrent bot matches: moves/s, latency, memory, CPU, matchmaking
+bench-scale: $(STAMP) bytecode ## The whole platform under 10, 100 and 1,000 concurrent bot matches: moves/s, latency, memory, CPU, matchmaking (ARGS=--scale-out: 1–2 bot workers × 1–2 replicas per game, and a 100k-match cluster plan)
 	$(TIED) $(BIN)/python -m bench.scale $(ARGS)
 
 # Then Fantastic Beasts' co-op mode III at 2, 4 and 6 seats, each at difficulty gentle, standard
@@ -147,7 +164,7 @@ arena: $(STAMP) ## Greedy bots against random ones, 1,000 seeded games per insta
 	$(TIED) $(BIN)/menagerie-arena sweep --game snitch --mode advanced --opponent greedy --games 200 \
 		--funding-sweep 0,5,10 --option spectators=on
 
-run: $(STAMP) web ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
+run: $(STAMP) web bytecode ## Start the platform on this machine, the web app at http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(TIED) $(BIN)/python deploy/local/run.py $(ARGS)
 
-.PHONY: help install protos proto-release web-protos web screenshots deploy-files lint golden format test chaos soak bench bench-first-run bench-scale arena run
+.PHONY: help install bytecode protos proto-release web-protos web screenshots deploy-files lint golden format test test-extended chaos soak bench bench-first-run bench-scale arena run

@@ -18,6 +18,7 @@ ZooUI
 # (services/bots/menagerie/bots/worker.py, services/bots/menagerie/bots/tracing.py).
 play_turn
 estimate_match
+estimate_live
 _forget_inherited_clients
 _die_with_the_worker
 _note_stop_request
@@ -34,6 +35,7 @@ _.ReturnToSeat
 _.GetRules
 _.GetReplay
 _.RecordWinEstimates
+_.GetLiveWinChances
 _.ListMatches
 _.intercept_service
 _.next_page_token
@@ -90,6 +92,7 @@ loaded_seating
 feed_min_id
 retention_s
 finished_min_ms
+live_every_ms
 
 # --- Sent to the clients: view fields menagerie.shared.codec copies into the protobuf views by name,
 # which clients/web and the CLI show (beasts, snitch engine/model.py).

@@ -29,6 +29,7 @@ from typing import Any
 import redis
 
 from bench.bots import bot_hops, report_hops
+from bench.estimates import estimates_section
 from bench.lobby import matchmaking_sections
 from bench.mcts import mcts_section
 from bench.resilience import flood_rounds, watchers_rounds
@@ -324,7 +325,10 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=2_000, help="Watch streams parked on one process")
     parser.add_argument("--watched", type=int, default=500, help="matches the watchers are spread over")
     parser.add_argument("--mcts-decisions", type=int, default=5, help="mcts decisions to time, per game and mode")
-    parser.add_argument("--only", choices=("games", "resilience", "platform", "mcts"), help="run one group of sections")
+    parser.add_argument("--estimate-matches", type=int, default=1, help="seeded matches per mode to time estimates on")
+    parser.add_argument(
+        "--only", choices=("games", "resilience", "platform", "mcts", "estimates"), help="run one group of sections"
+    )
     parser.add_argument("--game", action="append", choices=game_ids(), help="only this game (repeatable)")
     parser.add_argument("--full", action="store_true", help="also the sections that repeat a figure per game")
     args = parser.parse_args()
@@ -343,6 +347,9 @@ def main() -> None:
     if args.only in (None, "mcts"):
         with took("mcts"):
             mcts_section(args.mcts_decisions)
+    if args.only in (None, "estimates"):
+        with took("the win estimates"):
+            estimates_section(args.estimate_matches)
     total = time.perf_counter() - started
     minutes, seconds = divmod(round(total), 60)
     whole = args.only is None and args.game is None and not args.full

@@ -1,10 +1,12 @@
 """`make bench-scale`: the whole platform on this machine under 10, 100 and 1,000 concurrent bot matches.
 
-Every service runs as `make run` runs it, one process each: every game's service, the
-lobby, the bot dispatcher and a Celery bot worker, on one Redis. The load grows in steps;
-at each step the bench tops the bot matches up to the step's count (spread over the
-games, every seat a bot of --level; a match that finishes is replaced at once) and then,
-for --seconds, measures (the first step once the pool has made its first move, WARM_UP_S):
+Every service runs as `make run` runs it (bench.bot_platform): every game's service, the
+lobby, the bot dispatcher and a Celery bot worker, one process each (--replicas service
+processes per game, which the bots call per match or round-robin, --routing; --bot-workers
+workers), on one Redis, Celery's broker on a server of its own. The load grows in steps; at
+each step the bench tops the bot matches up to the step's count (spread over the games,
+every seat a bot of --level; a match that finishes is replaced at once) and then, for
+--seconds, measures (the first step once the pool has made its first move, WARM_UP_S):
 
 - bot moves applied per second (the shards' turn feeds, read with XREAD: no load on the
   services), which is also the Celery bot turns per second, every move being a bot's;
@@ -18,7 +20,12 @@ for --seconds, measures (the first step once the pool has made its first move, W
 Then matchmaking (bench.lobby) on the loaded platform: players queued at once, seated by
 one lobby process, with the p99 ticket → seated time.
 
+`--scale-out [1x1,2x1,1x2,2x2]` measures instead the last step's matches at each count of
+bot workers × replicas of each game's service, on a platform started afresh for each, and
+extrapolates what a cluster needs for 100,000 concurrent matches (bench.scale_out).
+
 Usage: python -m bench.scale [--steps 10,100,1000] [--seconds 20] [--level random] [--tickets 2000]
+                             [--bot-workers 1] [--replicas 1] [--scale-out [WxR,...]]
 """
 
 from __future__ import annotations
@@ -32,122 +39,43 @@ import random
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import cast
 
-import grpc
 import redis
-from redis.asyncio import Redis as AsyncRedis
-from redis.typing import KeyT, StreamIdT
 
-from bench.bots import SHARDS, match_request
+from bench.bot_platform import (
+    WARM_UP_S,
+    BotPlatform,
+    FeedFollower,
+    PlatformShape,
+    bot_platform,
+    cpu_by_kind,
+    create_bot_match,
+    match_ids,
+    own_redis_server,
+    sampled_match_bytes,
+)
 from bench.lobby import matchmaking_sections
 from bench.resilience import probe
-from bench.service import UNLIMITED, Auth, GameLoad, game_load, plan_matches, start_games
-from bench.stats import Latencies, cpu_seconds, verdict
-from menagerie.common.v1 import common_pb2, matches_pb2_grpc
+from bench.scale_out import DEFAULT_SHAPES, parse_shapes, scale_out
+from bench.service import Auth, GameLoad, game_load, plan_matches
+from bench.stats import Latencies, verdict
+from menagerie.common.v1 import matches_pb2_grpc
 from menagerie.rules.registry import game_ids
 from menagerie.shared.bots import BOT_LEVELS, searches
-from menagerie.shared.store import MatchStore
-from menagerie.shared.store.keys import shard_keys
+from menagerie.shared.rpc.channels import open_channel
 from tests.support.keys import KEYS
 from tests.support.redis_server import throwaway_redis
-from tests.support.services import ServiceProcess, bot_worker_process, dispatcher_process, service_process
+from tests.support.services import ServiceProcess
 
 STEPS = (10, 100, 1_000)
 FLAT_SPREAD = 2.0  # issue 15: SubmitAction p50/p99 across the steps within 2× of each other
 # The probe's pace: light enough that the bots' moves, not the probe's, load the services.
 PROBE_INTERVAL_S = 0.02
 MEMORY_SAMPLE = 50  # active matches whose bytes are read at the end of a step
-CALL_TIMEOUT_S = 10.0
-FEED_BLOCK_MS = 1_000
-# The first step waits (up to this long) for the pool's first bot move: a cold worker's start
-# (imports, channels) is not the cost of a step, and on a loaded machine it outlasted one.
-WARM_UP_S = 60.0
-
-Notice = common_pb2.MatchEvent
-FeedReply = list[tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]]
-
-
-@dataclass
-class Arrival:
-    """One notice of a bot match: when it arrived, and the time since the match's previous notice."""
-
-    at: float
-    since_previous: float | None
-
-
-@dataclass
-class FeedFollower:
-    """Follows every shard's turn feed in a thread: the bot matches' notices, and which finished."""
-
-    redis_url: str
-    bot_matches: set[str] = field(default_factory=set)
-    arrivals: list[Arrival] = field(default_factory=list)
-    finished: queue.Queue[str] = field(default_factory=queue.Queue)
-    stopping: threading.Event = field(default_factory=threading.Event)
-    _last: dict[str, float] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def watch(self, match_id: str) -> None:
-        """Counts the notices of `match_id` from now on."""
-        with self._lock:
-            self.bot_matches.add(match_id)
-
-    def stop(self) -> None:
-        """Ends run() within FEED_BLOCK_MS."""
-        self.stopping.set()
-
-    def run(self) -> None:
-        """Reads the feeds until stop(); each read is bounded (FEED_BLOCK_MS) so that stop() is seen."""
-        client = redis.Redis.from_url(self.redis_url)
-        feeds: dict[KeyT, StreamIdT] = {}  # redis-py's own types: its xread takes no narrower dict
-        for shard in range(SHARDS):
-            feed = shard_keys(shard).turns
-            last = cast("list[tuple[bytes, object]]", client.xrevrange(feed, count=1))
-            feeds[feed] = last[0][0] if last else b"0-0"
-        while not self.stopping.is_set():
-            try:
-                reply = cast("FeedReply", client.xread(feeds, block=FEED_BLOCK_MS))
-            except redis.ConnectionError:
-                time.sleep(0.1)  # a reconnect, then the same cursors: nothing is skipped
-                continue
-            arrived = time.perf_counter()
-            for feed_name, entries in reply or ():
-                for entry_id, fields in entries:
-                    feeds[feed_name.decode()] = entry_id
-                    self._note(Notice.FromString(fields[b"pb"]), arrived)
-        client.close()
-
-    def _note(self, notice: Notice, arrived: float) -> None:
-        with self._lock:
-            if notice.match_id not in self.bot_matches:
-                return
-            previous = self._last.get(notice.match_id)
-            self._last[notice.match_id] = arrived
-            self.arrivals.append(Arrival(arrived, None if previous is None else arrived - previous))
-            if notice.kind == common_pb2.MATCH_EVENT_KIND_FINISHED:
-                self.bot_matches.discard(notice.match_id)
-                del self._last[notice.match_id]
-                self.finished.put(notice.match_id)
-
-    def between(self, start: float, end: float) -> list[Arrival]:
-        """The notices that arrived in [start, end)."""
-        with self._lock:
-            return [a for a in self.arrivals if start <= a.at < end]
-
-    def moved(self) -> bool:
-        """Whether any bot match has had a move (a notice after its first)."""
-        with self._lock:
-            return any(a.since_previous is not None for a in self.arrivals)
-
-    def active(self) -> list[str]:
-        """The bot matches not finished yet."""
-        with self._lock:
-            return list(self.bot_matches)
 
 
 @dataclass
@@ -170,44 +98,6 @@ class Step:
     @property
     def turn_p99_ms(self) -> float:
         return statistics.quantiles(self.turns, n=100)[98] * 1000 if len(self.turns) > 1 else float("nan")
-
-
-def busy_cpu_seconds() -> float:
-    """CPU time all cores of the machine have spent busy so far (/proc/stat: all but idle and iowait)."""
-    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_by_kind(processes: dict[str, list[ServiceProcess]]) -> dict[str, float]:
-    """CPU seconds so far of each kind of process, and of the whole machine ("machine")."""
-    used = {kind: sum(cpu_seconds(p.process.pid) for p in members) for kind, members in processes.items()}
-    return {**used, "machine": busy_cpu_seconds()}
-
-
-def match_ids() -> Iterator[str]:
-    """Fresh match ids of this run."""
-    run = f"scale-{time.time_ns():x}"
-    for number in itertools.count():
-        yield f"{run}-{number}"
-
-
-def create_bot_match(
-    stub: matches_pb2_grpc.MatchesStub, load: GameLoad, level: str, match_id: str, follower: FeedFollower, auth: Auth
-) -> None:
-    """Creates an all-bot match of `load`; the follower counts it from its creation."""
-    follower.watch(match_id)
-    request = match_request(load, match_id, common_pb2.SEAT_KIND_BOT, level)
-    stub.CreateMatch(request, metadata=auth, timeout=CALL_TIMEOUT_S)
-
-
-async def sampled_match_bytes(redis_url: str, match_ids: list[str]) -> list[int]:
-    """MEMORY USAGE of each match's keys."""
-    client = AsyncRedis.from_url(redis_url)
-    store = MatchStore(client, SHARDS)
-    try:
-        return [await store.memory_usage(match_id) for match_id in match_ids]
-    finally:
-        await client.aclose()
 
 
 def run_step(
@@ -262,11 +152,13 @@ def run_step(
     )
 
 
-def report(steps: list[Step], level: str, seconds: float, probe_title: str, games: list[str], concurrency: int) -> None:
+def report(steps: list[Step], shape: PlatformShape, seconds: float, probe_title: str, games: list[str]) -> None:
     """The figures of every step, and the flat-cost verdicts."""
     print(
-        f"\n== Concurrent bot matches ({level} bots, games {', '.join(games)} in turn; one process of each service,"
-        f" one Celery worker, concurrency {concurrency} ({'prefork' if searches(level) else 'threads'} pool);"
+        f"\n== Concurrent bot matches ({shape.level} bots, games {', '.join(games)} in turn;"
+        f" {shape.replicas} process(es) of each game's service ({shape.routing}), one of the others,"
+        f" {shape.workers} Celery worker(s),"
+        f" concurrency {shape.concurrency or 'auto'} ({'prefork' if searches(shape.level) else 'threads'} pool);"
         f" {seconds:.0f} s a step)"
     )
     print(
@@ -304,43 +196,17 @@ def report(steps: list[Step], level: str, seconds: float, probe_title: str, game
         )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", default=",".join(str(s) for s in STEPS), help="concurrent bot matches per step")
-    parser.add_argument("--seconds", type=float, default=20.0, help="length of each step's measurement")
-    parser.add_argument("--level", default="random", choices=BOT_LEVELS, help="the bots' level")
-    parser.add_argument("--tickets", type=int, default=2_000, help="players queued at once, per game, at the end")
-    parser.add_argument("--worker-concurrency", type=int, default=2, help="the bot worker's pool threads or processes")
-    parser.add_argument("--game", action="append", choices=game_ids(), help="only this game (repeatable)")
-    args = parser.parse_args()
+def play_steps(platform: BotPlatform, args: argparse.Namespace, shape: PlatformShape, games: list[str]) -> None:
+    """bench-scale's steps on the running platform, then matchmaking beside the last step's matches."""
     steps = sorted(int(s) for s in args.steps.split(","))
-    games = args.game or list(game_ids())
     loads = [game_load(game) for game in games]
     service_token = KEYS.signer().issue_service("bench", 3600)[0]
     auth: Auth = (("authorization", f"Bearer {service_token}"),)
-
-    print("Menagerie at scale: the whole platform on this machine (one run)")
-    with throwaway_redis() as (redis_url, kind), ExitStack() as stack:
-        print(f"Redis: {kind}")
-        services, endpoints = start_games(stack, redis_url, games)
-        dispatcher = stack.enter_context(dispatcher_process(redis_url, KEYS, MENAGERIE_GAME_ENDPOINTS=endpoints))
-        worker = stack.enter_context(
-            bot_worker_process(
-                redis_url,
-                KEYS,
-                MENAGERIE_GAME_ENDPOINTS=endpoints,
-                MENAGERIE_WORKER_CONCURRENCY=str(args.worker_concurrency),
-                # As `make run`'s plain worker (its threads pool) unless the bots search.
-                MENAGERIE_WORKER_QUEUES="all" if searches(args.level) else "plain",
-            )
-        )
-        lobby = stack.enter_context(
-            service_process("menagerie.lobby", redis_url, KEYS, (), MENAGERIE_GAME_ENDPOINTS=endpoints, **UNLIMITED)
-        )
-        processes = {"games": list(services.values()), "dispatcher": [dispatcher], "worker": [worker], "lobby": [lobby]}
-        channels = {g: stack.enter_context(grpc.insecure_channel(s.address)) for g, s in services.items()}
-        stubs = {g: matches_pb2_grpc.MatchesStub(channel) for g, channel in channels.items()}
-        follower = FeedFollower(redis_url)
+    processes = platform.processes()
+    with ExitStack() as stack:
+        # The bench creates its matches as the lobby would: round-robin over each game's replicas.
+        stubs = {g: matches_pb2_grpc.MatchesStub(stack.enter_context(open_channel(platform.address(g)))) for g in games}
+        follower = FeedFollower(platform.redis_url)
         reader = threading.Thread(target=follower.run, daemon=True)
         reader.start()
         ids = match_ids()
@@ -349,14 +215,12 @@ def main() -> None:
         def top_up(count: int) -> None:
             # The games in turn across calls, so that replacing one finished match at a time still spreads them.
             for load in itertools.islice(rotation, count):
-                create_bot_match(stubs[load.game], load, args.level, next(ids), follower, auth)
+                create_bot_match(stubs[load.game], load, shape.level, next(ids), follower, auth)
 
         top_up(steps[0])
-        warm_until = time.perf_counter() + WARM_UP_S
-        while not follower.moved():
-            if time.perf_counter() > warm_until:
-                raise SystemExit(f"the bot pool made no move in {WARM_UP_S:g} s")
-            time.sleep(0.1)
+        follower.wait_for_a_move(WARM_UP_S)
+        # The probe plays one replica of the first game directly: its latency is one process's.
+        probe_address = platform.replicas[games[0]][0].address
         results = []
         for target in steps:
             results.append(
@@ -365,20 +229,62 @@ def main() -> None:
                     args.seconds,
                     follower,
                     top_up,
-                    services[games[0]].address,
+                    probe_address,
                     loads[0],
                     service_token,
-                    redis_url,
+                    platform.redis_url,
                     processes,
                 )
             )
             print(f"  step {target:,}: measured", flush=True)
-        report(results, args.level, args.seconds, loads[0].binding.info.title, games, args.worker_concurrency)
+        report(results, shape, args.seconds, loads[0].binding.info.title, games)
         if args.tickets:
             print(f"\nMatchmaking with the {steps[-1]:,} bot matches still running:")
-            matchmaking_sections(lobby, redis_url, loads, services, args.tickets, flow=min(args.tickets, 2_000))
+            first_replicas = {game: members[0] for game, members in platform.replicas.items()}
+            matchmaking_sections(
+                platform.lobby, platform.redis_url, loads, first_replicas, args.tickets, flow=min(args.tickets, 2_000)
+            )
         follower.stop()
         reader.join(timeout=5)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", default=",".join(str(s) for s in STEPS), help="concurrent bot matches per step")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each step's measurement")
+    parser.add_argument("--level", default="random", choices=BOT_LEVELS, help="the bots' level")
+    parser.add_argument("--tickets", type=int, default=2_000, help="players queued at once, per game, at the end")
+    parser.add_argument(
+        "--worker-concurrency",
+        type=int,
+        default=0,
+        help="each bot worker's threads or processes (0: auto)",
+    )
+    parser.add_argument("--bot-workers", type=int, default=1, help="Celery bot worker processes")
+    parser.add_argument("--replicas", type=int, default=1, help="service processes of each game")
+    parser.add_argument(
+        "--routing", default="per-match", choices=("per-match", "round-robin"), help="how bots call a game's replicas"
+    )
+    parser.add_argument(
+        "--scale-out",
+        nargs="?",
+        const=DEFAULT_SHAPES,
+        type=parse_shapes,
+        help=f"instead of the steps: the last step's matches at each WORKERSxREPLICAS (alone: {DEFAULT_SHAPES})",
+    )
+    parser.add_argument("--game", action="append", choices=game_ids(), help="only this game (repeatable)")
+    args = parser.parse_args()
+    games = args.game or list(game_ids())
+    shape = PlatformShape(args.bot_workers, args.replicas, args.level, args.worker_concurrency, args.routing)
+    if args.scale_out:
+        matches = max(int(s) for s in args.steps.split(","))
+        scale_out(args.scale_out, shape, games, matches, args.seconds)
+        return
+    print("Menagerie at scale: the whole platform on this machine (one run)")
+    with throwaway_redis() as (redis_url, kind), own_redis_server() as broker_url:
+        print(f"Redis: {kind}; Celery's broker: a server of its own ({broker_url})")
+        with bot_platform(redis_url, broker_url, games, shape) as platform:
+            play_steps(platform, args, shape, games)
 
 
 if __name__ == "__main__":

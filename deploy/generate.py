@@ -231,7 +231,7 @@ services:
       <<: [*menagerie-env, *game-endpoints]
 {_key_env("bots")}      MENAGERIE_HOST: 0.0.0.0
       MENAGERIE_METRICS_PORT: "{METRICS_PORT}"
-      MENAGERIE_WORKER_CONCURRENCY: "2"
+      MENAGERIE_WORKER_CONCURRENCY: "4" # threads: a decision mostly waits on its call
       MENAGERIE_WORKER_QUEUES: plain # random and greedy; mcts is search-worker's
       MENAGERIE_TASK_TIME_LIMIT_SECONDS: "30"
     expose: ["{METRICS_PORT}"] # /healthz and Prometheus, on the compose network

@@ -55,11 +55,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
+import grpc
+
+from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.rules.registry import game_ids
 from menagerie.shared.embedded_redis import EmbeddedRedis
 from menagerie.shared.keys import ROLE_GRANTS, VERIFY_FILE, generate
 from menagerie.shared.lifetime import spawn
 from menagerie.shared.redis_client import is_cluster_url
+from menagerie.shared.rpc.channels import open_channel
 from menagerie.shared.rpc.health import wait_until_serving
 
 # Run as a script, deploy/ is not importable as a package yet; the games table's reader is deploy/games.py.
@@ -84,6 +88,10 @@ BACKOFF_MAX = 10.0
 STABLE_AFTER = 30.0
 # A process that exits before it is ready is started again, this many starts in all, before make run gives up.
 START_ATTEMPTS = 3
+# How long a process may take to serve before the start gives up. Every process starts at once and
+# mostly imports: a few seconds on a quiet laptop, far more on a machine busy with other work. A
+# process that exits is noticed at once; this bounds only a hang.
+START_SECONDS = 120.0
 WATCH_INTERVAL = 0.2
 # How long each tier may drain on stop before SIGKILL: the bot worker lets running turns
 # finish (which need the games up), the services their in-flight calls.
@@ -303,10 +311,20 @@ class Platform:
             **broker,
             "MENAGERIE_HOST": self.host,
         }
-        # The game services first: the lobby and the bots look them up as they start.
-        self.game_children = self._launch(self.games, env, endpoints)
-        self.platform_children = self._launch(PLATFORM, env, endpoints)
-        self.platform_children.insert(0, self._launch_gateway(env, endpoints))
+        # Every process at once, then each waited for: the start is mostly imports, so on a small machine
+        # it is the CPU, not the order, that sets the pace. The lobby asks the games again every second
+        # until each answers, the bots reach them per decision and the gateway retries the lobby.
+        self.game_children = self._spawn(self.games, env, endpoints)
+        self.platform_children = self._spawn(PLATFORM, env, endpoints)
+        gateway = self._spawn_gateway(env, endpoints)
+        self.platform_children.insert(0, gateway)
+        self._wait_serving(self.games, self.game_children)
+        self._wait_serving(PLATFORM, self.platform_children[1:])
+        # Up means usable: the lobby has heard from every game (its first ask may have come too early).
+        wait_until_listed(f"{self.host}:{self.base_port}", [g.name for g in self.games], START_SECONDS)
+        url = f"http://{self.host}:{self.web_port}"
+        gateway.wait_ready(functools.partial(wait_until_http, f"{url}/healthz", timeout=START_SECONDS))
+        print(f"{'web':<12} {url}", flush=True)
 
     def _start_embedded(self) -> str:
         """Starts the embedded server (supervised, stopped last); returns its URL."""
@@ -316,8 +334,8 @@ class Platform:
         self.redis_child = Child("redis", self._restart_redis, self.redis.process)
         return url
 
-    def _launch_gateway(self, env: dict[str, str], endpoints: str) -> Child:
-        """Starts the gateway and waits until its /healthz answers SERVING."""
+    def _spawn_gateway(self, env: dict[str, str], endpoints: str) -> Child:
+        """Starts the gateway (not waited for)."""
         gateway_env = {
             **env,
             **key_env(self.keys, GATEWAY.role),
@@ -328,13 +346,9 @@ class Platform:
         argv = [sys.executable, "-m", GATEWAY.module]
 
         def launch() -> subprocess.Popen[bytes]:
-            return spawn(argv, own_group=False, env=gateway_env)  # tied to this process: see _launch
+            return spawn(argv, own_group=False, env=gateway_env)  # tied to this process: see _spawn
 
-        child = Child(GATEWAY.name, launch, launch())
-        url = f"http://{self.host}:{self.web_port}"
-        child.wait_ready(functools.partial(wait_until_http, f"{url}/healthz"))
-        print(f"{'web':<12} {url}", flush=True)
-        return child
+        return Child(GATEWAY.name, launch, launch())
 
     def _restart_redis(self) -> subprocess.Popen[bytes]:
         """The embedded server again, on its port (the services have its URL) and with its data."""
@@ -344,8 +358,8 @@ class Platform:
         assert self.redis.process is not None
         return self.redis.process
 
-    def _launch(self, services: tuple[Service, ...], env: dict[str, str], endpoints: str) -> list[Child]:
-        """Starts `services` and waits until each gRPC server among them is SERVING."""
+    def _spawn(self, services: tuple[Service, ...], env: dict[str, str], endpoints: str) -> list[Child]:
+        """Starts `services` (not waited for)."""
         started = []
         for service in services:
             service_env = {**env, **key_env(self.keys, service.role)}
@@ -365,14 +379,17 @@ class Platform:
                 return spawn(argv, own_group=False, env=service_env)
 
             started.append(Child(service.name, launch, launch()))
-        for service, child in zip(services, started, strict=True):
+        return started
+
+    def _wait_serving(self, services: tuple[Service, ...], children: list[Child]) -> None:
+        """Waits until each gRPC server among `services` is SERVING; prints where each one is."""
+        for service, child in zip(services, children, strict=True):
             if service.port_offset is None:
                 print(f"{service.name:<12} running (pid {child.process.pid})", flush=True)
                 continue
             address = f"{self.host}:{self.base_port + service.port_offset}"
-            child.wait_ready(functools.partial(wait_until_serving, address))
+            child.wait_ready(functools.partial(wait_until_serving, address, timeout=START_SECONDS))
             print(f"{service.name:<12} {address}", flush=True)
-        return started
 
     def watch(self) -> int:
         """Supervises the processes until asked to stop: one that exits is started again after a backoff."""
@@ -415,6 +432,23 @@ def wait_until_http(url: str, process: subprocess.Popen[bytes], timeout: float =
         if time.monotonic() > deadline:
             raise TimeoutError(f"{url} did not answer within {timeout:.0f} s")
         time.sleep(0.1)
+
+
+def wait_until_listed(lobby: str, names: list[str], timeout: float = 30.0) -> None:
+    """Blocks until the lobby's ListGames shows each game in `names` available."""
+    deadline = time.monotonic() + timeout
+    with open_channel(lobby) as channel:
+        stub = lobby_pb2_grpc.LobbyStub(channel)
+        while True:
+            try:
+                listing = stub.ListGames(lobby_pb2.ListGamesRequest(), timeout=2)
+                if {g.game for g in listing.games if g.available} >= set(names):
+                    return
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the lobby did not list every game within {timeout:.0f} s")
+            time.sleep(0.1)
 
 
 def _terminate(children: list[Child], grace: float) -> None:

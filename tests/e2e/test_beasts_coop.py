@@ -20,7 +20,9 @@ from tests.support.keys import KEYS
 from tests.support.lobby_client import queue_until_seated
 from tests.support.platform import RunningPlatform, local_platform
 
-pytestmark = pytest.mark.e2e
+# make test plays mode III to its end in the browser (test_play_every_mode); these tables, longer, run in
+# `make test-extended`.
+pytestmark = [pytest.mark.e2e, pytest.mark.extended]
 
 LOBBY, BEASTS = 0, 1  # port offsets: deploy/games.toml's port − 50050
 

@@ -259,6 +259,7 @@ def test_when_the_turn_timer_runs_out_the_choice_is_refreshed_not_left_stale(min
     assert child.exitstatus == 0
 
 
+@pytest.mark.extended  # ResumeSeat itself is make test's (tests/e2e/web/test_resume.py); the CLI's way to it here
 def test_resume_lists_the_match_and_plays_the_seat_again(minimatch: RunningMinimatch) -> None:
     home = tempfile.mkdtemp()
     nothing = spawn("--lobby", minimatch.lobby, "resume", home=home)

@@ -28,8 +28,11 @@ from tests.support.platform import RunningPlatform, local_platform
 from tests.support.redis_cluster import RunningCluster, cluster_binary, redis_cluster
 from tests.support.stored_match import idempotency_fields, stored_entries
 
+# A cluster of three masters under make run's platform: a minute and a half of a 2-core machine, so it runs in
+# `make test-extended` (and its 200 matches in `make chaos`); make test's Redis is a single server.
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.extended,
     pytest.mark.skipif(cluster_binary() is None, reason="no redis-server or valkey-server binary to run a cluster"),
 ]
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections.abc import Callable
 
 import grpc
@@ -12,6 +14,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from menagerie.common.v1 import matches_pb2, matches_pb2_grpc
 from menagerie.generic.v1 import generic_pb2, generic_pb2_grpc
+from menagerie.rules.text import name_mentions
 from menagerie.shared.games.binding import binding
 from menagerie.shared.tokens import TokenSigner
 from tests.support.game_client import GameClient, bearer
@@ -124,5 +127,28 @@ def test_every_game_is_also_served_in_the_generic_envelope(game_service: Service
             assert all(event.kind and isinstance(json.loads(event.fields_json), dict) for event in answer.events)
             first = next(iter(stub.Watch(generic_pb2.WatchRequest(match_id=match.match_id), metadata=auth, timeout=10)))
             assert any(event.header.text for event in first.events)
+    finally:
+        client.close()
+
+
+def test_a_finished_matchs_reason_names_its_seats_everywhere(game_service: ServiceProcess, service_token: str) -> None:
+    """The outcome's reason, which the engine writes with "Seat 2" for every reader, reaches clients with the seats'
+    display names, the same in the summary (GetMatch), the seat's view (GetView) and the replay's last view."""
+    game = game_service.argv[0]
+    client = GameClient(game, game_service.address)
+    try:
+        mode = binding(game).info.modes[0]
+        match = client.create(service_token, mode=mode.mode, seats=max(2, mode.min_seats), seed=7)
+        summary = client.play_to_end(match, random.Random(7))
+        token = match.tokens[0]
+        *_, (_, _, state) = client.replayed(match.match_id, token)  # every step replayed: the last state
+        outcome = binding(game).engine.outcome(state)
+        assert outcome is not None
+        named = name_mentions(outcome.reason, {s.seat: s.display_name for s in summary.seats})
+        last = client.replay(match.match_id, token, seat=0)[-1].steps[-1]
+        view = client.pb2.View()
+        assert last.view.Unpack(view)
+        assert summary.outcome.reason == client.view(match.match_id, token).view.outcome.reason == named
+        assert view.outcome.reason == named and not re.search(r"\bSeat \d", named), named
     finally:
         client.close()

@@ -19,18 +19,6 @@ from tests.support.stored_match import SHARDS
 pytestmark = pytest.mark.integration
 
 
-def replay(client: GameClient, match_id: str, token: str, page_size: int = 0, **asked: Any) -> list[Any]:
-    """Every page of the match's replay (GetReplay), in order."""
-    pages = []
-    version = 1
-    while version:
-        request = matches_pb2.GetReplayRequest(match_id=match_id, from_version=version, page_size=page_size, **asked)
-        page = client.matches.GetReplay(request, metadata=bearer(token))
-        pages.append(page)
-        version = page.next_version
-    return pages
-
-
 def steps_of(pages: list[Any]) -> list[Any]:
     return [step for page in pages for step in page.steps]
 
@@ -52,11 +40,11 @@ def test_a_finished_bot_match_replays_every_step_with_each_seats_estimate(
 
     # The estimates are computed after the match by the pool: a bounded wait for them.
     def estimated() -> bool:
-        first = replay(zoo, match.match_id, service_token, page_size=1)[0]
+        first = zoo.replay(match.match_id, service_token, page_size=1)[0]
         return bool(first.estimates == matches_pb2.WIN_ESTIMATES_READY)
 
     wait_for(estimated, 60, "the match's win estimates")
-    pages = replay(zoo, match.match_id, service_token, page_size=30)
+    pages = zoo.replay(match.match_id, service_token, page_size=30)
     steps = steps_of(pages)
     # One step per version, the setup first; the seed and every action once the match is over.
     assert [s.version for s in steps] == list(range(1, summary.version + 1))
@@ -91,7 +79,7 @@ def test_a_live_match_replays_only_what_a_spectator_saw(game_client: GameClients
     for _ in range(8):
         reply = zoo.play_step(match, rng.choice)
         seen[reply.version] = zoo.view(match.match_id, service_token).view
-    pages = replay(zoo, match.match_id, service_token)
+    pages = zoo.replay(match.match_id, service_token)
     steps = steps_of(pages)
     assert {s.version: view_of(zoo, s) for s in steps} == seen
     # During the match: no seed, no actions, no estimates, and no seat's views but the caller's own.
@@ -99,9 +87,9 @@ def test_a_live_match_replays_only_what_a_spectator_saw(game_client: GameClients
     assert not any(s.HasField("action") or s.win_chances for s in steps)
     for token in (service_token, match.tokens[1]):
         with pytest.raises(grpc.RpcError) as refused:
-            replay(zoo, match.match_id, token, seat=0)
+            zoo.replay(match.match_id, token, seat=0)
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
-    own = steps_of(replay(zoo, match.match_id, match.tokens[0], seat=0))
+    own = steps_of(zoo.replay(match.match_id, match.tokens[0], seat=0))
     assert view_of(zoo, own[-1]) == zoo.view(match.match_id, match.tokens[0]).view
     # The hand a seat drafts from is its own: in its replay, never in a spectator's.
     assert any(view_of(zoo, s).hand for s in own)

@@ -4,7 +4,8 @@ Scanned: every golden playthrough's text (tests/golden, where every seat has a n
 no seat number is left), the engines' refusals (without names their numbers run 1..N;
 with names there are none), and the terminal renderers' status, board and results for
 a match of every game and mode played to its end, with and without names. The web's
-seat labels are checked against the event text in tests/e2e/web/test_play.py.
+seat labels are checked against the event text in tests/e2e/web/test_play.py, its results
+and event log of every game and mode against GetMatch's names in tests/e2e/web/test_play_every_mode.py.
 """
 
 from __future__ import annotations

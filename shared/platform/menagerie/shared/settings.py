@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Self
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
@@ -11,6 +12,12 @@ from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_BOT_BUDGET_
 from menagerie.shared.redis_client import is_cluster_url, read_secret, with_password
 from menagerie.shared.rpc.channels import grpc_target
 from menagerie.shared.tokens import TokenSigner
+
+# How a client of a game's replicas spreads its calls (MENAGERIE_GAME_ROUTING): see docs/scaling.md.
+PER_MATCH_ROUTING = "per-match"
+GAME_ROUTINGS = f"^({PER_MATCH_ROUTING}|round-robin)$"
+# Decisions a threads-pool bot worker runs at once by default (BotSettings.concurrency).
+THREADS_CONCURRENCY = 4
 
 
 class Settings(BaseSettings):
@@ -211,7 +218,18 @@ class BotSettings(GameEndpointsSettings):
     )
     task_soft_time_limit_seconds: int = Field(20, ge=1)
     task_time_limit_seconds: int = Field(30, ge=2)
-    worker_concurrency: int = Field(2, ge=1, le=64)
+    worker_concurrency: int = Field(
+        0,
+        ge=0,
+        le=64,
+        description="Decisions a worker runs at once; 0 = auto: THREADS_CONCURRENCY in threads, else one a core.",
+    )
+    game_routing: str = Field(
+        PER_MATCH_ROUTING,
+        pattern=GAME_ROUTINGS,
+        description="How a worker spreads its calls over a game's replicas: per-match sends every call of a match to"
+        " one replica (its snapshot cache stays current), round-robin each call to the next (docs/scaling.md).",
+    )
     worker_pool: str = Field(
         "auto",
         pattern="^(auto|prefork|threads|solo)$",
@@ -272,6 +290,19 @@ class BotSettings(GameEndpointsSettings):
         if self.worker_pool != "auto":
             return self.worker_pool
         return "threads" if self.worker_queues == "plain" else "prefork"
+
+    def concurrency(self) -> int:
+        """Decisions the worker runs at once: worker_concurrency, or for 0 one per core, THREADS_CONCURRENCY in threads.
+
+        A decision in the threads pool mostly waits on its one call, so more threads than cores keep
+        the cores busy (docs/scaling.md: 1,000 bot matches on 2 cores, 4 threads against 2, about 11%
+        more moves a second); a search holds a core, so a prefork worker runs one per core.
+        """
+        if self.worker_concurrency:
+            return self.worker_concurrency
+        if self.pool() == "threads":
+            return THREADS_CONCURRENCY
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
     def played_games(self) -> list[str]:
         """The games a worker plays: worker_games, or every game of game_endpoints."""
