@@ -95,7 +95,7 @@ finished_min_ms
 live_every_ms
 
 # --- Sent to the clients: view fields menagerie.shared.codec copies into the protobuf views by name,
-# which clients/web and the CLI show (beasts, snitch engine/model.py).
+# which clients/web and the CLI show (beasts, snitch engine/model/).
 spells_per_turn
 spell_deck_size
 track_spaces
