@@ -17,7 +17,8 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
-from menagerie.snitch.data import HOUSES, Colour, DataError, House, convert, read_toml
+from menagerie.snitch.data.records import DataError, convert, read_toml
+from menagerie.snitch.data.rulebook import HOUSES, Colour, House
 
 # ------------------------------------------------------------------------- the vocabulary
 
