@@ -69,7 +69,7 @@ _.title_style
 # --- Read by name at run time: Forwarder.__getattr__ reads _methods through self.__dict__
 # (gateway/forward.py); getattr(self, difficulty) and getattr(self, house) read these msgspec
 # fields (beasts salem_data Copies/OrangeBoxes, snitch TacticalDecks.library); getattr(resources,
-# colour) reads ResourceCounts' colours (beasts rules.py, salem.py).
+# colour) reads ResourceCounts' colours (beasts engine views.py, salem.py).
 _._methods
 gentle
 standard

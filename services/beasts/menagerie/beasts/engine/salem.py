@@ -9,7 +9,7 @@ turn's actions. Line numbers (l.) are the rulebook's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from menagerie.beasts.engine.costs import deficit, resources_of
 from menagerie.beasts.engine.data import BLUE_CIRCLES, COLOURS, Colour
@@ -46,6 +46,7 @@ from menagerie.beasts.engine.model import (
     TurnEnded,
     TurnStarted,
 )
+from menagerie.beasts.engine.parts import EngineParts
 from menagerie.beasts.engine.salem_data import (
     BAR,
     CREATURES_GOAL,
@@ -62,7 +63,6 @@ from menagerie.beasts.engine.salem_data import (
     Gain,
     Lose,
     NewSalemers,
-    SalemData,
     Track,
     describe_ability,
     describe_effect,
@@ -70,32 +70,12 @@ from menagerie.beasts.engine.salem_data import (
 from menagerie.rules.decisions import Refusal
 from menagerie.rules.rng import Rng
 
-if TYPE_CHECKING:
-    from menagerie.beasts.engine.board import Routes
-    from menagerie.beasts.engine.data import GameData
-    from menagerie.rules.decisions import Decision
-
 SECOND_SALEMER_SPACE = len(BAR)  # the bar's last slot: the space of the Second Salemer (l.149)
 FIGHT, COLLECT = Fight(), Collect()  # actions are frozen: made once, listed at every decision
 
 
-class AdvancedMagizoology:
-    """Mode III's rules, as a part of BeastsEngine (which provides what is declared below)."""
-
-    if TYPE_CHECKING:
-        data: GameData
-        salem: SalemData
-        routes: Routes
-        _steps: list[Step]
-        creatures: dict[str, Any]
-        cost_tuples: dict[str, tuple[int, int, int, int]]
-
-        def top(self, state: Any) -> Decision | None: ...
-        def restart(self, state: BeastsState, *decisions: Decision) -> None: ...
-        def _roll_die(self, state: BeastsState, roll: DieRoll) -> list[Event]: ...
-        def _finish(
-            self, state: BeastsState, winners: list[int], reason: str, all_lose: bool = False
-        ) -> list[Event]: ...
+class AdvancedMagizoology(EngineParts):
+    """Mode III's rules, as a part of BeastsEngine (which provides what parts.EngineParts declares)."""
 
     # ------------------------------------------------------------------ setup
 
