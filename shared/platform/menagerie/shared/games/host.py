@@ -1,4 +1,4 @@
-"""The generic life of a match: create, view, list legal actions, submit, watch.
+"""The generic life of a match: create, view, list legal actions, submit, change seats, watch.
 
 This is where the platform's concurrency rules live (docs/architecture.md "Versions and concurrency").
 A submit follows the order of checks — token and seat, idempotency key, the action's
@@ -10,18 +10,23 @@ gets ABORTED.
 The host speaks engine and store types only (menagerie.shared.games.terms): the binding
 modules translate requests into its calls (inbound) and its results into replies
 (outbound). Every view and event it hands out is already the reader's: engine.view and
-menagerie.rules.events.project, called here and nowhere else on the way out (`_sees`, which
-also writes what a bot seat that must act needs to decide: BotTurn, beside the match).
+menagerie.rules.events.project, called here and nowhere else on the way out (`_sees` and
+`_shown_events`; `_sees` also writes what a bot seat that must act needs to decide: BotTurn,
+beside the match).
+
+Replays and win estimates are a job of their own (menagerie.shared.games.replays): the host
+creates a MatchReplays, which sees through the host's `_sees` and `_shown_events`, and hands
+it GetReplay, RecordWinEstimates and GetLiveWinChances. The seats' names and an ended match's
+reason, in the reader's words, are menagerie.shared.games.narration's, for both.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 import time
 import uuid
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import msgspec
@@ -33,7 +38,6 @@ from menagerie.rules.contract import Engine, GameInfo, MatchSetup
 from menagerie.rules.errors import (
     Aborted,
     AlreadyExists,
-    FailedPrecondition,
     IllegalAction,
     InvalidArgument,
     MenagerieError,
@@ -42,10 +46,11 @@ from menagerie.rules.errors import (
     Unavailable,
 )
 from menagerie.rules.events import project
-from menagerie.rules.text import Narrator
 from menagerie.shared.bots import BotTurn, checked_budget
 from menagerie.shared.games.checks import check_bot_turn, check_seat_exists, checked_match_id, checked_seats
 from menagerie.shared.games.moves import IdempotencyKey, MatchWriter, Played
+from menagerie.shared.games.narration import narrator_for, reason_for
+from menagerie.shared.games.replays import MatchReplays
 from menagerie.shared.games.snapshots import SnapshotCache
 from menagerie.shared.games.terms import (
     Clock,
@@ -60,7 +65,6 @@ from menagerie.shared.games.terms import (
     PageRequest,
     Replay,
     ReplayRequest,
-    ReplayStep,
     SeatToken,
     SeatView,
     ShownEvent,
@@ -68,7 +72,7 @@ from menagerie.shared.games.terms import (
     TimeoutNote,
     WatchUpdate,
 )
-from menagerie.shared.store import MatchMeta, MatchRecord, MatchStore, StoredEntry, WinEstimates
+from menagerie.shared.store import MatchMeta, MatchRecord, MatchStore, StoredEntry
 from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
 
@@ -77,10 +81,6 @@ log = structlog.get_logger(__name__)
 SUBMIT_ATTEMPTS = 32
 # A parked Watch reads again this often even if no wake-up came (a safety net, not the path).
 WATCH_POLL_MS = 10_000
-# A replay's page: the steps rebuilt and sent at most (each carries a whole view).
-REPLAY_PAGE_SIZE = 50
-REPLAY_MAX_PAGE_SIZE = 200
-REPLAY_YIELD_EVERY = 16  # steps replayed between two turns of the event loop
 _PAGE_TOKEN = re.compile(r"([0-9]{1,15}):([A-Za-z0-9_-]{1,64})")
 
 
@@ -111,11 +111,20 @@ class GameHost:
         self.writer = MatchWriter(engine, settings, messages)
         self._state = msgspec.msgpack.Decoder(engine.state_type)
         self._events_decoder = msgspec.msgpack.Decoder(list[engine.event_type])  # type: ignore[name-defined]
-        self._action_decoder = msgspec.msgpack.Decoder(engine.action_type)
-        self._view_decoder = msgspec.msgpack.Decoder(engine.view_type)
         self._snapshots = SnapshotCache()
         self._encode = msgspec.msgpack.Encoder().encode
         self._levels_reading_view: dict[str, bool] = {}
+        # Replays and win estimates (replays.py), seeing through this host's own `_sees` and `_shown_events`.
+        self.replays = MatchReplays(
+            engine,
+            store,
+            sees=self._sees,
+            shown_events=self._shown_events,
+            record=self._record,
+            match=self._match,
+            not_found=self._not_found,
+            now_ms=self._now_ms,
+        )
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -271,10 +280,10 @@ class GameHost:
     def _seat_view(self, record: MatchRecord, viewer: int | None) -> SeatView:
         """What `viewer` may see of the match now (engine.view), its prompt in the engine's words for that reader."""
         view = self._sees(self._state.decode(record.state), viewer)
-        narrator = _narrator(record.meta, viewer)
+        narrator = narrator_for(record.meta, viewer)
         prompt = self.engine.describe_prompt(view, narrator)
         clock = self._clock(record)
-        return SeatView(record.version, _view_version(record, viewer), view, prompt, clock, _reason(view, narrator))
+        return SeatView(record.version, _view_version(record, viewer), view, prompt, clock, reason_for(view, narrator))
 
     async def list_legal_actions(self, principal: Principal, match_id: str) -> LegalActions:
         """Every action the caller's seat may take now (empty when it need not act)."""
@@ -287,7 +296,7 @@ class GameHost:
         labels = []
         if actions:
             view = self._sees(state, seat)
-            narrator = _narrator(record.meta, seat)
+            narrator = narrator_for(record.meta, seat)
             labels = [self.engine.describe_action(view, action, narrator) for action in actions]
         return LegalActions(record.seat_versions[seat], actions, labels)
 
@@ -348,10 +357,10 @@ class GameHost:
             events = self.engine.apply(state, seat, action)
         except IllegalAction as refused:
             # The rules write a refusal once for every reader ("Seat 2"); the player reads the seats' names.
-            raise IllegalAction(refused.rule, _narrator(record.meta, seat).named(refused.detail)) from None
+            raise IllegalAction(refused.rule, narrator_for(record.meta, seat).named(refused.detail)) from None
         label = ""
         if before is not None:
-            label = self.engine.describe_action(before, action, _narrator(record.meta, seat)).text
+            label = self.engine.describe_action(before, action, narrator_for(record.meta, seat)).text
         played = Played(seat, action, events, timeout_decision, label, away_decision)
         commit, answer = self.writer.commit(record, state, played, idempotency, now)
         commit.bot_turns = self._bot_turns(commit.applied, state)
@@ -393,121 +402,18 @@ class GameHost:
         raise Unavailable("the match is too busy right now; try again")
 
     async def replay(self, principal: Principal, request: ReplayRequest) -> Replay:
-        """A page of the match's steps as the reader sees each: rebuilt from the seed and the stored actions.
-
-        Every view is `_sees`'s and every event `project`'s, as in any other answer. During the
-        match the reader is a spectator, or the caller's own seat; once it is over, any seat, and
-        each step also carries its action (everything may be revealed then).
-        """
-        match_id = checked_match_id(request.match_id)
-        record, entries = await self.store.snapshot(match_id, 0)
-        if record is None or record.meta.game != self.game:
-            raise self._not_found(match_id)
-        viewer = request.seat
-        if viewer is not None:
-            check_seat_exists(record, viewer)
-            if not record.finished and principal.viewer_in(match_id) != viewer:
-                raise PermissionDenied("a seat's views are shown to others only once the match is over")
-        first, size = max(request.from_version, 1), request.page_size or REPLAY_PAGE_SIZE
-        if size > REPLAY_MAX_PAGE_SIZE:
-            raise InvalidArgument(f"page_size must be at most {REPLAY_MAX_PAGE_SIZE}")
-        estimates = await self.store.win_estimates(match_id) if record.finished else None
-        chances = estimates.chances if estimates is not None else {}
-        window = range(first, first + size)
-        if request.views:
-            steps = await self._replay_steps(record, entries, viewer, window, chances)
-        else:  # no views to rebuild: the stored entries say the rest
-            steps = [
-                ReplayStep(entry, None, [], self._replay_action(record, entry), chances.get(entry.version, []))
-                for entry in entries
-                if entry.version in window
-            ]
-        last = entries[-1].version if entries else 0
-        following = first + size if first + size <= last else 0
-        seed = record.meta.seed if record.finished else None
-        return Replay(self._match(record), steps, following, seed, estimates is not None)
-
-    async def _replay_steps(
-        self,
-        record: MatchRecord,
-        entries: list[StoredEntry],
-        viewer: int | None,
-        window: range,
-        chances: dict[int, list[float]],
-    ) -> list[ReplayStep]:
-        """The steps of `window` (versions) as `viewer` sees them, the match replayed up to the last of them.
-
-        A long match takes a good part of a second to replay: the loop lets the process's other calls
-        run every REPLAY_YIELD_EVERY steps.
-        """
-        steps = []
-        for entry, state in self._replayed(record, entries):
-            if entry.version >= window.stop:
-                break
-            if entry.version % REPLAY_YIELD_EVERY == 0:
-                await asyncio.sleep(0)
-            if entry.version in window:
-                steps.append(self._replay_step(record, entry, state, viewer, chances.get(entry.version, [])))
-        return steps
-
-    def _replayed(self, record: MatchRecord, entries: list[StoredEntry]) -> Iterator[tuple[StoredEntry, Any]]:
-        """Each stored entry with the match's state right after it: the setup's, then each action applied in turn."""
-        meta = record.meta
-        state, _ = self.engine.setup(MatchSetup(meta.mode, len(meta.seats), meta.options), meta.seed)
-        for entry in entries:
-            if entry.seat is not None:  # the setup's entry has no seat and no action
-                self.engine.apply(state, entry.seat, self._action_decoder.decode(entry.action))
-            yield entry, state
-
-    def _replay_step(
-        self, record: MatchRecord, entry: StoredEntry, state: Any, viewer: int | None, chances: list[float]
-    ) -> ReplayStep:
-        """One step of a replay as `viewer` sees it; its view copied, since the state goes on changing."""
-        view = self._view_decoder.decode(self._encode(self._sees(state, viewer)))
-        narrator = _narrator(record.meta, viewer)
-        prompt = self.engine.describe_prompt(view, narrator)
-        seen = SeatView(entry.version, entry.version, view, prompt, Clock(self._now_ms()), _reason(view, narrator))
-        events = [shown.text for shown in self._shown_events(record.meta, entry, viewer) if shown.text]
-        return ReplayStep(entry, seen, events, self._replay_action(record, entry), chances)
-
-    def _replay_action(self, record: MatchRecord, entry: StoredEntry) -> Any:
-        """The entry's action once the match is over (None before, and for the setup)."""
-        return self._action_decoder.decode(entry.action) if record.finished and entry.seat is not None else None
+        """A page of the match's steps as the reader sees each (MatchReplays.replay)."""
+        return await self.replays.replay(principal, request)
 
     async def record_win_estimates(
         self, principal: Principal, match_id: str, chances: dict[int, list[float]], live: bool = False
     ) -> None:
-        """Keeps a match's win estimates (the bot pool's estimate tasks): each step's chance per seat.
-
-        A finished match's are kept with it; `live` ones, of a match in progress from spectators'
-        views (an empty list: no estimate there), a while for GetLiveWinChances. A service
-        credential, or a bot's seat token of the match: the bot pool's keys sign nothing else.
-        """
-        match_id = checked_match_id(match_id)
-        if not (principal.bot and principal.match_id == match_id):
-            principal.require_service()
-        record = await self._record(match_id)
-        if not (record.finished or live):
-            raise FailedPrecondition("win estimates are kept for finished matches only")
-        seats = len(record.meta.seats)
-        for version, values in chances.items():
-            if not 1 <= version <= record.version:
-                raise InvalidArgument(f"step {version} is not one of the match's (1 to {record.version})")
-            if (len(values) != seats and not (live and not values)) or not all(0.0 <= v <= 1.0 for v in values):
-                raise InvalidArgument(f"step {version}: give one chance in [0, 1] per seat ({seats})")
-        if live:
-            await self.store.record_live(record.match_id, chances)
-        elif not await self.store.record_win_estimates(record.match_id, WinEstimates(chances)):
-            raise self._not_found(record.match_id)
+        """Keeps a match's win estimates, finished or `live` (MatchReplays.record_win_estimates)."""
+        await self.replays.record_win_estimates(principal, match_id, chances, live)
 
     async def live_win_chances(self, principal: Principal, match_id: str) -> tuple[Match, dict[int, list[float]]]:
-        """The match and its live estimates so far; asking marks it watched, so the bot pool estimates it as it goes.
-
-        Any valid token: the estimates come from spectators' views, which anyone may see.
-        """
-        match_id = checked_match_id(match_id)
-        record = await self._record(match_id)
-        return self._match(record), await self.store.watch_live(record.match_id)
+        """The match and its live estimates so far (MatchReplays.live_win_chances)."""
+        return await self.replays.live_win_chances(principal, match_id)
 
     async def _compact(self, match_id: str, version: int) -> None:
         """Packs the match that just finished (MatchStore.compact); a failure leaves it whole, still readable."""
@@ -558,7 +464,7 @@ class GameHost:
 
     def _shown_events(self, meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> list[ShownEvent]:
         """The entry's events as `viewer` may see them (the one redaction, project), with their text."""
-        narrator = _narrator(meta, viewer)
+        narrator = narrator_for(meta, viewer)
         out = []
         for event in self._events_decoder.decode(entry.events):
             shown = project(event, viewer)
@@ -579,17 +485,6 @@ def _bot_level(record: MatchRecord, seat: int) -> str | None:
     return record.meta.stand_in_level if seat in record.away else None
 
 
-def _narrator(meta: MatchMeta, viewer: int | None) -> Narrator:
-    """Writes the engine's sentences for `viewer`, naming the other seats by display name."""
-    return Narrator(viewer, [seat.display_name for seat in meta.seats])
-
-
-def _reason(view: Any, narrator: Narrator) -> str:
-    """Why the match ended, its seats named for the reader ("" while it goes on)."""
-    outcome = getattr(view, "outcome", None)
-    return narrator.named(outcome.reason) if outcome is not None else ""
-
-
 def _timeout_note(meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> TimeoutNote:
     """What a reader is told of a move a bot made for a human seat: its timer ran out, or its player left.
 
@@ -601,11 +496,11 @@ def _timeout_note(meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> Ti
         if viewer == seat:
             chosen = f"it chose: {label.rstrip('.')}." if label else "it decided."
             return TimeoutNote(seat, f"A bot plays your seat while you are away; {chosen}")
-        return TimeoutNote(seat, f"{_narrator(meta, viewer).name(seat)} left; a bot plays for them.")
+        return TimeoutNote(seat, f"{narrator_for(meta, viewer).name(seat)} left; a bot plays for them.")
     if viewer == seat:
         chosen = f"a bot chose: {label.rstrip('.')}." if label else "a bot decided for you."
         text = f"Your turn timer ran out; {chosen}"
     else:
-        name = _narrator(meta, viewer).name(seat)
+        name = narrator_for(meta, viewer).name(seat)
         text = f"{name}'s turn timer ran out; a bot decided for them."
     return TimeoutNote(seat, text)
