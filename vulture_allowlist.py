@@ -54,7 +54,7 @@ _._bounds_nest
 
 # --- Framework callbacks and class attributes read by the standard library, uvicorn and Rich:
 # asyncio.Protocol (store/pipelined.py), WSGIRequestHandler and ThreadingMixIn (observability.py),
-# uvicorn.Server.capture_signals (gateway/main.py), Rich Table captions and titles (snitch/cli.py).
+# uvicorn.Server.capture_signals (gateway/main.py), Rich Table captions and titles (snitch/cli/board.py).
 _.connection_made
 _.data_received
 _.connection_lost

@@ -1,6 +1,6 @@
 """`menagerie rules GAME`: every installed game has a short how-to-play in its plugin package.
 
-The text is the game package's data (howto.toml beside its cli.py), so an installed CLI
+The text is the game package's data (howto.toml in its package, beside its cli), so an installed CLI
 finds it. It names every mode and table option the engine offers, fits 80 columns,
 and ends with the pointer to the decisions we authored (services/<game>/RULES.md).
 """
