@@ -28,7 +28,7 @@ import yaml
 from pydantic import AliasChoices, SecretStr, ValidationError
 from pydantic_settings import BaseSettings
 
-from deploy import generate
+from deploy import compose_files, generate
 from deploy.games import LOBBY_PORT, GameRow, GamesTableError, check_installed, endpoints, load
 from deploy.k8s_parts import KEY_SECRET_PREFIX, KEYS_MOUNT, VERIFY_KEYS_CONFIGMAP
 from menagerie.rules.registry import game_ids
@@ -67,7 +67,7 @@ PROCESSES = {
     "lobby": Process("menagerie-lobby", LobbySettings, LOBBY_PORT, "grace_seconds", called=True),
     GAME: Process("menagerie-game", GameServiceSettings, ROWS[0].port, "grace_seconds", True, frozenset({GAME_ENV})),
     # Serves only the gRPC health check, on a fixed port so that probes know where to ask.
-    "dispatcher": Process("menagerie-dispatcher", BotSettings, generate.DISPATCHER_PORT, "grace_seconds"),
+    "dispatcher": Process("menagerie-dispatcher", BotSettings, compose_files.DISPATCHER_PORT, "grace_seconds"),
     # A forking Celery pool hosts no gRPC server: GET /healthz on the metrics port. Its warm
     # shutdown lets running tasks finish, each within its hard time limit.
     "bot-worker": Process("menagerie-bot-worker", BotSettings, None, "task_time_limit_seconds"),
@@ -355,10 +355,10 @@ def test_the_generator_deploys_every_row_with_its_id_and_port(tmp_path: Path) ->
         assert services[row.id]["build"]["target"] == "game"
         assert (env[GAME_ENV], env["MENAGERIE_PORT"]) == (row.id, str(row.port))
         # Replicas share a host port range (a fixed port breaks --scale); the lobby advertises its first port.
-        assert published(services[row.id]) == [(generate.host_ports(row), range(row.port, row.port + 1))]
-        assert len(generate.host_ports(row)) > 1 and str(row.port) in services[row.id]["expose"]
+        assert published(services[row.id]) == [(compose_files.host_ports(row), range(row.port, row.port + 1))]
+        assert len(compose_files.host_ports(row)) > 1 and str(row.port) in services[row.id]["expose"]
         public = parse_endpoints(services["lobby"]["environment"]["MENAGERIE_PUBLIC_GAME_ENDPOINTS"])
-        assert public[row.id] == f"127.0.0.1:{generate.host_ports(row).start}"
+        assert public[row.id] == f"127.0.0.1:{compose_files.host_ports(row).start}"
         for waiting in ("lobby", "bot-worker"):
             assert services[waiting]["depends_on"][row.id] == {"condition": "service_healthy"}
         values, _ = k8s_env(row.id, objects)
