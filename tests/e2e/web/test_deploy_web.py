@@ -12,7 +12,7 @@ from unittest import mock
 import yaml
 from pydantic_settings import BaseSettings
 
-from deploy import generate
+from deploy import compose_files, generate
 from deploy.games import endpoints, load
 from menagerie.gateway.settings import GatewaySettings
 
@@ -70,7 +70,7 @@ def test_the_gateway_image_builds_the_app_and_runs_the_gateway_as_a_user() -> No
 
 
 def test_the_web_compose_file_puts_the_gateway_before_every_game_and_the_lobby() -> None:
-    text = generate.web_compose(ROWS)
+    text = compose_files.web_compose(ROWS)
     assert (ROOT / generate.WEB_COMPOSE).read_text() == text, "run `make deploy-files`"
     service: dict[str, Any] = yaml.safe_load(text)["services"]["gateway"]
     assert (ROOT / service["build"]["context"] / service["build"]["dockerfile"]).resolve() == DOCKERFILE
