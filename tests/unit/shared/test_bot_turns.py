@@ -3,7 +3,7 @@
 Every game's matches are played through a GameHost on a Redis of this module's own, all
 seats bots, and after every move each bot turn the host wrote is compared with what the
 seat's bot would be told by asking: GetView's view and ListLegalActions' actions (the host's
-one view path, `_sees`), at the same view version. Then the state is given a twin with
+one view path, `sees`), at the same view version. Then the state is given a twin with
 everything the seat cannot see shuffled among its hidden places (menagerie.rules.hidden,
 as tests/unit/search/test_no_cheating.py does): the turn written from the twin is the same
 bytes, so the turn tells nothing the seat's view does not (the state itself, the control,

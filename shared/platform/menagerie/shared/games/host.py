@@ -10,12 +10,12 @@ gets ABORTED.
 The host speaks engine and store types only (menagerie.shared.games.terms): the binding
 modules translate requests into its calls (inbound) and its results into replies
 (outbound). Every view and event it hands out is already the reader's: engine.view and
-menagerie.rules.events.project, called here and nowhere else on the way out (`_sees` and
-`_shown_events`; `_sees` also writes what a bot seat that must act needs to decide: BotTurn,
+menagerie.rules.events.project, called here and nowhere else on the way out (`sees` and
+`shown_events`; `sees` also writes what a bot seat that must act needs to decide: BotTurn,
 beside the match).
 
 Replays and win estimates are a job of their own (menagerie.shared.games.replays): the host
-creates a MatchReplays, which sees through the host's `_sees` and `_shown_events`, and hands
+creates a MatchReplays, which sees through the host's `sees` and `shown_events`, and hands
 it GetReplay, RecordWinEstimates and GetLiveWinChances. The seats' names and an ended match's
 reason, in the reader's words, are menagerie.shared.games.narration's, for both.
 """
@@ -114,28 +114,22 @@ class GameHost:
         self._snapshots = SnapshotCache()
         self._encode = msgspec.msgpack.Encoder().encode
         self._levels_reading_view: dict[str, bool] = {}
-        # Replays and win estimates (replays.py), seeing through this host's own `_sees` and `_shown_events`.
-        self.replays = MatchReplays(
-            engine,
-            store,
-            sees=self._sees,
-            shown_events=self._shown_events,
-            record=self._record,
-            match=self._match,
-            not_found=self._not_found,
-            now_ms=self._now_ms,
-        )
+        # Replays and win estimates (replays.py), seeing through this host's own `sees` and `shown_events`.
+        self.replays = MatchReplays(engine, store, self)
 
-    def _now_ms(self) -> int:
+    def now_ms(self) -> int:
+        """The host's clock, in milliseconds."""
         return int(self.clock() * 1000)
 
-    def _not_found(self, match_id: str) -> NotFound:
+    def not_found(self, match_id: str) -> NotFound:
+        """The error that says this game has no such match."""
         return NotFound(f"no {self.game} match {match_id}")
 
-    async def _record(self, match_id: str) -> MatchRecord:
+    async def load_record(self, match_id: str) -> MatchRecord:
+        """The match's record (its snapshot kept for the next read), or NotFound."""
         record, _ = await self.store.load(match_id)
         if record is None or record.meta.game != self.game:
-            raise self._not_found(match_id)
+            raise self.not_found(match_id)
         self._snapshots.put(record)
         return record
 
@@ -161,7 +155,7 @@ class GameHost:
         budget = checked_budget(request.bot_budget_seconds, timer)  # the timer as resolved: the default counts
         match_id = checked_match_id(request.match_id) if request.match_id else uuid.uuid4().hex
         seed = request.seed if request.seed is not None else secrets.randbits(64)
-        now = self._now_ms()
+        now = self.now_ms()
         meta = MatchMeta(info.game, request.mode, options, timer, seats, seed, now, budget)
         state, events = self.engine.setup(MatchSetup(request.mode, len(seats), options), seed)
         new = self.writer.new_match(match_id, meta, state, events, now)
@@ -171,7 +165,7 @@ class GameHost:
             record = new.record
             self._snapshots.put(record)
         else:
-            record = await self._record(match_id)
+            record = await self.load_record(match_id)
             existing = record.meta
             if (
                 existing.mode,
@@ -186,11 +180,11 @@ class GameHost:
         for seat in record.meta.seats:
             token, expires = self.signer.issue_seat(match_id, seat.seat, seat.player_id, seat.display_name, ttl)
             tokens.append(SeatToken(seat.seat, token, expires))
-        return CreatedMatch(self._match(record), tokens)
+        return CreatedMatch(self.summary(record), tokens)
 
     async def get_match(self, match_id: str) -> Match:
         """A match's public summary."""
-        return self._match(await self._record(checked_match_id(match_id)))
+        return self.summary(await self.load_record(checked_match_id(match_id)))
 
     async def list_matches(self, request: PageRequest) -> MatchPage:
         """Matches of this game, newest first, a page at a time."""
@@ -206,13 +200,13 @@ class GameHost:
         records = await self.store.list_records(request.status, size + 1, before)
         records = [r for r in records if r.meta.game == self.game]
         # Filtered after the page is cut: the next page starts after the last match read, listed or not.
-        page = [self._match(r) for r in records[:size] if r.live or not request.live_only]
+        page = [self.summary(r) for r in records[:size] if r.live or not request.live_only]
         if len(records) > size:
             last = records[size - 1]
             return MatchPage(page, f"{last.meta.created_ms}:{last.match_id}")
         return MatchPage(page)
 
-    def _match(self, record: MatchRecord) -> Match:
+    def summary(self, record: MatchRecord) -> Match:
         return Match(record, self._clock(record))
 
     def _clock(self, record: MatchRecord) -> Clock:
@@ -223,7 +217,7 @@ class GameHost:
         events (the seats they concern) and to_act, so the clock tells nobody anything new.
         Bot seats' deadlines are the platform's recovery timer, not a turn timer: left out.
         """
-        now = self._now_ms()
+        now = self.now_ms()
         if record.finished:
             return Clock(now)
         public = set(record.to_act)
@@ -241,19 +235,19 @@ class GameHost:
         """The caller's view (its seat's, or a spectator's) and the version to submit with."""
         match_id = checked_match_id(match_id)
         viewer = principal.viewer_in(match_id)
-        record = await self._record(match_id)
+        record = await self.load_record(match_id)
         if viewer is not None:
             check_seat_exists(record, viewer)
         return self._seat_view(record, viewer)
 
-    def _sees(self, state: Any, viewer: int | None) -> Any:
+    def sees(self, state: Any, viewer: int | None) -> Any:
         """What `viewer` (a seat, or None for a spectator) may see of `state`: every view handed out is this one."""
         return self.engine.view(state, viewer)
 
     def _bot_turns(self, record: MatchRecord, state: Any) -> dict[int, bytes]:
         """What each seat a bot plays needs to decide, when it must act in `record` (`state` decoded).
 
-        The seat's legal actions and, when its level reads it, its view (`_sees`): what
+        The seat's legal actions and, when its level reads it, its view (`sees`): what
         ListLegalActions and GetView give that seat, so that its bot submits without asking.
         """
         turns = {}
@@ -261,7 +255,7 @@ class GameHost:
             level = _bot_level(record, seat)
             if level is None:
                 continue
-            view = self._sees(state, seat) if self._reads_view(level) else None
+            view = self.sees(state, seat) if self._reads_view(level) else None
             actions = self.engine.legal_actions(state, seat)
             turns[seat] = self._encode(BotTurn(record.seat_versions[seat], actions, view))
         return turns
@@ -279,7 +273,7 @@ class GameHost:
 
     def _seat_view(self, record: MatchRecord, viewer: int | None) -> SeatView:
         """What `viewer` may see of the match now (engine.view), its prompt in the engine's words for that reader."""
-        view = self._sees(self._state.decode(record.state), viewer)
+        view = self.sees(self._state.decode(record.state), viewer)
         narrator = narrator_for(record.meta, viewer)
         prompt = self.engine.describe_prompt(view, narrator)
         clock = self._clock(record)
@@ -289,13 +283,13 @@ class GameHost:
         """Every action the caller's seat may take now (empty when it need not act)."""
         match_id = checked_match_id(match_id)
         seat = principal.seat_in(match_id)
-        record = await self._record(match_id)
+        record = await self.load_record(match_id)
         check_seat_exists(record, seat)
         state = self._state.decode(record.state)
         actions = [] if record.finished else self.engine.legal_actions(state, seat)
         labels = []
         if actions:
-            view = self._sees(state, seat)
+            view = self.sees(state, seat)
             narrator = narrator_for(record.meta, seat)
             labels = [self.engine.describe_action(view, action, narrator) for action in actions]
         return LegalActions(record.seat_versions[seat], actions, labels)
@@ -321,7 +315,7 @@ class GameHost:
                     continue
             record, answer = await self.store.load(match_id, idempotency.field)
             if record is None or record.meta.game != self.game:
-                raise self._not_found(match_id)
+                raise self.not_found(match_id)
             self._snapshots.put(record)
             check_seat_exists(record, seat)
             if answer is not None:
@@ -338,7 +332,7 @@ class GameHost:
         """Checks and commits the action on `record`; raises _LostRace when another move landed first."""
         check_seat_exists(record, seat)
         action = move.decode_action()
-        now = self._now_ms()
+        now = self.now_ms()
         # A bot plays a seat its player left as soon as a decision is due; a person's only once its timer ran out.
         away_decision = principal.bot and seat in record.away
         timeout_decision = not away_decision and check_bot_turn(principal, record, seat, now)
@@ -352,7 +346,7 @@ class GameHost:
             raise IllegalAction("End of the game", "the match is over")
         state = self._state.decode(record.state)
         # The seat's view before the move, on a state of its own (apply changes `state` in place).
-        before = self._sees(self._state.decode(record.state), seat) if timeout_decision or away_decision else None
+        before = self.sees(self._state.decode(record.state), seat) if timeout_decision or away_decision else None
         try:
             events = self.engine.apply(state, seat, action)
         except IllegalAction as refused:
@@ -373,7 +367,7 @@ class GameHost:
         if result.status == "duplicate":
             return idempotency.recorded_answer(result.answer)
         if result.status == "missing":
-            raise self._not_found(record.match_id)
+            raise self.not_found(record.match_id)
         raise _LostRace()
 
     async def change_seat(self, principal: Principal, match_id: str, away: bool) -> Match:
@@ -388,17 +382,17 @@ class GameHost:
             raise PermissionDenied("a bot's token cannot leave or return to a seat")
         seat = principal.seat_in(match_id)
         for _ in range(SUBMIT_ATTEMPTS):
-            record = await self._record(match_id)
+            record = await self.load_record(match_id)
             check_seat_exists(record, seat)
             if record.meta.seats[seat].bot:
                 raise PermissionDenied(f"seat {seat} is a bot's: nobody leaves or returns to it")
             if record.finished or (seat in record.away) == away:
-                return self._match(record)
-            change = self.writer.seat_change(record, seat, away, self._now_ms())
+                return self.summary(record)
+            change = self.writer.seat_change(record, seat, away, self.now_ms())
             if await self.store.change_seating(change):
                 self._snapshots.put(change.applied)
                 log.info("seat left" if away else "seat taken back", match=match_id, seat=seat)
-                return self._match(change.applied)
+                return self.summary(change.applied)
         raise Unavailable("the match is too busy right now; try again")
 
     async def replay(self, principal: Principal, request: ReplayRequest) -> Replay:
@@ -437,7 +431,7 @@ class GameHost:
                 follower.clear()
                 record, entries = await self.store.snapshot(match_id, last)
                 if record is None or record.meta.game != self.game:
-                    raise self._not_found(match_id)
+                    raise self.not_found(match_id)
                 if viewer is not None:
                     check_seat_exists(record, viewer)
                 if last > record.version:
@@ -455,14 +449,14 @@ class GameHost:
 
     def _entry_update(self, record: MatchRecord, entry: StoredEntry, viewer: int | None) -> WatchUpdate:
         """One stored entry as `viewer` may read it; with the view when it is the match's latest."""
-        events = self._shown_events(record.meta, entry, viewer)
+        events = self.shown_events(record.meta, entry, viewer)
         timeout = None
         if (entry.timeout_decision or entry.away_decision) and entry.seat is not None:
             timeout = _timeout_note(record.meta, entry, viewer)
         view = self._seat_view(record, viewer) if entry.version == record.version else None
         return WatchUpdate(entry.version, events, timeout, view)
 
-    def _shown_events(self, meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> list[ShownEvent]:
+    def shown_events(self, meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> list[ShownEvent]:
         """The entry's events as `viewer` may see them (the one redaction, project), with their text."""
         narrator = narrator_for(meta, viewer)
         out = []

@@ -3,16 +3,16 @@
 This is GameHost's replay job (menagerie.shared.games.host creates a MatchReplays and hands
 GetReplay, RecordWinEstimates and GetLiveWinChances to it): a page of a match's steps, and the
 win estimates kept beside a match (a finished match's, for its replay's chart; the live ones
-of a match in progress). It sees through the host's own functions, never copies of them: what a
-seat may see of a state is the host's `_sees` (engine.view), of an entry's events the host's
-`_shown_events` (menagerie.rules.events.project).
+of a match in progress). It sees through the host's own functions (ReplayHost), never copies of
+them: what a seat may see of a state is the host's `sees` (engine.view), of an entry's events the
+host's `shown_events` (menagerie.rules.events.project).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 import msgspec
 
@@ -30,33 +30,38 @@ REPLAY_MAX_PAGE_SIZE = 200
 REPLAY_YIELD_EVERY = 16  # steps replayed between two turns of the event loop
 
 
+class ReplayHost(Protocol):
+    """What MatchReplays uses of its GameHost: the one seeing function, event redaction, records and the clock."""
+
+    def sees(self, state: Any, viewer: int | None) -> Any:
+        """What `viewer` (a seat, or None for a spectator) may see of `state`."""
+
+    def shown_events(self, meta: MatchMeta, entry: StoredEntry, viewer: int | None) -> list[ShownEvent]:
+        """The entry's events as `viewer` may see them."""
+
+    async def load_record(self, match_id: str) -> MatchRecord:
+        """The match's record, or NotFound."""
+
+    def summary(self, record: MatchRecord) -> Match:
+        """The match's public summary."""
+
+    def not_found(self, match_id: str) -> NotFound:
+        """The error that says this game has no such match."""
+
+    def now_ms(self) -> int:
+        """The host's clock, in milliseconds."""
+
+
 class MatchReplays:
     """One game's replays and win estimates, for its GameHost: what a reader sees is decided by the host's functions."""
 
-    def __init__(
-        self,
-        engine: Engine,
-        store: MatchStore,
-        *,
-        sees: Callable[[Any, int | None], Any],
-        shown_events: Callable[[MatchMeta, StoredEntry, int | None], list[ShownEvent]],
-        record: Callable[[str], Awaitable[MatchRecord]],
-        match: Callable[[MatchRecord], Match],
-        not_found: Callable[[str], NotFound],
-        now_ms: Callable[[], int],
-    ) -> None:
+    def __init__(self, engine: Engine, store: MatchStore, host: ReplayHost) -> None:
         self.engine = engine
         self.game = engine.info.game
         self.store = store
-        # The host's own: `sees` is GameHost._sees and `shown_events` GameHost._shown_events, the
-        # one view and the one redaction of every outbound path; `record` loads a match (and keeps
-        # its snapshot), `match` is its summary with the clock, as everywhere else.
-        self._sees = sees
-        self._shown_events = shown_events
-        self._record = record
-        self._match = match
-        self._not_found = not_found
-        self._now_ms = now_ms
+        # The GameHost itself: its `sees` and `shown_events` are the one view and the one
+        # redaction of every outbound path, so a replay shows what any other answer would.
+        self.host = host
         self._action_decoder = msgspec.msgpack.Decoder(engine.action_type)
         self._view_decoder = msgspec.msgpack.Decoder(engine.view_type)
         self._encode = msgspec.msgpack.Encoder().encode
@@ -64,14 +69,14 @@ class MatchReplays:
     async def replay(self, principal: Principal, request: ReplayRequest) -> Replay:
         """A page of the match's steps as the reader sees each: rebuilt from the seed and the stored actions.
 
-        Every view is `_sees`'s and every event `project`'s, as in any other answer. During the
+        Every view is the host's `sees`'s and every event `project`'s, as in any other answer. During the
         match the reader is a spectator, or the caller's own seat; once it is over, any seat, and
         each step also carries its action (everything may be revealed then).
         """
         match_id = checked_match_id(request.match_id)
         record, entries = await self.store.snapshot(match_id, 0)
         if record is None or record.meta.game != self.game:
-            raise self._not_found(match_id)
+            raise self.host.not_found(match_id)
         viewer = request.seat
         if viewer is not None:
             check_seat_exists(record, viewer)
@@ -94,7 +99,7 @@ class MatchReplays:
         last = entries[-1].version if entries else 0
         following = first + size if first + size <= last else 0
         seed = record.meta.seed if record.finished else None
-        return Replay(self._match(record), steps, following, seed, estimates is not None)
+        return Replay(self.host.summary(record), steps, following, seed, estimates is not None)
 
     async def _replay_steps(
         self,
@@ -132,11 +137,12 @@ class MatchReplays:
         self, record: MatchRecord, entry: StoredEntry, state: Any, viewer: int | None, chances: list[float]
     ) -> ReplayStep:
         """One step of a replay as `viewer` sees it; its view copied, since the state goes on changing."""
-        view = self._view_decoder.decode(self._encode(self._sees(state, viewer)))
+        view = self._view_decoder.decode(self._encode(self.host.sees(state, viewer)))
         narrator = narrator_for(record.meta, viewer)
         prompt = self.engine.describe_prompt(view, narrator)
-        seen = SeatView(entry.version, entry.version, view, prompt, Clock(self._now_ms()), reason_for(view, narrator))
-        events = [shown.text for shown in self._shown_events(record.meta, entry, viewer) if shown.text]
+        clock = Clock(self.host.now_ms())
+        seen = SeatView(entry.version, entry.version, view, prompt, clock, reason_for(view, narrator))
+        events = [shown.text for shown in self.host.shown_events(record.meta, entry, viewer) if shown.text]
         return ReplayStep(entry, seen, events, self._replay_action(record, entry), chances)
 
     def _replay_action(self, record: MatchRecord, entry: StoredEntry) -> Any:
@@ -155,7 +161,7 @@ class MatchReplays:
         match_id = checked_match_id(match_id)
         if not (principal.bot and principal.match_id == match_id):
             principal.require_service()
-        record = await self._record(match_id)
+        record = await self.host.load_record(match_id)
         if not (record.finished or live):
             raise FailedPrecondition("win estimates are kept for finished matches only")
         seats = len(record.meta.seats)
@@ -167,7 +173,7 @@ class MatchReplays:
         if live:
             await self.store.record_live(record.match_id, chances)
         elif not await self.store.record_win_estimates(record.match_id, WinEstimates(chances)):
-            raise self._not_found(record.match_id)
+            raise self.host.not_found(record.match_id)
 
     async def live_win_chances(self, principal: Principal, match_id: str) -> tuple[Match, dict[int, list[float]]]:
         """The match and its live estimates so far; asking marks it watched, so the bot pool estimates it as it goes.
@@ -175,5 +181,5 @@ class MatchReplays:
         Any valid token: the estimates come from spectators' views, which anyone may see.
         """
         match_id = checked_match_id(match_id)
-        record = await self._record(match_id)
-        return self._match(record), await self.store.watch_live(record.match_id)
+        record = await self.host.load_record(match_id)
+        return self.host.summary(record), await self.store.watch_live(record.match_id)
