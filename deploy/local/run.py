@@ -46,48 +46,32 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-import grpc
-
-from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from menagerie.rules.registry import game_ids
 from menagerie.shared.embedded_redis import EmbeddedRedis
-from menagerie.shared.keys import ROLE_GRANTS, VERIFY_FILE, generate
 from menagerie.shared.lifetime import spawn
 from menagerie.shared.redis_client import is_cluster_url
-from menagerie.shared.rpc.channels import open_channel
 from menagerie.shared.rpc.health import wait_until_serving
 
-# Run as a script, deploy/ is not importable as a package yet; the games table's reader is deploy/games.py.
+# Run as a script, deploy/ is not importable as a package yet: its parts are deploy/games.py (the games
+# table) and, beside this file, services.py (what runs), supervision.py (restarts, stops, readiness) and
+# token_files.py (the keys each process gets).
 REPOSITORY = Path(__file__).resolve().parents[2]
 if str(REPOSITORY) not in sys.path:
     sys.path.insert(0, str(REPOSITORY))
 
-from deploy.games import GamesTableError, check_installed, load  # noqa: E402
-
-# `python -m menagerie.shared.games GAME` is the console script `menagerie-game GAME`.
-GAME_MODULE = "menagerie.shared.games"
+from deploy.games import GamesTableError  # noqa: E402
+from deploy.local.services import GATEWAY, PLATFORM, WEB_PORT, Service, games  # noqa: E402
+from deploy.local.supervision import Child, terminate, wait_until_http, wait_until_listed  # noqa: E402
+from deploy.local.token_files import key_env, token_keys  # noqa: E402
 
 # What `make run` keeps between runs (git-ignored); `rm -rf .menagerie` starts clean.
 STATE = REPOSITORY / ".menagerie"
 DATA_DIR = STATE / "data"
 KEYS_DIR = STATE / "keys"
 
-# Restart backoff: the first restart waits BACKOFF_FIRST, each next one twice as long up
-# to BACKOFF_MAX; a process that ran STABLE_AFTER seconds before exiting starts over.
-BACKOFF_FIRST = 0.5
-BACKOFF_MAX = 10.0
-STABLE_AFTER = 30.0
-# A process that exits before it is ready is started again, this many starts in all, before make run gives up.
-START_ATTEMPTS = 3
 # How long a process may take to serve before the start gives up. Every process starts at once and
 # mostly imports: a few seconds on a quiet laptop, far more on a machine busy with other work. A
 # process that exits is noticed at once; this bounds only a hang.
@@ -97,156 +81,6 @@ WATCH_INTERVAL = 0.2
 # finish (which need the games up), the services their in-flight calls.
 PLATFORM_GRACE = 35.0
 GAMES_GRACE = 15.0
-
-
-@dataclass(frozen=True)
-class Service:
-    """One process of the platform."""
-
-    name: str
-    module: str
-    port_offset: int | None  # None: not a gRPC server
-    needs_games: bool = False  # reads MENAGERIE_GAME_ENDPOINTS
-    args: tuple[str, ...] = ()
-    env: tuple[tuple[str, str], ...] = ()  # its own settings, over the shared environment
-    role: str = ""  # the issuer whose private key it holds (menagerie.shared.keys.ROLE_GRANTS); "": none
-
-
-def games() -> tuple[Service, ...]:
-    """One service per row of deploy/games.toml; GamesTableError when a row's game is not installed."""
-    rows = load()
-    check_installed(rows, game_ids())
-    return tuple(Service(row.id, GAME_MODULE, row.offset, args=(row.id,), role="games") for row in rows)
-
-
-# The browsers' door: HTTP on the web port (Connect and the web app), not a gRPC server.
-GATEWAY = Service("gateway", "menagerie.gateway", None, needs_games=True, role="gateway")
-WEB_PORT = 8080
-
-PLATFORM = (
-    Service("lobby", "menagerie.lobby", 0, needs_games=True, role="lobby"),
-    Service("dispatcher", "menagerie.bots.dispatcher", None, needs_games=True),
-    Service(
-        "bot-worker",
-        "menagerie.bots.worker",
-        None,
-        needs_games=True,
-        env=(("MENAGERIE_WORKER_QUEUES", "plain"),),
-        role="bots",
-    ),
-    # mcts decisions (a second of a core each) on a worker of their own: they never hold the
-    # slots that random and greedy decisions wait for; one process, the machine has few cores.
-    Service(
-        "search-worker",
-        "menagerie.bots.worker",
-        None,
-        needs_games=True,
-        env=(("MENAGERIE_WORKER_QUEUES", "search"), ("MENAGERIE_WORKER_CONCURRENCY", "1")),
-        role="bots",
-    ),
-)
-
-
-def exit_status(code: int) -> str:
-    """'code 1', or 'code -9 (SIGKILL)' for a process a signal ended."""
-    if code >= 0:
-        return f"code {code}"
-    try:
-        return f"code {code} ({signal.Signals(-code).name})"
-    except ValueError:
-        return f"code {code}"
-
-
-def token_keys(directory: Path | None) -> tuple[Path, str]:
-    """(keys folder, what it is): `directory` as it is if it holds keys, else made there now, else a new one.
-
-    A new folder is generated beside `directory` and renamed into place, so two runs starting
-    at once never each keep different keys.
-    """
-    if directory is None:
-        fresh = Path(tempfile.mkdtemp(prefix="menagerie-keys-"))
-        generate(fresh)
-        return fresh, "new for this run (--fresh: tokens end with them)"
-    if (directory / VERIFY_FILE).exists():
-        missing = [role for role in ROLE_GRANTS if not (directory / f"{role}.jwk").exists()]
-        if missing:
-            raise RuntimeError(f"{directory} holds no key for {', '.join(missing)}; delete it to make new keys")
-        return directory, f"{directory} (player and seat tokens stay valid across restarts)"
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    made = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
-    generate(made)
-    try:
-        made.rename(directory)  # fails if another run put its keys there first (or the folder is not empty)
-    except OSError:
-        shutil.rmtree(made, ignore_errors=True)
-        if not (directory / VERIFY_FILE).exists():
-            what = f"{directory} holds no {VERIFY_FILE} and is not empty"
-            raise RuntimeError(f"{what}; name another --keys-dir") from None
-        return token_keys(directory)
-    return directory, f"{directory} (made now; player and seat tokens stay valid across restarts)"
-
-
-def key_env(directory: Path, role: str) -> dict[str, str]:
-    """The token settings of a process holding `role`'s key ("": verifying only)."""
-    env = {"MENAGERIE_VERIFY_KEYS_FILE": str(directory / VERIFY_FILE), "MENAGERIE_SIGNING_KEY_FILE": ""}
-    if role:
-        env["MENAGERIE_SIGNING_KEY_FILE"] = str(directory / f"{role}.jwk")
-    return env
-
-
-@dataclass
-class Child:
-    """A supervised process: how to start it, the running one, and its restart backoff."""
-
-    name: str
-    launch: Callable[[], subprocess.Popen[bytes]]
-    process: subprocess.Popen[bytes]
-    started: float = field(default_factory=time.monotonic)
-    delay: float = BACKOFF_FIRST
-    restart_at: float | None = None  # set while it waits to be started again
-
-    def wait_ready(self, ready: Callable[[subprocess.Popen[bytes]], None]) -> None:
-        """Blocks until `ready(process)` returns; one that exits while starting is started again (START_ATTEMPTS)."""
-        for attempt in range(1, START_ATTEMPTS + 1):
-            try:
-                ready(self.process)
-                return
-            except RuntimeError:
-                code = self.process.poll()
-                if code is None or attempt == START_ATTEMPTS:
-                    raise
-            print(
-                f"{self.name} exited with {exit_status(code)} while starting;"
-                f" starting it again (start {attempt + 1} of {START_ATTEMPTS})",
-                file=sys.stderr,
-                flush=True,
-            )
-            self.process = self.launch()
-            self.started = time.monotonic()
-
-    def check(self, now: float) -> None:
-        """Notices an exit (one line, a restart scheduled), or starts it again once its backoff is over."""
-        if self.restart_at is None:
-            code = self.process.poll()
-            if code is None:
-                return
-            if now - self.started >= STABLE_AFTER:
-                self.delay = BACKOFF_FIRST
-            self.restart_at = now + self.delay
-            print(f"{self.name} exited with {exit_status(code)}; restarting it in {self.delay:g} s", file=sys.stderr)
-            sys.stderr.flush()
-            self.delay = min(self.delay * 2, BACKOFF_MAX)
-        elif now >= self.restart_at:
-            try:
-                self.process = self.launch()
-            except Exception as exc:  # e.g. Redis did not come back: try again after the next backoff
-                self.restart_at = now + self.delay
-                print(f"{self.name} did not start ({exc}); trying again in {self.delay:g} s", file=sys.stderr)
-                sys.stderr.flush()
-                self.delay = min(self.delay * 2, BACKOFF_MAX)
-                return
-            self.started = time.monotonic()
-            self.restart_at = None
 
 
 class Platform:
@@ -409,60 +243,12 @@ class Platform:
     def stop(self) -> None:
         """SIGTERM the lobby and the bot pool, then the games (each tier drains), then stop Redis."""
         self.stopping = True
-        _terminate(self.platform_children, PLATFORM_GRACE)
-        _terminate(self.game_children, GAMES_GRACE)
+        terminate(self.platform_children, PLATFORM_GRACE)
+        terminate(self.game_children, GAMES_GRACE)
         if self.redis is not None:
             self.redis.stop()
         if self.fresh_keys is not None:
             shutil.rmtree(self.fresh_keys, ignore_errors=True)
-
-
-def wait_until_http(url: str, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    """Blocks until GET `url` answers 200 (or the process exits)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"{url} exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as reply:
-                if reply.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{url} did not answer within {timeout:.0f} s")
-        time.sleep(0.1)
-
-
-def wait_until_listed(lobby: str, names: list[str], timeout: float = 30.0) -> None:
-    """Blocks until the lobby's ListGames shows each game in `names` available."""
-    deadline = time.monotonic() + timeout
-    with open_channel(lobby) as channel:
-        stub = lobby_pb2_grpc.LobbyStub(channel)
-        while True:
-            try:
-                listing = stub.ListGames(lobby_pb2.ListGamesRequest(), timeout=2)
-                if {g.game for g in listing.games if g.available} >= set(names):
-                    return
-            except grpc.RpcError:
-                pass
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the lobby did not list every game within {timeout:.0f} s")
-            time.sleep(0.1)
-
-
-def _terminate(children: list[Child], grace: float) -> None:
-    """SIGTERM to each running child, then waits up to `grace` seconds before SIGKILL."""
-    for child in children:
-        if child.process.poll() is None:
-            child.process.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    for child in children:
-        try:
-            child.process.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.process.kill()
-            child.process.wait()
 
 
 def main() -> int:

@@ -1,4 +1,4 @@
-"""make run's supervision (deploy/local/run.py): a process that exits is started again, with backoff."""
+"""make run's supervision (deploy/local/supervision.py): a process that exits is started again, with backoff."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from deploy.local.run import BACKOFF_FIRST, BACKOFF_MAX, STABLE_AFTER, START_ATTEMPTS, Child, exit_status
+from deploy.local.supervision import BACKOFF_FIRST, BACKOFF_MAX, STABLE_AFTER, START_ATTEMPTS, Child, exit_status
 from menagerie.shared.lifetime import die_with_parent
 
 
