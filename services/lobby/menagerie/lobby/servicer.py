@@ -1,35 +1,43 @@
 """menagerie.lobby.v1.Lobby: translates requests to the ticket store and back.
 
-Validation happens here, before anything is written: an unknown game or mode, seat
+Validation happens here (with checks.py), before anything is written: an unknown game or mode, seat
 counts out of range, a max_wait out of bounds, a stranger's ticket or a wrong join code
 are refused with a clear message and change nothing.
 
 Quotas (menagerie.lobby.players): a guest expires unless it plays; a player holds at most
 max_open_tickets open tickets and max_open_tables open tables (RESOURCE_EXHAUSTED past
 that, naming the cap and how to free a slot); a token whose guest record expired is told
-to register again.
+to register again. A player's matches in progress are resuming.py's; the protobuf form of a
+ticket is messages.py's.
 """
 
 from __future__ import annotations
 
-import asyncio
-import re
 import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-import grpc
 from redis.asyncio import Redis
 
-from menagerie.common.v1 import common_pb2
 from menagerie.lobby import keys
+from menagerie.lobby.checks import (
+    MAX_WAIT_DEFAULT,
+    MAX_WAIT_LIMIT,
+    checked_bot_level,
+    checked_display_name,
+    checked_turn_timer,
+    duration,
+    player_of,
+)
 from menagerie.lobby.directory import GameDirectory
+from menagerie.lobby.messages import ticket_message
 from menagerie.lobby.players import TABLE, TICKET, Slot, slot_field
 from menagerie.lobby.ratings import Ratings
-from menagerie.lobby.records import CANCELLED, CLAIMED, EXPIRED, FINAL, SEATED, WAITING, Ticket, TicketSpec
-from menagerie.lobby.seats import SeatBook, SeatedMatch
+from menagerie.lobby.records import CANCELLED, CLAIMED, FINAL, SEATED, WAITING, Ticket, TicketSpec
+from menagerie.lobby.resuming import MatchesInProgress
+from menagerie.lobby.seats import SeatBook
 from menagerie.lobby.tickets import TableSpec, TicketStore
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from menagerie.rules.contract import MatchSetup
@@ -40,100 +48,16 @@ from menagerie.rules.errors import (
     PermissionDenied,
     ResourceExhausted,
     Unauthenticated,
-    Unavailable,
 )
-from menagerie.rules.text import listing, seat_name
-from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL, checked_budget
+from menagerie.shared.bots import BOT_LEVELS, checked_budget
 from menagerie.shared.ladder import NEAREST, nearest
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
-from menagerie.shared.tokens import Principal, TokenKind, TokenSigner
+from menagerie.shared.tokens import Principal, TokenSigner
 from menagerie.shared.wakeups import StreamWakeups
 
-MAX_WAIT_DEFAULT = 30
-MAX_WAIT_LIMIT = 600
-TURN_TIMER_LIMIT = 24 * 3600
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 WATCH_HEARTBEAT_MS = 1000
-_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-_STATUS = {
-    WAITING: lobby_pb2.TICKET_STATUS_WAITING,
-    CLAIMED: lobby_pb2.TICKET_STATUS_WAITING,
-    SEATED: lobby_pb2.TICKET_STATUS_SEATED,
-    CANCELLED: lobby_pb2.TICKET_STATUS_CANCELLED,
-    EXPIRED: lobby_pb2.TICKET_STATUS_EXPIRED,
-}
-
-
-def _player(principal: Principal) -> Principal:
-    if principal.kind is not TokenKind.PLAYER:
-        raise PermissionDenied("this call needs a player token (RegisterPlayer gives one)")
-    return principal
-
-
-def _display_name(requested: str) -> str:
-    """A player's display name: 1–32 printable characters, spaces around it dropped."""
-    name = requested.strip()
-    if not 1 <= len(name) <= 32 or not name.isprintable():
-        raise InvalidArgument("display_name must be 1–32 printable characters")
-    return name
-
-
-def _bot_level(level: str) -> str:
-    level = level or DEFAULT_BOT_LEVEL
-    if level not in BOT_LEVELS:
-        raise InvalidArgument(f"bot_level must be one of {', '.join(BOT_LEVELS)}, not {level!r}")
-    return level
-
-
-def _turn_timer(seconds: int) -> int:
-    if seconds > TURN_TIMER_LIMIT:
-        raise InvalidArgument(f"turn_timer_seconds must be at most {TURN_TIMER_LIMIT}")
-    return seconds
-
-
-def _duration(seconds: int) -> str:
-    """'24 h', '30 min' or '90 s'."""
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
-    if seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
-
-
-def ticket_message(ticket: Ticket) -> lobby_pb2.Ticket:
-    """The protobuf form of a ticket (seating included: only owners ever receive it)."""
-    spec = ticket.spec
-    message = lobby_pb2.Ticket(
-        ticket_id=spec.ticket_id,
-        status=_STATUS[ticket.status],
-        game=spec.game,
-        mode=spec.mode,
-        options=spec.options,
-        min_seats=spec.min_seats,
-        max_seats=spec.max_seats,
-        allow_bots=spec.allow_bots,
-        bot_level=spec.bot_level,
-        max_wait_seconds=spec.max_wait_ms // 1000,
-        turn_timer_seconds=spec.turn_timer_seconds,
-        table_id=spec.table_id,
-        bot_budget_seconds=spec.bot_budget_seconds,
-    )
-    message.created_at.FromMilliseconds(spec.created_ms)
-    if ticket.seating is not None:
-        seating = ticket.seating
-        message.seating.CopyFrom(
-            lobby_pb2.Seating(
-                match_id=seating.match_id,
-                seat=seating.seat,
-                seat_token=seating.seat_token,
-                game_endpoint=seating.game_endpoint,
-                seats=seating.seats,
-                bots=seating.bots,
-            )
-        )
-    return message
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
@@ -157,6 +81,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         self.signer = signer
         self.settings = settings
         self.book = SeatBook(redis, settings.seat_token_ttl_seconds, store.runner)
+        self.in_progress = MatchesInProgress(self.book, directory, signer, settings)
 
     @staticmethod
     def _now_ms() -> int:
@@ -165,7 +90,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     async def RegisterPlayer(  # noqa: N802 - gRPC method name
         self, request: lobby_pb2.RegisterPlayerRequest, context: Context
     ) -> lobby_pb2.RegisterPlayerResponse:
-        name = _display_name(request.display_name)
+        name = checked_display_name(request.display_name)
         player_id = uuid.uuid4().hex
         await self.store.players.register(player_id, name, self._now_ms(), self.settings.guest_player_ttl_seconds)
         token, expires = self.signer.issue_player(player_id, name, self.settings.player_token_ttl_seconds)
@@ -176,8 +101,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     async def RenamePlayer(  # noqa: N802 - gRPC method name
         self, request: lobby_pb2.RenamePlayerRequest, context: Context
     ) -> lobby_pb2.RenamePlayerResponse:
-        player = _player(require_principal())
-        name = _display_name(request.display_name)
+        player = player_of(require_principal())
+        name = checked_display_name(request.display_name)
         await self.store.players.rename(player.subject, name)
         token, expires = self.signer.issue_player(player.subject, name, self.settings.player_token_ttl_seconds)
         response = lobby_pb2.RenamePlayerResponse(player_id=player.subject, token=token, display_name=name)
@@ -198,7 +123,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         if reservation.outcome == "missing":
             raise Unauthenticated(
                 f"player {player.subject} is no longer registered (a guest who has never played is forgotten "
-                f"{_duration(self.settings.guest_player_ttl_seconds)} after its last ticket); register again"
+                f"{duration(self.settings.guest_player_ttl_seconds)} after its last ticket); register again"
             )
         if reservation.kind == TICKET:
             raise ResourceExhausted(
@@ -220,7 +145,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         """The bot level and budget a ticket or table asks for; `nearest` (issue 33): the mode's ladder level
         whose rating is nearest the table's humans' (when it is made: its creator's), with that level's budget."""
         if level != NEAREST:
-            return _bot_level(level), request.bot_budget_seconds
+            return checked_bot_level(level), request.bot_budget_seconds
         offered = [rated for rated in self.directory.bot_levels(game, mode) if rated.level in BOT_LEVELS]
         standing = await self.ratings.standing(game, player.subject)
         chosen = nearest(offered, [standing.ordinal])
@@ -234,7 +159,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     async def CreateTicket(  # noqa: N802
         self, request: lobby_pb2.CreateTicketRequest, context: Context
     ) -> lobby_pb2.CreateTicketResponse:
-        player = _player(require_principal())
+        player = player_of(require_principal())
         mode = self.directory.mode(request.game, request.mode)
         low = request.min_seats or mode.min_seats
         high = request.max_seats or mode.max_seats
@@ -250,7 +175,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         if max_wait > MAX_WAIT_LIMIT:
             raise InvalidArgument(f"max_wait_seconds must be 1–{MAX_WAIT_LIMIT}")
         tag = keys.queue_tag(request.game, request.mode, options)
-        timer = _turn_timer(request.turn_timer_seconds)
+        timer = checked_turn_timer(request.turn_timer_seconds)
         bot_level, budget = await self._chosen_bot(request.game, request.mode, request.bot_level, request, player)
         spec = TicketSpec(
             ticket_id=f"{tag}.{uuid.uuid4().hex}",
@@ -275,7 +200,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.CreateTicketResponse(ticket=ticket_message(Ticket(spec, WAITING)))
 
     async def _own_ticket(self, ticket_id: str) -> Ticket:
-        player = _player(require_principal())
+        player = player_of(require_principal())
         if not ticket_id or "." not in ticket_id:
             raise InvalidArgument("ticket_id is required (as CreateTicket returned it)")
         ticket = await self.store.load(ticket_id)
@@ -329,14 +254,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     async def CreateTable(  # noqa: N802
         self, request: lobby_pb2.CreateTableRequest, context: Context
     ) -> lobby_pb2.CreateTableResponse:
-        player = _player(require_principal())
+        player = player_of(require_principal())
         options = self._checked_options(request.game, request.mode, request.seats, dict(request.options))
         bot_seats = sorted(set(request.bot_seats))
         if len(bot_seats) != len(request.bot_seats) or any(s >= request.seats for s in bot_seats):
             raise InvalidArgument(f"bot_seats must be distinct seats of 0..{request.seats - 1}")
         if len(bot_seats) == request.seats:
             raise InvalidArgument("a table needs at least one seat for a player")
-        timer = _turn_timer(request.turn_timer_seconds)
+        timer = checked_turn_timer(request.turn_timer_seconds)
         bot_level, budget = await self._chosen_bot(request.game, request.mode, request.bot_level, request, player)
         table = TableSpec(
             table_id=uuid.uuid4().hex[:16],
@@ -359,7 +284,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.CreateTableResponse(table_id=table.table_id, join_code=code, ticket=ticket_message(ticket))
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Context) -> lobby_pb2.JoinTableResponse:  # noqa: N802
-        player = _player(require_principal())
+        player = player_of(require_principal())
         if not request.table_id or not request.join_code:
             raise InvalidArgument("table_id and join_code are required")
         found = await self.store.table(request.table_id)
@@ -441,111 +366,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
     # ------------------------------------------------------------- resuming a seat
 
-    async def _summary(self, match: SeatedMatch) -> common_pb2.MatchSummary | None:
-        """The game service's public summary of the match; None when it did not answer.
-
-        NotFound when the game service no longer has the match (its retention ran out).
-        """
-        if match.game not in self.directory.endpoints:
-            return None  # a game no longer configured: its matches cannot be reached from here
-        try:
-            reply = await self.directory.get_match(match.game, match.match_id)
-        except grpc.RpcError as error:
-            if error.code() == grpc.StatusCode.NOT_FOUND:
-                raise NotFound(f"the {match.game} service no longer has match {match.match_id}") from None
-            return None
-        return reply.match
-
     async def ListMyMatches(  # noqa: N802
         self, request: lobby_pb2.ListMyMatchesRequest, context: Context
     ) -> lobby_pb2.ListMyMatchesResponse:
-        player = _player(require_principal())
-        matches = await self.book.matches_of(player.subject)
-
-        async def summary(match: SeatedMatch) -> common_pb2.MatchSummary | NotFound | None:
-            try:
-                return await self._summary(match)
-            except NotFound as gone:
-                return gone
-
-        summaries = await asyncio.gather(*(summary(m) for m in matches))
-        response = lobby_pb2.ListMyMatchesResponse()
-        finished = []
-        for match, found in zip(matches, summaries, strict=True):
-            if match.game not in self.directory.endpoints:
-                continue  # a game this lobby no longer offers: nowhere to send the player
-            if isinstance(found, NotFound) or (found is not None and found.status == common_pb2.MATCH_STATUS_FINISHED):
-                finished.append(match.match_id)
-                continue
-            for seat in match.seats_of(player.subject):
-                entry = response.matches.add(
-                    match_id=match.match_id,
-                    game=match.game,
-                    mode=match.mode,
-                    seat=seat,
-                    game_endpoint=self.directory.public_endpoint(match.game),
-                    available=found is not None,
-                )
-                entry.started_at.FromMilliseconds(match.started_ms)
-                if found is not None:
-                    entry.seats.extend(found.seats)
-                    entry.to_act.extend(found.to_act)
-                    entry.my_turn = seat in found.to_act
-                    entry.away = seat in found.away
-                    entry.version = found.version
-                    entry.clock.CopyFrom(found.clock)
-                else:
-                    entry.seats.extend(
-                        common_pb2.SeatInfo(
-                            seat=s.seat,
-                            player_id=s.player_id,
-                            display_name=s.display_name,
-                            kind=common_pb2.SEAT_KIND_BOT if s.bot else common_pb2.SEAT_KIND_HUMAN,
-                            bot_level=s.bot_level,
-                        )
-                        for s in match.seats
-                    )
-        await self.book.forget(player.subject, finished)
-        return response
+        return await self.in_progress.list_for(player_of(require_principal()))
 
     async def ResumeSeat(  # noqa: N802
         self, request: lobby_pb2.ResumeSeatRequest, context: Context
     ) -> lobby_pb2.ResumeSeatResponse:
-        player = _player(require_principal())
-        if not _MATCH_ID.fullmatch(request.match_id):
-            raise InvalidArgument("match_id is required: the id ListMyMatches or the ticket's seating gave")
-        match = await self.book.match(request.match_id)
-        if match is None:
-            raise NotFound(f"the lobby knows no match {request.match_id} (ListMyMatches lists yours in progress)")
-        seats = match.seats_of(player.subject)
-        if not seats:
-            raise PermissionDenied(f"you have no seat in match {request.match_id}")
-        seat = request.seat if request.HasField("seat") else seats[0]
-        if seat not in seats:
-            yours = listing([seat_name(s) for s in seats])
-            raise PermissionDenied(f"{seat_name(seat)} of match {request.match_id} is not yours (yours: {yours})")
-        summary = await self._summary(match)
-        if summary is None:
-            raise Unavailable(f"the {match.game} service is not reachable right now; try again shortly")
-        if summary.status == common_pb2.MATCH_STATUS_FINISHED:
-            await self.book.forget(player.subject, [match.match_id])
-            raise FailedPrecondition(f"match {match.match_id} has finished; there is no seat to resume")
-        holder = match.seats[seat]
-        # Signed like the tokens CreateMatch hands out (the same secret): the game service accepts it.
-        token, expires = self.signer.issue_seat(
-            match.match_id, seat, holder.player_id, holder.display_name, self.settings.seat_token_ttl_seconds
-        )
-        response = lobby_pb2.ResumeSeatResponse(
-            seating=lobby_pb2.Seating(
-                match_id=match.match_id,
-                seat=seat,
-                seat_token=token,
-                game_endpoint=self.directory.public_endpoint(match.game),
-                seats=len(match.seats),
-                bots=match.bots,
-            ),
-            game=match.game,
-            mode=match.mode,
-        )
-        response.expires_at.FromSeconds(expires)
-        return response
+        return await self.in_progress.resume(player_of(require_principal()), request)
