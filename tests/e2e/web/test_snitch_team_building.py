@@ -12,7 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.web.pages import queue, register, seat_token
 from tests.support.game_client import GameClient
@@ -25,6 +25,9 @@ pytest_plugins = ["tests.support.minimatch", "tests.e2e.web.fixtures"]
 
 # The longest a Team takes: the House, 7 Players, 15 Tactical cards, confirming and a Flag.
 MOST_CLICKS = 30
+# How long a slow network holds SubmitAction's reply: the Watch stream's next view and the next
+# listing of choices arrive well before it on loopback.
+SLOW_REPLY_S = 2.0
 
 
 def open_requirements(page: Page) -> int:
@@ -113,3 +116,30 @@ def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, mi
     snitch.close()
     assert not view.HasField("draft") and all(coach.house for coach in view.coaches), "both Teams are on the table"
     expect(page.get_by_test_id("team-building")).to_have_count(0)
+
+
+def test_a_slow_reply_to_a_pick_does_not_take_the_next_choices_away(page: Page, minimatch: RunningMinimatch) -> None:
+    """The next view (Watch) can list the next choices before SubmitAction's reply arrives; they stay."""
+    register(page, "Patient")
+    page.get_by_test_id("game-snitch").get_by_test_id("turn-timer").select_option("300")
+    queue(page, "snitch", "advanced", seats=2)
+    expect(page.get_by_test_id("team-building")).to_be_visible(timeout=30_000)
+    expect(page.locator("[data-testid=offer][data-part=house]:not([disabled])")).to_have_count(4)
+
+    replied: list[bool] = []
+
+    def reply_late(route: Route) -> None:
+        reply = route.fetch()  # the game has taken the pick; its reply reaches the page late
+        time.sleep(SLOW_REPLY_S)
+        route.fulfill(response=reply)
+        replied.append(True)
+
+    page.route("**/menagerie.snitch.v1.Snitch/SubmitAction", reply_late)
+    page.locator("[data-testid=offer][data-part=house]").first.click()
+    expect(page.get_by_test_id("team-so-far")).to_have_attribute("data-picks", "1", timeout=20_000)
+    deadline = time.monotonic() + 20
+    while not replied:
+        assert time.monotonic() < deadline, "SubmitAction's reply never came"
+        page.wait_for_timeout(100)
+    # The late reply is in: the page still offers the next picks (the Players of the House chosen).
+    expect(page.locator("[data-testid=offer]:not([disabled])").first).to_be_visible()

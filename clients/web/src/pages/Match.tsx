@@ -89,6 +89,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const [autoPassed, setAutoPassed] = useState(0);
   const autoPassedVersion = useRef<bigint>(-1n);
   const versionRef = useRef<bigint>(0n);
+  const newestListedRef = useRef<bigint>(0n);
   const finishedRef = useRef(false);
   const shownRef = useRef<Shown | null>(null);
   shownRef.current = shown;
@@ -129,6 +130,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!client || seat === null || !token) return;
     const abort = new AbortController();
     versionRef.current = 0n;
+    newestListedRef.current = 0n;
     setEvents([]);
     const run = async () => {
       while (!abort.signal.aborted) {
@@ -174,6 +176,9 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!client || !seat) return;
     try {
       const reply = await client.listLegalActions({ matchId }, { headers: bearer(seat.token), timeoutMs: 10_000 });
+      // Two listings in flight answer in any order: one older than the newest already shown is stale.
+      if (reply.viewVersion < newestListedRef.current) return;
+      newestListedRef.current = reply.viewVersion;
       const view = shownRef.current?.view;
       const legal = reply.actions.map((action, index) => ({
         index,
@@ -208,12 +213,14 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     setError("");
     setRefusal(undefined);
     setNotice("");
+    // Cleared before the move is sent, never after its reply: the Watch stream's next view may list the next
+    // choices before SubmitAction's reply arrives, and a clear after the reply would wipe them for good.
+    setActions([]);
     try {
       await client.submitAction(
         { matchId, expectedVersion: actionsVersion, idempotencyKey: crypto.randomUUID(), action: chosen.action },
         { headers: bearer(seat.token), timeoutMs: 10_000 },
       );
-      setActions([]); // the next view (Watch) brings the next choices
       return true;
     } catch (err) {
       setError(describeError(err));
