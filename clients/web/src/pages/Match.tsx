@@ -176,8 +176,10 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!client || !seat) return;
     try {
       const reply = await client.listLegalActions({ matchId }, { headers: bearer(seat.token), timeoutMs: 10_000 });
-      // Two listings in flight answer in any order: one older than the newest already shown is stale.
-      if (reply.viewVersion < newestListedRef.current) return;
+      // Listings in flight answer in any order: one older than the newest listed, or than the view shown
+      // (whose own listing, or whose "nothing to decide", stands), is stale.
+      const shownVersion = shownRef.current?.viewVersion ?? 0n;
+      if (reply.viewVersion < newestListedRef.current || reply.viewVersion < shownVersion) return;
       newestListedRef.current = reply.viewVersion;
       const view = shownRef.current?.view;
       const legal = reply.actions.map((action, index) => ({
