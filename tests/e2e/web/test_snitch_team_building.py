@@ -30,6 +30,14 @@ MOST_CLICKS = 30
 SLOW_REPLY_S = 2.0
 
 
+def start_building(page: Page, name: str) -> None:
+    """Registers `name` and queues for Snitch advanced against a bot (5-minute turns), until Build Your Team shows."""
+    register(page, name)
+    page.get_by_test_id("game-snitch").get_by_test_id("turn-timer").select_option("300")
+    queue(page, "snitch", "advanced", seats=2)
+    expect(page.get_by_test_id("team-building")).to_be_visible(timeout=30_000)
+
+
 def open_requirements(page: Page) -> int:
     return int(page.get_by_test_id("requirements").get_attribute("data-open") or -1)
 
@@ -65,12 +73,9 @@ def pick_first_offer(page: Page) -> tuple[str | None, str | None, str]:
 
 
 def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, minimatch: RunningMinimatch) -> None:
-    register(page, "Builder")
-    page.get_by_test_id("game-snitch").get_by_test_id("turn-timer").select_option("300")
-    queue(page, "snitch", "advanced", seats=2)
-    expect(page).to_have_url(re.compile(r"#/match/snitch/"), timeout=30_000)
+    start_building(page, "Builder")
+    expect(page).to_have_url(re.compile(r"#/match/snitch/"))
     match_id = page.url.rsplit("/", 1)[-1]
-    expect(page.get_by_test_id("team-building")).to_be_visible(timeout=30_000)
     expect(page.get_by_test_id("prompt")).to_contain_text("Team")
     snitch = GameClient("snitch", minimatch.games["snitch"])
     token = seat_token(page, match_id)
@@ -120,10 +125,7 @@ def test_a_team_is_built_by_clicking_cards_until_the_match_starts(page: Page, mi
 
 def test_a_slow_reply_to_a_pick_does_not_take_the_next_choices_away(page: Page, minimatch: RunningMinimatch) -> None:
     """The next view (Watch) can list the next choices before SubmitAction's reply arrives; they stay."""
-    register(page, "Patient")
-    page.get_by_test_id("game-snitch").get_by_test_id("turn-timer").select_option("300")
-    queue(page, "snitch", "advanced", seats=2)
-    expect(page.get_by_test_id("team-building")).to_be_visible(timeout=30_000)
+    start_building(page, "Patient")
     expect(page.locator("[data-testid=offer][data-part=house]:not([disabled])")).to_have_count(4)
 
     replied: list[bool] = []
