@@ -7,10 +7,16 @@ same layout, Stunned tokens, race and scores, so the evaluation is greedy's read
 
 from __future__ import annotations
 
+import copy
+import math
 import random
 
+import pytest
+
 from menagerie.rules.contract import MatchSetup
-from menagerie.snitch.bots import Table, evaluate, evaluate_seats
+from menagerie.snitch.bots import SnitchGreedy, Table, evaluate, evaluate_seats
+from menagerie.snitch.bots.evaluation import EVALUATION_SCALE
+from menagerie.snitch.engine import SnitchState
 from menagerie.snitch.engine.rules import SnitchEngine
 from menagerie.snitch.engine.views import evaluation_view
 
@@ -59,3 +65,36 @@ def test_both_seats_evaluations_from_one_reading_are_each_seats_own() -> None:
                 seat = rng.choice(ENGINE.to_act(state).seats())
                 ENGINE.perform(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
     assert judged >= 1000, judged
+
+
+def test_a_snitch_card_kept_in_play_is_worth_greedys_hold_value_to_its_holder() -> None:
+    """Taking a kept card off a position lowers its holder's value by what greedy holds it worth, read
+    from the holder's full view; the rival's value rises by the same (both seats read it alike)."""
+    greedy = SnitchGreedy()
+    rng = random.Random(11)
+    judged = 0
+    for seed in range(6):
+        state, _ = ENGINE.setup(MatchSetup("basic", 2), seed)
+        while ENGINE.outcome(state) is None:
+            held = [(seat, card) for seat in (0, 1) if (card := state.players[seat].snitch_in_play) is not None]
+            if held and evaluate(state, 0) is not None:
+                seat, card = held[0]
+                table = Table(ENGINE.view(state, seat), seat)
+                current = table.current_race()
+                worth = greedy.hold_value(table, current, card, table.race_units(current))
+                without = copy.deepcopy(state)
+                without.players[seat].snitch_in_play = None
+                for judge, sign in ((seat, 1.0), (1 - seat, -1.0)):
+                    drop = _value(state, judge) - _value(without, judge)
+                    assert drop == pytest.approx(sign * worth, abs=1e-6)
+                judged += worth > 0
+            actor = rng.choice(ENGINE.to_act(state).seats())
+            ENGINE.perform(state, actor, rng.choice(ENGINE.legal_actions(state, actor)))
+    assert judged >= 20, judged
+
+
+def _value(state: SnitchState, seat: int) -> float:
+    """The position's value in greedy's units, read back from evaluate's chance."""
+    chance = evaluate(state, seat)
+    assert chance is not None
+    return EVALUATION_SCALE * math.log(chance / (1.0 - chance))
