@@ -18,7 +18,7 @@ _GREEDY = SnitchGreedy()
 # A search meets the same race again and again (the Pitch changes far more often): each worth of a
 # kept card is worked out once (an exact walk of the Impulse's rolls, about 0.1 ms) and kept here.
 _KEPT_WORTH: dict[tuple[object, ...], float] = {}
-_KEPT_WORTH_LIMIT = 50_000
+_KEPT_WORTH_LIMIT = 10_000  # a few decisions' races (up to ~700 in a 1,000-iteration search); cleared when full
 
 
 def evaluate(state: SnitchState, seat: int) -> float | None:
