@@ -11,8 +11,8 @@ noise): where even it falls short of a target against a level, the rules' luck, 
 bot, keeps the target out of reach. Where it reaches far more than the honest search, the
 hidden things decide, and how much of that a seat could ever read is another question.
 
-2 seats, planned and counted as `menagerie arena` does (its `make_plan` and `Pairing`: match g
-has seed S+g, mcts in seat g mod 2); prints the wins with their 95% Wilson interval.
+2 seats, planned and counted as `menagerie arena` does (bench.pairing: match g has seed S+g,
+mcts in seat g mod 2); prints the wins with their 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -24,12 +24,9 @@ from typing import Any
 
 import msgspec
 
-from menagerie.arena.local import Pairing, make_plan, play_match
-from menagerie.arena.stats import wilson
+from bench.pairing import plan_against, play_pairing
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget, policy_for
-from menagerie.rules.contract import MatchSetup
-from menagerie.rules.errors import InvalidArgument
 from menagerie.rules.hidden import RNG_POOL, hidden_places
 from menagerie.rules.rng import Rng
 from menagerie.search.mcts import MctsPolicy
@@ -69,28 +66,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rival", default="greedy", help="the level it plays against (default greedy)")
     args = parser.parse_args(argv)
     budget = SearchBudget(seconds=3600.0, iterations=args.iterations)
-    try:
-        plan = make_plan(args.game, args.mode, ["mcts", args.rival], args.games, args.seed, seats=2, budget=budget)
-    except InvalidArgument as error:
-        raise SystemExit(str(error)) from None
-    if plan.mode.cooperative:
-        raise SystemExit("a cooperative mode has no rival to see through")
+    plan = plan_against(args.game, args.mode, args.rival, args.games, args.seed, budget)
     engine = registry.engine(plan.game)
     seeing = AllSeeing(engine)
     policies = {"mcts": MctsPolicy(plan.game, budget, engine=seeing), args.rival: policy_for(plan.game, args.rival)}
-    setup = MatchSetup(plan.mode.mode, plan.seats, plan.options)
-    pairing = Pairing("mcts", args.rival)
-    for index in range(plan.games):
-        lineup = plan.lineup(("mcts", args.rival), index)
-        pairing.results.append(play_match(engine, setup, plan.seed + index, lineup, policies, {}, seeing.observe))
-    wins = pairing.first_wins
-    low, high = wilson(wins, pairing.games)
-    print(
-        f"{plan.game} {plan.mode.mode}, all-seeing mcts ({args.iterations} iterations) vs {args.rival}, "
-        f"seeds {plan.seed}-{plan.seed + plan.games - 1}: won {wins}/{pairing.games} = "
-        f"{100 * wins / pairing.games:.1f}% ({100 * low:.1f}-{100 * high:.1f}%), {pairing.draws} drawn, "
-        f"{pairing.mean_actions:.1f} actions a match"
-    )
+    played = play_pairing(plan, args.rival, policies, engine, seeing.observe)
+    print(played.line(f"all-seeing mcts ({args.iterations} iterations) vs {args.rival}"))
     return 0
 
 
