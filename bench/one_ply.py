@@ -8,7 +8,7 @@ the game's evaluation (menagerie.search.mcts, `_root_prior`). Played alone, choo
 of that reading (and greedy's choice where the reading is flat, as the search does), it is a
 bot whose every choice is the evaluation's, and a match takes a fraction of a second: so an
 evaluation can be compared with greedy's own reading over hundreds of matches in minutes,
-before the far slower search is played with it (docs/bots.md, "the one-ply reading alone").
+before the far slower search is played with it (docs/bots.md tells what it found).
 
 2 seats, planned and counted as `menagerie arena` does (bench.pairing); prints the wins with
 their 95% Wilson interval.
