@@ -17,14 +17,13 @@ mcts in seat g mod 2); prints the wins with their 95% Wilson interval.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from bench.pairing import plan_against, play_pairing
+from bench.pairing import plan_against, play_pairing, rival_parser
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget, policy_for
 from menagerie.rules.hidden import RNG_POOL, hidden_places
@@ -57,13 +56,8 @@ class AllSeeing:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Plays the all-seeing mcts against the rival level and prints its wins."""
-    parser = argparse.ArgumentParser(prog="python -m bench.omniscient", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--mode", default=None)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=300)
+    parser = rival_parser("python -m bench.omniscient", __doc__.split("\n")[0], games=20, seed=300)
     parser.add_argument("--iterations", type=int, default=1_000)
-    parser.add_argument("--rival", default="greedy", help="the level it plays against (default greedy)")
     args = parser.parse_args(argv)
     budget = SearchBudget(seconds=3600.0, iterations=args.iterations)
     plan = plan_against(args.game, args.mode, args.rival, args.games, args.seed, budget)

@@ -16,14 +16,13 @@ their 95% Wilson interval.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from bench.pairing import plan_against, play_pairing
+from bench.pairing import plan_against, play_pairing, rival_parser
 from menagerie.rules.bots import SearchBudget, policy_for
 from menagerie.search.mcts import PRIOR_WORLDS, Edge, MctsPolicy, Node
 
@@ -51,13 +50,8 @@ class OnePly(MctsPolicy):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Plays the one-ply reading against the rival level and prints its wins."""
-    parser = argparse.ArgumentParser(prog="python -m bench.one_ply", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--mode", default=None)
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=3000)
+    parser = rival_parser("python -m bench.one_ply", __doc__.split("\n")[0], games=400, seed=3000)
     parser.add_argument("--worlds", type=int, default=PRIOR_WORLDS, help="sampled worlds an action is read on")
-    parser.add_argument("--rival", default="greedy", help="the level it plays against (default greedy)")
     args = parser.parse_args(argv)
     plan = plan_against(args.game, args.mode, args.rival, args.games, args.seed)
     budget = SearchBudget(seconds=3600.0, iterations=1)

@@ -7,6 +7,7 @@ arena's plan (`make_plan`: match g has seed S+g, mcts in seat g mod 2) and count
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,17 @@ class Played:
             f"{100 * wins / games:.1f}% ({100 * low:.1f}-{100 * high:.1f}%), {pairing.draws} drawn, "
             f"{pairing.mean_actions:.1f} actions a match"
         )
+
+
+def rival_parser(prog: str, description: str, games: int, seed: int) -> argparse.ArgumentParser:
+    """The arguments every such run takes: --game, --mode, --games, --seed and --rival (default greedy)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--mode", default=None)
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--rival", default="greedy", help="the level it plays against (default greedy)")
+    return parser
 
 
 def plan_against(

@@ -8,7 +8,7 @@ import math
 from menagerie.snitch.bots.greedy import SnitchGreedy
 from menagerie.snitch.bots.table import Table, race_in
 from menagerie.snitch.bots.values import GOAL_TOKEN, SEEKER, SNITCH_CARD, TEMPO
-from menagerie.snitch.engine import SnitchEngine, SnitchState, pitch
+from menagerie.snitch.engine import SnitchEngine, SnitchState, pitch, race
 from menagerie.snitch.engine.model import SnitchView
 from menagerie.snitch.engine.views import evaluation_view
 
@@ -48,24 +48,29 @@ def _position_value(state: SnitchState, seat: int) -> float | None:
     table = Table(view, seat, state)
     if any(len(zones) < len(pitch.PITCH_LINEUP) for zones in table.layout.players):
         return None  # the Teams are not all on the pitch yet
-    value = table.race_units(table.current_race()) + table.pitch_value(table.layout)
+    current = table.current_race()
+    value = table.race_units(current) + table.pitch_value(table.layout)
     # A Snitch card kept in play is worth what greedy counts it when it keeps one: a share of the
     # Fast Impulse it may give (a flat card's worth read the keeping worse than greedy does).
-    value += _kept_card(state, view, seat, table) - _kept_card(state, view, 1 - seat)
+    value += _kept_card(state, view, seat, table, current) - _kept_card(state, view, 1 - seat)
     mine, theirs = view.coaches[seat], view.coaches[1 - seat]
     value += TEMPO * (mine.tempo - theirs.tempo) + GOAL_TOKEN * (mine.goals - theirs.goals)
     return value
 
 
-def _kept_card(state: SnitchState, view: SnitchView, seat: int, table: Table | None = None) -> float:
+def _kept_card(
+    state: SnitchState, view: SnitchView, seat: int, table: Table | None = None, current: race.Race | None = None
+) -> float:
     """What the Snitch card `seat` keeps in play is worth to it (0 without one): greedy's hold_value.
 
-    Both Seekers' cards are public, so the rival's worth is read from the evaluating seat's
+    `table` and `current` (the race as `seat` reads it), where the caller has them, are not read
+    again. Both Seekers' cards are public, so the rival's worth is read from the evaluating seat's
     view with the seats swapped (a test checks it is what the rival's own view gives)."""
     card = state.players[seat].snitch_in_play
     if card is None:
         return 0.0
-    current = race_in(state, seat)
+    if current is None:
+        current = race_in(state, seat)
     seeker = view.coaches[seat].cards[SEEKER]
     # What the worth reads: the race, the card, who attacks (a catch's meaning), the Seeker's card.
     key = (seat, card, current, view.attacking, seeker.id, tuple(seeker.actions))
