@@ -63,7 +63,9 @@ def wait_for_set_choice(page: Page) -> Locator:
     bar = page.get_by_test_id("set-choice")
     deadline = time.monotonic() + CHOICE_SECONDS
     while not bar.count():
-        assert time.monotonic() < deadline, f"no set choice was offered in {CHOICE_SECONDS} s"
+        assert time.monotonic() < deadline, f"no set choice was offered in {CHOICE_SECONDS} s; {match_state(page)}"
+        finished = page.get_by_test_id("match").get_attribute("data-finished") == "yes"
+        assert not finished, f"the match ended before a set choice was offered; {match_state(page)}"
         try:
             page.locator("[data-testid=action]:not([disabled]), [data-testid=set-choice]").first.wait_for(timeout=2000)
             if not bar.count():
@@ -71,6 +73,15 @@ def wait_for_set_choice(page: Page) -> Locator:
         except PlaywrightError:
             continue  # the bots' turn, or the view moved on under the click
     return bar
+
+
+def match_state(page: Page) -> str:
+    """What the match page shows, for a failure's message: version, whether it ended, last events, choices."""
+    match = page.get_by_test_id("match")
+    shown = {name: match.get_attribute(f"data-{name}") for name in ("version", "finished", "events")}
+    events = page.get_by_test_id("event-log").locator("li").all_inner_texts()[-5:]
+    choices = page.locator("[data-testid=action]").all_inner_texts()
+    return f"the page shows {shown}, last events {events}, choices {choices}"
 
 
 def queue(
