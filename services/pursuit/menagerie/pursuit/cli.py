@@ -129,7 +129,8 @@ class PursuitUI:
         already = frozenset(i for i, kept in enumerate(view.kept) if kept and i < len(dice))
         labels = {index: legal.labels[index].text for index in rerolls}
         toggles = Toggles("Keep dice and roll the others again", items, combos, labels, code="k", marked=already)
-        others = [i for i in range(len(legal.actions)) if i not in set(rerolls)]
+        in_toggles = set(rerolls)
+        others = [i for i in range(len(legal.actions)) if i not in in_toggles]
         return [toggles, *picks(legal, others)]
 
     def draw(self, view: Any, names: dict[int, str]) -> RenderableType:

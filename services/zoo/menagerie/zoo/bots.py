@@ -244,27 +244,32 @@ class Judge:
         }
         self.best_end = max(p for by_connector in self.fits.values() for p in by_connector.values())
 
-    def context(self, view: ZooView, seat: int, zoos: Sequence[Player]) -> Context:
-        """The facts every position of this decision shares (`zoos`: every seat's public zoo)."""
+    def context(self, state: ZooState, seat: int) -> Context:
+        """The facts every position of this decision shares, read from a state whose `seat` part is exact.
+
+        It reads what the seat's view shows (every zoo, the seat's own hand size and secret goals,
+        the goals, the round, the decision), so a state the engine rebuilt from that view and the
+        real state give the same context; no view is built (the search evaluates many positions).
+        """
+        zoos = state.players
         other_stats = [(stats_of(p, self.cards), values_of(p)) for s, p in enumerate(zoos) if s != seat]
-        mine = next(z for z in view.zoos if z.seat == seat)
-        secret = tuple(
-            (g, max((metric(s, g.metric, v) for s, v in other_stats), default=-math.inf)) for g in mine.secret_goals
-        )
-        kind = view.prompt.kind
-        this_round = max(len(view.hand) - 1, 0) if kind == Drafting.kind() else 0
-        future = max(view.rounds - view.round, 0)
+        goals = [self.engine.secret_goals[g] for g in zoos[seat].secret_goals]
+        secret = tuple((g, max((metric(s, g.metric, v) for s, v in other_stats), default=-math.inf)) for g in goals)
+        top = self.engine.top(state)
+        this_round = max(len(zoos[seat].hand) - 1, 0) if isinstance(top, Drafting) else 0
+        future = max(state.rounds - state.round, 0)
         # The goals this round's check has still to judge (the engine's order), and later rounds' checks.
-        order = [g.goal.id for g in view.open_goals]
-        in_play = {g.goal.id for g in view.open_goals if g.open}
-        if kind in (Drafting.kind(), Construction.kind()):
-            checked = set(goals_to_check(order, in_play))
-        elif kind == Rewards.kind() and view.reward_goal is not None:
-            checked = set(goals_to_check(order, in_play, view.reward_goal))
+        in_play = set(state.open_in_play)
+        if isinstance(top, (Drafting, Construction)):
+            checked = set(goals_to_check(state.open_goals, in_play))
+        elif isinstance(top, Rewards):
+            checked = set(goals_to_check(state.open_goals, in_play, top.goal))
         else:
             checked = set()
-        open_goals = tuple(g.goal for g in view.open_goals if g.open and (future or g.goal.id in checked))
-        return Context(view.mode, view.negative_values, future, this_round + HAND_SIZE * future, open_goals, secret)
+        open_goals = tuple(
+            self.engine.open_goals[g] for g in state.open_goals if g in in_play and (future or g in checked)
+        )
+        return Context(state.mode, state.negative_values, future, this_round + HAND_SIZE * future, open_goals, secret)
 
     # ---------------------------------------------------------------- value
 
@@ -466,8 +471,9 @@ class ZooGreedy:
         judge = self._judges[view.mode]
         # The engine's own reading of the view: exact for every zoo, values and the seat's
         # cards. Its sampled parts (others' cards and goals, the pile) are never read.
-        zoos = self.engine.determinize(view, seat, 0).players
-        ctx = judge.context(view, seat, zoos)
+        world = self.engine.determinize(view, seat, 0)
+        zoos = world.players
+        ctx = judge.context(world, seat)
         values = self.action_values(view, zoos[seat], actions, judge, ctx)
         best = max(values)
         return rng.choice([a for a, v in zip(actions, values, strict=True) if v >= best - TIE])
@@ -544,7 +550,7 @@ def evaluate(state: ZooState, seat: int) -> float:
     judge = bot._judges[state.mode]
     estimates = []
     for s, player in enumerate(state.players):
-        ctx = judge.context(bot.engine.view(state, s), s, state.players)
+        ctx = judge.context(state, s)
         estimates.append(judge.value(player, player.picks, player.kept, ctx))
     lead = estimates[seat] - max(e for s, e in enumerate(estimates) if s != seat)
     return 1.0 / (1.0 + math.exp(-lead / EVALUATION_SCALE))

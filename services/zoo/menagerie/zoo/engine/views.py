@@ -137,7 +137,8 @@ class ViewsAndDeterminization(EngineParts):
         seat has not seen where they lie (the pile's top: one with the enclosure side it
         shows); the others' unrevealed secret goals and the box take the unseen goals.
         """
-        unknown = [c.id for c in self.data.cards if c.id not in _seen_cards(view)]
+        seen = _seen_cards(view)
+        unknown = [c.id for c in self.data.cards if c.id not in seen]
         pile: list[int] = []
         if view.draw_pile_top is not None:
             top = next(c for c in unknown if self.cards[c].enclosures == view.draw_pile_top)
