@@ -116,7 +116,7 @@ OFFERED = ", ".join(
 )
 # One move of the player, in one turn of the page's own thread (so the page cannot change under it): the
 # first (or last) enabled choice is clicked, unless the only choice is a pass and the page passes by itself.
-# What it did, and the match version it clicked at.
+# What it did, and how many moves the page had had answered when it clicked.
 PLAY_ONE = (
     """([autoPass, last]) => {
   const match = document.querySelector('[data-testid=match]');
@@ -130,14 +130,14 @@ PLAY_ONE = (
   const onlyAPass = offered.length === 1 && offered[0].dataset.passes === 'yes';
   if (onlyAPass && autoPass) return ['waiting', ''];
   const button = last ? enabled[enabled.length - 1] : enabled[0];
-  const version = match.dataset.version;
+  const answered = match.dataset.answered;
   button.click();
-  return [onlyAPass ? 'only-a-pass' : button.dataset.passes === 'yes' ? 'pass' : 'choice', version];
+  return [onlyAPass ? 'only-a-pass' : button.dataset.passes === 'yes' ? 'pass' : 'choice', answered];
 }"""
 )
-# After a click: the match moved on (a new version came), or the page tells why the move was refused.
-MOVED_ON = """(version) => document.querySelector('[data-testid=match]').dataset.version !== version
-  || document.querySelector('[data-testid=error]') !== null"""
+# After a click: the game service answered it (taken, or refused with the page telling why). Not a new
+# version: another seat's move brings one too, while this click's move may still be refused as stale.
+ANSWERED = """(before) => document.querySelector('[data-testid=match]').dataset.answered !== before"""
 
 
 @dataclass
@@ -157,16 +157,16 @@ def play_to_end(page: Page, auto_pass: bool, last: bool) -> Clicks:
     clicks = Clicks()
     while True:
         assert time.monotonic() < deadline, f"the match did not end in {MATCH_SECONDS} s ({clicks})"
-        did, version = page.evaluate(PLAY_ONE, [auto_pass, last])
+        did, answered = page.evaluate(PLAY_ONE, [auto_pass, last])
         if did == "finished":
             return clicks
         if did in ("loading", "none", "waiting"):
             page.wait_for_timeout(100)  # the bots' turn, or the page passes by itself
             continue
         try:
-            page.wait_for_function(MOVED_ON, arg=version, timeout=MOVE_SECONDS * 1000)
+            page.wait_for_function(ANSWERED, arg=answered, timeout=MOVE_SECONDS * 1000)
         except PlaywrightError:
-            raise AssertionError(f"a click on {did!r} did not move the match on: {describe(page)}") from None
+            raise AssertionError(f"a click on {did!r} was not answered: {describe(page)}") from None
         if page.get_by_test_id("error").count():  # the match moved on under the click: the page offers the new choices
             clicks.refused.append(" ".join(page.get_by_test_id("error").all_inner_texts()))
             continue

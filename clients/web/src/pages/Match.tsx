@@ -77,6 +77,9 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   const [setChoices, setSetChoices] = useState<SetChoice[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // Moves the game service has answered (taken or refused), shown as data-answered: a script that clicks
+  // waits for its own move's answer, not for a new version, which another seat's move also brings.
+  const [answered, setAnswered] = useState(0);
   const [away, setAway] = useState(false);
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const [mode, setMode] = useState("");
@@ -233,6 +236,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       return false;
     } finally {
       setBusy(false);
+      setAnswered((n) => n + 1); // with the refusal, if any, in the same render
     }
   };
 
@@ -289,6 +293,7 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       data-version={shown ? String(shown.version) : "0"}
       data-events={events.length}
       data-auto-passed={autoPassed}
+      data-answered={answered}
     >
       <header className="match-head">
         <a href="#/">← Lobby</a>
