@@ -270,6 +270,21 @@ def test_never_reads_hidden_state(mode: str) -> None:
     assert seen >= 10
 
 
+@pytest.mark.parametrize("mode", ["advanced", "beginner"])
+def test_the_context_reads_only_what_the_seat_sees(mode: str) -> None:
+    """Judge.context is the same from the real state, a twin dealt anew where seat 0 cannot see, and the
+    world the engine rebuilds from seat 0's view (greedy reads the last, the search's evaluation the first)."""
+    judge = GREEDY._judges[mode]
+    seen = 0
+    for seed in range(2):
+        for state in positions(mode, seed):
+            expected = judge.context(state, 0)
+            assert judge.context(reshuffle_hidden(state, 0, seed), 0) == expected
+            assert judge.context(ENGINE.determinize(ENGINE.view(state, 0), 0, seed), 0) == expected
+            seen += 1
+    assert seen >= 10
+
+
 def test_registry() -> None:
     assert isinstance(policy_for("zoo", "greedy"), ZooGreedy)
     assert isinstance(policy_for("zoo", "random"), RandomPolicy)
