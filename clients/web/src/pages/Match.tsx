@@ -35,6 +35,9 @@ interface Shown {
 }
 
 const RETRY_MS = 1000;
+// What a listing of the seat's choices may meet for a moment (a service restarting, a loaded machine, a
+// rate limit): it is asked again, since nothing else would ask while the match waits for this seat.
+const PASSING_TROUBLE = [Code.Unavailable, Code.DeadlineExceeded, Code.ResourceExhausted, Code.Aborted];
 
 /** The seat of this match: kept from the ticket, or a fresh token from the lobby (reload, another tab). */
 async function findSeat(game: string, matchId: string): Promise<Seat | undefined> {
@@ -80,6 +83,11 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
   // Moves the game service has answered (taken or refused), shown as data-answered: a script that clicks
   // waits for its own move's answer, not for a new version, which another seat's move also brings.
   const [answered, setAnswered] = useState(0);
+  // Why the last listing of the seat's choices failed, while it is asked again; bumping listAgain asks.
+  const [listing, setListing] = useState("");
+  const [listAgain, setListAgain] = useState(0);
+  const listTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(listTimer.current), []);
   const [away, setAway] = useState(false);
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const [mode, setMode] = useState("");
@@ -197,8 +205,15 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       setPicked(initialPicks(choices));
       setActionsVersion(reply.viewVersion);
       setSelected(null);
+      setListing("");
     } catch (err) {
-      setError(describeError(err));
+      if (err instanceof ConnectError && PASSING_TROUBLE.includes(err.code)) {
+        setListing(`Could not list your choices (${describeError(err)}); asking again.`);
+        window.clearTimeout(listTimer.current);
+        listTimer.current = window.setTimeout(() => setListAgain((n) => n + 1), RETRY_MS);
+      } else {
+        setError(describeError(err));
+      }
     }
   }, [client, seat, matchId, ui]);
 
@@ -206,9 +221,14 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
     if (!shown || !seat) return;
     const prompt = shown.view.prompt;
     const mine = prompt && (prompt.must.includes(seat.seat) || prompt.may.includes(seat.seat));
-    if (mine && !away) void refreshActions();
-    else setActions([]);
-  }, [shown, seat, refreshActions, away]);
+    if (mine && !away) {
+      void refreshActions();
+    } else {
+      setActions([]);
+      setListing(""); // nothing to list: a failed listing is not asked again
+      window.clearTimeout(listTimer.current);
+    }
+  }, [shown, seat, refreshActions, away, listAgain]);
 
   /** Submits the listed action `index`; true when the game took it (a refusal is shown, and the choices listed again). */
   const act = async (index: number): Promise<boolean> => {
@@ -336,6 +356,11 @@ export function MatchPage({ game, matchId, spectate, board }: Props) {
       )}
       {shown && <Countdown clock={shown.clock} receivedAt={shown.receivedAt} names={names} viewer={seat?.seat} />}
       {notice && <p className="notice">{notice}</p>}
+      {listing && (
+        <p className="notice" data-testid="listing-retry">
+          {listing}
+        </p>
+      )}
       {error && (
         <p className="error" data-testid="error">
           {error}{" "}
