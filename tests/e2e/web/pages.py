@@ -76,12 +76,13 @@ def wait_for_set_choice(page: Page) -> Locator:
 
 
 def match_state(page: Page) -> str:
-    """What the match page shows, for a failure's message: version, whether it ended, last events, choices."""
+    """What the match page shows, for a failure's message: version, whether it ended, events, choices, errors."""
     match = page.get_by_test_id("match")
     shown = {name: match.get_attribute(f"data-{name}") for name in ("version", "finished", "events")}
     events = page.get_by_test_id("event-log").locator("li").all_inner_texts()[-5:]
     choices = page.locator("[data-testid=action]").all_inner_texts()
-    return f"the page shows {shown}, last events {events}, choices {choices}"
+    troubles = page.locator("[data-testid=error], [data-testid=listing-retry]").all_inner_texts()
+    return f"the page shows {shown}, last events {events}, choices {choices}, errors {troubles}"
 
 
 def queue(
