@@ -458,7 +458,8 @@ class ZooGreedy:
     def __init__(self, engine: ZooEngine | None = None, weights: Weights | None = None) -> None:
         self.engine = engine or ZooEngine()
         self.weights = weights or Weights()
-        self._judges = {mode: Judge(self.engine, self.weights, zoo.paths_connect(mode)) for mode in get_args(Mode)}
+        # Each mode's estimate of a final score (the search's evaluation reads it too).
+        self.judges = {mode: Judge(self.engine, self.weights, zoo.paths_connect(mode)) for mode in get_args(Mode)}
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(ZooState)
 
@@ -468,7 +469,7 @@ class ZooGreedy:
         if len(actions) == 1:
             return actions[0]
         assert isinstance(view, ZooView)
-        judge = self._judges[view.mode]
+        judge = self.judges[view.mode]
         # The engine's own reading of the view: exact for every zoo, values and the seat's
         # cards. Its sampled parts (others' cards and goals, the pile) are never read.
         world = self.engine.determinize(view, seat, 0)
@@ -547,7 +548,7 @@ def evaluate(state: ZooState, seat: int) -> float:
     if not _JUDGE:
         _JUDGE.append(ZooGreedy())
     bot = _JUDGE[0]
-    judge = bot._judges[state.mode]
+    judge = bot.judges[state.mode]
     estimates = []
     for s, player in enumerate(state.players):
         ctx = judge.context(state, s)

@@ -274,7 +274,7 @@ def test_never_reads_hidden_state(mode: str) -> None:
 def test_the_context_reads_only_what_the_seat_sees(mode: str) -> None:
     """Judge.context is the same from the real state, a twin dealt anew where seat 0 cannot see, and the
     world the engine rebuilds from seat 0's view (greedy reads the last, the search's evaluation the first)."""
-    judge = GREEDY._judges[mode]
+    judge = GREEDY.judges[mode]
     seen = 0
     for seed in range(2):
         for state in positions(mode, seed):
