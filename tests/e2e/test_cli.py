@@ -86,6 +86,20 @@ def test_watch_a_bot_match_as_a_spectator_to_the_end(minimatch: RunningMinimatch
     assert child.exitstatus == 0
 
 
+def test_games_lists_each_bot_level_by_rating_and_names_the_game_of_luck(minimatch: RunningMinimatch) -> None:
+    """Issue 33: `menagerie games` shows the levels as rated ("Bot · about 21") and the ladder's note on luck."""
+    child = spawn("--lobby", minimatch.lobby, "games")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    listing = child.before or ""
+    # Rich draws 80 columns on a dumb terminal: each level stays on its line; the note below may wrap.
+    assert re.search(r"│ mcts 1 s: Bot · about -?\d+ +│", listing), listing
+    assert re.search(r"│ random: Bot · about -?\d+ +│", listing), listing
+    note = r"beasts capture: A game of luck: the random bot, which picks any legal move, won \d+ of its \d+ ladder"
+    assert re.search(note, " ".join(listing.split())), listing
+
+
 def test_server_errors_read_as_sentences(minimatch: RunningMinimatch) -> None:
     child = spawn("--lobby", "127.0.0.1:1", "games")
     child.expect(r"The server at 127\.0\.0\.1:1 is not reachable\. Is the platform running \(make run\)\?")

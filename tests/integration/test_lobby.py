@@ -61,6 +61,47 @@ def test_register_and_list_games(lobby: lobby_pb2_grpc.LobbyStub, game_services:
     assert modes["zoo"] == {"beginner", "advanced"}
 
 
+def test_the_listing_rates_each_bot_level_and_says_where_luck_decides(
+    lobby: lobby_pb2_grpc.LobbyStub, game_services: GameServices
+) -> None:
+    """Issue 33: each competitive mode's bot levels with their ladder rating; Beasts capture named a game of luck."""
+    games = {g.game: {m.mode: m for m in g.modes} for g in lobby.ListGames(lobby_pb2.ListGamesRequest()).games}
+    for game, mode in [("beasts", "capture"), ("beasts", "training"), ("zoo", "beginner"), ("zoo", "advanced")]:
+        levels = games[game][mode].bot_levels
+        assert {level.level for level in levels} >= {"random", "greedy", "mcts"}, (game, mode)
+        assert [level.rating for level in levels] == sorted((level.rating for level in levels), reverse=True)
+        assert [level.label for level in levels] == [f"Bot · about {round(level.rating)}" for level in levels]
+        assert all(level.matches > 0 for level in levels)
+    capture = games["beasts"]["capture"].bot_levels_note
+    assert capture.startswith("A game of luck: the random bot") and "ladder matches" in capture
+    assert games["beasts"]["training"].bot_levels_note == games["zoo"]["beginner"].bot_levels_note == ""
+    coop = games["pursuit"]["coop"]
+    assert (list(coop.bot_levels), coop.bot_levels_note) == ([], ""), "a co-operative mode is not rated"
+
+
+def test_a_table_asking_for_the_nearest_bot_gets_the_level_rated_nearest_its_host(
+    lobby: lobby_pb2_grpc.LobbyStub, game_client: GameClients
+) -> None:
+    """Issue 33: bot_level "nearest" seats the ladder level whose rating is nearest the host's, at its budget."""
+    _, host = register(lobby, "Host")
+    levels = next(g for g in lobby.ListGames(lobby_pb2.ListGamesRequest()).games if g.game == "beasts")
+    capture = next(m for m in levels.modes if m.mode == "capture").bot_levels
+    new_player = 0.0  # a new player's rating: OpenSkill's default ordinal, mu 25 - 3 x 25/3
+    expected = min(capture, key=lambda level: abs(level.rating - new_player))
+    request = lobby_pb2.CreateTableRequest(game="beasts", mode="capture", seats=2, bot_seats=[1], bot_level="nearest")
+    table = lobby.CreateTable(request, metadata=host)
+    seat = seated(lobby, table.ticket.ticket_id, host).seating
+    game = game_client("beasts")
+    summary = game.summary(seat.match_id, seat.seat_token)
+    game.close()
+    bot = summary.seats[1]
+    assert (bot.kind, bot.bot_level) == (common_pb2.SEAT_KIND_BOT, expected.level)
+    assert summary.config.bot_budget_seconds == expected.budget_seconds
+    coop = lobby_pb2.CreateTableRequest(game="pursuit", mode="coop", seats=2, bot_seats=[1], bot_level="nearest")
+    code, details = status_of(lambda: lobby.CreateTable(coop, metadata=host))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "needs the rating ladder of pursuit coop" in details
+
+
 def test_bad_tickets_are_refused_and_nothing_is_queued(
     lobby: lobby_pb2_grpc.LobbyStub, redis_url: str, game_services: GameServices
 ) -> None:

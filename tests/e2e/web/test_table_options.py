@@ -51,3 +51,19 @@ def test_the_timer_bot_and_options_chosen_on_the_card_are_the_matchs(
     expect(countdown).to_contain_text(re.compile(r"turn timer: \d+ s"), timeout=30_000)
     left = int(re.findall(r"turn timer: (\d+) s", countdown.inner_text())[0])
     assert 60 < left <= 300
+
+
+def test_a_card_shows_each_bot_level_by_rating_and_says_where_luck_decides(page: Page) -> None:
+    """Issue 33: the card lists the mode's bot levels as rated ("Bot · about 21") and Beasts capture's note on luck."""
+    register(page, "Chooser")
+    card = page.get_by_test_id("game-beasts")
+    card.get_by_test_id("mode").select_option("capture")
+    expect(card.get_by_test_id("bot-ratings")).to_contain_text(re.compile(r"mcts 1 s: Bot · about -?\d+"))
+    expect(card.get_by_test_id("bot-ratings")).to_contain_text(re.compile(r"random: Bot · about -?\d+"))
+    expect(card.get_by_test_id("bot-levels-note")).to_contain_text(
+        re.compile(r"A game of luck: the random bot, which picks any legal move, won \d+ of its \d+ ladder matches")
+    )
+    assert "nearest" in card.get_by_test_id("bot-level").locator("option").all_inner_texts()[-1]
+    card.get_by_test_id("mode").select_option("training")
+    expect(card.get_by_test_id("bot-ratings")).to_contain_text("Bot · about")
+    expect(card.get_by_test_id("bot-levels-note")).to_have_count(0)

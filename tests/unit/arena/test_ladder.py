@@ -13,7 +13,16 @@ from menagerie.rules import registry
 from menagerie.rules.bots import SEARCH_LEVELS, SearchBudget, levels
 from menagerie.rules.contract import Outcome, SeatResult
 from menagerie.shared.bots import BOT_LEVELS
-from menagerie.shared.ladder import LADDER_FILE, Ladder, ModeLadder, RatedLevel, about, nearest, read_ladder
+from menagerie.shared.ladder import (
+    LADDER_FILE,
+    Ladder,
+    ModeLadder,
+    RatedLevel,
+    about,
+    luck_note,
+    nearest,
+    read_ladder,
+)
 
 
 def _records(winner_of: dict[tuple[str, str], str], games: int) -> tuple[records.Setting, list[records.GameRecord]]:
@@ -75,6 +84,22 @@ def test_the_nearest_level_to_a_tables_ratings() -> None:
     assert nearest(ladder_levels, []).level == "c", "nobody rated: the gentlest"  # type: ignore[union-attr]
     assert nearest([], [1.0]) is None
     assert about(1450.4) == "Bot · about 1,450" and about(-2.6) == "Bot · about -3"
+
+
+def _with_random_winning(wins: int, seats: int = 2, level: str = "random") -> ModeLadder:
+    rated = [RatedLevel("greedy", 0.0, 30.0, 4.0, 18.0, 48, 48 - wins)]
+    rated.append(RatedLevel(level, 0.0, 20.0, 4.0, 8.0, 48, wins))
+    return ModeLadder("menagerie arena ladder --game beasts", "2026-12-05", seats, 48, 16, rated)
+
+
+def test_a_mode_where_random_wins_half_a_fair_share_is_called_a_game_of_luck() -> None:
+    assert luck_note(_with_random_winning(12)) == (
+        "A game of luck: the random bot, which picks any legal move, won 12 of its 48 ladder matches, "
+        "so a level's rating says little here."
+    ), "12 of 48 at 2 seats: half of a coin toss's 24"
+    assert luck_note(_with_random_winning(11)) == ""
+    assert luck_note(_with_random_winning(6, seats=4)) != "" and luck_note(_with_random_winning(5, seats=4)) == ""
+    assert luck_note(_with_random_winning(40, level="greedy")) == "", "no random level: nothing measured"
 
 
 @pytest.mark.parametrize("game", registry.game_ids())

@@ -32,7 +32,6 @@ from menagerie.cli.session import GameSession, LobbySession
 from menagerie.common.v1 import matches_pb2
 from menagerie.lobby.v1 import lobby_pb2
 from menagerie.rules.text import seat_name
-from menagerie.shared.ladder import about
 
 app = typer.Typer(help="Menagerie: creature-themed tabletop games, online.", no_args_is_help=True, add_completion=False)
 console = Console(highlight=False)
@@ -325,20 +324,31 @@ def games() -> None:
     except grpc.RpcError as error:
         _fail(explain(error, address))
         return
-    table = Table("game", "mode", "seats", "options", "bots (--bot-level, --bot-budget)", "service")
+    table = Table()
+    # Names, and each bot level with its rating, on one line each; the options and the address give way.
+    for heading in ("game", "mode", "seats"):
+        table.add_column(heading, no_wrap=True)
+    table.add_column("options")
+    table.add_column("bots (--bot-level)", no_wrap=True)
+    table.add_column("service")
+    notes = []
     for entry in listing.games:
         for mode in entry.modes:
             options = ", ".join(f"{o.name}={'/'.join(o.allowed_values)}" for o in mode.options)
             status = entry.endpoint if entry.available else "unavailable"
             bots = "\n".join(bot_level_line(rated) for rated in mode.bot_levels)
             table.add_row(entry.game, mode.mode, f"{mode.min_seats}–{mode.max_seats}", options, bots, status)
+            if mode.bot_levels_note:
+                notes.append(f"{entry.game} {mode.mode}: {mode.bot_levels_note}")
     console.print(table)
+    for note in notes:  # below the table, where a sentence is not wrapped into a narrow column
+        console.print(note)
 
 
 def bot_level_line(rated: matches_pb2.BotLevelRating) -> str:
     """A rated bot level as `menagerie games` lists it: 'mcts 0.5 s: Bot · about 21' (issue 33's ladder)."""
     budget = f" {rated.budget_seconds:g} s" if rated.budget_seconds else ""
-    return f"{rated.level}{budget}: {about(rated.rating)}"
+    return f"{rated.level}{budget}: {rated.label}"
 
 
 ARENA = "menagerie-arena"

@@ -221,15 +221,10 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
         </label>
         {(info?.botLevels.length ?? 0) > 0 && (
           <span data-testid="bot-ratings" title="Each bot level's rating on the leaderboard's scale (issue 33's ladder)">
-            {info!.botLevels
-              .map(
-                (b) =>
-                  `${b.level}${b.budgetSeconds ? ` ${b.budgetSeconds} s` : ""}: Bot · about ` +
-                  Math.round(b.rating).toLocaleString("en"),
-              )
-              .join("; ")}
+            {info!.botLevels.map((b) => `${b.level}${b.budgetSeconds ? ` ${b.budgetSeconds} s` : ""}: ${b.label}`).join("; ")}
           </span>
         )}
+        {info?.botLevelsNote && <p data-testid="bot-levels-note">{info.botLevelsNote}</p>}
         {botLevel === "mcts" && (
           <label>
             Bot thinks{" "}

@@ -14,7 +14,7 @@ from menagerie.rules.contract import GameInfo, ModeInfo
 from menagerie.rules.errors import InvalidArgument, Unavailable
 from menagerie.shared import codec
 from menagerie.shared.aio import pause
-from menagerie.shared.ladder import Ladder, read_ladder
+from menagerie.shared.ladder import Ladder, ModeLadder, about, luck_note, read_ladder
 from menagerie.shared.rpc.channels import QUICK_RECONNECT, open_aio_channel
 from menagerie.shared.tokens import TokenSigner
 
@@ -90,20 +90,34 @@ class GameDirectory:
                 entry.modes.extend(described.modes)
                 for mode in entry.modes:
                     mode.bot_levels.extend(self.bot_levels(game, mode.mode))
+                    mode.bot_levels_note = self.bot_levels_note(game, mode.mode)
         return response
 
-    def bot_levels(self, game: str, mode: str) -> list[matches_pb2.BotLevelRating]:
-        """The mode's bot levels by their ladder rating, strongest first (none when the game ships no ladder)."""
+    def _ladder(self, game: str, mode: str) -> ModeLadder | None:
+        """The mode's ladder (None when the game ships none, or it does not rate the mode)."""
         if game not in self._ladders:
             self._ladders[game] = read_ladder(game)  # package data: read once, it changes with a release
         ladder = self._ladders[game]
-        rated = ladder.modes.get(mode) if ladder is not None else None
+        return ladder.modes.get(mode) if ladder is not None else None
+
+    def bot_levels(self, game: str, mode: str) -> list[matches_pb2.BotLevelRating]:
+        """The mode's bot levels by their ladder rating, strongest first (none when the game ships no ladder)."""
+        rated = self._ladder(game, mode)
         return [
             matches_pb2.BotLevelRating(
-                level=level.level, budget_seconds=level.budget_seconds, rating=level.rating, matches=level.matches
+                level=level.level,
+                budget_seconds=level.budget_seconds,
+                rating=level.rating,
+                matches=level.matches,
+                label=about(level.rating),
             )
             for level in (rated.levels if rated is not None else [])
         ]
+
+    def bot_levels_note(self, game: str, mode: str) -> str:
+        """What a player should know before choosing among the mode's bot levels ('' when nothing)."""
+        rated = self._ladder(game, mode)
+        return luck_note(rated) if rated is not None else ""
 
     def info(self, game: str) -> GameInfo:
         """What a game offers, or why it cannot be played now."""

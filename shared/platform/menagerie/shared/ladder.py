@@ -69,6 +69,22 @@ def about(rating: float) -> str:
     return f"Bot · about {round(rating):,}"
 
 
+def luck_note(ladder: ModeLadder) -> str:
+    """What a player should know before choosing a level, from the ladder's results ('' when nothing).
+
+    The random level picks any legal move. Where it still wins at least half the share a seat
+    would win by a coin toss (1 / seats), luck decides much of a match, and a rating says little:
+    on the ladders of December 2026, Beasts capture's random won 16 of 48, the other modes' 0 to 3.
+    """
+    blind = next((level for level in ladder.levels if level.level == "random"), None)
+    if blind is None or not blind.matches or blind.wins / blind.matches < 1 / (2 * ladder.seats):
+        return ""
+    return (
+        f"A game of luck: the random bot, which picks any legal move, won {blind.wins} of its "
+        f"{blind.matches} ladder matches, so a level's rating says little here."
+    )
+
+
 class Rated(Protocol):
     """Anything rated on the ladder: a RatedLevel, or its protobuf (BotLevelRating)."""
 

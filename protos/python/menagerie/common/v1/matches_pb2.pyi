@@ -621,12 +621,18 @@ class ModeInfo(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     COOPERATIVE_FIELD_NUMBER: _builtins.int
     BOT_LEVELS_FIELD_NUMBER: _builtins.int
+    BOT_LEVELS_NOTE_FIELD_NUMBER: _builtins.int
     mode: _builtins.str
     title: _builtins.str
     min_seats: _builtins.int
     max_seats: _builtins.int
     cooperative: _builtins.bool
     """True when all seats win or lose together; no ratings are kept."""
+    bot_levels_note: _builtins.str
+    """What a player should know before choosing among bot_levels, from the ladder's results:
+    "A game of luck: ..." when its weakest level (random) won a good share of its matches, so
+    a rating says little there. Empty when there is nothing to say. Filled by the lobby, like bot_levels.
+    """
     @_builtins.property
     def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___OptionInfo]: ...
     @_builtins.property
@@ -645,10 +651,11 @@ class ModeInfo(_message.Message):
         options: _abc.Iterable[Global___OptionInfo] | None = ...,
         cooperative: _builtins.bool = ...,
         bot_levels: _abc.Iterable[Global___BotLevelRating] | None = ...,
+        bot_levels_note: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_levels", b"bot_levels", "cooperative", b"cooperative", "max_seats", b"max_seats", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_levels", b"bot_levels", "bot_levels_note", b"bot_levels_note", "cooperative", b"cooperative", "max_seats", b"max_seats", "min_seats", b"min_seats", "mode", b"mode", "options", b"options", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -668,6 +675,7 @@ class BotLevelRating(_message.Message):
     BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
     RATING_FIELD_NUMBER: _builtins.int
     MATCHES_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
     level: _builtins.str
     """random, greedy, mcts: a CreateTicketRequest.bot_level."""
     budget_seconds: _builtins.float
@@ -676,6 +684,8 @@ class BotLevelRating(_message.Message):
     """On the leaderboard's scale (LeaderboardEntry.rating: the OpenSkill ordinal, mu - 3 sigma)."""
     matches: _builtins.int
     """The matches of the round-robin it was rated from."""
+    label: _builtins.str
+    """The words to show beside the level: "Bot · about 21" (the rating rounded, as the lobby writes it)."""
     def __init__(
         self,
         *,
@@ -683,10 +693,11 @@ class BotLevelRating(_message.Message):
         budget_seconds: _builtins.float = ...,
         rating: _builtins.float = ...,
         matches: _builtins.int = ...,
+        label: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_seconds", b"budget_seconds", "level", b"level", "matches", b"matches", "rating", b"rating"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_seconds", b"budget_seconds", "label", b"label", "level", b"level", "matches", b"matches", "rating", b"rating"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
