@@ -244,15 +244,20 @@ class Judge:
         }
         self.best_end = max(p for by_connector in self.fits.values() for p in by_connector.values())
 
-    def context(self, state: ZooState, seat: int) -> Context:
+    def context(self, state: ZooState, seat: int, counted: Sequence[Stats] | None = None) -> Context:
         """The facts every position of this decision shares, read from a state whose `seat` part is exact.
 
         It reads what the seat's view shows (every zoo, the seat's own hand size and secret goals,
         the goals, the round, the decision), so a state the engine rebuilt from that view and the
         real state give the same context; no view is built (the search evaluates many positions).
+        `counted`: every zoo's stats_of, when the caller has them (only read here).
         """
         zoos = state.players
-        other_stats = [(stats_of(p, self.cards), values_of(p)) for s, p in enumerate(zoos) if s != seat]
+        other_stats = [
+            (counted[s] if counted is not None else stats_of(p, self.cards), values_of(p))
+            for s, p in enumerate(zoos)
+            if s != seat
+        ]
         goals = [self.engine.secret_goals[g] for g in zoos[seat].secret_goals]
         secret = tuple((g, max((metric(s, g.metric, v) for s, v in other_stats), default=-math.inf)) for g in goals)
         top = self.engine.top(state)
@@ -273,10 +278,15 @@ class Judge:
 
     # ---------------------------------------------------------------- value
 
-    def value(self, player: Player, held: Iterable[int], kept: int | None, ctx: Context) -> float:
-        """The estimated final score of the seat whose zoo is `player`, holding `held` and `kept`."""
+    def value(
+        self, player: Player, held: Iterable[int], kept: int | None, ctx: Context, counted: Stats | None = None
+    ) -> float:
+        """The estimated final score of the seat whose zoo is `player`, holding `held` and `kept`.
+
+        `counted`: the zoo's stats_of, when the caller has them; the plan takes room in it, so it is used up.
+        """
         w = self.w
-        stats = stats_of(player, self.cards)
+        stats = counted if counted is not None else stats_of(player, self.cards)
         values = values_of(player)
         ends = self._ends(player)
         gains = self._resolve(player, stats, values, [self.cards[c] for c in held], w.held, ends)
@@ -549,10 +559,13 @@ def evaluate(state: ZooState, seat: int) -> float:
         _JUDGE.append(ZooGreedy())
     bot = _JUDGE[0]
     judge = bot.judges[state.mode]
-    estimates = []
-    for s, player in enumerate(state.players):
-        ctx = judge.context(state, s)
-        estimates.append(judge.value(player, player.picks, player.kept, ctx))
+    # Each zoo counted once: every seat's context reads the others' counts before each value uses up its own.
+    counted = [stats_of(player, judge.cards) for player in state.players]
+    contexts = [judge.context(state, s, counted) for s in range(len(state.players))]
+    estimates = [
+        judge.value(player, player.picks, player.kept, ctx, stats)
+        for player, ctx, stats in zip(state.players, contexts, counted, strict=True)
+    ]
     lead = estimates[seat] - max(e for s, e in enumerate(estimates) if s != seat)
     return 1.0 / (1.0 + math.exp(-lead / EVALUATION_SCALE))
 

@@ -6,6 +6,7 @@ test's docstring gives the figures measured when the thresholds were chosen.
 
 from __future__ import annotations
 
+import math
 import random
 
 import msgspec
@@ -17,7 +18,7 @@ from menagerie.rules.bots import RandomPolicy, policy_for
 from menagerie.rules.contract import MatchSetup
 from menagerie.rules.hidden import permute_hidden
 from menagerie.rules.rng import Rng
-from menagerie.zoo.bots import ZooGreedy
+from menagerie.zoo.bots import EVALUATION_SCALE, ZooGreedy, evaluate
 from menagerie.zoo.engine import ZooState, zoo
 from menagerie.zoo.engine.data import Card
 from menagerie.zoo.engine.model import (
@@ -283,6 +284,19 @@ def test_the_context_reads_only_what_the_seat_sees(mode: str) -> None:
             assert judge.context(ENGINE.determinize(ENGINE.view(state, 0), 0, seed), 0) == expected
             seen += 1
     assert seen >= 10
+
+
+@pytest.mark.parametrize("mode", ["advanced", "beginner"])
+def test_the_search_reads_a_position_from_each_zoos_estimate_counted_once(mode: str) -> None:
+    """evaluate counts each zoo once for every seat's context and estimate (each estimate uses its count up):
+    the chances are those of the estimates made one by one, as greedy makes them."""
+    judge = GREEDY.judges[mode]
+    for state in positions(mode, 0):
+        zoos = state.players
+        estimates = [judge.value(p, p.picks, p.kept, judge.context(state, s)) for s, p in enumerate(zoos)]
+        for seat in range(len(zoos)):
+            lead = estimates[seat] - max(e for s, e in enumerate(estimates) if s != seat)
+            assert evaluate(state, seat) == pytest.approx(1 / (1 + math.exp(-lead / EVALUATION_SCALE)), abs=1e-12)
 
 
 def test_registry() -> None:
