@@ -11,7 +11,8 @@ import grpc
 import pytest
 import redis
 
-from menagerie.common.v1 import common_pb2
+from menagerie.common.v1 import common_pb2, matches_pb2
+from menagerie.lobby import keys as lobby_keys
 from menagerie.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.support.fixtures import GameClients, GameServices
 from tests.support.game_client import Auth, bearer, status_of
@@ -100,6 +101,38 @@ def test_a_table_asking_for_the_nearest_bot_gets_the_level_rated_nearest_its_hos
     coop = lobby_pb2.CreateTableRequest(game="pursuit", mode="coop", seats=2, bot_seats=[1], bot_level="nearest")
     code, details = status_of(lambda: lobby.CreateTable(coop, metadata=host))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "needs the rating ladder of pursuit coop" in details
+
+
+def test_a_backfilled_table_gets_the_bot_level_rated_nearest_its_humans(
+    lobby: lobby_pb2_grpc.LobbyStub, redis_url: str, game_client: GameClients
+) -> None:
+    """Issue 33: a queue's "nearest" bot is the ladder level nearest the mean rating of the humans who
+    start the table together, read when it starts (not the rating of the ticket that asked alone)."""
+    listing = next(g for g in lobby.ListGames(lobby_pb2.ListGamesRequest()).games if g.game == "beasts")
+    levels = next(m for m in listing.modes if m.mode == "capture").bot_levels
+
+    def nearest_to(rating: float) -> matches_pb2.BotLevelRating:
+        return min(levels, key=lambda level: (abs(level.rating - rating), level.rating))
+
+    new_id, new_player = register(lobby, "Newcomer")
+    strong_id, strong_player = register(lobby, "Veteran")
+    # The Veteran's rating as the leaderboard keeps it: mu 36, sigma 2, shown as mu - 3 sigma = 30.
+    redis.Redis.from_url(redis_url).hset(lobby_keys.rating("beasts", strong_id), mapping={"mu": 36.0, "sigma": 2.0})
+    together = nearest_to((0.0 + 30.0) / 2)  # the Newcomer is new: 0
+    assert together.level != nearest_to(0.0).level or together.budget_seconds != nearest_to(0.0).budget_seconds
+    request = ticket_request(seats=3, allow_bots=True, bot_level="nearest", max_wait_seconds=1)
+    first = lobby.CreateTicket(request, metadata=new_player).ticket
+    assert first.bot_level == "nearest", "chosen when the table starts"
+    second = lobby.CreateTicket(request, metadata=strong_player).ticket
+    seat = seated(lobby, first.ticket_id, new_player).seating
+    assert seated(lobby, second.ticket_id, strong_player).seating.match_id == seat.match_id
+    game = game_client("beasts")
+    summary = game.summary(seat.match_id, seat.seat_token)
+    game.close()
+    assert {s.player_id for s in summary.seats} >= {new_id, strong_id}
+    bots = [s for s in summary.seats if s.kind == common_pb2.SEAT_KIND_BOT]
+    assert [b.bot_level for b in bots] == [together.level]
+    assert summary.config.bot_budget_seconds == together.budget_seconds
 
 
 def test_bad_tickets_are_refused_and_nothing_is_queued(

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from menagerie.lobby import keys, matchmaker
 from menagerie.lobby.directory import GameDirectory
 from menagerie.lobby.matchmaker import Matchmaker
+from menagerie.lobby.ratings import Ratings
 from menagerie.lobby.records import CLAIMED, SEATED, WAITING, Claim, Seating, TicketSpec
 from menagerie.lobby.seats import SeatBook
 from menagerie.lobby.tickets import TicketStore
@@ -144,7 +145,7 @@ async def test_a_queue_longer_than_a_batch_is_seated_once_each_by_two_matchmaker
         tag = keys.queue_tag("beasts", "training", options)
         store = TicketStore(redis)
         ids = await queued(store, tag, 60, options)
-        replicas = [Matchmaker(TicketStore(redis), directory, settings) for _ in range(2)]
+        replicas = [Matchmaker(TicketStore(redis), directory, settings, Ratings(redis, directory)) for _ in range(2)]
 
         async def drain(replica: Matchmaker) -> None:
             for _ in range(200):

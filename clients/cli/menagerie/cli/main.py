@@ -185,7 +185,7 @@ def play(
         str,
         typer.Option(
             help="greedy (the default), random, mcts (searches, about a second a move), or nearest (the level"
-            " whose rating is nearest yours; `menagerie games` lists each level's)."
+            " rated nearest the table's players when it starts; `menagerie games` lists each level's rating)."
         ),
     ] = "greedy",
     bot_budget: Annotated[

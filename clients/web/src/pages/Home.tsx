@@ -216,7 +216,7 @@ function GameCard({ listing, player }: { listing: GameListing; player: Player })
             <option value="greedy">greedy</option>
             <option value="random">random</option>
             <option value="mcts">mcts (searches, about 1 s a move)</option>
-            {(info?.botLevels.length ?? 0) > 0 && <option value="nearest">the level nearest my rating</option>}
+            {(info?.botLevels.length ?? 0) > 0 && <option value="nearest">the level rated nearest the table's players</option>}
           </select>
         </label>
         {(info?.botLevels.length ?? 0) > 0 && (

@@ -26,7 +26,7 @@ async def register(server: grpc.aio.Server, runtime: Runtime) -> list[str]:
     await directory.refresh()
     store = TicketStore(runtime.redis, runtime.runner())
     ratings = Ratings(runtime.redis, directory)
-    matchmaker = Matchmaker(store, directory, settings)
+    matchmaker = Matchmaker(store, directory, settings, ratings)
     runtime.add_loop("directory", directory.run)
     runtime.add_loop("matchmaker", matchmaker.run)
     runtime.add_loop("ratings", lambda stop: ratings.run(stop, settings.shards))

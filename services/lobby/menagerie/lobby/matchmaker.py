@@ -28,18 +28,22 @@ import uuid
 from collections.abc import Callable
 
 import grpc
+import msgspec
 import structlog
 from redis.exceptions import LockNotOwnedError
 
 from menagerie.common.v1 import common_pb2, matches_pb2
 from menagerie.lobby import keys
 from menagerie.lobby.directory import GameDirectory
-from menagerie.lobby.matchmaking import Candidate, plan_tables
+from menagerie.lobby.matchmaking import Candidate, fitted_budget, plan_tables
+from menagerie.lobby.ratings import Ratings
 from menagerie.lobby.records import CANCELLED, EXPIRED, Claim, Seating, Ticket
 from menagerie.lobby.seats import SeatBook, SeatedMatch, SeatedPlayer
 from menagerie.lobby.tickets import ENDED_TICKET_SECONDS, OPEN, TicketStore
 from menagerie.rules.text import seat_name
 from menagerie.shared.aio import pause
+from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from menagerie.shared.ladder import NEAREST, nearest
 from menagerie.shared.settings import LobbySettings
 
 log = structlog.get_logger(__name__)
@@ -78,10 +82,12 @@ class Matchmaker:
         store: TicketStore,
         directory: GameDirectory,
         settings: LobbySettings,
+        ratings: Ratings,
         clock: Callable[[], float] = time.time,
         book: SeatBook | None = None,
     ) -> None:
         self.store = store
+        self.ratings = ratings
         self.book = book or SeatBook(store.redis, settings.seat_token_ttl_seconds, store.runner)
         self.directory = directory
         self.settings = settings
@@ -151,8 +157,9 @@ class Matchmaker:
             )
             for plan in plan_tables([_candidate(t) for t in live], now)
         ]
-        won = await self.store.claim_many(tag, claims)
         known = {t.spec.ticket_id: t for t in live}
+        claims = list(await asyncio.gather(*(self.nearest_bot(claim, known) for claim in claims)))
+        won = await self.store.claim_many(tag, claims)
         seated = await self._create_and_seat(tag, [c for c, ok in zip(claims, won, strict=True) if ok], known)
         # A full batch that started tables: more of this queue may be ready behind it.
         self._more = self._more or (len(read) == BATCH_TICKETS and seated > 0)
@@ -191,9 +198,29 @@ class Matchmaker:
             claimed_ms=now,
             bot_budget_seconds=spec.bot_budget_seconds,
         )
+        known = {t.spec.ticket_id: t for t in tickets}
+        claim = await self.nearest_bot(claim, known)
         if not await self.store.claim(tag, claim):
             return 0
-        return await self._create_and_seat(tag, [claim], {t.spec.ticket_id: t for t in tickets})
+        return await self._create_and_seat(tag, [claim], known)
+
+    async def nearest_bot(self, claim: Claim, tickets: dict[str, Ticket]) -> Claim:
+        """A claim whose bot_level is "nearest" (issue 33) with the mode's ladder level rated nearest the mean
+        rating of its humans in this game, at that level's budget cut to the table's turn timer.
+
+        Read when the table starts, so every human at it counts, not only the ticket or table that asked.
+        A ladder gone since the ticket was made (a release without one) leaves the default level.
+        """
+        if claim.bot_level != NEAREST:
+            return claim
+        humans = [tickets[ticket_id].spec.player_id for ticket_id in claim.seats if ticket_id]
+        standings = await asyncio.gather(*(self.ratings.standing(claim.game, player) for player in humans))
+        offered = [rated for rated in self.directory.bot_levels(claim.game, claim.mode) if rated.level in BOT_LEVELS]
+        chosen = nearest(offered, [standing.ordinal for standing in standings])
+        if chosen is None:
+            return msgspec.structs.replace(claim, bot_level=DEFAULT_BOT_LEVEL, bot_budget_seconds=0.0)
+        budget = fitted_budget(chosen.budget_seconds, claim.turn_timer_seconds)
+        return msgspec.structs.replace(claim, bot_level=chosen.level, bot_budget_seconds=budget)
 
     async def _watched(self, tickets: list[Ticket]) -> list[Ticket]:
         """The tickets still wanted: one whose WatchTicket streams all closed, none back within

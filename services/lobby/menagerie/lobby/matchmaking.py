@@ -72,11 +72,16 @@ def _timer(group: Sequence[Candidate]) -> int:
     return min(timers) if timers else 0
 
 
+def fitted_budget(seconds: float, timer: int) -> float:
+    """A bot budget (0: the default) cut to the table's turn timer (0: the game's own) when it is longer."""
+    if timer and (seconds or DEFAULT_BOT_BUDGET_SECONDS) > timer:
+        return float(timer)
+    return seconds
+
+
 def _budget(anchor: Candidate, timer: int) -> float:
     """The anchor's bot budget, cut to the group's turn timer when another ticket asked for a shorter one."""
-    if timer and (anchor.bot_budget_seconds or DEFAULT_BOT_BUDGET_SECONDS) > timer:
-        return float(timer)
-    return anchor.bot_budget_seconds
+    return fitted_budget(anchor.bot_budget_seconds, timer)
 
 
 def _plan(group: Sequence[Candidate], seats: int, anchor: Candidate) -> TablePlan:

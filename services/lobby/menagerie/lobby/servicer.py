@@ -50,7 +50,7 @@ from menagerie.rules.errors import (
     Unauthenticated,
 )
 from menagerie.shared.bots import BOT_LEVELS, checked_budget
-from menagerie.shared.ladder import NEAREST, nearest
+from menagerie.shared.ladder import NEAREST
 from menagerie.shared.rpc.interceptor import Context, require_principal
 from menagerie.shared.settings import LobbySettings
 from menagerie.shared.tokens import Principal, TokenSigner
@@ -141,20 +141,17 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         """The options with defaults filled in, or InvalidArgument (also for the mode and seats)."""
         return self.directory.info(game).validate(MatchSetup(mode, seats, options))
 
-    async def _chosen_bot(self, game: str, mode: str, level: str, request: Any, player: Principal) -> tuple[str, float]:
-        """The bot level and budget a ticket or table asks for; `nearest` (issue 33): the mode's ladder level
-        whose rating is nearest the table's humans' (when it is made: its creator's), with that level's budget."""
+    def _chosen_bot(self, game: str, mode: str, level: str, budget: float) -> tuple[str, float]:
+        """The bot level and budget a ticket or table asks for. `nearest` (issue 33) stays as it is, budget 0:
+        the matchmaker picks the ladder level nearest the table's humans when it starts (Matchmaker.nearest_bot)."""
         if level != NEAREST:
-            return checked_bot_level(level), request.bot_budget_seconds
-        offered = [rated for rated in self.directory.bot_levels(game, mode) if rated.level in BOT_LEVELS]
-        standing = await self.ratings.standing(game, player.subject)
-        chosen = nearest(offered, [standing.ordinal])
-        if chosen is None:
+            return checked_bot_level(level), budget
+        if not [rated for rated in self.directory.bot_levels(game, mode) if rated.level in BOT_LEVELS]:
             raise InvalidArgument(
                 f"bot_level {NEAREST!r} needs the rating ladder of {game} {mode}, which has none: name a level"
                 f" ({', '.join(BOT_LEVELS)})"
             )
-        return chosen.level, chosen.budget_seconds
+        return NEAREST, 0.0
 
     async def CreateTicket(  # noqa: N802
         self, request: lobby_pb2.CreateTicketRequest, context: Context
@@ -176,7 +173,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             raise InvalidArgument(f"max_wait_seconds must be 1–{MAX_WAIT_LIMIT}")
         tag = keys.queue_tag(request.game, request.mode, options)
         timer = checked_turn_timer(request.turn_timer_seconds)
-        bot_level, budget = await self._chosen_bot(request.game, request.mode, request.bot_level, request, player)
+        bot_level, budget = self._chosen_bot(request.game, request.mode, request.bot_level, request.bot_budget_seconds)
         spec = TicketSpec(
             ticket_id=f"{tag}.{uuid.uuid4().hex}",
             player_id=player.subject,
@@ -262,7 +259,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         if len(bot_seats) == request.seats:
             raise InvalidArgument("a table needs at least one seat for a player")
         timer = checked_turn_timer(request.turn_timer_seconds)
-        bot_level, budget = await self._chosen_bot(request.game, request.mode, request.bot_level, request, player)
+        bot_level, budget = self._chosen_bot(request.game, request.mode, request.bot_level, request.bot_budget_seconds)
         table = TableSpec(
             table_id=uuid.uuid4().hex[:16],
             owner=player.subject,

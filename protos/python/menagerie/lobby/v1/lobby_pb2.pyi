@@ -376,7 +376,9 @@ class CreateTicketRequest(_message.Message):
     allow_bots: _builtins.bool
     """Fill empty seats with bots once max_wait_seconds have passed."""
     bot_level: _builtins.str
-    """"random", "greedy" or "mcts" (default "greedy")."""
+    """"random", "greedy" or "mcts" (default "greedy"), or "nearest": the mode's
+    rated level (ModeInfo.bot_levels) nearest the mean rating of the humans the table starts with.
+    """
     max_wait_seconds: _builtins.int
     """1–600 seconds (0 = 30)."""
     turn_timer_seconds: _builtins.int
@@ -546,7 +548,9 @@ class CreateTableRequest(_message.Message):
     mode: _builtins.str
     seats: _builtins.int
     bot_level: _builtins.str
-    """"random", "greedy" or "mcts" (default "greedy")."""
+    """"random", "greedy" or "mcts" (default "greedy"), or "nearest": the mode's
+    rated level (ModeInfo.bot_levels) nearest the mean rating of the humans the table starts with.
+    """
     turn_timer_seconds: _builtins.int
     bot_budget_seconds: _builtins.float
     """As CreateTicketRequest.bot_budget_seconds."""

@@ -649,7 +649,8 @@ export const ModeInfoSchema: GenMessage<ModeInfo> = /*@__PURE__*/
  * A bot level as its mode's rating ladder rates it (`menagerie arena ladder`: a round-robin
  * of the levels rated with the leaderboard's OpenSkill model), so a player can choose a bot
  * near their own rating ("Bot · about 21"). A ticket or table whose bot_level is "nearest"
- * gets the level (and its budget) whose rating is nearest its human's.
+ * gets the level (and its budget) whose rating is nearest the mean of its humans' ratings,
+ * read when the table starts.
  *
  * @generated from message menagerie.common.v1.BotLevelRating
  */

@@ -364,7 +364,8 @@ export type CreateTicketRequest = Message<"menagerie.lobby.v1.CreateTicketReques
   allowBots: boolean;
 
   /**
-   * "random", "greedy" or "mcts" (default "greedy").
+   * "random", "greedy" or "mcts" (default "greedy"), or "nearest": the mode's
+   * rated level (ModeInfo.bot_levels) nearest the mean rating of the humans the table starts with.
    *
    * @generated from field: string bot_level = 7;
    */
@@ -522,7 +523,8 @@ export type CreateTableRequest = Message<"menagerie.lobby.v1.CreateTableRequest"
   botSeats: number[];
 
   /**
-   * "random", "greedy" or "mcts" (default "greedy").
+   * "random", "greedy" or "mcts" (default "greedy"), or "nearest": the mode's
+   * rated level (ModeInfo.bot_levels) nearest the mean rating of the humans the table starts with.
    *
    * @generated from field: string bot_level = 6;
    */
