@@ -158,7 +158,7 @@ class Matchmaker:
             for plan in plan_tables([_candidate(t) for t in live], now)
         ]
         known = {t.spec.ticket_id: t for t in live}
-        claims = list(await asyncio.gather(*(self.nearest_bot(claim, known) for claim in claims)))
+        claims = await self.with_nearest_bots(claims, known)
         won = await self.store.claim_many(tag, claims)
         seated = await self._create_and_seat(tag, [c for c, ok in zip(claims, won, strict=True) if ok], known)
         # A full batch that started tables: more of this queue may be ready behind it.
@@ -199,24 +199,30 @@ class Matchmaker:
             bot_budget_seconds=spec.bot_budget_seconds,
         )
         known = {t.spec.ticket_id: t for t in tickets}
-        claim = await self.nearest_bot(claim, known)
+        (claim,) = await self.with_nearest_bots([claim], known)
         if not await self.store.claim(tag, claim):
             return 0
         return await self._create_and_seat(tag, [claim], known)
 
-    async def nearest_bot(self, claim: Claim, tickets: dict[str, Ticket]) -> Claim:
-        """A claim whose bot_level is "nearest" (issue 33) with the mode's ladder level rated nearest the mean
-        rating of its humans in this game, at that level's budget cut to the table's turn timer.
+    async def with_nearest_bots(self, claims: list[Claim], tickets: dict[str, Ticket]) -> list[Claim]:
+        """The claims, each whose bot_level is "nearest" (issue 33) given the mode's ladder level rated nearest
+        the mean rating of its humans in the game, at that level's budget cut to the table's turn timer.
 
-        Read when the table starts, so every human at it counts, not only the ticket or table that asked.
-        A ladder gone since the ticket was made (a release without one) leaves the default level.
+        Read when the table starts, so every human at it counts, not only the ticket or table that asked;
+        all the humans' ratings in one round trip. A ladder gone since the ticket was made (a release
+        without one) leaves the default level.
         """
-        if claim.bot_level != NEAREST:
-            return claim
-        humans = [tickets[ticket_id].spec.player_id for ticket_id in claim.seats if ticket_id]
-        standings = await asyncio.gather(*(self.ratings.standing(claim.game, player) for player in humans))
+        asking = [claim for claim in claims if claim.bot_level == NEAREST]
+        ordinals: dict[tuple[str, str], float] = {}
+        for game in {claim.game for claim in asking}:
+            humans = sorted({tickets[t].spec.player_id for c in asking if c.game == game for t in c.seats if t})
+            ordinals.update(((game, s.player_id), s.ordinal) for s in await self.ratings.standings(game, humans))
+        return [self._nearest_bot(c, tickets, ordinals) if c.bot_level == NEAREST else c for c in claims]
+
+    def _nearest_bot(self, claim: Claim, tickets: dict[str, Ticket], ordinals: dict[tuple[str, str], float]) -> Claim:
+        ratings = [ordinals[claim.game, tickets[t].spec.player_id] for t in claim.seats if t]
         offered = [rated for rated in self.directory.bot_levels(claim.game, claim.mode) if rated.level in BOT_LEVELS]
-        chosen = nearest(offered, [standing.ordinal for standing in standings])
+        chosen = nearest(offered, ratings)
         if chosen is None:
             return msgspec.structs.replace(claim, bot_level=DEFAULT_BOT_LEVEL, bot_budget_seconds=0.0)
         budget = fitted_budget(chosen.budget_seconds, claim.turn_timer_seconds)

@@ -21,6 +21,7 @@ import asyncio
 import os
 import socket
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -47,6 +48,8 @@ def mostly_timed_out(notice: common_pb2.MatchEvent) -> set[int]:
 
 
 GROUP = "lobby-ratings"
+# A player's rating record, as a standing reads it.
+STANDING_FIELDS = ("name", "mu", "sigma", "matches", "wins", "bot")
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,10 @@ class Ratings:
                     continue
 
     async def _read(self, client: Any, game: str, player_id: str) -> Standing:
-        values = await client.hmget(keys.rating(game, player_id), ["name", "mu", "sigma", "matches", "wins", "bot"])
+        return self._standing(player_id, await client.hmget(keys.rating(game, player_id), STANDING_FIELDS))
+
+    def _standing(self, player_id: str, values: Sequence[bytes | None]) -> Standing:
+        """A standing from its record's STANDING_FIELDS (missing ones: a new player's)."""
         name, mu, sigma, matches, wins, bot = values
         default = self.model.rating()
         return Standing(
@@ -162,6 +168,14 @@ class Ratings:
     async def standing(self, game: str, player_id: str) -> Standing:
         """One player's standing in a game (a new player's: the model's default rating)."""
         return await self._read(self.redis, game, player_id)
+
+    async def standings(self, game: str, player_ids: Sequence[str]) -> list[Standing]:
+        """Several players' standings in a game, in one round trip (the game's records share a slot)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id in player_ids:
+                pipe.hmget(keys.rating(game, player_id), STANDING_FIELDS)
+            rows = await pipe.execute()
+        return [self._standing(player_id, row) for player_id, row in zip(player_ids, rows, strict=True)]
 
     async def leaderboard(self, game: str, limit: int) -> list[Standing]:
         """The best `limit` standings of a game."""

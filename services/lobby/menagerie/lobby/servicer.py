@@ -143,7 +143,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
     def _chosen_bot(self, game: str, mode: str, level: str, budget: float) -> tuple[str, float]:
         """The bot level and budget a ticket or table asks for. `nearest` (issue 33) stays as it is, budget 0:
-        the matchmaker picks the ladder level nearest the table's humans when it starts (Matchmaker.nearest_bot)."""
+        the matchmaker picks the ladder level nearest the table's humans when it starts (with_nearest_bots)."""
         if level != NEAREST:
             return checked_bot_level(level), budget
         if not [rated for rated in self.directory.bot_levels(game, mode) if rated.level in BOT_LEVELS]:
