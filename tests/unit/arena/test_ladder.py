@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import msgspec
 import pytest
 from openskill.models import PlackettLuce
+from rich.console import Console
 
 from menagerie.arena import ladder, local, records
 from menagerie.rules import registry
@@ -100,6 +102,29 @@ def test_a_mode_where_random_wins_half_a_fair_share_is_called_a_game_of_luck() -
     assert luck_note(_with_random_winning(11)) == ""
     assert luck_note(_with_random_winning(6, seats=4)) != "" and luck_note(_with_random_winning(5, seats=4)) == ""
     assert luck_note(_with_random_winning(40, level="greedy")) == "", "no random level: nothing measured"
+
+
+def test_the_ladder_command_plays_rates_and_writes_a_mode(tmp_path: Path) -> None:
+    """`menagerie arena ladder`: the round-robin played, its levels rated strongest first, the file written."""
+    out = io.StringIO()
+    argv = ["--game", "zoo", "--mode", "beginner", "--levels", "random,greedy", "--games", "2", "--jobs", "1"]
+    argv += ["--runs", str(tmp_path / "runs"), "--ladder", str(tmp_path / LADDER_FILE)]
+    assert ladder.ladder_main(argv, Console(file=out, width=200)) == 0
+    written = msgspec.json.decode((tmp_path / LADDER_FILE).read_bytes(), type=Ladder).modes["beginner"]
+    assert written.matches == 2 and sorted(level.level for level in written.levels) == ["greedy", "random"]
+    assert [level.rating for level in written.levels] == sorted((lv.rating for lv in written.levels), reverse=True)
+    assert written.command == (
+        "menagerie arena ladder --game zoo --mode beginner --levels random,greedy --games 2 --seed 0"
+    )
+    assert len((tmp_path / "runs" / "zoo-beginner.jsonl").read_text().splitlines()) == 3, "a run line, 2 matches"
+    printed = out.getvalue()
+    assert "zoo beginner, 2 seats: 2 matches, 2 per pair" in printed and "Bot · about" in printed
+
+
+def test_the_ladder_table_carries_the_lobbys_note_on_luck() -> None:
+    out = io.StringIO()
+    Console(file=out, width=200).print(ladder.ladder_table("beasts", "capture", _with_random_winning(16)))
+    assert "A game of luck: the random bot, which picks any legal move, won 16 of its 48" in out.getvalue()
 
 
 @pytest.mark.parametrize("game", registry.game_ids())

@@ -34,7 +34,7 @@ from menagerie.arena.stats import wilson
 from menagerie.rules import registry
 from menagerie.rules.bots import SearchBudget
 from menagerie.rules.errors import InvalidArgument
-from menagerie.shared.ladder import LADDER_FILE, Ladder, ModeLadder, RatedLevel, about
+from menagerie.shared.ladder import LADDER_FILE, Ladder, ModeLadder, RatedLevel, about, luck_note
 
 DEFAULT_LEVELS = "random,greedy,mcts@0.1,mcts@0.5"
 MODEL = "OpenSkill Plackett–Luce at its defaults; rating = ordinal (mu - 3 sigma), as the leaderboard's"
@@ -112,6 +112,7 @@ def ladder_table(game: str, mode: str, ladder: ModeLadder) -> Table:
         "95% Wilson",
         "shown",
         title=f"{game} {mode}, {ladder.seats} seats: {ladder.matches} matches, {ladder.games_per_pairing} per pair",
+        caption=luck_note(ladder) or None,  # what the lobby will say beside the levels
     )
     for level in ladder.levels:
         low, high = wilson(level.wins, level.matches)
