@@ -49,6 +49,7 @@ import msgspec
 from menagerie.rules import registry
 from menagerie.rules.bots import Policy, RandomPolicy, SearchBudget, levels
 from menagerie.rules.contract import Outcome
+from menagerie.search.collector import older_objects_frozen
 
 # UCB1's exploration constant for rewards in [0, 1] (√2 is the textbook value; evaluations near ½ need less).
 EXPLORATION = 0.2
@@ -178,6 +179,10 @@ class MctsPolicy:
 
     def choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
         """The most visited of `legal` after searching for the budget from `view`."""
+        with older_objects_frozen():  # a full collection would walk them all, past the deadline
+            return self._choose(view, legal, seat, rng)
+
+    def _choose(self, view: Any, legal: Sequence[Any], seat: int, rng: random.Random) -> Any:
         self.iterations = 0
         self.guided = None
         if len(legal) == 1:
