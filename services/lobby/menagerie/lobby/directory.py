@@ -14,6 +14,7 @@ from menagerie.rules.contract import GameInfo, ModeInfo
 from menagerie.rules.errors import InvalidArgument, Unavailable
 from menagerie.shared import codec
 from menagerie.shared.aio import pause
+from menagerie.shared.bots import BOT_LEVELS
 from menagerie.shared.ladder import Ladder, ModeLadder, about, luck_note, read_ladder
 from menagerie.shared.rpc.channels import QUICK_RECONNECT, open_aio_channel
 from menagerie.shared.tokens import TokenSigner
@@ -113,6 +114,10 @@ class GameDirectory:
             )
             for level in (rated.levels if rated is not None else [])
         ]
+
+    def offered_bot_levels(self, game: str, mode: str) -> list[matches_pb2.BotLevelRating]:
+        """The mode's rated levels a table may ask for (the ladder may rate others), strongest first."""
+        return [rated for rated in self.bot_levels(game, mode) if rated.level in BOT_LEVELS]
 
     def bot_levels_note(self, game: str, mode: str) -> str:
         """What a player should know before choosing among the mode's bot levels ('' when nothing)."""

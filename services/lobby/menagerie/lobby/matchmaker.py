@@ -42,7 +42,7 @@ from menagerie.lobby.seats import SeatBook, SeatedMatch, SeatedPlayer
 from menagerie.lobby.tickets import ENDED_TICKET_SECONDS, OPEN, TicketStore
 from menagerie.rules.text import seat_name
 from menagerie.shared.aio import pause
-from menagerie.shared.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from menagerie.shared.bots import DEFAULT_BOT_LEVEL
 from menagerie.shared.ladder import NEAREST, nearest
 from menagerie.shared.settings import LobbySettings
 
@@ -221,8 +221,7 @@ class Matchmaker:
 
     def _nearest_bot(self, claim: Claim, tickets: dict[str, Ticket], ordinals: dict[tuple[str, str], float]) -> Claim:
         ratings = [ordinals[claim.game, tickets[t].spec.player_id] for t in claim.seats if t]
-        offered = [rated for rated in self.directory.bot_levels(claim.game, claim.mode) if rated.level in BOT_LEVELS]
-        chosen = nearest(offered, ratings)
+        chosen = nearest(self.directory.offered_bot_levels(claim.game, claim.mode), ratings)
         if chosen is None:
             return msgspec.structs.replace(claim, bot_level=DEFAULT_BOT_LEVEL, bot_budget_seconds=0.0)
         budget = fitted_budget(chosen.budget_seconds, claim.turn_timer_seconds)

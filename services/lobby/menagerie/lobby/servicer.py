@@ -146,7 +146,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         the matchmaker picks the ladder level nearest the table's humans when it starts (with_nearest_bots)."""
         if level != NEAREST:
             return checked_bot_level(level), budget
-        if not [rated for rated in self.directory.bot_levels(game, mode) if rated.level in BOT_LEVELS]:
+        if not self.directory.offered_bot_levels(game, mode):
             raise InvalidArgument(
                 f"bot_level {NEAREST!r} needs the rating ladder of {game} {mode}, which has none: name a level"
                 f" ({', '.join(BOT_LEVELS)})"
