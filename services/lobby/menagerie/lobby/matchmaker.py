@@ -217,11 +217,22 @@ class Matchmaker:
         for game in {claim.game for claim in asking}:
             humans = sorted({tickets[t].spec.player_id for c in asking if c.game == game for t in c.seats if t})
             ordinals.update(((game, s.player_id), s.ordinal) for s in await self.ratings.standings(game, humans))
-        return [self._nearest_bot(c, tickets, ordinals) if c.bot_level == NEAREST else c for c in claims]
+        # Each mode's levels listed once for the pass (a pass of one queue: one mode), not once a table.
+        offered = {mode: self.directory.offered_bot_levels(*mode) for mode in {(c.game, c.mode) for c in asking}}
+        return [
+            self._nearest_bot(c, tickets, ordinals, offered[c.game, c.mode]) if c.bot_level == NEAREST else c
+            for c in claims
+        ]
 
-    def _nearest_bot(self, claim: Claim, tickets: dict[str, Ticket], ordinals: dict[tuple[str, str], float]) -> Claim:
+    def _nearest_bot(
+        self,
+        claim: Claim,
+        tickets: dict[str, Ticket],
+        ordinals: dict[tuple[str, str], float],
+        offered: list[matches_pb2.BotLevelRating],
+    ) -> Claim:
         ratings = [ordinals[claim.game, tickets[t].spec.player_id] for t in claim.seats if t]
-        chosen = nearest(self.directory.offered_bot_levels(claim.game, claim.mode), ratings)
+        chosen = nearest(offered, ratings)
         if chosen is None:
             return msgspec.structs.replace(claim, bot_level=DEFAULT_BOT_LEVEL, bot_budget_seconds=0.0)
         budget = fitted_budget(chosen.budget_seconds, claim.turn_timer_seconds)
